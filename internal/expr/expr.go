@@ -1,0 +1,30 @@
+// Package expr compiles bound SQL expressions into vectorized kernels over
+// Arrow arrays.
+//
+// The binder (internal/plan) resolves names and builds expressions with the
+// constructors below; exec evaluates them batch by batch:
+//
+//	status := expr.Col(3, "status", types.Int)
+//	five, _ := expr.Lit(int64(500), types.BigInt)
+//	pred, _ := expr.Call(">=", status, five) // INT widened to BIGINT
+//	mask, _ := pred.Eval(ctx, batch)         // a BOOLEAN array, NULL where status is NULL
+package expr
+
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
+
+// Expr is a bound, type-checked expression.
+//
+// Eval returns an array with exactly batch.NumRows() elements (constants
+// are expanded), owned by the caller. Eval is safe for concurrent use on
+// different batches: compiled state (regexps, analyzers) is immutable.
+type Expr interface {
+	Type() arrow.DataType
+	Eval(ctx context.Context, batch arrow.RecordBatch) (arrow.Array, error)
+	// String prints the expression in SQL for EXPLAIN, e.g. (status >= 500).
+	String() string
+	Children() []Expr
+}

@@ -1,0 +1,253 @@
+// Package catalog keeps the names Sluice knows (tables, streams,
+// materialized views) with their schemas and connector options, persisted
+// as one JSON file in the data directory so a second invocation sees what
+// the first created.
+//
+//	cat, _ := catalog.Open("./sluice-data")
+//	_ = cat.CreateTable(&catalog.Table{Spec: connector.TableSpec{Name: "logs", Using: "json",
+//		Location: "/var/logs", Schema: schema}}, false)
+//	t, _ := cat.Table("LOGS") // names are case-insensitive
+package catalog
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"sluice/internal/connector"
+)
+
+// Sentinel errors; messages name the object.
+var (
+	ErrNotFound = errors.New("not found")
+	ErrExists   = errors.New("already exists")
+)
+
+// Watermark is a table's event-time declaration:
+// WATERMARK FOR col AS col - INTERVAL ...
+type Watermark struct {
+	Column string `json:"column"`
+	// Expr is the watermark expression's SQL text.
+	Expr string `json:"expr"`
+}
+
+// Table is one CREATE TABLE.
+type Table struct {
+	Spec      connector.TableSpec
+	Watermark *Watermark
+	Comment   string
+	// Inferred is true when the schema was sampled rather than declared.
+	Inferred bool
+	Created  time.Time
+}
+
+// Object is a named definition other than a table: a stream or a
+// materialized view. Its body is owned by the package that runs it.
+type Object struct {
+	Kind    string          `json:"kind"`
+	Name    string          `json:"name"`
+	SQL     string          `json:"sql"`
+	Options json.RawMessage `json:"options,omitempty"`
+	Created time.Time       `json:"created"`
+}
+
+// Catalog is safe for concurrent use within a process. Writes replace the
+// file atomically (temporary file, then rename).
+type Catalog struct {
+	mu      sync.Mutex
+	path    string
+	tables  map[string]*Table
+	objects map[string]*Object
+}
+
+const fileName = "catalog.json"
+
+// Open loads the catalog from dir, creating dir if needed. An empty dir
+// ("") gives an in-memory catalog that is never saved.
+func Open(dir string) (*Catalog, error) {
+	c := &Catalog{tables: map[string]*Table{}, objects: map[string]*Object{}}
+	if dir == "" {
+		return c, nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("opening catalog: %w", err)
+	}
+	c.path = filepath.Join(dir, fileName)
+	if err := c.load(); err != nil {
+		return nil, fmt.Errorf("opening catalog %s: %w", c.path, err)
+	}
+	return c, nil
+}
+
+func key(name string) string { return strings.ToLower(name) }
+
+// Table returns the named table or an error wrapping ErrNotFound.
+func (c *Catalog) Table(name string) (*Table, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.reloadLocked(); err != nil {
+		return nil, err
+	}
+	t, ok := c.tables[key(name)]
+	if !ok {
+		return nil, fmt.Errorf("table %q %w", name, ErrNotFound)
+	}
+	return t, nil
+}
+
+// Tables lists the tables sorted by name.
+func (c *Catalog) Tables() ([]*Table, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.reloadLocked(); err != nil {
+		return nil, err
+	}
+	out := make([]*Table, 0, len(c.tables))
+	for _, t := range c.tables {
+		out = append(out, t)
+	}
+	sort.Slice(out, func(i, j int) bool { return key(out[i].Spec.Name) < key(out[j].Spec.Name) })
+	return out, nil
+}
+
+// CreateTable adds t. With ifNotExists an existing table is left alone
+// and no error returned.
+func (c *Catalog) CreateTable(t *Table, ifNotExists bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.reloadLocked(); err != nil {
+		return err
+	}
+	k := key(t.Spec.Name)
+	if _, ok := c.tables[k]; ok {
+		if ifNotExists {
+			return nil
+		}
+		return fmt.Errorf("table %q %w", t.Spec.Name, ErrExists)
+	}
+	if o, ok := c.objects[k]; ok {
+		return fmt.Errorf("%s %q %w", o.Kind, o.Name, ErrExists)
+	}
+	if t.Created.IsZero() {
+		t.Created = time.Now().UTC()
+	}
+	c.tables[k] = t
+	if err := c.saveLocked(); err != nil {
+		delete(c.tables, k)
+		return err
+	}
+	return nil
+}
+
+// DropTable removes the named table.
+func (c *Catalog) DropTable(name string, ifExists bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.reloadLocked(); err != nil {
+		return err
+	}
+	k := key(name)
+	t, ok := c.tables[k]
+	if !ok {
+		if ifExists {
+			return nil
+		}
+		return fmt.Errorf("table %q %w", name, ErrNotFound)
+	}
+	delete(c.tables, k)
+	if err := c.saveLocked(); err != nil {
+		c.tables[k] = t
+		return err
+	}
+	return nil
+}
+
+// Object returns the named object of the given kind.
+func (c *Catalog) Object(kind, name string) (*Object, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.reloadLocked(); err != nil {
+		return nil, err
+	}
+	o, ok := c.objects[key(name)]
+	if !ok || o.Kind != kind {
+		return nil, fmt.Errorf("%s %q %w", kind, name, ErrNotFound)
+	}
+	return o, nil
+}
+
+// Objects lists the objects of a kind sorted by name.
+func (c *Catalog) Objects(kind string) ([]*Object, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.reloadLocked(); err != nil {
+		return nil, err
+	}
+	var out []*Object
+	for _, o := range c.objects {
+		if o.Kind == kind {
+			out = append(out, o)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return key(out[i].Name) < key(out[j].Name) })
+	return out, nil
+}
+
+// PutObject creates or (replace) updates an object.
+func (c *Catalog) PutObject(o *Object, replace bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.reloadLocked(); err != nil {
+		return err
+	}
+	k := key(o.Name)
+	if _, ok := c.tables[k]; ok {
+		return fmt.Errorf("table %q %w", o.Name, ErrExists)
+	}
+	old, ok := c.objects[k]
+	if ok && !replace {
+		return fmt.Errorf("%s %q %w", old.Kind, o.Name, ErrExists)
+	}
+	if o.Created.IsZero() {
+		o.Created = time.Now().UTC()
+	}
+	c.objects[k] = o
+	if err := c.saveLocked(); err != nil {
+		if ok {
+			c.objects[k] = old
+		} else {
+			delete(c.objects, k)
+		}
+		return err
+	}
+	return nil
+}
+
+// DropObject removes an object of the given kind.
+func (c *Catalog) DropObject(kind, name string, ifExists bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.reloadLocked(); err != nil {
+		return err
+	}
+	k := key(name)
+	o, ok := c.objects[k]
+	if !ok || o.Kind != kind {
+		if ifExists {
+			return nil
+		}
+		return fmt.Errorf("%s %q %w", kind, name, ErrNotFound)
+	}
+	delete(c.objects, k)
+	if err := c.saveLocked(); err != nil {
+		c.objects[k] = o
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,18 @@
+package sql
+
+import "fmt"
+
+// Error is a syntax error at a 1-based line and column.
+type Error struct {
+	Line, Col int
+	Msg       string
+}
+
+// Error prints e.g. "syntax error at line 3:14: expected ')' but found 'FROM'".
+func (e *Error) Error() string {
+	return fmt.Sprintf("syntax error at line %d:%d: %s", e.Line, e.Col, e.Msg)
+}
+
+func errAt(p Pos, format string, args ...any) *Error {
+	return &Error{Line: p.Line, Col: p.Col, Msg: fmt.Sprintf(format, args...)}
+}

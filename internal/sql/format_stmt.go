@@ -1,0 +1,349 @@
+package sql
+
+import (
+	"strings"
+
+	"sluice/internal/types"
+)
+
+func (q *Query) String() string {
+	var b strings.Builder
+	if len(q.With) > 0 {
+		b.WriteString("WITH ")
+		for i, c := range q.With {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(c.String())
+		}
+		b.WriteByte(' ')
+	}
+	b.WriteString(bodyString(q.Body))
+	if len(q.OrderBy) > 0 {
+		b.WriteString(" ORDER BY ")
+		for i, o := range q.OrderBy {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(o.String())
+		}
+	}
+	if q.Limit != nil {
+		b.WriteString(" LIMIT " + q.Limit.String())
+	}
+	if q.Offset != nil {
+		b.WriteString(" OFFSET " + q.Offset.String())
+	}
+	return b.String()
+}
+
+// bodyString prints a query body; a nested *Query is parenthesized.
+func bodyString(body QueryBody) string {
+	if q, ok := body.(*Query); ok {
+		return "(" + q.String() + ")"
+	}
+	return body.String()
+}
+
+func (c *CTE) String() string {
+	return QuoteIdent(c.Name) + " AS (" + c.Query.String() + ")"
+}
+
+func (s *Select) String() string {
+	var b strings.Builder
+	b.WriteString("SELECT ")
+	if s.Distinct {
+		b.WriteString("DISTINCT ")
+	}
+	for i, it := range s.Items {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(it.String())
+	}
+	if s.From != nil {
+		b.WriteString(" FROM ")
+		b.WriteString(s.From.String())
+	}
+	if s.Where != nil {
+		b.WriteString(" WHERE ")
+		b.WriteString(s.Where.String())
+	}
+	if len(s.GroupBy) > 0 {
+		b.WriteString(" GROUP BY ")
+		writeList(&b, s.GroupBy)
+	}
+	if s.Having != nil {
+		b.WriteString(" HAVING ")
+		b.WriteString(s.Having.String())
+	}
+	return b.String()
+}
+
+func (s *SelectItem) String() string {
+	if s.Alias == "" {
+		return s.Expr.String()
+	}
+	return s.Expr.String() + " AS " + QuoteIdent(s.Alias)
+}
+
+func (s *SetOp) String() string {
+	op := s.Op
+	if s.All {
+		op += " ALL"
+	}
+	// UNION is left-associative: a right-hand set operation keeps its
+	// parentheses, a left-hand one needs none.
+	r := bodyString(s.R)
+	if _, ok := s.R.(*SetOp); ok {
+		r = "(" + r + ")"
+	}
+	return bodyString(s.L) + " " + op + " " + r
+}
+
+func (v *Values) String() string {
+	var b strings.Builder
+	b.WriteString("VALUES ")
+	for i, row := range v.Rows {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteByte('(')
+		writeList(&b, row)
+		b.WriteByte(')')
+	}
+	return b.String()
+}
+
+func (o *OrderItem) String() string {
+	s := o.Expr.String()
+	if o.Desc {
+		s += " DESC"
+	}
+	if o.NullsFirst != nil {
+		if *o.NullsFirst {
+			s += " NULLS FIRST"
+		} else {
+			s += " NULLS LAST"
+		}
+	}
+	return s
+}
+
+func aliasString(a string) string {
+	if a == "" {
+		return ""
+	}
+	return " AS " + QuoteIdent(a)
+}
+
+func (t *TableName) String() string { return QuoteIdent(t.Name) + aliasString(t.Alias) }
+
+func (t *SubqueryTable) String() string {
+	return "(" + t.Query.String() + ")" + aliasString(t.Alias)
+}
+
+func (j *Join) String() string {
+	var b strings.Builder
+	b.WriteString(j.L.String())
+	b.WriteByte(' ')
+	b.WriteString(j.Kind.String())
+	b.WriteByte(' ')
+	// Joins are left-associative; a join on the right needs parentheses.
+	if _, ok := j.R.(*Join); ok {
+		b.WriteString("(" + j.R.String() + ")")
+	} else {
+		b.WriteString(j.R.String())
+	}
+	if j.On != nil {
+		b.WriteString(" ON ")
+		b.WriteString(j.On.String())
+	}
+	if j.Using != nil {
+		b.WriteString(" USING (" + identList(j.Using) + ")")
+	}
+	return b.String()
+}
+
+func identList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = QuoteIdent(n)
+	}
+	return strings.Join(q, ", ")
+}
+
+func (o *Option) String() string {
+	return optionKey(o.Key) + " = " + o.Value.String()
+}
+
+// optionKey prints a key; dotted keys print as written (s3.endpoint) when
+// each part is a plain identifier, else back-quoted whole.
+func optionKey(k string) string {
+	parts := strings.Split(k, ".")
+	for _, p := range parts {
+		if p == "" || QuoteIdent(p) != p {
+			return "`" + strings.ReplaceAll(k, "`", "``") + "`"
+		}
+	}
+	return k
+}
+
+func (os Options) String() string {
+	q := make([]string, len(os))
+	for i, o := range os {
+		q[i] = o.String()
+	}
+	return "(" + strings.Join(q, ", ") + ")"
+}
+
+func (s *SelectStmt) String() string { return s.Query.String() }
+
+func (c *ColumnDef) String() string {
+	s := QuoteIdent(c.Name) + " " + types.SQLName(c.Type)
+	if c.NotNull {
+		s += " NOT NULL"
+	}
+	if c.Comment != "" {
+		s += " COMMENT " + QuoteString(c.Comment)
+	}
+	return s
+}
+
+func (w *Watermark) String() string {
+	return "WATERMARK FOR " + QuoteIdent(w.Column) + " AS " + w.Expr.String()
+}
+
+func (c *CreateTable) String() string {
+	var b strings.Builder
+	b.WriteString("CREATE TABLE ")
+	if c.IfNotExists {
+		b.WriteString("IF NOT EXISTS ")
+	}
+	b.WriteString(QuoteIdent(c.Name))
+	if c.Columns != nil || c.Watermark != nil {
+		b.WriteString(" (")
+		for i, col := range c.Columns {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(col.String())
+		}
+		if c.Watermark != nil {
+			if len(c.Columns) > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(c.Watermark.String())
+		}
+		b.WriteByte(')')
+	}
+	if c.Using != "" {
+		b.WriteString(" USING " + QuoteIdent(c.Using))
+	}
+	if c.Location != "" {
+		b.WriteString(" LOCATION " + QuoteString(c.Location))
+	}
+	if len(c.PartitionedBy) > 0 {
+		b.WriteString(" PARTITIONED BY (" + identList(c.PartitionedBy) + ")")
+	}
+	if len(c.Options) > 0 {
+		b.WriteString(" OPTIONS " + c.Options.String())
+	}
+	if c.Comment != "" {
+		b.WriteString(" COMMENT " + QuoteString(c.Comment))
+	}
+	if c.As != nil {
+		b.WriteString(" AS " + c.As.String())
+	}
+	return b.String()
+}
+
+func ifExists(b bool) string {
+	if b {
+		return "IF EXISTS "
+	}
+	return ""
+}
+
+func ifNotExists(b bool) string {
+	if b {
+		return "IF NOT EXISTS "
+	}
+	return ""
+}
+
+func (s *DropTable) String() string       { return "DROP TABLE " + ifExists(s.IfExists) + QuoteIdent(s.Name) }
+func (s *ShowTables) String() string      { return "SHOW TABLES" }
+func (s *DescribeTable) String() string   { return "DESCRIBE TABLE " + QuoteIdent(s.Name) }
+func (s *ShowCreateTable) String() string { return "SHOW CREATE TABLE " + QuoteIdent(s.Name) }
+
+func (s *Insert) String() string {
+	var b strings.Builder
+	if s.Overwrite {
+		b.WriteString("INSERT OVERWRITE TABLE ")
+	} else {
+		b.WriteString("INSERT INTO ")
+	}
+	b.WriteString(QuoteIdent(s.Table))
+	if s.Columns != nil {
+		b.WriteString(" (" + identList(s.Columns) + ")")
+	}
+	b.WriteString(" " + s.Query.String())
+	return b.String()
+}
+
+func (s *InsertStream) String() string {
+	var b strings.Builder
+	b.WriteString("INSERT STREAM INTO ")
+	b.WriteString(QuoteIdent(s.Table))
+	if s.Columns != nil {
+		b.WriteString(" (" + identList(s.Columns) + ")")
+	}
+	b.WriteString(" " + s.Query.String())
+	if len(s.With) > 0 {
+		b.WriteString(" WITH " + s.With.String())
+	}
+	return b.String()
+}
+
+func (s *CreateMaterializedView) String() string {
+	out := "CREATE MATERIALIZED VIEW " + ifNotExists(s.IfNotExists) + QuoteIdent(s.Name) + " AS " + s.Query.String()
+	if len(s.With) > 0 {
+		out += " WITH " + s.With.String()
+	}
+	return out
+}
+
+func (s *RefreshMaterializedView) String() string {
+	return "REFRESH MATERIALIZED VIEW " + QuoteIdent(s.Name)
+}
+
+func (s *DropMaterializedView) String() string {
+	return "DROP MATERIALIZED VIEW " + ifExists(s.IfExists) + QuoteIdent(s.Name)
+}
+
+func (s *AlterMaterializedView) String() string {
+	return "ALTER MATERIALIZED VIEW " + QuoteIdent(s.Name) + " WITH " + s.With.String()
+}
+
+func (s *ShowMaterializedViews) String() string { return "SHOW MATERIALIZED VIEWS" }
+
+func (s *DescribeMaterializedView) String() string {
+	return "DESCRIBE MATERIALIZED VIEW " + QuoteIdent(s.Name)
+}
+
+func (s *ShowStreams) String() string    { return "SHOW STREAMS" }
+func (s *DescribeStream) String() string { return "DESCRIBE STREAM " + QuoteIdent(s.Name) }
+func (s *StopStream) String() string     { return "STOP STREAM " + QuoteIdent(s.Name) }
+func (s *StartStream) String() string    { return "START STREAM " + QuoteIdent(s.Name) }
+
+func (s *Explain) String() string {
+	if s.Mode == "" {
+		return "EXPLAIN " + s.Stmt.String()
+	}
+	return "EXPLAIN " + s.Mode + " " + s.Stmt.String()
+}
+
+func (s *Set) String() string          { return "SET " + optionKey(s.Key) + " = " + s.Value.String() }
+func (s *Reset) String() string        { return "RESET " + optionKey(s.Key) }
+func (s *ShowSettings) String() string { return "SHOW SETTINGS" }

@@ -2,7 +2,7 @@
 // behind one small interface: local files, S3 and S3-compatible stores,
 // and an in-memory store for tests.
 //
-//	st, prefix, _ := storage.Resolve(ctx, "file:///var/logs/http/", nil)
+//	st, prefix, _ := storage.Resolve(ctx, "file:///var/logs/http/", storage.Options{})
 //	_ = st.List(ctx, prefix, "", func(o storage.ObjectInfo) error {
 //		fmt.Println(o.Key, o.Size)
 //		return nil

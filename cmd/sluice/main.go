@@ -1,0 +1,71 @@
+// Command sluice is Sluice's command line: flags and wiring only; the
+// work is in internal/cli.
+//
+//	sluice sql -e 'SELECT 1'
+//	sluice sql -f examples/quickstart.sql --format json
+//	sluice sql            # interactive shell
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"sluice/internal/cli"
+)
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "error:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string) error {
+	if len(args) == 0 {
+		fmt.Fprint(os.Stderr, cli.Usage)
+		return errors.New("no command given")
+	}
+	switch args[0] {
+	case "version", "--version", "-version":
+		cli.PrintVersion(os.Stdout)
+		return nil
+	case "help", "--help", "-help", "-h":
+		fmt.Fprint(os.Stdout, cli.Usage)
+		return nil
+	case "sql":
+	default:
+		return fmt.Errorf("unknown command %q (see 'sluice help')", args[0])
+	}
+
+	o := cli.Options{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Progress: cli.IsTerminal(os.Stderr)}
+	fs := flag.NewFlagSet("sql", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // one message on stderr, printed by main
+	fs.StringVar(&o.Exec, "e", "", "SQL to run")
+	fs.StringVar(&o.File, "f", "", "script to run")
+	fs.StringVar(&o.Format, "format", "table", "table, csv, json or jsonl")
+	fs.StringVar(&o.DataDir, "data-dir", cli.DefaultDataDir(), "data directory")
+	if err := fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(os.Stdout, cli.Usage)
+			return nil
+		}
+		return fmt.Errorf("%v (see 'sluice help')", err)
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q (quote SQL and pass it with -e)", fs.Arg(0))
+	}
+
+	if o.Interactive() {
+		// The shell cancels one statement per Ctrl-C instead of exiting.
+		return cli.Shell(context.Background(), o)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return cli.RunSQL(ctx, o)
+}

@@ -1,0 +1,70 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"sluice/internal/engine"
+)
+
+// scripted answers statements from a table and records what it ran.
+type scripted struct {
+	answers map[string]*engine.Result
+	ran     []string
+}
+
+func (s *scripted) Execute(_ context.Context, stmt string) ([]*engine.Result, error) {
+	s.ran = append(s.ran, stmt)
+	if r, ok := s.answers[stmt]; ok {
+		return []*engine.Result{r}, nil
+	}
+	return nil, errors.New("syntax error at 1:1: unexpected " + strings.Fields(stmt)[0])
+}
+
+func TestRunScript(t *testing.T) {
+	exec := &scripted{answers: map[string]*engine.Result{
+		"CREATE TABLE t (a INT)": {Message: "table created"},
+		"SELECT a FROM t":        {Schema: arrow.NewSchema([]arrow.Field{{Name: "a", Type: arrow.PrimitiveTypes.Int32}}, nil)},
+	}}
+	tests := []struct {
+		script, out, err string
+	}{
+		{"CREATE TABLE t (a INT);\nSELECT a FROM t;", "table created\n[]\n", ""},
+		{"CREATE TABLE t (a INT);\n\n  BOGUS;\nSELECT a FROM t;", "table created\n", "x.sql:3: syntax error at 1:1: unexpected BOGUS"},
+		{"BOGUS", "", "syntax error at 1:1: unexpected BOGUS"},
+		{"-- nothing\n", "", ""},
+	}
+	for _, tt := range tests {
+		var out bytes.Buffer
+		err := runScript(context.Background(), exec, nil, JSON{}, &out, "x.sql", tt.script)
+		if got := errString(err); got != tt.err {
+			t.Errorf("%q: error %q, want %q", tt.script, got, tt.err)
+		}
+		if out.String() != tt.out {
+			t.Errorf("%q: output %q, want %q", tt.script, out.String(), tt.out)
+		}
+	}
+}
+
+func TestRunSQLOptions(t *testing.T) {
+	err := RunSQL(context.Background(), Options{Exec: "SELECT 1", File: "x.sql", Format: "table", DataDir: t.TempDir()})
+	if errString(err) != "give either -e or -f, not both" {
+		t.Errorf("got %v", err)
+	}
+	err = RunSQL(context.Background(), Options{Exec: "SELECT 1", Format: "yaml", DataDir: t.TempDir()})
+	if err == nil || !strings.Contains(err.Error(), `unknown format "yaml"`) {
+		t.Errorf("got %v", err)
+	}
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}

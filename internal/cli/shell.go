@@ -1,0 +1,103 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+
+	"github.com/chzyer/readline"
+)
+
+const (
+	prompt     = "sluice> "
+	contPrompt = "     -> "
+)
+
+// Shell runs the interactive shell: line editing and history (kept in
+// the data dir), statements that span lines until a semicolon, Ctrl-C to
+// drop the current input or cancel a running statement, Ctrl-D or "exit"
+// to leave. An error is printed and the shell goes on.
+func Shell(ctx context.Context, o Options) error {
+	f, err := NewFormatter(o.Format)
+	if err != nil {
+		return err
+	}
+	eng, bar, err := openEngine(o)
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+
+	stdin, _ := o.Stdin.(io.ReadCloser)
+	rl, err := readline.NewEx(&readline.Config{
+		Prompt:                 prompt,
+		HistoryFile:            filepath.Join(o.DataDir, ".sluice_history"),
+		DisableAutoSaveHistory: true,
+		InterruptPrompt:        "^C",
+		Stdin:                  stdin,
+		Stdout:                 o.Stdout,
+		Stderr:                 o.Stderr,
+	})
+	if err != nil {
+		return fmt.Errorf("starting shell: %w", err)
+	}
+	defer rl.Close()
+	fmt.Fprintf(o.Stdout, "Sluice %s. End statements with ';'. Type help for help, exit or Ctrl-D to leave.\n", Version)
+
+	var lines []string
+	for {
+		line, err := rl.Readline()
+		switch {
+		case errors.Is(err, readline.ErrInterrupt):
+			lines = nil
+			rl.SetPrompt(prompt)
+			continue
+		case errors.Is(err, io.EOF):
+			return nil
+		case err != nil:
+			return fmt.Errorf("reading input: %w", err)
+		}
+		if len(lines) == 0 {
+			switch strings.TrimSuffix(strings.TrimSpace(line), ";") {
+			case "exit", "quit", `\q`, ".exit", ".quit":
+				return nil
+			case "help", `\?`, ".help", `\h`:
+				fmt.Fprint(o.Stdout, shellHelp)
+				continue
+			case "":
+				continue
+			}
+		}
+		lines = append(lines, line)
+		text := strings.Join(lines, "\n")
+		stmts, complete := splitStatements(text)
+		if !complete {
+			rl.SetPrompt(contPrompt)
+			continue
+		}
+		// One history entry per statement, on one line, so Up recalls it whole.
+		rl.SaveHistory(strings.Join(lines, " "))
+		lines = nil
+		rl.SetPrompt(prompt)
+		for _, stmt := range stmts {
+			sctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+			err := runStatement(sctx, eng, bar, f, o.Stdout, stmt)
+			stop()
+			if err != nil {
+				fmt.Fprintln(o.Stderr, "error:", err)
+				break
+			}
+		}
+	}
+}
+
+const shellHelp = `Statements end with ';' and may span lines.
+  SHOW TABLES;  DESCRIBE t;  EXPLAIN SELECT ...;
+  Ctrl-C        drop the current input, or cancel a running statement
+  exit, Ctrl-D  leave the shell
+`

@@ -1,0 +1,254 @@
+package cli
+
+import (
+	"encoding/base64"
+	"encoding/hex"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"sluice/internal/types"
+)
+
+// Text renders row i of arr the way the table and CSV formats show it:
+// scalars in their SQL spelling (timestamps as "2026-11-30 12:00:00"),
+// nested values as JSON. ok is false for NULL.
+//
+// It is a private stand-in for types.FormatValue until that lands; the
+// output is what the sqllogictest files expect, so change it with care.
+func Text(arr arrow.Array, i int) (s string, ok bool) {
+	if arr.IsNull(i) {
+		return "", false
+	}
+	switch a := arr.(type) {
+	case *array.String:
+		return a.Value(i), true
+	case *array.LargeString:
+		return a.Value(i), true
+	case *array.StringView:
+		return a.Value(i), true
+	case *array.Boolean:
+		return strconv.FormatBool(a.Value(i)), true
+	case *array.Float64:
+		return formatFloat(a.Value(i)), true
+	case *array.Float32:
+		return formatFloat(float64(a.Value(i))), true
+	case *array.Timestamp:
+		return types.FormatTimestamp(timestampMicros(a, i)), true
+	case *array.Date32:
+		return types.FormatDate(int32(a.Value(i))), true
+	case *array.Date64:
+		return time.UnixMilli(int64(a.Value(i))).UTC().Format("2006-01-02"), true
+	case *array.MonthDayNanoInterval:
+		return types.FormatInterval(a.Value(i)), true
+	case *array.Duration:
+		return types.FormatInterval(arrow.MonthDayNanoInterval{Nanoseconds: durationNanos(a, i)}), true
+	case *array.Binary:
+		return `\x` + hex.EncodeToString(a.Value(i)), true
+	case *array.LargeBinary:
+		return `\x` + hex.EncodeToString(a.Value(i)), true
+	case *array.Dictionary:
+		return Text(a.Dictionary(), a.GetValueIndex(i))
+	case *array.List, *array.LargeList, *array.FixedSizeList, *array.Map, *array.Struct:
+		return string(AppendJSON(nil, arr, i)), true
+	}
+	return arr.ValueStr(i), true
+}
+
+// formatFloat prints the shortest text that reads back to the same
+// float64, without an exponent for ordinary magnitudes.
+func formatFloat(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	}
+	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
+		return strconv.FormatFloat(f, 'g', -1, 64)
+	}
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}
+
+// timestampMicros converts any timestamp unit to microseconds since the epoch.
+func timestampMicros(a *array.Timestamp, i int) int64 {
+	v := int64(a.Value(i))
+	switch a.DataType().(*arrow.TimestampType).Unit {
+	case arrow.Second:
+		return v * 1_000_000
+	case arrow.Millisecond:
+		return v * 1_000
+	case arrow.Nanosecond:
+		return v / 1_000
+	}
+	return v
+}
+
+func durationNanos(a *array.Duration, i int) int64 {
+	v := int64(a.Value(i))
+	switch a.DataType().(*arrow.DurationType).Unit {
+	case arrow.Second:
+		return v * int64(time.Second)
+	case arrow.Millisecond:
+		return v * int64(time.Millisecond)
+	case arrow.Microsecond:
+		return v * int64(time.Microsecond)
+	}
+	return v
+}
+
+// AppendJSON appends row i of arr as a JSON value: null, numbers, strings,
+// ISO-8601 timestamps ("2026-11-30T12:00:00Z"), objects for structs and
+// maps (keys in column order), arrays for lists. NaN and infinities, which
+// JSON cannot spell, become the strings "NaN", "Infinity", "-Infinity".
+func AppendJSON(b []byte, arr arrow.Array, i int) []byte {
+	if arr.IsNull(i) {
+		return append(b, "null"...)
+	}
+	switch a := arr.(type) {
+	case *array.String:
+		return appendJSONString(b, a.Value(i))
+	case *array.LargeString:
+		return appendJSONString(b, a.Value(i))
+	case *array.StringView:
+		return appendJSONString(b, a.Value(i))
+	case *array.Boolean:
+		return strconv.AppendBool(b, a.Value(i))
+	case *array.Int8, *array.Int16, *array.Int32, *array.Int64,
+		*array.Uint8, *array.Uint16, *array.Uint32, *array.Uint64:
+		return append(b, arr.ValueStr(i)...)
+	case *array.Float64:
+		return appendJSONFloat(b, a.Value(i))
+	case *array.Float32:
+		return appendJSONFloat(b, float64(a.Value(i)))
+	case *array.Decimal128, *array.Decimal256:
+		return append(b, arr.ValueStr(i)...)
+	case *array.Timestamp:
+		t := types.FromMicros(timestampMicros(a, i))
+		return appendJSONString(b, t.Format(time.RFC3339Nano))
+	case *array.Binary:
+		return appendJSONString(b, base64.StdEncoding.EncodeToString(a.Value(i)))
+	case *array.LargeBinary:
+		return appendJSONString(b, base64.StdEncoding.EncodeToString(a.Value(i)))
+	case *array.Dictionary:
+		return AppendJSON(b, a.Dictionary(), a.GetValueIndex(i))
+	case *array.Map:
+		start, end := a.ValueOffsets(i)
+		keys, items := a.Keys(), a.Items()
+		b = append(b, '{')
+		for j := int(start); j < int(end); j++ {
+			if j > int(start) {
+				b = append(b, ',')
+			}
+			k, _ := Text(keys, j)
+			b = appendJSONString(b, k)
+			b = append(b, ':')
+			b = AppendJSON(b, items, j)
+		}
+		return append(b, '}')
+	case *array.List:
+		start, end := a.ValueOffsets(i)
+		return appendJSONList(b, a.ListValues(), int(start), int(end))
+	case *array.LargeList:
+		start, end := a.ValueOffsets(i)
+		return appendJSONList(b, a.ListValues(), int(start), int(end))
+	case *array.FixedSizeList:
+		start, end := a.ValueOffsets(i)
+		return appendJSONList(b, a.ListValues(), int(start), int(end))
+	case *array.Struct:
+		st := a.DataType().(*arrow.StructType)
+		b = append(b, '{')
+		for j := 0; j < a.NumField(); j++ {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, st.Field(j).Name)
+			b = append(b, ':')
+			b = AppendJSON(b, a.Field(j), i)
+		}
+		return append(b, '}')
+	}
+	s, _ := Text(arr, i)
+	return appendJSONString(b, s)
+}
+
+func appendJSONList(b []byte, values arrow.Array, start, end int) []byte {
+	b = append(b, '[')
+	for j := start; j < end; j++ {
+		if j > start {
+			b = append(b, ',')
+		}
+		b = AppendJSON(b, values, j)
+	}
+	return append(b, ']')
+}
+
+func appendJSONFloat(b []byte, f float64) []byte {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return appendJSONString(b, formatFloat(f))
+	}
+	return strconv.AppendFloat(b, f, 'g', -1, 64)
+}
+
+// appendJSONString quotes s as a JSON string. Unlike encoding/json it
+// leaves <, > and & alone: the output is for people and tools, not HTML.
+func appendJSONString(b []byte, s string) []byte {
+	const hexDigits = "0123456789abcdef"
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\':
+				b = append(b, '\\', c)
+			case c == '\n':
+				b = append(b, '\\', 'n')
+			case c == '\r':
+				b = append(b, '\\', 'r')
+			case c == '\t':
+				b = append(b, '\\', 't')
+			case c < 0x20 || c == 0x7f:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			default:
+				b = append(b, c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(b, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			b = append(b, `\u202`...)
+			b = append(b, hexDigits[r&0xf])
+		default:
+			b = append(b, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(b, '"')
+}
+
+// isNumeric reports the columns the table format right-aligns.
+func isNumeric(t arrow.DataType) bool {
+	if d, ok := t.(*arrow.DictionaryType); ok {
+		t = d.ValueType
+	}
+	return types.IsNumeric(t) || t.ID() == arrow.DECIMAL256
+}
+
+// escapeControl makes a value printable on one table line.
+func escapeControl(s string) string {
+	if !strings.ContainsAny(s, "\n\r\t") {
+		return s
+	}
+	return strings.NewReplacer("\n", `\n`, "\r", `\r`, "\t", `\t`).Replace(s)
+}

@@ -1,0 +1,76 @@
+package connector
+
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
+
+// The list of connectors itself lives in package
+// sluice/internal/connector/registry: it imports every connector, and the
+// connectors import this package for Source, Sink and TableSpec, so the
+// list cannot live here without an import cycle. This file holds only
+// the types that list is made of.
+
+// Kind says whether a connector reads, writes or both.
+type Kind int
+
+// The connector kinds.
+const (
+	KindSource Kind = 1 << iota
+	KindSink
+	KindBoth = KindSource | KindSink
+)
+
+// String prints the kind for SHOW and errors.
+func (k Kind) String() string {
+	switch k {
+	case KindSource:
+		return "source"
+	case KindSink:
+		return "sink"
+	case KindBoth:
+		return "source+sink"
+	}
+	return "none"
+}
+
+// SinkOptions are what the engine, not the table, decides about one write.
+type SinkOptions struct {
+	// FilePrefix makes the names of files a sink writes unique to one
+	// query (a query id, or "<query>-<epoch>" for streams). File sinks are
+	// deterministic in it: the same prefix and the same input order give
+	// the same file names, so a replayed epoch overwrites its own files.
+	FilePrefix string
+}
+
+// EpochBeginner is a sink that wants to know which epoch the following
+// Writes belong to, before its Flush(epoch). File sinks put the epoch in
+// the names of the files they write so that a replay of epoch N after a
+// restart writes exactly the names the first attempt did.
+type EpochBeginner interface {
+	BeginEpoch(ctx context.Context, epoch int64) error
+}
+
+// Factory describes one connector in the registry.
+type Factory struct {
+	// Name is what USING names, lower case.
+	Name string
+	Kind Kind
+	// OptionKeys lists every OPTIONS key the connector accepts, sorted.
+	OptionKeys []string
+	// Description is one line for SHOW CONNECTORS and errors.
+	Description string
+
+	// NewSource opens a table for reading (nil when Kind has no source).
+	NewSource func(ctx context.Context, spec TableSpec) (Source, error)
+	// NewSink opens a table for writing (nil when Kind has no sink).
+	NewSink func(ctx context.Context, spec TableSpec, opts SinkOptions) (Sink, error)
+	// Infer finds the schema of a table declared without columns: the
+	// data columns then the partition columns, and the partition column
+	// names (nil when the connector cannot infer).
+	Infer func(ctx context.Context, spec TableSpec) (*arrow.Schema, []string, error)
+	// Validate checks option values (keys are already known to be in
+	// OptionKeys); nil when there is nothing to check beyond the keys.
+	Validate func(opts map[string]string) error
+}

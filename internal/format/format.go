@@ -1,6 +1,29 @@
 // Package format decodes and encodes the file formats Sluice reads and
 // writes (JSON lines, CSV, Parquet) to and from Arrow record batches, with
 // transparent compression (gzip, zstd, snappy, bzip2).
+//
+// A reader is asked for the projected schema only; the rest of each
+// record is skipped without being materialized:
+//
+//	opts, _ := format.ParseOptions("json", map[string]string{"mode": "DROPMALFORMED"})
+//	schema := arrow.NewSchema([]arrow.Field{
+//		{Name: "status", Type: types.Int, Nullable: true},
+//		{Name: "_file", Type: types.String, Nullable: true},
+//	}, nil)
+//	rd, _ := format.NewReader(ctx, file, schema, opts) // file.Name "s3://logs/a.json.gz"
+//	defer rd.Close()
+//	for {
+//		batch, err := rd.Next(ctx)
+//		if err == io.EOF {
+//			break
+//		}
+//		// ... use batch, then batch.Release()
+//	}
+//
+// Bad rows follow Options.Mode (PERMISSIVE keeps them with NULLs and the
+// raw text in _corrupt_record when the schema has it; DROPMALFORMED
+// leaves them out; FAILFAST stops with "file:line: reason"), and each is
+// reported to Options.OnBadRow.
 package format
 
 import (

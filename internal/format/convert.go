@@ -1,0 +1,466 @@
+package format
+
+import (
+	"bytes"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
+	"sluice/internal/types"
+)
+
+// This file turns text (a JSON string or number, a CSV field) into the
+// Arrow value a column wants. Every append* appends exactly one value to
+// b (NULL when the text does not convert) and returns a reason when it
+// did not; a nil builder only checks.
+
+// kind is a column's type, resolved once so the hot loop switches on a
+// small integer instead of type-asserting arrow.DataType.
+type kind uint8
+
+const (
+	kNull kind = iota
+	kBool
+	kInt8
+	kInt16
+	kInt32
+	kInt64
+	kFloat32
+	kFloat64
+	kDecimal
+	kString
+	kDate
+	kTimestamp
+	kStruct
+	kList
+	kMap
+)
+
+func kindOf(t arrow.DataType) (kind, bool) {
+	switch t.ID() {
+	case arrow.NULL:
+		return kNull, true
+	case arrow.BOOL:
+		return kBool, true
+	case arrow.INT8:
+		return kInt8, true
+	case arrow.INT16:
+		return kInt16, true
+	case arrow.INT32:
+		return kInt32, true
+	case arrow.INT64:
+		return kInt64, true
+	case arrow.FLOAT32:
+		return kFloat32, true
+	case arrow.FLOAT64:
+		return kFloat64, true
+	case arrow.DECIMAL128:
+		return kDecimal, true
+	case arrow.STRING:
+		return kString, true
+	case arrow.DATE32:
+		return kDate, true
+	case arrow.TIMESTAMP:
+		return kTimestamp, true
+	case arrow.STRUCT:
+		return kStruct, true
+	case arrow.LIST:
+		return kList, true
+	case arrow.MAP:
+		return kMap, true
+	}
+	return 0, false
+}
+
+// scalar holds what converting text into one scalar column needs.
+type scalar struct {
+	kind     kind
+	typ      arrow.DataType
+	prec     int32
+	scale    int32
+	tsUnit   arrow.TimeUnit
+	tsLayout string // Go layout from Options.TimestampFormat, or ""
+}
+
+func newScalar(t arrow.DataType, k kind, tsLayout string) scalar {
+	s := scalar{kind: k, typ: t, tsLayout: tsLayout}
+	switch tt := t.(type) {
+	case *arrow.Decimal128Type:
+		s.prec, s.scale = tt.Precision, tt.Scale
+	case *arrow.TimestampType:
+		s.tsUnit = tt.Unit
+	}
+	return s
+}
+
+// bstr views b as a string without copying; the string must not outlive
+// b's next modification.
+func bstr(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
+// parseInt reads a decimal integer; a number with a fraction or exponent
+// is accepted when its value is integral ("1.0", "1e3").
+func parseInt(s []byte) (int64, bool) {
+	if len(s) == 0 || len(s) > 19 {
+		return parseIntSlow(s)
+	}
+	i, neg := 0, false
+	if s[0] == '-' || s[0] == '+' {
+		neg = s[0] == '-'
+		i = 1
+		if len(s) == 1 {
+			return 0, false
+		}
+	}
+	var n int64
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return parseIntSlow(s)
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}
+
+func parseIntSlow(s []byte) (int64, bool) {
+	str := strings.TrimSpace(bstr(s))
+	if n, err := strconv.ParseInt(str, 10, 64); err == nil {
+		return n, true
+	}
+	f, err := strconv.ParseFloat(str, 64)
+	if err != nil || f != math.Trunc(f) || f < -9.223372036854775e18 || f > 9.223372036854775e18 {
+		return 0, false
+	}
+	return int64(f), true
+}
+
+func parseFloat(s []byte) (float64, bool) {
+	f, err := strconv.ParseFloat(strings.TrimSpace(bstr(s)), 64)
+	if err != nil {
+		return 0, false
+	}
+	return f, true
+}
+
+func parseBool(s []byte) (bool, bool) {
+	switch strings.ToLower(strings.TrimSpace(bstr(s))) {
+	case "true":
+		return true, true
+	case "false":
+		return false, true
+	}
+	return false, false
+}
+
+// epochMicros reads an epoch number by its magnitude: seconds below 1e11
+// (until year 5138), milliseconds below 1e14, microseconds below 1e17,
+// nanoseconds above (a nanosecond clock reads ~1.7e18 today).
+func epochMicros(f float64) (int64, bool) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, false
+	}
+	a := math.Abs(f)
+	switch {
+	case a < 1e11:
+		return int64(math.Round(f * 1e6)), true
+	case a < 1e14:
+		return int64(math.Round(f * 1e3)), true
+	case a < 1e17:
+		return int64(f), true
+	case a < 9.2e21:
+		return int64(f / 1e3), true
+	}
+	return 0, false
+}
+
+func epochMicrosInt(n int64) int64 {
+	a := n
+	if a < 0 {
+		a = -a
+	}
+	switch {
+	case a < 1e11:
+		return n * 1_000_000
+	case a < 1e14:
+		return n * 1000
+	case a < 1e17:
+		return n
+	}
+	return n / 1000
+}
+
+// parseTimestampText reads a TIMESTAMP from a string: the configured
+// layout first, then ISO-8601, then an epoch number.
+func (c *scalar) parseTimestampText(s []byte) (int64, bool) {
+	str := bstr(s)
+	if c.tsLayout != "" {
+		if t, err := time.Parse(c.tsLayout, strings.TrimSpace(str)); err == nil {
+			return t.UnixMicro(), true
+		}
+	}
+	if us, ok := types.ParseTimestamp(str); ok {
+		return us, true
+	}
+	if len(s) > 0 && (s[0] >= '0' && s[0] <= '9' || s[0] == '-') {
+		if n, ok := parseInt(s); ok {
+			return epochMicrosInt(n), true
+		}
+		if f, ok := parseFloat(s); ok {
+			return epochMicros(f)
+		}
+	}
+	return 0, false
+}
+
+func toUnit(us int64, u arrow.TimeUnit) arrow.Timestamp {
+	switch u {
+	case arrow.Second:
+		return arrow.Timestamp(floorDiv(us, 1_000_000))
+	case arrow.Millisecond:
+		return arrow.Timestamp(floorDiv(us, 1000))
+	case arrow.Nanosecond:
+		return arrow.Timestamp(us * 1000)
+	}
+	return arrow.Timestamp(us)
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if (a%b != 0) && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
+}
+
+func (c *scalar) parseDateText(s []byte) (int32, bool) {
+	if d, ok := types.ParseDate(bstr(s)); ok {
+		return d, true
+	}
+	if us, ok := c.parseTimestampText(s); ok {
+		return int32(floorDiv(us, 86400_000_000)), true
+	}
+	return 0, false
+}
+
+func parseDecimal(s []byte, prec, scale int32) (decimal128.Num, bool) {
+	str := strings.TrimSpace(bstr(s))
+	if str == "" || strings.ContainsAny(str, "iInN") { // inf, nan: big.Float cannot take them
+		return decimal128.Num{}, false
+	}
+	n, err := decimal128.FromString(str, prec, scale)
+	if err != nil {
+		return decimal128.Num{}, false
+	}
+	return n, true
+}
+
+// appendUTF8 appends s to a string builder, replacing invalid UTF-8 with
+// U+FFFD so one bad byte never poisons a batch.
+func appendUTF8(b *array.StringBuilder, s []byte) {
+	if utf8.Valid(s) {
+		b.BinaryBuilder.Append(s)
+		return
+	}
+	b.BinaryBuilder.Append(bytes.ToValidUTF8(s, []byte("\uFFFD")))
+}
+
+// validUTF8 returns s as a valid UTF-8 string.
+func validUTF8(s []byte) string {
+	if utf8.Valid(s) {
+		return string(s)
+	}
+	return string(bytes.ToValidUTF8(s, []byte("\uFFFD")))
+}
+
+// appendText appends the value the text s denotes. isNum says s is a JSON
+// number literal rather than string content (it only matters for
+// timestamps and dates, where a number is an epoch, not a date string).
+func (c *scalar) appendText(b array.Builder, s []byte, isNum bool) string {
+	switch c.kind {
+	case kNull:
+		if b != nil {
+			b.AppendNull()
+		}
+		return ""
+	case kString:
+		if b != nil {
+			appendUTF8(b.(*array.StringBuilder), s)
+		}
+		return ""
+	case kBool:
+		v, ok := parseBool(s)
+		if !ok {
+			return c.bad(b, s)
+		}
+		if b != nil {
+			b.(*array.BooleanBuilder).Append(v)
+		}
+	case kInt8, kInt16, kInt32, kInt64:
+		v, ok := parseInt(s)
+		if !ok {
+			return c.bad(b, s)
+		}
+		switch c.kind {
+		case kInt8:
+			if v < math.MinInt8 || v > math.MaxInt8 {
+				return c.bad(b, s)
+			}
+			if b != nil {
+				b.(*array.Int8Builder).Append(int8(v))
+			}
+		case kInt16:
+			if v < math.MinInt16 || v > math.MaxInt16 {
+				return c.bad(b, s)
+			}
+			if b != nil {
+				b.(*array.Int16Builder).Append(int16(v))
+			}
+		case kInt32:
+			if v < math.MinInt32 || v > math.MaxInt32 {
+				return c.bad(b, s)
+			}
+			if b != nil {
+				b.(*array.Int32Builder).Append(int32(v))
+			}
+		default:
+			if b != nil {
+				b.(*array.Int64Builder).Append(v)
+			}
+		}
+	case kFloat32, kFloat64:
+		v, ok := parseFloat(s)
+		if !ok {
+			return c.bad(b, s)
+		}
+		if b != nil {
+			if c.kind == kFloat32 {
+				b.(*array.Float32Builder).Append(float32(v))
+			} else {
+				b.(*array.Float64Builder).Append(v)
+			}
+		}
+	case kDecimal:
+		v, ok := parseDecimal(s, c.prec, c.scale)
+		if !ok {
+			return c.bad(b, s)
+		}
+		if b != nil {
+			b.(*array.Decimal128Builder).Append(v)
+		}
+	case kTimestamp:
+		var us int64
+		var ok bool
+		if isNum {
+			if n, iok := parseInt(s); iok && bytes.IndexAny(s, ".eE") < 0 {
+				us, ok = epochMicrosInt(n), true
+			} else if f, fok := parseFloat(s); fok {
+				us, ok = epochMicros(f)
+			}
+		} else {
+			us, ok = c.parseTimestampText(s)
+		}
+		if !ok {
+			return c.bad(b, s)
+		}
+		if b != nil {
+			b.(*array.TimestampBuilder).Append(toUnit(us, c.tsUnit))
+		}
+	case kDate:
+		var d int32
+		var ok bool
+		if isNum {
+			var n int64
+			n, ok = parseInt(s)
+			ok = ok && n >= math.MinInt32 && n <= math.MaxInt32
+			d = int32(n)
+		} else {
+			d, ok = c.parseDateText(s)
+		}
+		if !ok {
+			return c.bad(b, s)
+		}
+		if b != nil {
+			b.(*array.Date32Builder).Append(arrow.Date32(d))
+		}
+	default:
+		return c.bad(b, s)
+	}
+	return ""
+}
+
+func (c *scalar) bad(b array.Builder, s []byte) string {
+	if b != nil {
+		b.AppendNull()
+	}
+	const max = 64
+	shown := s
+	if len(shown) > max {
+		shown = shown[:max]
+	}
+	return "cannot read " + strconv.Quote(validUTF8(shown)) + " as " + types.SQLName(c.typ)
+}
+
+// goLayout turns a Java/Spark pattern (yyyy-MM-dd HH:mm:ss.SSS) into a Go
+// layout; a pattern that already looks like a Go layout is kept.
+func goLayout(p string) string {
+	if p == "" || strings.Contains(p, "2006") {
+		return p
+	}
+	repl := []struct{ java, goLay string }{
+		{"yyyy", "2006"}, {"yy", "06"}, {"MMMM", "January"}, {"MMM", "Jan"}, {"MM", "01"},
+		{"dd", "02"}, {"HH", "15"}, {"hh", "03"}, {"mm", "04"}, {"ss", "05"},
+		{"SSSSSSSSS", "000000000"}, {"SSSSSS", "000000"}, {"SSS", "000"},
+		{"a", "PM"}, {"XXX", "Z07:00"}, {"XX", "Z0700"}, {"X", "Z07"}, {"Z", "-0700"}, {"z", "MST"},
+		{"EEEE", "Monday"}, {"EEE", "Mon"},
+	}
+	var out strings.Builder
+	for i := 0; i < len(p); {
+		if p[i] == '\'' { // quoted literal text
+			j := strings.IndexByte(p[i+1:], '\'')
+			if j < 0 {
+				out.WriteString(p[i+1:])
+				break
+			}
+			out.WriteString(p[i+1 : i+1+j])
+			i += j + 2
+			continue
+		}
+		matched := false
+		for _, r := range repl {
+			if strings.HasPrefix(p[i:], r.java) {
+				out.WriteString(r.goLay)
+				i += len(r.java)
+				matched = true
+				break
+			}
+		}
+		if !matched {
+			if p[i] == 'M' {
+				out.WriteString("1")
+			} else if p[i] == 'd' {
+				out.WriteString("2")
+			} else if p[i] == 'H' {
+				out.WriteString("15")
+			} else {
+				out.WriteByte(p[i])
+			}
+			i++
+		}
+	}
+	return out.String()
+}

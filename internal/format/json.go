@@ -1,0 +1,571 @@
+package format
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+)
+
+// The JSON lines decoder. Each record goes through two passes: a scan of
+// the top-level object that finds the projected fields (validating their
+// values by the grammar, and only balancing brackets of the rest), then a
+// decode of just those values into the column builders. Splitting the
+// passes means a syntax error is found before anything was appended, so a
+// bad row never leaves columns of unequal length.
+//
+// A file whose first byte is '[' is read as whole-file JSON: one (or
+// more) top-level arrays whose elements are rows. A line holding an array
+// in a JSON lines file also yields one row per element, as Spark does.
+
+// jsonCol is a compiled column: its conversion plus, for nested types,
+// the children.
+type jsonCol struct {
+	scalar
+	name string
+	// STRUCT: the fields, looked up by exact then lower-cased name.
+	exact    map[string]int
+	lower    map[string]int
+	allLower bool // every field name is lower case: a lower-case key that missed exact misses lower too
+	kids     []*jsonCol
+	spans    []span
+	// ARRAY element or MAP value.
+	elem *jsonCol
+}
+
+// span is where a struct field's value was found in the record.
+type span struct {
+	v     []byte
+	set   bool
+	exact bool
+}
+
+func compileJSON(name string, t arrow.DataType, tsLayout string) (*jsonCol, error) {
+	k, ok := kindOf(t)
+	if !ok {
+		return nil, fmt.Errorf("column %s: type %s is not supported by the JSON reader", name, t)
+	}
+	c := &jsonCol{scalar: newScalar(t, k, tsLayout), name: name}
+	switch tt := t.(type) {
+	case *arrow.StructType:
+		if err := c.setFields(tt.Fields(), tsLayout); err != nil {
+			return nil, err
+		}
+	case *arrow.ListType:
+		e, err := compileJSON(name+"[]", tt.Elem(), tsLayout)
+		if err != nil {
+			return nil, err
+		}
+		c.elem = e
+	case *arrow.MapType:
+		if !strings.EqualFold(tt.KeyType().Name(), "utf8") && tt.KeyType().ID() != arrow.STRING {
+			return nil, fmt.Errorf("column %s: map keys must be STRING", name)
+		}
+		e, err := compileJSON(name+"{}", tt.ItemType(), tsLayout)
+		if err != nil {
+			return nil, err
+		}
+		c.elem = e
+	}
+	return c, nil
+}
+
+func (c *jsonCol) setFields(fields []arrow.Field, tsLayout string) error {
+	c.exact = make(map[string]int, len(fields))
+	c.lower = make(map[string]int, len(fields))
+	c.allLower = true
+	c.kids = make([]*jsonCol, len(fields))
+	c.spans = make([]span, len(fields))
+	for i, f := range fields {
+		kid, err := compileJSON(f.Name, f.Type, tsLayout)
+		if err != nil {
+			return err
+		}
+		c.kids[i] = kid
+		if _, dup := c.exact[f.Name]; !dup {
+			c.exact[f.Name] = i
+		}
+		l := strings.ToLower(f.Name)
+		if l != f.Name {
+			c.allLower = false
+		}
+		if _, dup := c.lower[l]; !dup {
+			c.lower[l] = i
+		}
+	}
+	return nil
+}
+
+// jsonReader decodes JSON lines (or whole-file JSON arrays) into batches.
+type jsonReader struct {
+	rowBase
+	top   *jsonCol
+	lines *lineReader
+	whole *wholeJSON // set when the file is one or more top-level arrays
+
+	keyBuf, lowBuf, strBuf []byte
+	stack                  []byte
+}
+
+var _ StatsReader = (*jsonReader)(nil)
+
+func newJSONReader(ctx context.Context, file File, schema *arrow.Schema, opts Options) (*jsonReader, error) {
+	r := &jsonReader{}
+	r.init(file, schema, opts)
+	fields := make([]arrow.Field, len(r.dataCols))
+	for i, c := range r.dataCols {
+		fields[i] = schema.Field(c)
+	}
+	r.top = &jsonCol{name: "<row>"}
+	if err := r.top.setFields(fields, goLayout(opts.TimestampFormat)); err != nil {
+		r.rb.Release()
+		return nil, fmt.Errorf("reading %s: %w", file.Name, err)
+	}
+	rc, err := openStream(ctx, file, opts.Compression)
+	if err != nil {
+		r.rb.Release()
+		return nil, err
+	}
+	r.rc = rc
+	br := bufio.NewReaderSize(rc, 1<<20)
+	if first, err := firstByte(br); err == nil && first == '[' {
+		data, err := io.ReadAll(br)
+		if err != nil {
+			r.Close()
+			return nil, r.readErr(err)
+		}
+		r.whole = &wholeJSON{data: bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), line: 1}
+	} else {
+		r.lines = newLineReader(br, opts.MaxLineBytes)
+	}
+	return r, nil
+}
+
+// firstByte peeks past whitespace and a byte-order mark.
+func firstByte(br *bufio.Reader) (byte, error) {
+	for n := 64; ; n *= 2 {
+		head, err := br.Peek(n)
+		h := bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+		if i := skipWS(h, 0); i < len(h) {
+			return h[i], nil
+		}
+		if err != nil || n >= br.Size() {
+			return 0, io.EOF
+		}
+	}
+}
+
+// Next returns the next batch of up to BatchSize rows, or io.EOF.
+func (r *jsonReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if r.err != nil {
+		return nil, r.err
+	}
+	if r.done || r.rb == nil {
+		return nil, io.EOF
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for r.pending < r.opts.BatchSize {
+		var rec []byte
+		var line int64
+		var err error
+		if r.whole != nil {
+			rec, line, err = r.whole.next()
+		} else {
+			rec, line, err = r.lines.next()
+			if err == nil && r.lines.tooLong {
+				err = r.badSyntax(line, rec, fmt.Sprintf("record longer than %d bytes", r.opts.MaxLineBytes))
+				if err != nil {
+					r.err = err
+					return nil, err
+				}
+				continue
+			}
+		}
+		if err == io.EOF {
+			r.done = true
+			break
+		}
+		if err != nil {
+			r.err = r.readErr(err)
+			return nil, r.err
+		}
+		if err := r.record(rec, line); err != nil {
+			r.err = err
+			return nil, err
+		}
+	}
+	if r.pending == 0 {
+		return nil, io.EOF
+	}
+	return r.flush(), nil
+}
+
+// record decodes one line (or whole-file element) into zero or more rows.
+func (r *jsonReader) record(rec []byte, line int64) error {
+	i := skipWS(rec, 0)
+	if i == len(rec) {
+		return nil // blank lines are not rows
+	}
+	if rec[i] != '[' {
+		return r.object(rec, line)
+	}
+	var err error
+	if _, r.stack, err = validate(rec, i, r.stack); err != nil {
+		return r.badSyntax(line, rec, err.Error())
+	}
+	it := newArrIter(rec[i:])
+	for {
+		el, ok := it.next()
+		if !ok {
+			return nil
+		}
+		if err := r.object(el, line); err != nil {
+			return err
+		}
+	}
+}
+
+// object decodes one record that should be a JSON object into a row.
+func (r *jsonReader) object(rec []byte, line int64) error {
+	if err := r.scanTop(rec); err != nil {
+		return r.badSyntax(line, rec, err.Error())
+	}
+	top := r.top
+	if r.opts.Mode == DropMalformed {
+		for k, kid := range top.kids {
+			if sp := top.spans[k]; sp.set {
+				if reason := r.decode(kid, nil, sp.v); reason != "" {
+					return r.reportBad(line, rec, "column "+kid.name+": "+reason)
+				}
+			}
+		}
+	}
+	var reason string
+	for k, kid := range top.kids {
+		b := r.rb.Field(r.dataCols[k])
+		sp := top.spans[k]
+		if !sp.set {
+			b.AppendNull()
+			continue
+		}
+		if why := r.decode(kid, b, sp.v); why != "" && reason == "" {
+			reason = "column " + kid.name + ": " + why
+		}
+	}
+	if reason == "" {
+		r.finishRow(line, nil)
+		return nil
+	}
+	if err := r.reportBad(line, rec, reason); err != nil {
+		return err
+	}
+	r.finishRow(line, rec)
+	return nil
+}
+
+// scanTop finds the projected fields of a top-level object, filling
+// r.top.spans.
+func (r *jsonReader) scanTop(b []byte) error {
+	top := r.top
+	for k := range top.spans {
+		top.spans[k] = span{}
+	}
+	i := skipWS(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return synErr(b, i, "'{' (each record must be a JSON object)")
+	}
+	i = skipWS(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		i++
+	} else {
+		for {
+			if i >= len(b) || b[i] != '"' {
+				return synErr(b, i, "object key")
+			}
+			kend, esc, err := scanString(b, i)
+			if err != nil {
+				return err
+			}
+			idx, exact := r.lookup(top, b[i:kend], esc)
+			i = skipWS(b, kend)
+			if i >= len(b) || b[i] != ':' {
+				return synErr(b, i, "':'")
+			}
+			i = skipWS(b, i+1)
+			var end int
+			if idx >= 0 {
+				end, r.stack, err = validate(b, i, r.stack)
+			} else {
+				end, err = skipValue(b, i)
+			}
+			if err != nil {
+				return err
+			}
+			if idx >= 0 && (exact || !top.spans[idx].exact) {
+				top.spans[idx] = span{v: b[i:end], set: true, exact: exact}
+			}
+			i = skipWS(b, end)
+			if i < len(b) && b[i] == ',' {
+				i = skipWS(b, i+1)
+				continue
+			}
+			if i < len(b) && b[i] == '}' {
+				i++
+				break
+			}
+			return synErr(b, i, "',' or '}'")
+		}
+	}
+	if i = skipWS(b, i); i < len(b) {
+		return synErr(b, i, "end of record")
+	}
+	return nil
+}
+
+// lookup finds the struct field a key literal names: exact match first,
+// then case-insensitive. It returns -1 for keys no one asked for.
+func (r *jsonReader) lookup(c *jsonCol, lit []byte, escaped bool) (int, bool) {
+	key := lit[1 : len(lit)-1]
+	if escaped {
+		r.keyBuf = unescape(r.keyBuf[:0], lit)
+		key = r.keyBuf
+	}
+	if i, ok := c.exact[string(key)]; ok {
+		return i, true
+	}
+	low, changed := r.lowBuf[:0], false
+	for _, ch := range key {
+		if ch >= 0x80 {
+			low = append(low[:0], bytes.ToLower(key)...)
+			changed = true
+			break
+		}
+		if ch >= 'A' && ch <= 'Z' {
+			ch += 'a' - 'A'
+			changed = true
+		}
+		low = append(low, ch)
+	}
+	r.lowBuf = low
+	if !changed && c.allLower {
+		return -1, false
+	}
+	if i, ok := c.lower[string(low)]; ok {
+		return i, false
+	}
+	return -1, false
+}
+
+// decode appends the validated JSON value v to b (nil: only check) and
+// returns why it did not fit the column, if it did not. It appends
+// exactly one value either way, so columns stay aligned.
+func (r *jsonReader) decode(c *jsonCol, b array.Builder, v []byte) string {
+	switch v[0] {
+	case 'n':
+		if b != nil {
+			b.AppendNull()
+		}
+		return ""
+	case '"':
+		if c.kind >= kStruct {
+			return c.bad(b, v)
+		}
+		s := v[1 : len(v)-1]
+		if bytes.IndexByte(s, '\\') >= 0 {
+			r.strBuf = unescape(r.strBuf[:0], v)
+			s = r.strBuf
+		}
+		return c.appendText(b, s, false)
+	case 't', 'f':
+		switch c.kind {
+		case kBool:
+			if b != nil {
+				b.(*array.BooleanBuilder).Append(v[0] == 't')
+			}
+			return ""
+		case kString:
+			if b != nil {
+				b.(*array.StringBuilder).Append(string(v))
+			}
+			return ""
+		}
+		return c.bad(b, v)
+	case '{':
+		switch c.kind {
+		case kStruct:
+			return r.decodeStruct(c, b, v)
+		case kMap:
+			return r.decodeMap(c, b, v)
+		case kString:
+			if b != nil {
+				appendUTF8(b.(*array.StringBuilder), v)
+			}
+			return ""
+		}
+		return c.bad(b, v)
+	case '[':
+		switch c.kind {
+		case kList:
+			return r.decodeList(c, b, v)
+		case kString:
+			if b != nil {
+				appendUTF8(b.(*array.StringBuilder), v)
+			}
+			return ""
+		}
+		return c.bad(b, v)
+	}
+	// A number.
+	if c.kind == kBool || c.kind >= kStruct {
+		return c.bad(b, v)
+	}
+	return c.appendText(b, v, true)
+}
+
+func (r *jsonReader) decodeStruct(c *jsonCol, b array.Builder, v []byte) string {
+	for k := range c.spans {
+		c.spans[k] = span{}
+	}
+	it := newObjIter(v)
+	for {
+		key, val, ok := it.next()
+		if !ok {
+			break
+		}
+		idx, exact := r.lookup(c, key, bytes.IndexByte(key, '\\') >= 0)
+		if idx >= 0 && (exact || !c.spans[idx].exact) {
+			c.spans[idx] = span{v: val, set: true, exact: exact}
+		}
+	}
+	var sb *array.StructBuilder
+	if b != nil {
+		sb = b.(*array.StructBuilder)
+		sb.Append(true)
+	}
+	var reason string
+	for k, kid := range c.kids {
+		var kb array.Builder
+		if sb != nil {
+			kb = sb.FieldBuilder(k)
+		}
+		sp := c.spans[k]
+		if !sp.set {
+			if kb != nil {
+				kb.AppendNull()
+			}
+			continue
+		}
+		if why := r.decode(kid, kb, sp.v); why != "" && reason == "" {
+			reason = kid.name + ": " + why
+		}
+	}
+	return reason
+}
+
+func (r *jsonReader) decodeList(c *jsonCol, b array.Builder, v []byte) string {
+	var lb *array.ListBuilder
+	var vb array.Builder
+	if b != nil {
+		lb = b.(*array.ListBuilder)
+		lb.Append(true)
+		vb = lb.ValueBuilder()
+	}
+	var reason string
+	it := newArrIter(v)
+	for {
+		el, ok := it.next()
+		if !ok {
+			return reason
+		}
+		if why := r.decode(c.elem, vb, el); why != "" && reason == "" {
+			reason = why
+		}
+	}
+}
+
+func (r *jsonReader) decodeMap(c *jsonCol, b array.Builder, v []byte) string {
+	var mb *array.MapBuilder
+	var kb *array.StringBuilder
+	var ib array.Builder
+	if b != nil {
+		mb = b.(*array.MapBuilder)
+		mb.Append(true)
+		kb = mb.KeyBuilder().(*array.StringBuilder)
+		ib = mb.ItemBuilder()
+	}
+	var reason string
+	it := newObjIter(v)
+	for {
+		key, val, ok := it.next()
+		if !ok {
+			return reason
+		}
+		if kb != nil {
+			r.keyBuf = unescape(r.keyBuf[:0], key)
+			appendUTF8(kb, r.keyBuf)
+		}
+		if why := r.decode(c.elem, ib, val); why != "" && reason == "" {
+			reason = why
+		}
+	}
+}
+
+// wholeJSON yields the elements of top-level arrays (and top-level
+// objects) of a file read whole, with the line each starts on.
+type wholeJSON struct {
+	data    []byte
+	p       int
+	inArray bool
+	lastPos int
+	line    int64
+	broken  bool
+}
+
+func (w *wholeJSON) lineAt(p int) int64 {
+	w.line += int64(bytes.Count(w.data[w.lastPos:p], []byte{'\n'}))
+	w.lastPos = p
+	return w.line
+}
+
+func (w *wholeJSON) next() ([]byte, int64, error) {
+	d := w.data
+	for !w.broken {
+		p := skipWS(d, w.p)
+		if p >= len(d) {
+			return nil, 0, io.EOF
+		}
+		if !w.inArray {
+			if d[p] == '[' {
+				w.inArray = true
+				w.p = p + 1
+				continue
+			}
+		} else {
+			switch d[p] {
+			case ',':
+				w.p = p + 1
+				continue
+			case ']':
+				w.inArray = false
+				w.p = p + 1
+				continue
+			}
+		}
+		end, err := skipValue(d, p)
+		if err != nil {
+			// The structure is broken: the rest is one bad record.
+			w.broken = true
+			return d[p:], w.lineAt(p), nil
+		}
+		w.p = end
+		return d[p:end], w.lineAt(p), nil
+	}
+	return nil, 0, io.EOF
+}

@@ -1,0 +1,298 @@
+package format
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"strings"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"sluice/internal/types"
+)
+
+// ReadStats counts what a Reader has done so far.
+type ReadStats struct {
+	Rows    int64 // rows returned
+	BadRows int64 // rows that were malformed (kept, dropped or fatal)
+}
+
+// StatsReader is a Reader that counts rows and bad rows; every Reader
+// NewReader returns implements it.
+type StatsReader interface {
+	Reader
+	Stats() ReadStats
+}
+
+// NewReader opens file and decodes it into batches of schema, the
+// projected schema: only its columns are materialized, columns missing
+// from the data are NULL, and names match case-insensitively when there is
+// no exact match. The metadata columns _file (STRING) and _row (BIGINT,
+// the 1-based line for JSON/CSV, the row index for Parquet) and the
+// corrupt-record column are filled by the reader.
+//
+// opts.Format picks the decoder; when empty it is guessed from the name
+// (.json/.jsonl/.ndjson, .csv/.tsv, .parquet).
+func NewReader(ctx context.Context, file File, schema *arrow.Schema, opts Options) (Reader, error) {
+	opts = opts.withDefaults()
+	f := strings.ToLower(opts.Format)
+	if f == "" {
+		f = FormatFromName(file.Name)
+	}
+	switch f {
+	case "json":
+		return newJSONReader(ctx, file, schema, opts)
+	case "csv":
+		return newCSVReader(ctx, file, schema, opts)
+	case "parquet":
+		return newParquetReader(ctx, file, schema, opts)
+	}
+	return nil, fmt.Errorf("reading %s: unknown format %q (known: csv, json, parquet)", file.Name, opts.Format)
+}
+
+// FormatFromName guesses the format from a file name, looking through a
+// compression extension; "" when it cannot tell.
+func FormatFromName(name string) string {
+	n := strings.ToLower(name)
+	if ext := Extension(CodecFromName(n)); ext != "" {
+		n = strings.TrimSuffix(n, ext)
+		n = strings.TrimSuffix(n, ".zstd")
+		n = strings.TrimSuffix(n, ".gzip")
+	}
+	switch path.Ext(n) {
+	case ".json", ".jsonl", ".ndjson":
+		return "json"
+	case ".csv", ".tsv":
+		return "csv"
+	case ".parquet", ".pq":
+		return "parquet"
+	}
+	return ""
+}
+
+// openStream opens the file and undoes its compression.
+func openStream(ctx context.Context, file File, codec string) (io.ReadCloser, error) {
+	if file.Open == nil {
+		return nil, fmt.Errorf("reading %s: file has no Open function", file.Name)
+	}
+	rc, err := file.Open(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", file.Name, err)
+	}
+	dc, err := Decompress(rc, file.Name, codec)
+	if err != nil {
+		rc.Close()
+		return nil, fmt.Errorf("reading %s: %w", file.Name, err)
+	}
+	return dc, nil
+}
+
+// rowBase is what the line formats (JSON, CSV) share: the record builder,
+// the metadata columns and the bad-row policy.
+type rowBase struct {
+	file   File
+	opts   Options
+	schema *arrow.Schema
+	rb     *array.RecordBuilder
+	rc     io.ReadCloser
+
+	fileIdx, rowIdx, corruptIdx int
+	// dataCols lists the schema columns the decoder fills from the data.
+	dataCols []int
+
+	rows, bad atomic.Int64
+	pending   int // rows in the builder
+	err       error
+	done      bool
+}
+
+func (r *rowBase) init(file File, schema *arrow.Schema, opts Options) {
+	r.file, r.opts, r.schema = file, opts, schema
+	r.rb = array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	r.fileIdx, r.rowIdx, r.corruptIdx = -1, -1, -1
+	for i, f := range schema.Fields() {
+		switch {
+		case f.Name == FileColumn && types.IsString(f.Type):
+			r.fileIdx = i
+		case f.Name == RowColumn && types.IsInteger(f.Type):
+			r.rowIdx = i
+		case strings.EqualFold(f.Name, opts.CorruptColumn) && types.IsString(f.Type):
+			r.corruptIdx = i
+		default:
+			r.dataCols = append(r.dataCols, i)
+		}
+	}
+}
+
+// finishRow appends the metadata columns of a row whose data columns are
+// appended; raw is non-nil for a bad row kept in PERMISSIVE mode.
+func (r *rowBase) finishRow(line int64, raw []byte) {
+	if r.fileIdx >= 0 {
+		r.rb.Field(r.fileIdx).(*array.StringBuilder).Append(r.file.Name)
+	}
+	if r.rowIdx >= 0 {
+		appendInt(r.rb.Field(r.rowIdx), line)
+	}
+	if r.corruptIdx >= 0 {
+		b := r.rb.Field(r.corruptIdx).(*array.StringBuilder)
+		if raw != nil {
+			appendUTF8(b, raw)
+		} else {
+			b.AppendNull()
+		}
+	}
+	r.pending++
+}
+
+// nullRow appends a row whose data columns are all NULL (a record that
+// could not be parsed at all, kept in PERMISSIVE mode).
+func (r *rowBase) nullRow(line int64, raw []byte) {
+	for _, c := range r.dataCols {
+		r.rb.Field(c).AppendNull()
+	}
+	r.finishRow(line, raw)
+}
+
+// reportBad counts a bad row and tells OnBadRow, or returns the FAILFAST
+// error.
+func (r *rowBase) reportBad(line int64, raw []byte, reason string) error {
+	r.bad.Add(1)
+	if r.opts.Mode == FailFast {
+		return fmt.Errorf("%s:%d: %s", r.file.Name, line, reason)
+	}
+	if r.opts.OnBadRow != nil {
+		if len(raw) > MaxBadRowRaw {
+			raw = raw[:MaxBadRowRaw]
+		}
+		r.opts.OnBadRow(BadRow{File: r.file.Name, Line: line, Reason: reason, Raw: validUTF8(raw)})
+	}
+	return nil
+}
+
+// badSyntax handles a record that is not readable at all.
+func (r *rowBase) badSyntax(line int64, raw []byte, reason string) error {
+	if err := r.reportBad(line, raw, reason); err != nil {
+		return err
+	}
+	if r.opts.Mode == Permissive {
+		r.nullRow(line, raw)
+	}
+	return nil
+}
+
+// flush turns the builder's rows into a batch.
+func (r *rowBase) flush() arrow.RecordBatch {
+	rec := r.rb.NewRecordBatch()
+	r.rows.Add(int64(r.pending))
+	r.pending = 0
+	return rec
+}
+
+func (r *rowBase) Stats() ReadStats {
+	return ReadStats{Rows: r.rows.Load(), BadRows: r.bad.Load()}
+}
+
+func (r *rowBase) Close() error {
+	if r.rb != nil {
+		r.rb.Release()
+		r.rb = nil
+	}
+	if r.rc != nil {
+		err := r.rc.Close()
+		r.rc = nil
+		return err
+	}
+	return nil
+}
+
+// readErr wraps a read error with the file name unless it already is a
+// "file:line" error.
+func (r *rowBase) readErr(err error) error {
+	if err == nil || errors.Is(err, io.EOF) || strings.HasPrefix(err.Error(), r.file.Name+":") {
+		return err
+	}
+	return fmt.Errorf("reading %s: %w", r.file.Name, err)
+}
+
+func appendInt(b array.Builder, v int64) {
+	switch bb := b.(type) {
+	case *array.Int64Builder:
+		bb.Append(v)
+	case *array.Int32Builder:
+		bb.Append(int32(v))
+	case *array.Int16Builder:
+		bb.Append(int16(v))
+	case *array.Int8Builder:
+		bb.Append(int8(v))
+	case *array.Uint64Builder:
+		bb.Append(uint64(v))
+	case *array.Uint32Builder:
+		bb.Append(uint32(v))
+	default:
+		b.AppendNull()
+	}
+}
+
+// lineReader splits a stream into lines of any length up to max, without
+// copying lines that fit the buffer.
+type lineReader struct {
+	br      *bufio.Reader
+	long    []byte
+	line    int64
+	max     int
+	tooLong bool
+}
+
+func newLineReader(r io.Reader, max int) *lineReader {
+	return &lineReader{br: bufio.NewReaderSize(r, 1<<20), max: max}
+}
+
+// next returns the next line without its terminator and its 1-based
+// number. The slice is valid until the next call. A line longer than max
+// is returned cut to max bytes with tooLong set.
+func (l *lineReader) next() (line []byte, n int64, err error) {
+	l.tooLong = false
+	l.long = l.long[:0]
+	for {
+		s, err := l.br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			if len(l.long)+len(s) <= l.max {
+				l.long = append(l.long, s...)
+			} else {
+				if len(l.long) < l.max {
+					l.long = append(l.long, s[:l.max-len(l.long)]...)
+				}
+				l.tooLong = true
+			}
+			continue
+		}
+		if err != nil && err != io.EOF {
+			return nil, 0, err
+		}
+		if err == io.EOF && len(s) == 0 && len(l.long) == 0 {
+			return nil, 0, io.EOF
+		}
+		l.line++
+		if len(l.long) > 0 || l.tooLong {
+			if len(l.long)+len(s) <= l.max {
+				l.long = append(l.long, s...)
+			} else {
+				l.tooLong = true
+			}
+			s = l.long
+		}
+		s = bytes.TrimSuffix(s, []byte{'\n'})
+		s = bytes.TrimSuffix(s, []byte{'\r'})
+		if l.line == 1 {
+			s = bytes.TrimPrefix(s, []byte("\xef\xbb\xbf"))
+		}
+		return s, l.line, nil
+	}
+}

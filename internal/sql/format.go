@@ -296,11 +296,12 @@ func (e *Subscript) String() string {
 
 func (e *FieldAccess) String() string {
 	var b strings.Builder
-	// A ColumnRef base would merge with the field into one dotted name, so
-	// keep it parenthesized.
-	if _, ok := e.X.(*ColumnRef); ok {
+	// A ColumnRef base would merge with the field into one dotted name and
+	// a number would swallow the dot, so keep those parenthesized.
+	switch e.X.(type) {
+	case *ColumnRef, *Literal:
 		b.WriteString("(" + e.X.String() + ")")
-	} else {
+	default:
 		writeExpr(&b, e.X, precPostfix)
 	}
 	b.WriteByte('.')

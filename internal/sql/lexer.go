@@ -1,0 +1,334 @@
+package sql
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+type tokKind int
+
+const (
+	tkEOF    tokKind = iota
+	tkIdent          // a word; quoted says whether it was `back-quoted` or "double-quoted"
+	tkString         // '...'; text is the unescaped value
+	tkNumber         // text is as written; num says integer, decimal or float
+	tkOp             // punctuation and operators; text is the operator
+	tkError          // a lexical error; text is the message
+)
+
+type token struct {
+	kind   tokKind
+	text   string
+	quoted bool
+	num    LitKind // LitInteger, LitDecimal or LitFloat for tkNumber
+	pos    Pos
+	off    int // byte offset of the first byte
+	end    int // byte offset just past the last byte
+}
+
+// lexer turns text into tokens. It stops at the first error, which it
+// reports as a tkError token so that the parser can report it in order
+// with its own errors.
+type lexer struct {
+	src  string
+	off  int
+	line int
+	col  int
+}
+
+func newLexer(src string) *lexer { return &lexer{src: src, line: 1, col: 1} }
+
+// tokenize lexes all of src. The last token is tkEOF or tkError.
+func tokenize(src string) []token {
+	lx := newLexer(src)
+	var out []token
+	for {
+		t := lx.next()
+		out = append(out, t)
+		if t.kind == tkEOF || t.kind == tkError {
+			return out
+		}
+	}
+}
+
+func (lx *lexer) pos() Pos { return Pos{Line: lx.line, Col: lx.col} }
+
+// peekRune returns the rune at off+n bytes ahead without consuming it
+// (0 at end of input).
+func (lx *lexer) peekByte(n int) byte {
+	if lx.off+n < len(lx.src) {
+		return lx.src[lx.off+n]
+	}
+	return 0
+}
+
+// advance consumes one rune, keeping line and column.
+func (lx *lexer) advance() rune {
+	r, size := utf8.DecodeRuneInString(lx.src[lx.off:])
+	lx.off += size
+	if r == '\n' {
+		lx.line++
+		lx.col = 1
+	} else {
+		lx.col++
+	}
+	return r
+}
+
+func (lx *lexer) errTok(p Pos, off int, msg string) token {
+	return token{kind: tkError, text: msg, pos: p, off: off, end: lx.off}
+}
+
+// skipSpace skips blanks and comments; it returns an error token for an
+// unterminated block comment.
+func (lx *lexer) skipSpace() (token, bool) {
+	for lx.off < len(lx.src) {
+		c := lx.src[lx.off]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
+			lx.advance()
+		case c == '-' && lx.peekByte(1) == '-':
+			for lx.off < len(lx.src) && lx.src[lx.off] != '\n' {
+				lx.advance()
+			}
+		case c == '/' && lx.peekByte(1) == '*':
+			p, off := lx.pos(), lx.off
+			lx.advance()
+			lx.advance()
+			for {
+				if lx.off >= len(lx.src) {
+					return lx.errTok(p, off, "unterminated comment"), false
+				}
+				if lx.src[lx.off] == '*' && lx.peekByte(1) == '/' {
+					lx.advance()
+					lx.advance()
+					break
+				}
+				lx.advance()
+			}
+		default:
+			return token{}, true
+		}
+	}
+	return token{}, true
+}
+
+// twoCharOps are the operators of two characters; the lexer tries them
+// before single characters.
+var twoCharOps = map[string]bool{
+	"==": true, "<>": true, "!=": true, "<=": true, ">=": true, "||": true, "::": true,
+}
+
+const oneCharOps = "=<>+-*/%.,()[];:"
+
+func (lx *lexer) next() token {
+	if t, ok := lx.skipSpace(); !ok {
+		return t
+	}
+	p, off := lx.pos(), lx.off
+	if lx.off >= len(lx.src) {
+		return token{kind: tkEOF, pos: p, off: off, end: off}
+	}
+	c := lx.src[lx.off]
+	switch {
+	case c == '\'':
+		return lx.lexString(p, off)
+	case c == '`' || c == '"':
+		return lx.lexQuotedIdent(p, off, c)
+	case c >= '0' && c <= '9' || c == '.' && isDigit(lx.peekByte(1)):
+		return lx.lexNumber(p, off)
+	}
+	if off+2 <= len(lx.src) && twoCharOps[lx.src[off:off+2]] {
+		lx.advance()
+		lx.advance()
+		return token{kind: tkOp, text: lx.src[off:lx.off], pos: p, off: off, end: lx.off}
+	}
+	if strings.IndexByte(oneCharOps, c) >= 0 {
+		lx.advance()
+		return token{kind: tkOp, text: lx.src[off:lx.off], pos: p, off: off, end: lx.off}
+	}
+	r, size := utf8.DecodeRuneInString(lx.src[lx.off:])
+	if r == utf8.RuneError && size <= 1 {
+		return lx.errTok(p, off, "invalid UTF-8 in input")
+	}
+	if isIdentStart(r) {
+		for lx.off < len(lx.src) {
+			r, _ := utf8.DecodeRuneInString(lx.src[lx.off:])
+			if !isIdentPart(r) {
+				break
+			}
+			lx.advance()
+		}
+		return token{kind: tkIdent, text: lx.src[off:lx.off], pos: p, off: off, end: lx.off}
+	}
+	lx.advance()
+	return lx.errTok(p, off, "unexpected character "+quoteFound(string(r)))
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func isIdentStart(r rune) bool {
+	return r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 127 && unicode.IsLetter(r)
+}
+
+func isIdentPart(r rune) bool {
+	return isIdentStart(r) || r >= '0' && r <= '9' || r > 127 && unicode.IsDigit(r)
+}
+
+func (lx *lexer) lexNumber(p Pos, off int) token {
+	kind := LitInteger
+	for isDigit(lx.peekByte(0)) {
+		lx.advance()
+	}
+	if lx.peekByte(0) == '.' {
+		kind = LitDecimal
+		lx.advance()
+		for isDigit(lx.peekByte(0)) {
+			lx.advance()
+		}
+	}
+	if c := lx.peekByte(0); c == 'e' || c == 'E' {
+		n := 1
+		if s := lx.peekByte(1); s == '+' || s == '-' {
+			n = 2
+		}
+		if !isDigit(lx.peekByte(n)) {
+			for i := 0; i < n; i++ {
+				lx.advance()
+			}
+			return lx.errTok(p, off, "invalid number "+quoteFound(lx.src[off:lx.off])+": exponent has no digits")
+		}
+		kind = LitFloat
+		for i := 0; i < n; i++ {
+			lx.advance()
+		}
+		for isDigit(lx.peekByte(0)) {
+			lx.advance()
+		}
+	}
+	return token{kind: tkNumber, num: kind, text: lx.src[off:lx.off], pos: p, off: off, end: lx.off}
+}
+
+// lexString reads '...' with ” doubling and backslash escapes. An
+// unknown escape keeps its backslash, so regular expressions ('\d+') and
+// LIKE escapes ('100\%') read as users expect.
+func (lx *lexer) lexString(p Pos, off int) token {
+	lx.advance()
+	var b strings.Builder
+	for {
+		if lx.off >= len(lx.src) {
+			return lx.errTok(p, off, "unterminated string literal")
+		}
+		c := lx.src[lx.off]
+		switch {
+		case c == '\'':
+			lx.advance()
+			if lx.peekByte(0) == '\'' {
+				lx.advance()
+				b.WriteByte('\'')
+				continue
+			}
+			return token{kind: tkString, text: b.String(), pos: p, off: off, end: lx.off}
+		case c == '\\':
+			ep := lx.pos()
+			lx.advance()
+			if lx.off >= len(lx.src) {
+				return lx.errTok(p, off, "unterminated string literal")
+			}
+			e := lx.src[lx.off]
+			switch e {
+			case 'n':
+				b.WriteByte('\n')
+			case 't':
+				b.WriteByte('\t')
+			case 'r':
+				b.WriteByte('\r')
+			case '0':
+				b.WriteByte(0)
+			case '\\', '\'', '"':
+				b.WriteByte(e)
+			case 'u':
+				lx.advance()
+				var v rune
+				for i := 0; i < 4; i++ {
+					h := lx.peekByte(0)
+					d := hexVal(h)
+					if d < 0 {
+						return lx.errTok(ep, off, `invalid escape: \u needs 4 hex digits`)
+					}
+					v = v*16 + rune(d)
+					lx.advance()
+				}
+				if !utf8.ValidRune(v) {
+					return lx.errTok(ep, off, `invalid escape: \u`+lx.src[lx.off-4:lx.off]+" is not a character")
+				}
+				b.WriteRune(v)
+				continue
+			default:
+				b.WriteByte('\\')
+				continue // the character itself is read by the loop
+			}
+			lx.advance()
+		default:
+			r, size := utf8.DecodeRuneInString(lx.src[lx.off:])
+			if r == utf8.RuneError && size <= 1 {
+				return lx.errTok(lx.pos(), off, "invalid UTF-8 in string literal")
+			}
+			b.WriteString(lx.src[lx.off : lx.off+size])
+			lx.advance()
+		}
+	}
+}
+
+func hexVal(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
+}
+
+// lexQuotedIdent reads `name` or "name"; the quote character doubled
+// stands for itself.
+func (lx *lexer) lexQuotedIdent(p Pos, off int, q byte) token {
+	lx.advance()
+	var b strings.Builder
+	for {
+		if lx.off >= len(lx.src) {
+			return lx.errTok(p, off, "unterminated quoted identifier")
+		}
+		c := lx.src[lx.off]
+		if c == q {
+			lx.advance()
+			if lx.peekByte(0) == q {
+				lx.advance()
+				b.WriteByte(q)
+				continue
+			}
+			if b.Len() == 0 {
+				return lx.errTok(p, off, "empty quoted identifier")
+			}
+			return token{kind: tkIdent, quoted: true, text: b.String(), pos: p, off: off, end: lx.off}
+		}
+		r, size := utf8.DecodeRuneInString(lx.src[lx.off:])
+		if r == utf8.RuneError && size <= 1 {
+			return lx.errTok(lx.pos(), off, "invalid UTF-8 in quoted identifier")
+		}
+		b.WriteString(lx.src[lx.off : lx.off+size])
+		lx.advance()
+	}
+}
+
+// quoteFound prints source text for an error message, shortened.
+func quoteFound(s string) string {
+	if utf8.RuneCountInString(s) > 40 {
+		r := []rune(s)
+		s = string(r[:37]) + "..."
+	}
+	return "'" + s + "'"
+}

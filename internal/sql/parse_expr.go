@@ -1,0 +1,487 @@
+package sql
+
+import (
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"sluice/internal/types"
+)
+
+func (p *parser) expr() (Expr, error) { return p.exprPrec(precOr) }
+
+// binaryOps maps operator tokens (and keywords) to the canonical operator.
+var binaryOps = map[string]string{
+	"+": OpAdd, "-": OpSub, "*": OpMul, "/": OpDiv, "%": OpMod, "||": OpConcat,
+	"=": OpEq, "==": OpEq, "<>": OpNe, "!=": OpNe, "<": OpLt, "<=": OpLe, ">": OpGt, ">=": OpGe,
+}
+
+// likeOps maps the pattern keywords to their operator.
+var likeOps = map[string]string{"LIKE": OpLike, "ILIKE": OpILike, "RLIKE": OpRLike, "REGEXP": OpRLike}
+
+// exprPrec parses an expression whose operators all bind at least as
+// tightly as min.
+func (p *parser) exprPrec(min int) (Expr, error) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	defer p.leave()
+	left, err := p.unary()
+	if err != nil {
+		return nil, err
+	}
+	for {
+		t := p.tok()
+		switch {
+		case t.kind == tkOp && binaryOps[t.text] != "":
+			op := binaryOps[t.text]
+			prec := binaryPrec(op)
+			if prec < min {
+				return left, nil
+			}
+			p.advance()
+			right, err := p.exprPrec(prec + 1)
+			if err != nil {
+				return nil, err
+			}
+			left = &Binary{At: t.pos, Op: op, L: left, R: right}
+		case isKw(t, "AND") || isKw(t, "OR"):
+			op := strings.ToUpper(t.text)
+			prec := binaryPrec(op)
+			if prec < min {
+				return left, nil
+			}
+			p.advance()
+			right, err := p.exprPrec(prec + 1)
+			if err != nil {
+				return nil, err
+			}
+			left = &Binary{At: t.pos, Op: op, L: left, R: right}
+		case isKw(t, "IS") || isKw(t, "IN") || isKw(t, "BETWEEN") || likeOps[strings.ToUpper(t.text)] != "" && t.kind == tkIdent && !t.quoted ||
+			isKw(t, "NOT") && isPredicateKw(p.peek(1)):
+			if precCmp < min {
+				return left, nil
+			}
+			left, err = p.predicate(left)
+			if err != nil {
+				return nil, err
+			}
+		default:
+			return left, nil
+		}
+	}
+}
+
+func isPredicateKw(t token) bool {
+	return isKw(t, "IN") || isKw(t, "BETWEEN") || t.kind == tkIdent && !t.quoted && likeOps[strings.ToUpper(t.text)] != ""
+}
+
+// predicate parses the IS / IN / BETWEEN / LIKE that follows x.
+func (p *parser) predicate(x Expr) (Expr, error) {
+	at := p.tok().pos
+	if p.acceptKw("IS") {
+		not := p.acceptKw("NOT")
+		var k IsKind
+		switch {
+		case p.acceptKw("NULL"):
+			k = IsNull
+		case p.acceptKw("TRUE"):
+			k = IsTrue
+		case p.acceptKw("FALSE"):
+			k = IsFalse
+		default:
+			return nil, p.errExpected("NULL, TRUE or FALSE")
+		}
+		return &Is{At: at, X: x, Not: not, Is: k}, nil
+	}
+	not := p.acceptKw("NOT")
+	switch {
+	case p.acceptKw("IN"):
+		if err := p.expectOp("("); err != nil {
+			return nil, err
+		}
+		if p.atKw("SELECT") || p.atKw("WITH") || p.atKw("VALUES") {
+			return nil, errAt(p.tok().pos, "subqueries in IN are not supported; use a JOIN")
+		}
+		list, err := p.exprList()
+		if err != nil {
+			return nil, err
+		}
+		if err := p.expectOp(")"); err != nil {
+			return nil, err
+		}
+		return &InList{At: at, X: x, Not: not, List: list}, nil
+	case p.acceptKw("BETWEEN"):
+		lo, err := p.exprPrec(precConcat)
+		if err != nil {
+			return nil, err
+		}
+		if err := p.expectKw("AND"); err != nil {
+			return nil, err
+		}
+		hi, err := p.exprPrec(precConcat)
+		if err != nil {
+			return nil, err
+		}
+		return &Between{At: at, X: x, Not: not, Lo: lo, Hi: hi}, nil
+	}
+	op := likeOps[strings.ToUpper(p.tok().text)]
+	p.advance()
+	pat, err := p.exprPrec(precConcat)
+	if err != nil {
+		return nil, err
+	}
+	l := &Like{At: at, Op: op, X: x, Not: not, Pattern: pat}
+	if p.atKw("ESCAPE") {
+		if op == OpRLike {
+			return nil, errAt(p.tok().pos, "ESCAPE is not allowed with RLIKE")
+		}
+		p.advance()
+		if l.Escape, err = p.exprPrec(precConcat); err != nil {
+			return nil, err
+		}
+	}
+	return l, nil
+}
+
+// exprList reads one or more comma-separated expressions.
+func (p *parser) exprList() ([]Expr, error) {
+	var out []Expr
+	for {
+		e, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+		if !p.acceptOp(",") {
+			return out, nil
+		}
+	}
+}
+
+// unary parses prefix operators, then a primary with its postfix
+// operators. A NOT operand extends as far as NOT binds even after a
+// tighter operator ("a = NOT b AND c" is "(a = (NOT b)) AND c").
+func (p *parser) unary() (Expr, error) {
+	t := p.tok()
+	switch {
+	case isKw(t, "NOT"):
+		p.advance()
+		x, err := p.exprPrec(precNot)
+		if err != nil {
+			return nil, err
+		}
+		return &Unary{At: t.pos, Op: OpNot, X: x}, nil
+	case isOp(t, "-") || isOp(t, "+"):
+		p.advance()
+		x, err := p.exprPrec(precUnary)
+		if err != nil {
+			return nil, err
+		}
+		return &Unary{At: t.pos, Op: t.text, X: x}, nil
+	}
+	x, err := p.primary()
+	if err != nil {
+		return nil, err
+	}
+	return p.postfix(x)
+}
+
+// postfix applies x[i], x.field and x::type.
+func (p *parser) postfix(x Expr) (Expr, error) {
+	for {
+		t := p.tok()
+		switch {
+		case isOp(t, "["):
+			p.advance()
+			idx, err := p.expr()
+			if err != nil {
+				return nil, err
+			}
+			if err := p.expectOp("]"); err != nil {
+				return nil, err
+			}
+			x = &Subscript{At: t.pos, X: x, Index: idx}
+		case isOp(t, "."):
+			p.advance()
+			name, err := p.anyWord("field name")
+			if err != nil {
+				return nil, err
+			}
+			x = &FieldAccess{At: t.pos, X: x, Name: name}
+		case isOp(t, "::"):
+			p.advance()
+			typ, err := p.dataType()
+			if err != nil {
+				return nil, err
+			}
+			x = &Cast{At: t.pos, X: x, Type: typ}
+		default:
+			return x, nil
+		}
+	}
+}
+
+// callKeywords are reserved words that still name functions when a '('
+// follows: left(s, 3), right(s, 3).
+var callKeywords = map[string]bool{"LEFT": true, "RIGHT": true}
+
+func (p *parser) primary() (Expr, error) {
+	t := p.tok()
+	switch t.kind {
+	case tkNumber:
+		p.advance()
+		return &Literal{At: t.pos, Kind: t.num, Value: t.text}, nil
+	case tkString:
+		p.advance()
+		return &Literal{At: t.pos, Kind: LitString, Value: t.text}, nil
+	case tkOp:
+		if t.text == "(" {
+			return p.parenExpr()
+		}
+		return nil, p.errExpected("expression")
+	case tkIdent:
+		// handled below
+	default:
+		return nil, p.errExpected("expression")
+	}
+	next := p.peek(1)
+	if !t.quoted {
+		switch strings.ToUpper(t.text) {
+		case "NULL":
+			p.advance()
+			return &Literal{At: t.pos, Kind: LitNull, Value: "NULL"}, nil
+		case "TRUE", "FALSE":
+			p.advance()
+			return &Literal{At: t.pos, Kind: LitBool, Value: strings.ToUpper(t.text)}, nil
+		case "DATE", "TIMESTAMP":
+			if next.kind == tkString {
+				return p.typedLiteral()
+			}
+		case "INTERVAL":
+			if next.kind == tkString || next.kind == tkNumber {
+				return p.intervalLiteral()
+			}
+		case "CASE":
+			return p.caseExpr()
+		case "CAST", "TRY_CAST":
+			if isOp(next, "(") {
+				return p.castExpr()
+			}
+		case "EXTRACT":
+			if isOp(next, "(") {
+				return p.extractExpr()
+			}
+		case "EXISTS":
+			return nil, errAt(t.pos, "EXISTS subqueries are not supported; use a JOIN")
+		}
+	}
+	if isOp(next, "(") && (isIdentTok(t) || !t.quoted && callKeywords[strings.ToUpper(t.text)]) {
+		return p.call()
+	}
+	if !isIdentTok(t) {
+		return nil, p.errExpected("expression")
+	}
+	p.advance()
+	ref := &ColumnRef{At: t.pos, Parts: []string{t.text}}
+	for isOp(p.tok(), ".") && p.peek(1).kind == tkIdent {
+		p.advance()
+		ref.Parts = append(ref.Parts, p.advance().text)
+	}
+	return ref, nil
+}
+
+func (p *parser) parenExpr() (Expr, error) {
+	open := p.advance()
+	if p.atKw("SELECT") || p.atKw("WITH") || p.atKw("VALUES") {
+		return nil, errAt(p.tok().pos, "subqueries in expressions are not supported")
+	}
+	e, err := p.expr()
+	if err != nil {
+		return nil, err
+	}
+	if !p.atOp(")") {
+		if p.atOp(",") {
+			return nil, errAt(p.tok().pos, "expected ')' but found ','; row values are not supported (parenthesis opened at line %d:%d)", open.pos.Line, open.pos.Col)
+		}
+		return nil, p.errExpected("')'")
+	}
+	p.advance()
+	return e, nil
+}
+
+func (p *parser) typedLiteral() (Expr, error) {
+	kw := p.advance()
+	s := p.advance()
+	if strings.EqualFold(kw.text, "DATE") {
+		if _, ok := types.ParseDate(s.text); !ok {
+			return nil, errAt(s.pos, "invalid DATE literal %s (want YYYY-MM-DD)", QuoteString(s.text))
+		}
+		return &Literal{At: kw.pos, Kind: LitDate, Value: s.text}, nil
+	}
+	if _, ok := types.ParseTimestamp(s.text); !ok {
+		return nil, errAt(s.pos, "invalid TIMESTAMP literal %s (want YYYY-MM-DD HH:MM:SS)", QuoteString(s.text))
+	}
+	return &Literal{At: kw.pos, Kind: LitTimestamp, Value: s.text}, nil
+}
+
+// intervalUnits are the unit words that may follow a quoted interval
+// value (INTERVAL '5' MINUTE). After a bare number any word is taken as
+// the unit and validated, since a unit is required there.
+var intervalUnits = func() map[string]bool {
+	m := map[string]bool{}
+	for _, u := range []string{"YEAR", "MONTH", "WEEK", "DAY", "HOUR", "MINUTE", "SECOND", "MILLISECOND", "MICROSECOND", "NANOSECOND"} {
+		m[u] = true
+		m[u+"S"] = true
+	}
+	return m
+}()
+
+// intervalLiteral reads INTERVAL '5 minutes', INTERVAL '5' MINUTE,
+// INTERVAL 5 MINUTES and INTERVAL 1 HOUR 30 MINUTES.
+func (p *parser) intervalLiteral() (Expr, error) {
+	kw := p.advance()
+	var parts []string
+	if s := p.tok(); s.kind == tkString {
+		p.advance()
+		parts = append(parts, s.text)
+		if u := p.tok(); u.kind == tkIdent && !u.quoted && intervalUnits[strings.ToUpper(u.text)] {
+			p.advance()
+			parts = append(parts, u.text)
+		}
+	}
+	for len(parts) == 0 || p.tok().kind == tkNumber && p.peek(1).kind == tkIdent && !p.peek(1).quoted {
+		n := p.advance()
+		u := p.tok()
+		if u.kind != tkIdent || u.quoted {
+			return nil, p.errExpected("interval unit (such as MINUTES)")
+		}
+		if err := types.AddIntervalUnit(&arrow.MonthDayNanoInterval{}, 1, u.text); err != nil {
+			return nil, errAt(u.pos, "unknown interval unit %s", quoteFound(u.text))
+		}
+		p.advance()
+		parts = append(parts, n.text, u.text)
+	}
+	text := strings.Join(parts, " ")
+	iv, err := types.ParseInterval(text)
+	if err != nil || strings.ContainsRune(text, '\'') {
+		return nil, errAt(kw.pos, "invalid INTERVAL %s (want a number and a unit, such as '5 minutes')", QuoteString(text))
+	}
+	return &Literal{At: kw.pos, Kind: LitInterval, Value: text, Interval: iv}, nil
+}
+
+func (p *parser) caseExpr() (Expr, error) {
+	kw := p.advance()
+	c := &Case{At: kw.pos}
+	if !p.atKw("WHEN") {
+		op, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		c.Operand = op
+	}
+	for p.atKw("WHEN") {
+		w := &When{At: p.advance().pos}
+		var err error
+		if w.Cond, err = p.expr(); err != nil {
+			return nil, err
+		}
+		if err := p.expectKw("THEN"); err != nil {
+			return nil, err
+		}
+		if w.Then, err = p.expr(); err != nil {
+			return nil, err
+		}
+		c.Whens = append(c.Whens, w)
+	}
+	if len(c.Whens) == 0 {
+		return nil, p.errExpected("WHEN")
+	}
+	if p.acceptKw("ELSE") {
+		e, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		c.Else = e
+	}
+	if err := p.expectKw("END"); err != nil {
+		if len(c.Whens) > 0 && !p.atKw("ELSE") {
+			return nil, p.errExpected("WHEN, ELSE or END")
+		}
+		return nil, err
+	}
+	return c, nil
+}
+
+func (p *parser) castExpr() (Expr, error) {
+	kw := p.advance()
+	p.advance() // (
+	x, err := p.expr()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.expectKw("AS"); err != nil {
+		return nil, err
+	}
+	typ, err := p.dataType()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.expectOp(")"); err != nil {
+		return nil, err
+	}
+	return &Cast{At: kw.pos, X: x, Type: typ, Try: strings.EqualFold(kw.text, "TRY_CAST")}, nil
+}
+
+func (p *parser) extractExpr() (Expr, error) {
+	kw := p.advance()
+	p.advance() // (
+	f := p.tok()
+	if f.kind != tkIdent || f.quoted {
+		return nil, p.errExpected("a date part such as YEAR")
+	}
+	p.advance()
+	if err := p.expectKw("FROM"); err != nil {
+		return nil, err
+	}
+	x, err := p.expr()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.expectOp(")"); err != nil {
+		return nil, err
+	}
+	return &Extract{At: kw.pos, Field: strings.ToUpper(f.text), X: x}, nil
+}
+
+func (p *parser) call() (Expr, error) {
+	name := p.advance()
+	p.advance() // (
+	c := &Call{At: name.pos, Name: name.text}
+	if p.atOp("*") && isOp(p.peek(1), ")") {
+		p.advance()
+		p.advance()
+		c.Star = true
+		return c, nil
+	}
+	if p.acceptOp(")") {
+		return c, nil
+	}
+	if p.acceptKw("DISTINCT") {
+		c.Distinct = true
+	} else {
+		p.acceptKw("ALL")
+	}
+	args, err := p.exprList()
+	if err != nil {
+		return nil, err
+	}
+	c.Args = args
+	if err := p.expectOp(")"); err != nil {
+		if p.tok().kind != tkError {
+			return nil, p.errExpected("',' or ')'")
+		}
+		return nil, err
+	}
+	return c, nil
+}

@@ -1,0 +1,420 @@
+package sql
+
+import "strings"
+
+// startsQuery reports whether t can begin a query.
+func startsQuery(t token) bool {
+	return isKw(t, "SELECT") || isKw(t, "WITH") || isKw(t, "VALUES")
+}
+
+// query parses [WITH ...] body [ORDER BY ...] [LIMIT n] [OFFSET n].
+func (p *parser) query() (*Query, error) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	defer p.leave()
+	q := &Query{At: p.tok().pos}
+	if p.acceptKw("WITH") {
+		for {
+			name, at, err := p.ident("CTE name")
+			if err != nil {
+				return nil, err
+			}
+			if err := p.expectKw("AS"); err != nil {
+				return nil, err
+			}
+			if err := p.expectOp("("); err != nil {
+				return nil, err
+			}
+			sub, err := p.query()
+			if err != nil {
+				return nil, err
+			}
+			if err := p.expectOp(")"); err != nil {
+				return nil, err
+			}
+			q.With = append(q.With, &CTE{At: at, Name: name, Query: sub})
+			if !p.acceptOp(",") {
+				break
+			}
+		}
+	}
+	body, err := p.setExpr()
+	if err != nil {
+		return nil, err
+	}
+	q.Body = body
+	if p.atKw("ORDER") {
+		p.advance()
+		if err := p.expectKw("BY"); err != nil {
+			return nil, err
+		}
+		for {
+			o, err := p.orderItem()
+			if err != nil {
+				return nil, err
+			}
+			q.OrderBy = append(q.OrderBy, o)
+			if !p.acceptOp(",") {
+				break
+			}
+		}
+	}
+	if p.acceptKw("LIMIT") {
+		if q.Limit, err = p.expr(); err != nil {
+			return nil, err
+		}
+	}
+	if p.acceptKw("OFFSET") {
+		if q.Offset, err = p.expr(); err != nil {
+			return nil, err
+		}
+	}
+	return q, nil
+}
+
+func (p *parser) orderItem() (*OrderItem, error) {
+	at := p.tok().pos
+	e, err := p.expr()
+	if err != nil {
+		return nil, err
+	}
+	o := &OrderItem{At: at, Expr: e}
+	if p.acceptKw("DESC") {
+		o.Desc = true
+	} else {
+		p.acceptKw("ASC")
+	}
+	if p.atKw("NULLS") {
+		p.advance()
+		var first bool
+		switch {
+		case p.acceptKw("FIRST"):
+			first = true
+		case p.acceptKw("LAST"):
+		default:
+			return nil, p.errExpected("FIRST or LAST")
+		}
+		o.NullsFirst = &first
+	}
+	return o, nil
+}
+
+// setExpr parses primaries joined by UNION, left-associative.
+func (p *parser) setExpr() (QueryBody, error) {
+	left, err := p.queryPrimary()
+	if err != nil {
+		return nil, err
+	}
+	for {
+		t := p.tok()
+		if isKw(t, "INTERSECT") || isKw(t, "EXCEPT") {
+			return nil, errAt(t.pos, "%s is not supported; only UNION", strings.ToUpper(t.text))
+		}
+		if !isKw(t, "UNION") {
+			return left, nil
+		}
+		p.advance()
+		all := p.acceptKw("ALL")
+		if !all {
+			p.acceptKw("DISTINCT")
+		}
+		right, err := p.queryPrimary()
+		if err != nil {
+			return nil, err
+		}
+		left = &SetOp{At: t.pos, Op: SetUnion, All: all, L: left, R: right}
+	}
+}
+
+// queryPrimary is SELECT ..., VALUES ... or a parenthesized query.
+func (p *parser) queryPrimary() (QueryBody, error) {
+	t := p.tok()
+	switch {
+	case isKw(t, "SELECT"):
+		return p.selectBlock()
+	case isKw(t, "VALUES"):
+		return p.values()
+	case isOp(t, "("):
+		p.advance()
+		q, err := p.query()
+		if err != nil {
+			return nil, err
+		}
+		return q, p.expectOp(")")
+	}
+	return nil, p.errExpected("SELECT, VALUES or '('")
+}
+
+func (p *parser) values() (*Values, error) {
+	v := &Values{At: p.advance().pos}
+	for {
+		if err := p.expectOp("("); err != nil {
+			return nil, err
+		}
+		row, err := p.exprList()
+		if err != nil {
+			return nil, err
+		}
+		if err := p.expectOp(")"); err != nil {
+			return nil, err
+		}
+		if len(v.Rows) > 0 && len(row) != len(v.Rows[0]) {
+			return nil, errAt(v.At, "VALUES rows have different lengths (%d and %d)", len(v.Rows[0]), len(row))
+		}
+		v.Rows = append(v.Rows, row)
+		if !p.acceptOp(",") {
+			return v, nil
+		}
+	}
+}
+
+func (p *parser) selectBlock() (*Select, error) {
+	s := &Select{At: p.advance().pos}
+	if p.acceptKw("DISTINCT") {
+		s.Distinct = true
+	} else {
+		p.acceptKw("ALL")
+	}
+	for {
+		it, err := p.selectItem()
+		if err != nil {
+			return nil, err
+		}
+		s.Items = append(s.Items, it)
+		if !p.acceptOp(",") {
+			break
+		}
+	}
+	var err error
+	if p.acceptKw("FROM") {
+		if s.From, err = p.from(); err != nil {
+			return nil, err
+		}
+	}
+	if p.acceptKw("WHERE") {
+		if s.Where, err = p.expr(); err != nil {
+			return nil, err
+		}
+	}
+	if p.atKw("GROUP") {
+		p.advance()
+		if err := p.expectKw("BY"); err != nil {
+			return nil, err
+		}
+		if s.GroupBy, err = p.exprList(); err != nil {
+			return nil, err
+		}
+	}
+	if p.acceptKw("HAVING") {
+		if s.Having, err = p.expr(); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// starAhead reports whether the tokens from the current one spell * or
+// name(.name)*.* and returns the qualifier and how many tokens it spans.
+func (p *parser) starAhead() ([]string, int, bool) {
+	if p.atOp("*") {
+		return nil, 1, true
+	}
+	var parts []string
+	n := 0
+	for {
+		t := p.peek(n)
+		if t.kind != tkIdent || n == 0 && !isIdentTok(t) || !isOp(p.peek(n+1), ".") {
+			return nil, 0, false
+		}
+		parts = append(parts, t.text)
+		if isOp(p.peek(n+2), "*") {
+			return parts, n + 3, true
+		}
+		n += 2
+	}
+}
+
+func (p *parser) selectItem() (*SelectItem, error) {
+	at := p.tok().pos
+	if q, n, ok := p.starAhead(); ok {
+		for i := 0; i < n; i++ {
+			p.advance()
+		}
+		return &SelectItem{At: at, Expr: &Star{At: at, Qualifier: q}}, nil
+	}
+	e, err := p.expr()
+	if err != nil {
+		return nil, err
+	}
+	it := &SelectItem{At: at, Expr: e}
+	if p.acceptKw("AS") {
+		if it.Alias, _, err = p.ident("alias"); err != nil {
+			return nil, err
+		}
+	} else if isIdentTok(p.tok()) {
+		it.Alias = p.advance().text
+	}
+	return it, nil
+}
+
+// from parses the FROM list: join chains separated by commas (each comma
+// a cross join binding looser than JOIN).
+func (p *parser) from() (TableExpr, error) {
+	left, err := p.joinChain()
+	if err != nil {
+		return nil, err
+	}
+	for p.atOp(",") {
+		at := p.advance().pos
+		right, err := p.joinChain()
+		if err != nil {
+			return nil, err
+		}
+		left = &Join{At: at, Kind: JoinCross, L: left, R: right}
+	}
+	return left, nil
+}
+
+// joinKind reads a join keyword sequence if one is next.
+func (p *parser) joinKind() (JoinKind, bool, error) {
+	t := p.tok()
+	var k JoinKind
+	switch {
+	case isKw(t, "JOIN"):
+		p.advance()
+		return JoinInner, true, nil
+	case isKw(t, "INNER"):
+		k = JoinInner
+	case isKw(t, "CROSS"):
+		k = JoinCross
+	case isKw(t, "LEFT"):
+		k = JoinLeft
+	case isKw(t, "RIGHT"):
+		k = JoinRight
+	case isKw(t, "FULL"):
+		k = JoinFull
+	default:
+		return 0, false, nil
+	}
+	p.advance()
+	if k != JoinInner && k != JoinCross {
+		p.acceptKw("OUTER")
+	}
+	return k, true, p.expectKw("JOIN")
+}
+
+func (p *parser) joinChain() (TableExpr, error) {
+	left, err := p.tablePrimary()
+	if err != nil {
+		return nil, err
+	}
+	for {
+		at := p.tok().pos
+		kind, ok, err := p.joinKind()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return left, nil
+		}
+		right, err := p.tablePrimary()
+		if err != nil {
+			return nil, err
+		}
+		j := &Join{At: at, Kind: kind, L: left, R: right}
+		if kind != JoinCross {
+			if p.acceptKw("ON") {
+				if j.On, err = p.expr(); err != nil {
+					return nil, err
+				}
+			} else if p.atKw("USING") {
+				p.advance()
+				if j.Using, err = p.identList("column name"); err != nil {
+					return nil, err
+				}
+			}
+		}
+		left = j
+	}
+}
+
+// alias reads [AS] alias after a FROM item.
+func (p *parser) alias() (string, error) {
+	if p.acceptKw("AS") {
+		name, _, err := p.ident("alias")
+		return name, err
+	}
+	if isIdentTok(p.tok()) {
+		return p.advance().text, nil
+	}
+	return "", nil
+}
+
+func (p *parser) tablePrimary() (TableExpr, error) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	defer p.leave()
+	t := p.tok()
+	if isOp(t, "(") {
+		n := 1
+		for isOp(p.peek(n), "(") {
+			n++
+		}
+		if !startsQuery(p.peek(n)) {
+			return p.parenJoin()
+		}
+		save := p.i
+		st, err := p.subqueryTable()
+		if err == nil || n == 1 || p.backtracks >= maxBacktracks {
+			return st, err
+		}
+		// "((SELECT ...) AS x JOIN y)" starts like a subquery but is a
+		// parenthesized join; try that reading, keeping the first error
+		// if it fails too.
+		p.backtracks++
+		p.i = save
+		if j, err2 := p.parenJoin(); err2 == nil {
+			return j, nil
+		}
+		return nil, err
+	}
+	name, at, err := p.ident("table name")
+	if err != nil {
+		return nil, err
+	}
+	tn := &TableName{At: at, Name: name}
+	if isOp(p.tok(), ".") {
+		return nil, errAt(p.tok().pos, "qualified table names are not supported")
+	}
+	if tn.Alias, err = p.alias(); err != nil {
+		return nil, err
+	}
+	return tn, nil
+}
+
+func (p *parser) subqueryTable() (TableExpr, error) {
+	at := p.advance().pos
+	q, err := p.query()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.expectOp(")"); err != nil {
+		return nil, err
+	}
+	st := &SubqueryTable{At: at, Query: q}
+	if st.Alias, err = p.alias(); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+func (p *parser) parenJoin() (TableExpr, error) {
+	p.advance()
+	j, err := p.from()
+	if err != nil {
+		return nil, err
+	}
+	return j, p.expectOp(")")
+}

@@ -48,6 +48,10 @@ type Store interface {
 	// after startAfter (all of them when startAfter is ""), in key order.
 	// Returning an error from fn stops the listing and List returns it.
 	// Only a bounded page of entries is held in memory at a time.
+	// Hidden objects are skipped: those with a key segment below the
+	// prefix's directory that starts with '.' or '_' (temp files,
+	// _SUCCESS markers, _temporary dirs), unless the prefix itself names
+	// one ("dir/_SUCCESS"). Stat and Open reach them directly.
 	List(ctx context.Context, prefix, startAfter string, fn func(ObjectInfo) error) error
 	// Stat returns the object's metadata or ErrNotFound.
 	Stat(ctx context.Context, key string) (ObjectInfo, error)

@@ -1,0 +1,92 @@
+// Package file is the connector for tables of files: JSON lines, CSV and
+// Parquet, on local disk or in an object store, optionally compressed and
+// laid out in Hive partition folders.
+//
+// A table's LOCATION is a file, a folder (read recursively) or a glob:
+//
+//	spec := connector.TableSpec{Name: "logs", Using: "json",
+//		Location: "s3://logs/http/year=*/*.json.gz",
+//		Options:  map[string]string{"region": "eu-west-1"}}
+//	src, _ := file.NewSource(ctx, spec)      // schema inferred from a sample
+//	off, _ := src.Latest(ctx)                // the files there now
+//	splits, _ := src.Plan(ctx, nil, off)     // one split per file
+//	rr, _ := src.Open(ctx, splits[0])        // Arrow batches
+//
+// Folders named col=value become columns (year=2026/month=11/), filters on
+// them skip files before any is opened, and filters on data columns skip
+// Parquet row groups by their statistics. The Sink writes new files named
+// part-<prefix>-<seq>.<ext> into the location, into col=value/ folders for
+// partitioned tables, and never touches files it did not write.
+package file
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"sluice/internal/format"
+	"sluice/internal/storage"
+)
+
+// Formats are the USING names this connector serves.
+var Formats = []string{"csv", "json", "parquet"}
+
+func isFormat(name string) bool {
+	for _, f := range Formats {
+		if f == name {
+			return true
+		}
+	}
+	return false
+}
+
+// OptionKeys lists every OPTIONS key a table of the given format accepts:
+// the format's, the store's and the connector's own, sorted. Store keys
+// are also accepted with an "s3." prefix.
+func OptionKeys(fmtName string) []string {
+	seen := map[string]bool{}
+	var keys []string
+	for _, group := range [][]string{format.OptionKeys(fmtName), storage.OptionKeys(), SourceOptionKeys} {
+		for _, k := range group {
+			if !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+			}
+		}
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// ValidateOptions checks a file table's options: every key known, every
+// value readable. Errors name the option and, for an unknown key, list
+// the known ones; they never echo secret values.
+func ValidateOptions(fmtName string, opts map[string]string) error {
+	fmtName = strings.ToLower(fmtName)
+	if !isFormat(fmtName) {
+		return fmt.Errorf("%q is not a file format (known: %s)", fmtName, strings.Join(Formats, ", "))
+	}
+	known := OptionKeys(fmtName)
+	keys := make([]string, 0, len(opts))
+	for k := range opts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		i := sort.SearchStrings(known, k)
+		if (i < len(known) && known[i] == k) || storage.IsOptionKey(k) {
+			continue
+		}
+		return fmt.Errorf("unknown option %q for a %s table (known: %s)", k, fmtName, strings.Join(known, ", "))
+	}
+	if _, err := format.ParseOptions(fmtName, formatOptions(fmtName, opts)); err != nil {
+		return err
+	}
+	if _, err := storage.OptionsFromMap(opts); err != nil {
+		return err
+	}
+	if _, err := parseSourceOptions(opts); err != nil {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,203 @@
+package file
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"sluice/internal/storage"
+)
+
+// fileEntry is one data file found by listing: what a split and an offset
+// record about it, plus its partition folders.
+type fileEntry struct {
+	Key     string    `json:"key"`
+	Size    int64     `json:"size"`
+	ETag    string    `json:"etag,omitempty"`
+	ModTime time.Time `json:"mtime"`
+	// parts are the key's partition folders, in path order.
+	parts []partSegment
+}
+
+// location is a table's LOCATION resolved against its store.
+//
+// Three shapes: a single object ("logs/a.json"), a folder ("logs/", all
+// files below it) and a glob ("logs/*/a-*.json"). Partition folders are
+// read from the part of each key below base, so a table located at
+// ".../year=2026/" does not grow a year column.
+type location struct {
+	store storage.Store
+	// uri is the LOCATION as written, for messages and _file.
+	uri string
+	// prefix is the store-relative text of the location.
+	prefix string
+	// glob is set when prefix has wildcards.
+	glob *glob
+	// base is the folder keys are relative to ("" or ending in '/').
+	base string
+}
+
+// errStopListing ends a listing early; it never escapes this package.
+var errStopListing = errors.New("stop listing")
+
+func newLocation(st storage.Store, uri, prefix string) (*location, error) {
+	l := &location{store: st, uri: uri, prefix: prefix}
+	if hasMeta(prefix) {
+		g, err := compileGlob(prefix)
+		if err != nil {
+			return nil, fmt.Errorf("location %s: %w", uri, err)
+		}
+		l.glob = g
+		l.base = g.prefix[:strings.LastIndexByte(g.prefix, '/')+1]
+		return l, nil
+	}
+	l.base = prefix
+	if l.base != "" && !strings.HasSuffix(l.base, "/") {
+		l.base += "/"
+	}
+	return l, nil
+}
+
+// keyURI names a key for messages and the _file column: the store's URI
+// joined with the key.
+func (l *location) keyURI(key string) string {
+	return strings.TrimSuffix(l.store.String(), "/") + "/" + key
+}
+
+// isHiddenRel reports keys Spark and Hive also ignore: any folder or file
+// below the base whose name starts with '.' or '_' (temp files, _SUCCESS,
+// _temporary/), and folder marker objects.
+func isHiddenRel(rel string) bool {
+	if rel == "" || strings.HasSuffix(rel, "/") || strings.HasSuffix(rel, "_$folder$") {
+		return true
+	}
+	for _, seg := range strings.Split(rel, "/") {
+		if strings.HasPrefix(seg, ".") || strings.HasPrefix(seg, "_") {
+			return true
+		}
+	}
+	return false
+}
+
+// accept applies the listing rules to one object: hidden names, the
+// glob, recursion, path_glob_filter and skip_files.
+func (l *location) accept(o storage.ObjectInfo, opts *sourceOptions) (fileEntry, bool) {
+	if !strings.HasPrefix(o.Key, l.base) {
+		return fileEntry{}, false
+	}
+	rel := o.Key[len(l.base):]
+	if isHiddenRel(rel) || (l.glob != nil && !l.glob.Match(o.Key)) {
+		return fileEntry{}, false
+	}
+	parts := parsePartitionPath(rel)
+	if l.glob == nil && !opts.Recursive && strings.Count(rel, "/") > len(parts) {
+		// Not recursive: only partition folders may sit between the
+		// location and its files.
+		return fileEntry{}, false
+	}
+	if opts.PathGlobFilter != nil && !opts.PathGlobFilter.Match(path.Base(rel)) {
+		return fileEntry{}, false
+	}
+	for _, g := range opts.SkipFiles {
+		if g.Match(rel) {
+			return fileEntry{}, false
+		}
+	}
+	return fileEntry{Key: o.Key, Size: o.Size, ETag: o.ETag, ModTime: o.ModTime, parts: parts}, true
+}
+
+// list returns the location's data files in key order. prefixes, when
+// not nil, restricts the listing to those store prefixes (partition
+// pruning during listing); they must lie below base.
+func (l *location) list(ctx context.Context, opts *sourceOptions, prefixes []string) ([]fileEntry, error) {
+	var files []fileEntry
+	add := func(o storage.ObjectInfo) error {
+		if f, ok := l.accept(o, opts); ok {
+			files = append(files, f)
+		}
+		return nil
+	}
+
+	if l.glob == nil && prefixes == nil && l.prefix != "" && !strings.HasSuffix(l.prefix, "/") {
+		// Maybe a single object; a folder named without its slash is
+		// listed below.
+		o, err := l.store.Stat(ctx, l.prefix)
+		switch {
+		case err == nil:
+			return []fileEntry{{Key: o.Key, Size: o.Size, ETag: o.ETag, ModTime: o.ModTime}}, nil
+		case !errors.Is(err, storage.ErrNotFound):
+			return nil, fmt.Errorf("listing %s: %w", l.uri, err)
+		}
+	}
+	if prefixes == nil {
+		prefixes = []string{l.listPrefix()}
+	}
+	for _, p := range prefixes {
+		if err := l.store.List(ctx, p, "", add); err != nil {
+			return nil, fmt.Errorf("listing %s: %w", l.uri, err)
+		}
+	}
+	if len(prefixes) > 1 {
+		sort.Slice(files, func(i, j int) bool { return files[i].Key < files[j].Key })
+		files = dedupe(files)
+	}
+	if opts.MaxFileAge > 0 && len(files) > 0 {
+		// Relative to the newest file, as Spark does, so the answer does
+		// not depend on the clock.
+		newest := files[0].ModTime
+		for _, f := range files {
+			if f.ModTime.After(newest) {
+				newest = f.ModTime
+			}
+		}
+		cut := newest.Add(-opts.MaxFileAge)
+		kept := files[:0]
+		for _, f := range files {
+			if !f.ModTime.Before(cut) {
+				kept = append(kept, f)
+			}
+		}
+		files = kept
+	}
+	return files, nil
+}
+
+func dedupe(files []fileEntry) []fileEntry {
+	out := files[:0]
+	for i, f := range files {
+		if i > 0 && f.Key == files[i-1].Key {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// firstFile returns the first data file of the location, or ok == false.
+func (l *location) firstFile(ctx context.Context, opts *sourceOptions) (fileEntry, bool, error) {
+	var first fileEntry
+	found := false
+	err := l.store.List(ctx, l.listPrefix(), "", func(o storage.ObjectInfo) error {
+		if f, ok := l.accept(o, opts); ok {
+			first, found = f, true
+			return errStopListing
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errStopListing) {
+		return fileEntry{}, false, fmt.Errorf("listing %s: %w", l.uri, err)
+	}
+	return first, found, nil
+}
+
+// listPrefix is where a full listing starts.
+func (l *location) listPrefix() string {
+	if l.glob != nil {
+		return l.glob.prefix
+	}
+	return l.base
+}

@@ -1,0 +1,460 @@
+package file
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"sluice/internal/connector"
+	"sluice/internal/expr"
+	"sluice/internal/format"
+	"sluice/internal/storage"
+	"sluice/internal/types"
+)
+
+// Source reads a file table: every data file under its location, decoded
+// by the table's format, with Hive partition folders as columns.
+//
+// A Source is immutable: PushProjection and PushFilter return new ones,
+// so one table can serve several queries at once.
+type Source struct {
+	spec   connector.TableSpec
+	format string
+	loc    *location
+	fopts  format.Options
+	sopts  sourceOptions
+
+	// table is the full table schema: data columns, then partition columns.
+	table *arrow.Schema
+	// partIdx are the table indexes of the partition columns, in
+	// PartitionBy order; isPart marks them by table index.
+	partIdx []int
+	isPart  []bool
+
+	// columns is the pushed projection (nil: every table column) and out
+	// the schema it gives.
+	columns []string
+	out     *arrow.Schema
+
+	// filter is the pushed predicate over the table schema; the rest are
+	// the parts of it this source can use.
+	filter      expr.Expr
+	partPreds   []expr.Expr
+	statPreds   []statPred
+	listPrefix  []string
+	stats       *planStats
+	mem         memory.Allocator
+	describeLoc string
+}
+
+// planStats counts what Plan kept and pruned, for EXPLAIN and tests.
+type planStats struct {
+	files, pruned, opened atomic.Int64
+}
+
+var (
+	_ connector.Source           = (*Source)(nil)
+	_ connector.ProjectionPusher = (*Source)(nil)
+	_ connector.FilterPusher     = (*Source)(nil)
+	_ connector.Describer        = (*Source)(nil)
+	_ connector.Split            = (*Split)(nil)
+	_ connector.RecordReader     = (*reader)(nil)
+)
+
+// NewSource opens a file table for reading. A spec without a schema is
+// inferred from a sample of its files (see Infer).
+func NewSource(ctx context.Context, spec connector.TableSpec) (*Source, error) {
+	fmtName := strings.ToLower(spec.Using)
+	if !isFormat(fmtName) {
+		return nil, fmt.Errorf("table %s: %q is not a file format (json, csv, parquet)", spec.Name, spec.Using)
+	}
+	if err := ValidateOptions(fmtName, spec.Options); err != nil {
+		return nil, fmt.Errorf("table %s: %w", spec.Name, err)
+	}
+	if spec.Schema == nil {
+		sch, parts, err := Infer(ctx, spec)
+		if err != nil {
+			return nil, err
+		}
+		spec.Schema, spec.PartitionBy = sch, parts
+	}
+	loc, err := resolve(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+	fopts, err := format.ParseOptions(fmtName, formatOptions(fmtName, spec.Options))
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", spec.Name, err)
+	}
+	sopts, err := parseSourceOptions(spec.Options)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", spec.Name, err)
+	}
+	s := &Source{
+		spec: spec, format: fmtName, loc: loc, fopts: fopts, sopts: sopts,
+		table: spec.Schema, out: spec.Schema, stats: &planStats{}, mem: memory.DefaultAllocator,
+		isPart: make([]bool, spec.Schema.NumFields()),
+	}
+	for _, p := range spec.PartitionBy {
+		i := fieldIndex(spec.Schema, p)
+		if i < 0 {
+			return nil, fmt.Errorf("table %s: partition column %s is not in the schema", spec.Name, p)
+		}
+		s.partIdx = append(s.partIdx, i)
+		s.isPart[i] = true
+	}
+	return s, nil
+}
+
+// resolve opens the store a table's location names.
+func resolve(ctx context.Context, spec connector.TableSpec) (*location, error) {
+	if spec.Location == "" {
+		return nil, fmt.Errorf("table %s: a %s table needs a LOCATION", spec.Name, spec.Using)
+	}
+	so, err := storage.OptionsFromMap(spec.Options)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", spec.Name, err)
+	}
+	st, prefix, err := storage.Resolve(ctx, spec.Location, so)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", spec.Name, err)
+	}
+	return newLocation(st, spec.Location, prefix)
+}
+
+// formatOptions picks the format's keys out of the table options.
+func formatOptions(fmtName string, m map[string]string) map[string]string {
+	keys := format.OptionKeys(fmtName)
+	out := map[string]string{}
+	for k, v := range m {
+		for _, fk := range keys {
+			if k == fk {
+				out[k] = v
+			}
+		}
+	}
+	return out
+}
+
+// fieldIndex finds a column by name, exactly first, then ignoring case.
+func fieldIndex(s *arrow.Schema, name string) int {
+	if idx := s.FieldIndices(name); len(idx) > 0 {
+		return idx[0]
+	}
+	for i, f := range s.Fields() {
+		if strings.EqualFold(f.Name, name) {
+			return i
+		}
+	}
+	return -1
+}
+
+// Schema is the table schema, or the pushed projection's columns.
+func (s *Source) Schema() *arrow.Schema { return s.out }
+
+// PushProjection returns a source whose batches hold exactly columns, in
+// that order; _file and _row are allowed besides table columns.
+func (s *Source) PushProjection(columns []string) (connector.Source, error) {
+	fields := make([]arrow.Field, len(columns))
+	for i, c := range columns {
+		switch {
+		case c == connector.FileColumn:
+			fields[i] = arrow.Field{Name: c, Type: types.String}
+		case c == connector.RowColumn:
+			fields[i] = arrow.Field{Name: c, Type: types.BigInt}
+		default:
+			j := fieldIndex(s.table, c)
+			if j < 0 {
+				return nil, fmt.Errorf("table %s: no column %s", s.spec.Name, c)
+			}
+			fields[i] = s.table.Field(j)
+		}
+	}
+	c := *s
+	c.columns = append([]string(nil), columns...)
+	c.out = arrow.NewSchema(fields, nil)
+	c.stats = &planStats{}
+	return &c, nil
+}
+
+// PushFilter returns a source that skips partitions and Parquet row groups
+// pred rules out. pred is over this source's Schema(); rows that fail it
+// may still come back (the engine re-applies it).
+func (s *Source) PushFilter(pred expr.Expr) (connector.Source, error) {
+	if s.columns != nil {
+		// The predicate indexes the projected schema: move it onto the
+		// table's.
+		if pred = onTable(pred, s.columns, s.table); pred == nil {
+			return s, nil
+		}
+	}
+	c := *s
+	c.filter = andFilters(c.filter, pred)
+	c.partPreds, c.statPreds = splitFilter(pred, s.table, s.isPart)
+	c.stats = &planStats{}
+	return &c, nil
+}
+
+// Describe prints what EXPLAIN shows for the scan; never options.
+func (s *Source) Describe() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s location=%s", s.format, redactURI(s.spec.Location))
+	if n := s.stats.files.Load() + s.stats.pruned.Load(); n > 0 {
+		fmt.Fprintf(&b, " files=%d pruned=%d", s.stats.files.Load(), s.stats.pruned.Load())
+	}
+	if s.columns != nil {
+		fmt.Fprintf(&b, " columns=[%s]", strings.Join(s.columns, ", "))
+	}
+	if s.filter != nil {
+		fmt.Fprintf(&b, " filter=%s", s.filter.String())
+	}
+	if len(s.partPreds) > 0 {
+		fmt.Fprintf(&b, " partition_filters=%d", len(s.partPreds))
+	}
+	if len(s.statPreds) > 0 && s.format == "parquet" {
+		fmt.Fprintf(&b, " stats_filters=%d", len(s.statPreds))
+	}
+	return b.String()
+}
+
+// redactURI drops any user:password@ a location might carry.
+func redactURI(u string) string {
+	scheme, rest, ok := strings.Cut(u, "://")
+	if !ok {
+		return u
+	}
+	host, path, _ := strings.Cut(rest, "/")
+	if at := strings.LastIndexByte(host, '@'); at >= 0 {
+		host = host[at+1:]
+	}
+	return scheme + "://" + host + "/" + path
+}
+
+// OpenedFiles is how many files Open has been called for on this source
+// (since its last push), for tests of pruning.
+func (s *Source) OpenedFiles() int64 { return s.stats.opened.Load() }
+
+// fileOffset is the JSON form of an Offset: the files available.
+type fileOffset struct {
+	Files []fileEntry `json:"files"`
+}
+
+// Latest lists the location now. Listing is narrowed to matching
+// partition folders when a pushed filter allows it.
+func (s *Source) Latest(ctx context.Context) (connector.Offset, error) {
+	files, err := s.listFiles(ctx)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := json.Marshal(fileOffset{Files: files})
+	if err != nil {
+		return nil, fmt.Errorf("table %s: encoding offset: %w", s.spec.Name, err)
+	}
+	return raw, nil
+}
+
+// listFiles lists the location, narrowing by partition prefixes when the
+// pushed filter pins the leading partition columns.
+func (s *Source) listFiles(ctx context.Context) ([]fileEntry, error) {
+	prefixes, err := s.partitionPrefixes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	files, err := s.loc.list(ctx, &s.sopts, prefixes)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", s.spec.Name, err)
+	}
+	return files, nil
+}
+
+// decodeOffset reads an Offset back; nil or empty is no files.
+func decodeOffset(o connector.Offset) (fileOffset, error) {
+	var fo fileOffset
+	if len(o) == 0 || string(o) == "null" {
+		return fo, nil
+	}
+	if err := json.Unmarshal(o, &fo); err != nil {
+		return fo, fmt.Errorf("decoding file offset: %w", err)
+	}
+	return fo, nil
+}
+
+// Plan returns one split per file in to that is not in from, in key
+// order, less the files the pushed partition filter rules out.
+func (s *Source) Plan(ctx context.Context, from, to connector.Offset) ([]connector.Split, error) {
+	toOff, err := decodeOffset(to)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", s.spec.Name, err)
+	}
+	fromOff, err := decodeOffset(from)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", s.spec.Name, err)
+	}
+	seen := make(map[string]string, len(fromOff.Files))
+	for _, f := range fromOff.Files {
+		seen[f.Key] = f.ETag
+	}
+	files := make([]fileEntry, 0, len(toOff.Files))
+	for _, f := range toOff.Files {
+		if etag, ok := seen[f.Key]; ok && (etag == f.ETag || !s.sopts.ReprocessChangedFiles) {
+			continue
+		}
+		if rel, ok := strings.CutPrefix(f.Key, s.loc.base); ok {
+			f.parts = parsePartitionPath(rel)
+		}
+		files = append(files, f)
+	}
+	kept, err := s.pruneFiles(ctx, files)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: pruning partitions: %w", s.spec.Name, err)
+	}
+	s.stats.files.Store(int64(len(kept)))
+	s.stats.pruned.Store(int64(len(files) - len(kept)))
+	splits := make([]connector.Split, len(kept))
+	for i, f := range kept {
+		splits[i] = &Split{URI: s.loc.keyURI(f.Key), Key: f.Key, Bytes: f.Size, ETag: f.ETag, ModTime: f.ModTime}
+	}
+	return splits, nil
+}
+
+// Split is one file to read.
+type Split struct {
+	// URI names the file (store URI + key): what _file holds.
+	URI     string
+	Key     string
+	Bytes   int64
+	ETag    string
+	ModTime time.Time
+}
+
+// ID is uri@etag: a rewritten file is a different split.
+func (sp *Split) ID() string { return sp.URI + "@" + sp.ETag }
+
+// Size is the file's size in bytes.
+func (sp *Split) Size() int64 { return sp.Bytes }
+
+// partitionRow returns the typed partition values of key, aligned with
+// partIdx. A partition column missing from the path is NULL.
+func (s *Source) partitionRow(key string) ([]any, error) {
+	vals := make([]any, len(s.partIdx))
+	if len(s.partIdx) == 0 {
+		return vals, nil
+	}
+	rel, _ := strings.CutPrefix(key, s.loc.base)
+	segs := parsePartitionPath(rel)
+	for pi, ti := range s.partIdx {
+		f := s.table.Field(ti)
+		for _, seg := range segs {
+			if strings.EqualFold(seg.Name, f.Name) {
+				v, err := partitionValue(seg, f.Type)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", s.loc.keyURI(key), err)
+				}
+				vals[pi] = v
+			}
+		}
+	}
+	return vals, nil
+}
+
+// Open starts decoding one split.
+func (s *Source) Open(ctx context.Context, split connector.Split) (connector.RecordReader, error) {
+	sp, ok := split.(*Split)
+	if !ok {
+		return nil, fmt.Errorf("table %s: split %s is not a file split", s.spec.Name, split.ID())
+	}
+	s.stats.opened.Add(1)
+	parts, err := s.partitionRow(sp.Key)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", s.spec.Name, err)
+	}
+	// plan says where each output column comes from: the decoder's column
+	// (>= 0) or a partition value (-1 - position in partIdx).
+	out := s.out
+	plan := make([]int, out.NumFields())
+	var readFields []arrow.Field
+	for i, f := range out.Fields() {
+		if f.Name != connector.FileColumn && f.Name != connector.RowColumn {
+			if ti := fieldIndex(s.table, f.Name); ti >= 0 && s.isPart[ti] {
+				for pi, p := range s.partIdx {
+					if p == ti {
+						plan[i] = -1 - pi
+					}
+				}
+				continue
+			}
+		}
+		plan[i] = len(readFields)
+		readFields = append(readFields, f)
+	}
+	if len(readFields) == 0 {
+		// Only partition columns (or none: count(*)): ask for the row
+		// number so batches still carry their row counts.
+		readFields = append(readFields, arrow.Field{Name: connector.RowColumn, Type: types.BigInt})
+	}
+	fopts := s.fopts
+	if s.format == "parquet" && len(s.statPreds) > 0 {
+		fopts.RowGroupFilter = rowGroupFilter(s.statPreds)
+	}
+	file := formatFile(s.loc.store, sp.URI, sp.Key, sp.Bytes)
+	fr, err := format.NewReader(ctx, file, arrow.NewSchema(readFields, nil), fopts)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: opening %s: %w", s.spec.Name, sp.URI, err)
+	}
+	return &reader{src: s, fr: fr, out: out, plan: plan, parts: parts, name: sp.URI}, nil
+}
+
+// reader adds partition columns to the decoder's batches and puts the
+// columns in the projected order.
+type reader struct {
+	src   *Source
+	fr    format.Reader
+	out   *arrow.Schema
+	plan  []int
+	parts []any
+	name  string
+}
+
+func (r *reader) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	b, err := r.fr.Next(ctx)
+	if err != nil {
+		if err == io.EOF {
+			return nil, io.EOF
+		}
+		return nil, fmt.Errorf("reading %s: %w", r.name, err)
+	}
+	defer b.Release()
+	n := int(b.NumRows())
+	cols := make([]arrow.Array, len(r.plan))
+	defer func() {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
+	}()
+	for i, p := range r.plan {
+		if p >= 0 {
+			cols[i] = b.Column(p)
+			cols[i].Retain()
+			continue
+		}
+		pi := -1 - p
+		c, err := constArray(r.src.mem, r.out.Field(i).Type, r.parts[pi], n)
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", r.name, err)
+		}
+		cols[i] = c
+	}
+	return array.NewRecordBatch(r.out, cols, int64(n)), nil
+}
+
+func (r *reader) Close() error { return r.fr.Close() }

@@ -12,11 +12,11 @@ import (
 
 func logsTree(t *testing.T) string {
 	return writeTree(t, map[string]string{
-		"logs/year=2025/month=12/a.json":                     `{"status": 200, "size": 10, "path": "/a"}` + "\n" + `{"status": 404, "size": 20, "path": "/b"}` + "\n",
-		"logs/year=2026/month=1/b.json":                      `{"status": 500, "size": 30, "path": "/c"}` + "\n",
-		"logs/year=2026/month=11/c.json":                     `{"status": 200, "size": 40, "path": "/d", "year": 1999}` + "\n\n",
+		"logs/year=2025/month=12/a.json":                      `{"status": 200, "size": 10, "path": "/a"}` + "\n" + `{"status": 404, "size": 20, "path": "/b"}` + "\n",
+		"logs/year=2026/month=1/b.json":                       `{"status": 500, "size": 30, "path": "/c"}` + "\n",
+		"logs/year=2026/month=11/c.json":                      `{"status": 200, "size": 40, "path": "/d", "year": 1999}` + "\n\n",
 		"logs/year=__HIVE_DEFAULT_PARTITION__/month=2/d.json": `{"status": 201}` + "\n",
-		"logs/year=2026/month=11/_SUCCESS":                   "",
+		"logs/year=2026/month=11/_SUCCESS":                    "",
 	})
 }
 

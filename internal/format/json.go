@@ -32,8 +32,11 @@ type jsonCol struct {
 	exact    map[string]int
 	lower    map[string]int
 	allLower bool // every field name is lower case: a lower-case key that missed exact misses lower too
-	kids     []*jsonCol
-	spans    []span
+	// names is set when the fields are few and ASCII: a linear scan that
+	// compares lengths first is then faster than hashing every key.
+	names []string
+	kids  []*jsonCol
+	spans []span
 	// ARRAY element or MAP value.
 	elem *jsonCol
 }
@@ -81,7 +84,13 @@ func (c *jsonCol) setFields(fields []arrow.Field, tsLayout string) error {
 	c.allLower = true
 	c.kids = make([]*jsonCol, len(fields))
 	c.spans = make([]span, len(fields))
+	ascii := len(fields) <= 16
 	for i, f := range fields {
+		for j := 0; j < len(f.Name); j++ {
+			if f.Name[j] >= 0x80 {
+				ascii = false
+			}
+		}
 		kid, err := compileJSON(f.Name, f.Type, tsLayout)
 		if err != nil {
 			return err
@@ -98,7 +107,32 @@ func (c *jsonCol) setFields(fields []arrow.Field, tsLayout string) error {
 			c.lower[l] = i
 		}
 	}
+	if ascii {
+		c.names = make([]string, len(fields))
+		for i, f := range fields {
+			c.names[i] = f.Name
+		}
+	}
 	return nil
+}
+
+func equalFoldASCII(a string, b []byte) bool {
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if x == y {
+			continue
+		}
+		if x >= 'A' && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if y >= 'A' && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
 }
 
 // jsonReader decodes JSON lines (or whole-file JSON arrays) into batches.
@@ -336,6 +370,21 @@ func (r *jsonReader) lookup(c *jsonCol, lit []byte, escaped bool) (int, bool) {
 	if escaped {
 		r.keyBuf = unescape(r.keyBuf[:0], lit)
 		key = r.keyBuf
+	}
+	if c.names != nil {
+		cand := -1
+		for i, n := range c.names {
+			if len(n) != len(key) {
+				continue
+			}
+			if n == string(key) {
+				return i, true
+			}
+			if cand < 0 && equalFoldASCII(n, key) {
+				cand = i
+			}
+		}
+		return cand, false
 	}
 	if i, ok := c.exact[string(key)]; ok {
 		return i, true

@@ -2,7 +2,9 @@ package format
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -51,32 +53,62 @@ func skipWS(b []byte, i int) int {
 func scanString(b []byte, i int) (end int, escaped bool, err error) {
 	j := i + 1
 	for {
-		k := bytes.IndexByte(b[j:], '"')
-		if k < 0 {
+		j = nextQuoteOrBackslash(b, j)
+		if j >= len(b) {
 			return 0, false, &jsonError{off: i, msg: "unterminated string"}
 		}
-		bs := bytes.IndexByte(b[j:j+k], '\\')
-		if bs < 0 {
-			return j + k + 1, escaped, nil
+		if b[j] == '"' {
+			return j + 1, escaped, nil
+		}
+		n, err := escapeLen(b, j)
+		if err != nil {
+			return 0, false, err
 		}
 		escaped = true
-		j += bs
-		// j is at a backslash: check the escape and step over it.
-		if j+1 >= len(b) {
-			return 0, false, &jsonError{off: i, msg: "unterminated string"}
-		}
-		switch b[j+1] {
-		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			j += 2
-		case 'u':
-			if j+6 > len(b) || !isHex4(b[j+2:j+6]) {
-				return 0, false, &jsonError{off: j, msg: "bad \\u escape"}
-			}
-			j += 6
-		default:
-			return 0, false, &jsonError{off: j, msg: fmt.Sprintf("bad escape \\%c", b[j+1])}
-		}
+		j += n
 	}
+}
+
+const (
+	swarLo = 0x0101010101010101
+	swarHi = 0x8080808080808080
+)
+
+// nextQuoteOrBackslash returns the index of the first '"' or '\\' at or
+// after j (len(b) if none), eight bytes at a time: string scanning is
+// most of the work of skipping unprojected fields.
+func nextQuoteOrBackslash(b []byte, j int) int {
+	for j+8 <= len(b) {
+		x := binary.LittleEndian.Uint64(b[j:])
+		q := x ^ (swarLo * '"')
+		e := x ^ (swarLo * '\\')
+		m := ((q-swarLo)&^q | (e-swarLo)&^e) & swarHi
+		if m != 0 {
+			return j + bits.TrailingZeros64(m)/8
+		}
+		j += 8
+	}
+	for j < len(b) && b[j] != '"' && b[j] != '\\' {
+		j++
+	}
+	return j
+}
+
+// escapeLen checks the escape at b[j] == '\\' and returns its length.
+func escapeLen(b []byte, j int) (int, error) {
+	if j+1 >= len(b) {
+		return 0, &jsonError{off: j, msg: "unterminated string"}
+	}
+	switch b[j+1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return 2, nil
+	case 'u':
+		if j+6 > len(b) || !isHex4(b[j+2:j+6]) {
+			return 0, &jsonError{off: j, msg: "bad \\u escape"}
+		}
+		return 6, nil
+	}
+	return 0, &jsonError{off: j, msg: fmt.Sprintf("bad escape \\%c", b[j+1])}
 }
 
 func isHex4(h []byte) bool {
@@ -264,6 +296,10 @@ func skipValue(b []byte, i int) (int, error) {
 	case '{', '[':
 		depth := 0
 		for j := i; j < len(b); j++ {
+			j = nextStructural(b, j)
+			if j >= len(b) {
+				break
+			}
 			switch b[j] {
 			case '"':
 				end, _, err := scanString(b, j)
@@ -296,6 +332,29 @@ func skipValue(b []byte, i int) (int, error) {
 		j++
 	}
 	return j, nil
+}
+
+// nextStructural returns the index of the first byte at or after j that
+// may be '"' or a bracket (len(b) if none). It can stop early on 'Y', 'y',
+// '_' or DEL, which share the bracket test's bits; callers just step on.
+func nextStructural(b []byte, j int) int {
+	for j+8 <= len(b) {
+		x := binary.LittleEndian.Uint64(b[j:])
+		q := x ^ (swarLo * '"')
+		t := (x|swarLo*0x20)&^(swarLo*0x06) ^ (swarLo * 0x79)
+		m := ((q-swarLo)&^q | (t-swarLo)&^t) & swarHi
+		if m != 0 {
+			return j + bits.TrailingZeros64(m)/8
+		}
+		j += 8
+	}
+	for j < len(b) {
+		if c := b[j]; c == '"' || (c|0x20)&^0x06 == 0x79 {
+			return j
+		}
+		j++
+	}
+	return j
 }
 
 // unescape appends the decoded content of the JSON string literal s

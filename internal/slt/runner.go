@@ -1,0 +1,318 @@
+package slt
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"sluice/internal/cli"
+	"sluice/internal/engine"
+	"sluice/internal/types"
+)
+
+// Executor runs SQL; *engine.Engine is one. Execute runs every
+// statement of script in order and stops at the first error, returning
+// the results before it.
+type Executor interface {
+	Execute(ctx context.Context, script string) ([]*engine.Result, error)
+}
+
+var _ Executor = (*engine.Engine)(nil)
+
+// Runner runs scripts against one Executor.
+type Runner struct {
+	Exec Executor
+	// Vars are the ${NAME} substitutions (TESTDATA, TMPDIR), applied to
+	// SQL and, reversed, to actual output.
+	Vars map[string]string
+}
+
+// Failure is one record that did not do what the file expects.
+type Failure struct {
+	File string
+	Line int
+	SQL  string
+	Msg  string // what went wrong, with a diff for result mismatches
+}
+
+func (f Failure) Error() string {
+	return fmt.Sprintf("%s:%d: %s\n%s", f.File, f.Line, f.Msg, indent(f.SQL))
+}
+
+// Outcome is the result of running a script.
+type Outcome struct {
+	Failures []Failure
+	// Updated is the script with expected results, column types and
+	// error patterns replaced by what the engine did; Changed says
+	// whether it differs from the original.
+	Updated string
+	Changed bool
+}
+
+// edit replaces lines [from, to) of the script with text.
+type edit struct {
+	from, to int
+	text     []string
+}
+
+// Run executes every record in order. It keeps going after a failure so
+// one run reports (and -update fixes) everything.
+func (r *Runner) Run(ctx context.Context, s *Script) *Outcome {
+	out := &Outcome{}
+	var edits []edit
+	for _, rec := range s.Records {
+		msg, e := r.runRecord(ctx, rec)
+		if msg != "" {
+			out.Failures = append(out.Failures, Failure{File: s.Name, Line: rec.Line, SQL: rec.SQL, Msg: msg})
+		}
+		edits = append(edits, e...)
+	}
+	lines := append([]string(nil), s.lines...)
+	// Apply bottom-up so earlier line numbers stay valid.
+	sort.Slice(edits, func(i, j int) bool { return edits[i].from > edits[j].from })
+	for _, e := range edits {
+		lines = append(lines[:e.from], append(append([]string(nil), e.text...), lines[e.to:]...)...)
+	}
+	out.Updated = strings.Join(lines, "\n")
+	out.Changed = out.Updated != strings.Join(s.lines, "\n")
+	return out
+}
+
+// runRecord returns a failure message ("" when the record passed) and
+// the edits that would make it pass.
+func (r *Runner) runRecord(ctx context.Context, rec *Record) (string, []edit) {
+	results, err := r.Exec.Execute(ctx, r.substitute(rec.SQL))
+	if rec.Kind == Statement {
+		switch {
+		case !rec.WantError && err != nil:
+			return "statement failed: " + r.unsubstitute(err.Error()), nil
+		case rec.WantError && err == nil:
+			return "statement succeeded, expected an error", nil
+		case rec.WantError && !r.errorMatches(rec.ErrorPattern, err.Error()):
+			got := r.unsubstitute(firstLine(err.Error()))
+			return fmt.Sprintf("error %q does not match %q", r.unsubstitute(err.Error()), rec.ErrorPattern),
+				[]edit{{rec.header, rec.header + 1, []string{"statement error " + got}}}
+		}
+		return "", nil
+	}
+
+	if err != nil {
+		return "query failed: " + r.unsubstitute(err.Error()), nil
+	}
+	var res *engine.Result
+	for _, x := range results {
+		if x.Schema != nil {
+			res = x
+		}
+	}
+	if res == nil {
+		return "query returned no rows", nil
+	}
+	var msgs []string
+	var edits []edit
+	if rec.Sort != Explain {
+		got := typeLetters(res.Schema)
+		if !typesMatch(rec.Types, got) {
+			msgs = append(msgs, fmt.Sprintf("column types: got %s, want %s", got, rec.Types))
+			header := "query " + got
+			if f := strings.Fields(rec.head); len(f) == 3 {
+				header += " " + f[2]
+			}
+			edits = append(edits, edit{rec.header, rec.header + 1, []string{header}})
+		}
+	}
+	actual := r.resultLines(res, rec.Sort)
+	if !equalLines(rec.Expected, actual) {
+		msgs = append(msgs, "result mismatch (- expected, + actual):\n"+diff(rec.Expected, actual))
+		if rec.resStart >= 0 {
+			edits = append(edits, edit{rec.resStart, rec.resEnd, actual})
+		} else {
+			edits = append(edits, edit{rec.sqlEnd, rec.sqlEnd, append([]string{"----"}, actual...)})
+		}
+	}
+	return strings.Join(msgs, "\n"), edits
+}
+
+// errorMatches is a substring test, then a regexp test.
+func (r *Runner) errorMatches(pattern, msg string) bool {
+	if pattern == "" {
+		return true
+	}
+	for _, m := range []string{msg, r.unsubstitute(msg)} {
+		if strings.Contains(m, pattern) {
+			return true
+		}
+		if re, err := regexp.Compile(pattern); err == nil && re.MatchString(m) {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *Runner) substitute(s string) string {
+	for k, v := range r.Vars {
+		s = strings.ReplaceAll(s, "${"+k+"}", v)
+	}
+	return s
+}
+
+// unsubstitute writes variable values back as ${NAME}, longest value
+// first so a TMPDIR inside TESTDATA (or the reverse) is named right.
+func (r *Runner) unsubstitute(s string) string {
+	keys := make([]string, 0, len(r.Vars))
+	for k, v := range r.Vars {
+		if v != "" {
+			keys = append(keys, k)
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool { return len(r.Vars[keys[i]]) > len(r.Vars[keys[j]]) })
+	for _, k := range keys {
+		s = strings.ReplaceAll(s, r.Vars[k], "${"+k+"}")
+	}
+	return s
+}
+
+// resultLines renders a result the way the file spells it.
+func (r *Runner) resultLines(res *engine.Result, mode string) []string {
+	var rows [][]string
+	for _, b := range res.Batches {
+		if b == nil {
+			continue
+		}
+		for i := 0; i < int(b.NumRows()); i++ {
+			row := make([]string, b.NumCols())
+			for j := range row {
+				if mode == Explain {
+					row[j], _ = cli.Text(b.Column(j), i)
+				} else {
+					row[j] = r.unsubstitute(Value(b.Column(j), i))
+				}
+			}
+			rows = append(rows, row)
+		}
+	}
+	var lines []string
+	switch mode {
+	case Explain:
+		for _, row := range rows {
+			for _, v := range row {
+				for _, l := range strings.Split(r.unsubstitute(v), "\n") {
+					if l = strings.TrimRight(l, " \t\r"); l != "" {
+						lines = append(lines, l)
+					}
+				}
+			}
+		}
+	case ValueSort:
+		for _, row := range rows {
+			lines = append(lines, row...)
+		}
+		sort.Strings(lines)
+	default:
+		for _, row := range rows {
+			lines = append(lines, strings.TrimRight(strings.Join(row, " | "), " "))
+		}
+		if mode == RowSort {
+			sort.Strings(lines)
+		}
+	}
+	return lines
+}
+
+// Value renders one value as the .slt format spells it (see the package
+// documentation).
+func Value(arr arrow.Array, i int) string {
+	if arr.IsNull(i) {
+		return "NULL"
+	}
+	var f float64
+	switch a := arr.(type) {
+	case *array.Float64:
+		f = a.Value(i)
+	case *array.Float32:
+		f = float64(a.Value(i))
+	default:
+		s, _ := cli.Text(arr, i)
+		if s == "" {
+			return "(empty)"
+		}
+		return strings.NewReplacer("\n", `\n`, "\t", `\t`, "\r", `\r`).Replace(s)
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		s, _ := cli.Text(arr, i)
+		return s
+	}
+	// Round to 12 significant digits so parallel sums that differ in the
+	// last bits print the same.
+	f, _ = strconv.ParseFloat(strconv.FormatFloat(f, 'g', 12, 64), 64)
+	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
+		return strconv.FormatFloat(f, 'g', -1, 64)
+	}
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}
+
+// typeLetters maps a schema to the file's column letters.
+func typeLetters(s *arrow.Schema) string {
+	var b strings.Builder
+	for _, f := range s.Fields() {
+		t := f.Type
+		if d, ok := t.(*arrow.DictionaryType); ok {
+			t = d.ValueType
+		}
+		switch {
+		case types.IsInteger(t):
+			b.WriteByte('I')
+		case types.IsNumeric(t) || t.ID() == arrow.DECIMAL256:
+			b.WriteByte('R')
+		case types.IsString(t):
+			b.WriteByte('T')
+		case t.ID() == arrow.BOOL:
+			b.WriteByte('B')
+		case types.IsTemporal(t):
+			b.WriteByte('D')
+		default:
+			b.WriteByte('?')
+		}
+	}
+	return b.String()
+}
+
+func typesMatch(want, got string) bool {
+	if len(want) != len(got) {
+		return false
+	}
+	for i := range want {
+		if want[i] != '?' && want[i] != got[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func equalLines(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if strings.TrimRight(a[i], " ") != strings.TrimRight(b[i], " ") {
+			return false
+		}
+	}
+	return true
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return l
+}
+
+func indent(s string) string {
+	return "    " + strings.ReplaceAll(s, "\n", "\n    ")
+}

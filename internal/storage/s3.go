@@ -17,6 +17,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/smithy-go"
+	"github.com/aws/smithy-go/logging"
 )
 
 const (
@@ -110,6 +111,7 @@ func NewS3Store(ctx context.Context, bucket string, opts Options) (*S3Store, err
 	if cfg.Region == "" {
 		cfg.Region = defaultRegion
 	}
+	cfg.Logger = quietLogger{next: cfg.Logger}
 	pathStyle := opts.Endpoint != ""
 	if opts.PathStyle != nil {
 		pathStyle = *opts.PathStyle
@@ -321,4 +323,16 @@ func contextErr(err error) error {
 		return context.Canceled
 	}
 	return context.DeadlineExceeded
+}
+
+// quietLogger drops the SDK's warning about undrained bodies: closing a
+// body cut off mid-stream is exactly how Open recovers, not a problem
+// worth a line on the user's terminal.
+type quietLogger struct{ next logging.Logger }
+
+func (q quietLogger) Logf(c logging.Classification, format string, v ...any) {
+	if strings.HasPrefix(format, "failed to discard remaining HTTP response body") || q.next == nil {
+		return
+	}
+	q.next.Logf(c, format, v...)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/mattn/go-isatty"
 
 	"sluice/internal/engine"
+	"sluice/internal/sql"
 )
 
 // Version is the build's version, set with -ldflags "-X sluice/internal/cli.Version=v1.2.3".
@@ -143,7 +144,11 @@ type executor interface {
 // finish, and names the failing statement's line when the script has
 // more than one.
 func runScript(ctx context.Context, eng executor, bar *progressBar, f Formatter, out io.Writer, name, script string) error {
-	stmts, _ := splitStatements(script)
+	// The ";" lets the last statement go without one, as in psql -f.
+	stmts, unfinished := sql.SplitStatements(script + "\n;")
+	if unfinished {
+		return fmt.Errorf("%s: unterminated quote or comment after the last statement", name)
+	}
 	pos := 0
 	for _, stmt := range stmts {
 		at := strings.Index(script[pos:], stmt)

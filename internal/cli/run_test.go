@@ -38,6 +38,8 @@ func TestRunScript(t *testing.T) {
 		{"CREATE TABLE t (a INT);\n\n  BOGUS;\nSELECT a FROM t;", "table created\n", "x.sql:3: syntax error at 1:1: unexpected BOGUS"},
 		{"BOGUS", "", "syntax error at 1:1: unexpected BOGUS"},
 		{"-- nothing\n", "", ""},
+		{"SELECT a FROM t\n", "[]\n", ""},
+		{"SELECT a FROM t; SELECT 'open", "", "x.sql: unterminated quote or comment after the last statement"},
 	}
 	for _, tt := range tests {
 		var out bytes.Buffer

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/chzyer/readline"
+
+	"sluice/internal/sql"
 )
 
 const (
@@ -75,8 +77,8 @@ func Shell(ctx context.Context, o Options) error {
 		}
 		lines = append(lines, line)
 		text := strings.Join(lines, "\n")
-		stmts, complete := splitStatements(text)
-		if !complete {
+		stmts, unfinished := sql.SplitStatements(text)
+		if unfinished {
 			rl.SetPrompt(contPrompt)
 			continue
 		}

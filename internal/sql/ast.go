@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"strings"
+
 	"github.com/apache/arrow-go/v18/arrow"
 )
 
@@ -22,6 +24,7 @@ type Node interface {
 type Expr interface {
 	Node
 	exprNode()
+	format(b *strings.Builder)
 }
 
 // Statement is one top-level statement. Text is its source text, exactly

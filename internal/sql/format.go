@@ -61,11 +61,19 @@ func exprPrec(e Expr) int {
 func writeExpr(b *strings.Builder, e Expr, min int) {
 	if exprPrec(e) < min {
 		b.WriteByte('(')
-		b.WriteString(e.String())
+		e.format(b)
 		b.WriteByte(')')
 		return
 	}
-	b.WriteString(e.String())
+	e.format(b)
+}
+
+// exprString prints through one builder: deep trees (a long chain of
+// a + b + ...) would otherwise copy their text once per level.
+func exprString(e Expr) string {
+	var b strings.Builder
+	e.format(&b)
+	return b.String()
 }
 
 // QuoteIdent back-quotes name when it is not a plain identifier or when it
@@ -109,58 +117,54 @@ func QuoteString(s string) string {
 	return b.String()
 }
 
-func (e *Literal) String() string {
+func (e *Literal) format(b *strings.Builder) {
 	switch e.Kind {
 	case LitString:
-		return QuoteString(e.Value)
+		b.WriteString(QuoteString(e.Value))
 	case LitDate:
-		return "DATE " + QuoteString(e.Value)
+		b.WriteString("DATE " + QuoteString(e.Value))
 	case LitTimestamp:
-		return "TIMESTAMP " + QuoteString(e.Value)
+		b.WriteString("TIMESTAMP " + QuoteString(e.Value))
 	case LitInterval:
-		return "INTERVAL " + QuoteString(e.Value)
+		b.WriteString("INTERVAL " + QuoteString(e.Value))
 	case LitIdent:
-		return QuoteIdent(e.Value)
+		b.WriteString(QuoteIdent(e.Value))
+	default:
+		b.WriteString(e.Value)
 	}
-	return e.Value
 }
 
-func (e *ColumnRef) String() string { return quoteParts(e.Parts) }
+func (e *ColumnRef) format(b *strings.Builder) { b.WriteString(quoteParts(e.Parts)) }
 
-func (e *Star) String() string {
+func (e *Star) format(b *strings.Builder) {
 	if len(e.Qualifier) == 0 {
-		return "*"
+		b.WriteByte('*')
+		return
 	}
-	return quoteParts(e.Qualifier) + ".*"
+	b.WriteString(quoteParts(e.Qualifier) + ".*")
 }
 
-func (e *Unary) String() string {
-	var b strings.Builder
+func (e *Unary) format(b *strings.Builder) {
 	if e.Op == OpNot {
 		b.WriteString("NOT ")
-		writeExpr(&b, e.X, precNot)
-		return b.String()
+		writeExpr(b, e.X, precNot)
+		return
 	}
 	b.WriteString(e.Op)
-	var x strings.Builder
-	writeExpr(&x, e.X, precUnary)
 	// "- -1" must not become "--1", which is a comment.
-	if s := x.String(); strings.HasPrefix(s, "-") || strings.HasPrefix(s, "+") {
+	if u, ok := e.X.(*Unary); ok && u.Op != OpNot {
 		b.WriteByte(' ')
 	}
-	b.WriteString(x.String())
-	return b.String()
+	writeExpr(b, e.X, precUnary)
 }
 
-func (e *Binary) String() string {
-	var b strings.Builder
+func (e *Binary) format(b *strings.Builder) {
 	p := binaryPrec(e.Op)
-	writeExpr(&b, e.L, p)
+	writeExpr(b, e.L, p)
 	b.WriteByte(' ')
 	b.WriteString(e.Op)
 	b.WriteByte(' ')
-	writeExpr(&b, e.R, p+1)
-	return b.String()
+	writeExpr(b, e.R, p+1)
 }
 
 func not(n bool) string {
@@ -170,13 +174,11 @@ func not(n bool) string {
 	return ""
 }
 
-func (e *Is) String() string {
-	var b strings.Builder
-	writeExpr(&b, e.X, precCmp)
+func (e *Is) format(b *strings.Builder) {
+	writeExpr(b, e.X, precCmp)
 	b.WriteString(" IS ")
 	b.WriteString(not(e.Not))
 	b.WriteString([...]string{"NULL", "TRUE", "FALSE"}[e.Is])
-	return b.String()
 }
 
 func writeList(b *strings.Builder, es []Expr) {
@@ -184,89 +186,86 @@ func writeList(b *strings.Builder, es []Expr) {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(x.String())
+		x.format(b)
 	}
 }
 
-func (e *InList) String() string {
-	var b strings.Builder
-	writeExpr(&b, e.X, precCmp)
+func (e *InList) format(b *strings.Builder) {
+	writeExpr(b, e.X, precCmp)
 	b.WriteByte(' ')
 	b.WriteString(not(e.Not))
 	b.WriteString("IN (")
-	writeList(&b, e.List)
+	writeList(b, e.List)
 	b.WriteByte(')')
-	return b.String()
 }
 
-func (e *Between) String() string {
-	var b strings.Builder
-	writeExpr(&b, e.X, precCmp)
+func (e *Between) format(b *strings.Builder) {
+	writeExpr(b, e.X, precCmp)
 	b.WriteByte(' ')
 	b.WriteString(not(e.Not))
 	b.WriteString("BETWEEN ")
-	writeExpr(&b, e.Lo, precConcat)
+	writeExpr(b, e.Lo, precConcat)
 	b.WriteString(" AND ")
-	writeExpr(&b, e.Hi, precConcat)
-	return b.String()
+	writeExpr(b, e.Hi, precConcat)
 }
 
-func (e *Like) String() string {
-	var b strings.Builder
-	writeExpr(&b, e.X, precCmp)
+func (e *Like) format(b *strings.Builder) {
+	writeExpr(b, e.X, precCmp)
 	b.WriteByte(' ')
 	b.WriteString(not(e.Not))
 	b.WriteString(e.Op)
 	b.WriteByte(' ')
-	writeExpr(&b, e.Pattern, precConcat)
+	writeExpr(b, e.Pattern, precConcat)
 	if e.Escape != nil {
 		b.WriteString(" ESCAPE ")
-		writeExpr(&b, e.Escape, precConcat)
+		writeExpr(b, e.Escape, precConcat)
 	}
-	return b.String()
 }
 
-func (w *When) String() string {
-	return "WHEN " + w.Cond.String() + " THEN " + w.Then.String()
+func (w *When) format(b *strings.Builder) {
+	b.WriteString("WHEN ")
+	w.Cond.format(b)
+	b.WriteString(" THEN ")
+	w.Then.format(b)
 }
 
-func (e *Case) String() string {
-	var b strings.Builder
+func (e *Case) format(b *strings.Builder) {
 	b.WriteString("CASE")
 	if e.Operand != nil {
 		b.WriteByte(' ')
-		b.WriteString(e.Operand.String())
+		e.Operand.format(b)
 	}
 	for _, w := range e.Whens {
 		b.WriteByte(' ')
-		b.WriteString(w.String())
+		w.format(b)
 	}
 	if e.Else != nil {
 		b.WriteString(" ELSE ")
-		b.WriteString(e.Else.String())
+		e.Else.format(b)
 	}
 	b.WriteString(" END")
-	return b.String()
 }
 
-func (e *Cast) String() string {
-	fn := "CAST("
+func (e *Cast) format(b *strings.Builder) {
 	if e.Try {
-		fn = "TRY_CAST("
+		b.WriteString("TRY_")
 	}
-	return fn + e.X.String() + " AS " + types.SQLName(e.Type) + ")"
+	b.WriteString("CAST(")
+	e.X.format(b)
+	b.WriteString(" AS " + types.SQLName(e.Type) + ")")
 }
 
-func (e *Extract) String() string {
-	return "EXTRACT(" + e.Field + " FROM " + e.X.String() + ")"
+func (e *Extract) format(b *strings.Builder) {
+	b.WriteString("EXTRACT(" + e.Field + " FROM ")
+	e.X.format(b)
+	b.WriteByte(')')
 }
 
 // callNeedsQuote lists names that the parser reads as special forms when
 // followed by '(' and so must be back-quoted to stay ordinary calls.
 var callNeedsQuote = map[string]bool{"CAST": true, "TRY_CAST": true, "EXTRACT": true}
 
-func (e *Call) String() string {
-	var b strings.Builder
+func (e *Call) format(b *strings.Builder) {
 	name := QuoteIdent(e.Name)
 	if callNeedsQuote[strings.ToUpper(e.Name)] {
 		name = "`" + strings.ReplaceAll(e.Name, "`", "``") + "`"
@@ -279,32 +278,51 @@ func (e *Call) String() string {
 		if e.Distinct {
 			b.WriteString("DISTINCT ")
 		}
-		writeList(&b, e.Args)
+		writeList(b, e.Args)
 	}
 	b.WriteByte(')')
-	return b.String()
 }
 
-func (e *Subscript) String() string {
-	var b strings.Builder
-	writeExpr(&b, e.X, precPostfix)
+func (e *Subscript) format(b *strings.Builder) {
+	writeExpr(b, e.X, precPostfix)
 	b.WriteByte('[')
-	b.WriteString(e.Index.String())
+	e.Index.format(b)
 	b.WriteByte(']')
-	return b.String()
 }
 
-func (e *FieldAccess) String() string {
-	var b strings.Builder
+func (e *FieldAccess) format(b *strings.Builder) {
 	// A ColumnRef base would merge with the field into one dotted name and
 	// a number would swallow the dot, so keep those parenthesized.
 	switch e.X.(type) {
 	case *ColumnRef, *Literal:
-		b.WriteString("(" + e.X.String() + ")")
+		b.WriteByte('(')
+		e.X.format(b)
+		b.WriteByte(')')
 	default:
-		writeExpr(&b, e.X, precPostfix)
+		writeExpr(b, e.X, precPostfix)
 	}
 	b.WriteByte('.')
 	b.WriteString(QuoteIdent(e.Name))
+}
+
+func (e *Literal) String() string     { return exprString(e) }
+func (e *ColumnRef) String() string   { return exprString(e) }
+func (e *Star) String() string        { return exprString(e) }
+func (e *Unary) String() string       { return exprString(e) }
+func (e *Binary) String() string      { return exprString(e) }
+func (e *Is) String() string          { return exprString(e) }
+func (e *InList) String() string      { return exprString(e) }
+func (e *Between) String() string     { return exprString(e) }
+func (e *Like) String() string        { return exprString(e) }
+func (e *Case) String() string        { return exprString(e) }
+func (e *Cast) String() string        { return exprString(e) }
+func (e *Extract) String() string     { return exprString(e) }
+func (e *Call) String() string        { return exprString(e) }
+func (e *Subscript) String() string   { return exprString(e) }
+func (e *FieldAccess) String() string { return exprString(e) }
+
+func (w *When) String() string {
+	var b strings.Builder
+	w.format(&b)
 	return b.String()
 }

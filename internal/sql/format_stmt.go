@@ -344,6 +344,11 @@ func (s *Explain) String() string {
 	return "EXPLAIN " + s.Mode + " " + s.Stmt.String()
 }
 
-func (s *Set) String() string          { return "SET " + optionKey(s.Key) + " = " + s.Value.String() }
-func (s *Reset) String() string        { return "RESET " + optionKey(s.Key) }
+func (s *Set) String() string { return "SET " + optionKey(s.Key) + " = " + s.Value.String() }
+func (s *Reset) String() string {
+	if s.Key == "" {
+		return "RESET"
+	}
+	return "RESET " + optionKey(s.Key)
+}
 func (s *ShowSettings) String() string { return "SHOW SETTINGS" }

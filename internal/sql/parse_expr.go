@@ -373,6 +373,9 @@ func (p *parser) intervalLiteral() (Expr, error) {
 func (p *parser) caseExpr() (Expr, error) {
 	kw := p.advance()
 	c := &Case{At: kw.pos}
+	if p.atKw("END") || p.atKw("ELSE") {
+		return nil, p.errExpected("WHEN")
+	}
 	if !p.atKw("WHEN") {
 		op, err := p.expr()
 		if err != nil {
@@ -458,11 +461,9 @@ func (p *parser) call() (Expr, error) {
 	name := p.advance()
 	p.advance() // (
 	c := &Call{At: name.pos, Name: name.text}
-	if p.atOp("*") && isOp(p.peek(1), ")") {
-		p.advance()
-		p.advance()
+	if p.acceptOp("*") {
 		c.Star = true
-		return c, nil
+		return c, p.expectOp(")")
 	}
 	if p.acceptOp(")") {
 		return c, nil

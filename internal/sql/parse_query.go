@@ -149,6 +149,7 @@ func (p *parser) queryPrimary() (QueryBody, error) {
 func (p *parser) values() (*Values, error) {
 	v := &Values{At: p.advance().pos}
 	for {
+		at := p.tok().pos
 		if err := p.expectOp("("); err != nil {
 			return nil, err
 		}
@@ -160,7 +161,7 @@ func (p *parser) values() (*Values, error) {
 			return nil, err
 		}
 		if len(v.Rows) > 0 && len(row) != len(v.Rows[0]) {
-			return nil, errAt(v.At, "VALUES rows have different lengths (%d and %d)", len(v.Rows[0]), len(row))
+			return nil, errAt(at, "VALUES rows have different lengths (%d and %d)", len(v.Rows[0]), len(row))
 		}
 		v.Rows = append(v.Rows, row)
 		if !p.acceptOp(",") {

@@ -143,6 +143,9 @@ func (p *parser) typeParams(min, max int) ([]int64, int, error) {
 
 // structType reads <name[:] type, ...> after STRUCT.
 func (p *parser) structType() (arrow.DataType, error) {
+	if p.acceptOp("<>") { // STRUCT<> lexes as the <> operator
+		return types.Struct(), nil
+	}
 	if err := p.expectOp("<"); err != nil {
 		return nil, err
 	}

@@ -45,10 +45,6 @@ func (s RowGroupStats) Column(name string) (min, max any, nullCount int64, ok bo
 	return c.Min, c.Max, c.NullCount, c.HasMinMax
 }
 
-func newCSVReader(ctx context.Context, file File, schema *arrow.Schema, opts Options) (Reader, error) {
-	return nil, fmt.Errorf("reading %s: csv not implemented yet", file.Name)
-}
-
 func newParquetReader(ctx context.Context, file File, schema *arrow.Schema, opts Options) (Reader, error) {
 	return nil, fmt.Errorf("reading %s: parquet not implemented yet", file.Name)
 }

@@ -1,0 +1,60 @@
+-- Sluice quickstart. From the repository root:
+--
+--   go run ./cmd/sluice sql -f examples/quickstart.sql
+--
+-- Reads the sample access logs shipped in testdata/sample/http_logs/ (three
+-- NDJSON files in Hive partition folders date=2026-11-28/ ..., two of them
+-- gzip-compressed), aggregates them, and writes a Parquet table under the
+-- data dir (./sluice-data unless --data-dir or $SLUICE_DATA_DIR says else).
+
+-- 1. A table over a folder. No column list: the schema is inferred from a
+--    sample, and the partition folders add a `date` column. The catalog
+--    lives in the data dir, so later `sluice sql` runs see this table.
+DROP TABLE IF EXISTS http_logs;
+CREATE TABLE http_logs USING json LOCATION 'testdata/sample/http_logs/';
+
+DESCRIBE http_logs;
+
+-- 2. Batch queries over every file.
+SELECT status, count(*) AS requests
+FROM http_logs
+GROUP BY status
+ORDER BY status;
+
+SELECT date, count(*) AS requests, sum(size) AS bytes, max(latency_ms) AS slowest_ms
+FROM http_logs
+GROUP BY date
+ORDER BY date;
+
+SELECT geo.country AS country, count(*) AS server_errors
+FROM http_logs
+WHERE status >= 500
+GROUP BY geo.country
+ORDER BY server_errors DESC, country
+LIMIT 5;
+
+-- 3. JSON in, Parquet out: daily status counts written with INSERT INTO a
+--    Parquet table in the data dir, then read back. INSERT appends part
+--    files, so a second run counts twice: delete sluice-data/quickstart/ to
+--    start over (INSERT OVERWRITE will do that once it is supported).
+DROP TABLE IF EXISTS status_by_day;
+CREATE TABLE status_by_day (date STRING, status INT, requests BIGINT)
+  USING parquet LOCATION 'sluice-data/quickstart/status_by_day/';
+
+INSERT INTO status_by_day
+SELECT date, status, count(*)
+FROM http_logs
+GROUP BY date, status;
+
+SELECT date, sum(requests) AS errors
+FROM status_by_day
+WHERE status >= 400
+GROUP BY date
+ORDER BY date;
+
+-- 4. Later: the embedded local index is the default sink. When `USING index`
+--    lands, this replaces step 3:
+--
+--   CREATE TABLE hot USING index;
+--   INSERT INTO hot SELECT * FROM http_logs WHERE status >= 500;
+--   SELECT clientip, count(*) FROM hot WHERE match(request, 'login') GROUP BY clientip;

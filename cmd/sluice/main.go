@@ -28,8 +28,7 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		fmt.Fprint(os.Stderr, cli.Usage)
-		return errors.New("no command given")
+		return errors.New("no command given (see 'sluice help')")
 	}
 	switch args[0] {
 	case "version", "--version", "-version":

@@ -61,6 +61,9 @@ func NewS3Store(ctx context.Context, bucket string, opts Options) (*S3Store, err
 	if bucket == "" {
 		return nil, errors.New("s3: empty bucket name")
 	}
+	if opts.Endpoint != "" && !strings.HasPrefix(opts.Endpoint, "http://") && !strings.HasPrefix(opts.Endpoint, "https://") {
+		return nil, fmt.Errorf("s3 endpoint %q needs a scheme: http:// or https://", opts.Endpoint)
+	}
 	maxRetries := opts.MaxRetries
 	if maxRetries <= 0 {
 		maxRetries = defaultMaxRetries
@@ -270,6 +273,15 @@ func httpStatus(err error) int {
 	return 0
 }
 
+// bucketRegion reads the region S3 names in a wrong-region answer.
+func bucketRegion(err error) string {
+	var re *awshttp.ResponseError
+	if errors.As(err, &re) && re.Response != nil {
+		return re.Response.Header.Get("X-Amz-Bucket-Region")
+	}
+	return ""
+}
+
 // errorCode returns the S3 error code ("NoSuchKey") of an SDK error.
 func errorCode(err error) string {
 	var ae smithy.APIError
@@ -301,6 +313,13 @@ func (s *S3Store) mapErr(op, key string, err error) error {
 		return &s3Error{msg: fmt.Sprintf("access denied to %s (check credentials)", s), kind: ErrAccessDenied, cause: err}
 	case code == "NoSuchKey" || code == "NotFound" || status == http.StatusNotFound:
 		return &s3Error{msg: fmt.Sprintf("%s %s: object not found", op, s.uri(key)), kind: ErrNotFound, cause: err}
+	case code == "PermanentRedirect" || code == "AuthorizationHeaderMalformed" || code == "IllegalLocationConstraintException" ||
+		status == http.StatusMovedPermanently:
+		msg := fmt.Sprintf("%s %s: the bucket is in another region; set the region option", op, s)
+		if r := bucketRegion(err); r != "" {
+			msg = fmt.Sprintf("%s %s: the bucket is in region %s; set OPTIONS (region '%s')", op, s, r, r)
+		}
+		return &s3Error{msg: msg, kind: errS3, cause: err}
 	case code == "PreconditionFailed" || status == http.StatusPreconditionFailed:
 		return &s3Error{msg: fmt.Sprintf("%s %s: precondition failed", op, s.uri(key)), kind: errPrecondition, cause: err}
 	}

@@ -32,8 +32,10 @@ var (
 // ObjectInfo describes one object. Key is relative to the store root and
 // uses '/' separators on every platform.
 type ObjectInfo struct {
-	Key     string
-	Size    int64
+	Key  string
+	Size int64
+	// ETag is opaque: compare it for equality only. S3 gives its quoted
+	// ETag, the local store "<size hex>-<mtime ns hex>", memory an MD5.
 	ETag    string
 	ModTime time.Time
 }

@@ -35,6 +35,12 @@ func Shell(ctx context.Context, o Options) error {
 	}
 	defer eng.Close()
 
+	return shell(ctx, o, eng, bar, f)
+}
+
+// shell is the read-eval-print loop, apart from the engine so tests can
+// drive it with a fake executor and piped input.
+func shell(ctx context.Context, o Options, eng executor, bar *progressBar, f Formatter) error {
 	stdin, _ := o.Stdin.(io.ReadCloser)
 	rl, err := readline.NewEx(&readline.Config{
 		Prompt:                 prompt,

@@ -1,0 +1,50 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"sluice/internal/engine"
+)
+
+func TestShell(t *testing.T) {
+	exec := &scripted{answers: map[string]*engine.Result{
+		"SELECT a\nFROM t": {Schema: arrow.NewSchema([]arrow.Field{{Name: "a", Type: arrow.PrimitiveTypes.Int32}}, nil)},
+		"CREATE TABLE t":   {Message: "table t created"},
+	}}
+	in := "help\nCREATE TABLE t;\nSELECT a\nFROM t; BOGUS;\n\nSELECT 'never run'\nexit\nSELECT 2;\n"
+	var out, errs bytes.Buffer
+	o := Options{DataDir: t.TempDir(), Stdin: io.NopCloser(strings.NewReader(in)), Stdout: &out, Stderr: &errs}
+	if err := shell(context.Background(), o, exec, nil, JSONLines{}); err != nil {
+		t.Fatal(err)
+	}
+	// "exit" inside an unfinished statement is part of it, so the shell
+	// reads on to the end of the input.
+	want := []string{"CREATE TABLE t", "SELECT a\nFROM t", "BOGUS", "SELECT 'never run'\nexit\nSELECT 2"}
+	if strings.Join(exec.ran, "|") != strings.Join(want, "|") {
+		t.Errorf("ran %q, want %q", exec.ran, want)
+	}
+	if !strings.Contains(out.String(), "Statements end with ';'") || !strings.Contains(out.String(), "table t created\n") {
+		t.Errorf("stdout:\n%s", out.String())
+	}
+	if got := errs.String(); strings.Count(got, "error: ") != 2 || !strings.Contains(got, "error: syntax error at 1:1: unexpected BOGUS\n") {
+		t.Errorf("stderr:\n%s", got)
+	}
+}
+
+func TestShellExit(t *testing.T) {
+	exec := &scripted{}
+	var out, errs bytes.Buffer
+	o := Options{DataDir: t.TempDir(), Stdin: io.NopCloser(strings.NewReader("  quit; \nSELECT 1;\n")), Stdout: &out, Stderr: &errs}
+	if err := shell(context.Background(), o, exec, nil, Table{}); err != nil {
+		t.Fatal(err)
+	}
+	if len(exec.ran) != 0 {
+		t.Errorf("ran %q after quit", exec.ran)
+	}
+}

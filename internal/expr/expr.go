@@ -12,8 +12,11 @@ package expr
 
 import (
 	"context"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
+	"sluice/internal/expr/functions"
 )
 
 // Expr is a bound, type-checked expression.
@@ -27,4 +30,11 @@ type Expr interface {
 	// String prints the expression in SQL for EXPLAIN, e.g. (status >= 500).
 	String() string
 	Children() []Expr
+}
+
+// WithNow fixes the current time for one query: now(), current_timestamp
+// and current_date return it for every row. Without it they use the wall
+// clock at evaluation.
+func WithNow(ctx context.Context, t time.Time) context.Context {
+	return functions.WithNow(ctx, t)
 }

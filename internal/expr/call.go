@@ -1,0 +1,187 @@
+package expr
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"sluice/internal/expr/functions"
+)
+
+// CallExpr applies a function or operator to its arguments. Name is the
+// registry's canonical lower-case name ("+", "and", "upper", ...).
+type CallExpr struct {
+	Name  string
+	Args  []Expr
+	def   *functions.Def
+	bound *functions.Bound
+}
+
+var _ Expr = (*CallExpr)(nil)
+
+// Call resolves a function or operator by name (case-insensitive) for
+// its arguments, widening them with implicit casts; see the registry in
+// package functions for every name.
+func Call(name string, args ...Expr) (Expr, error) {
+	def, ok := functions.Lookup(name)
+	if !ok {
+		return nil, fmt.Errorf("unknown function %s", strings.ToLower(name))
+	}
+	switch def.Kind {
+	case functions.Aggregate:
+		return nil, fmt.Errorf("aggregate function %s is not allowed here", def.Name)
+	case functions.Generator:
+		return nil, fmt.Errorf("%s produces several rows per input row: use it as a SELECT item on its own", def.Name)
+	case functions.Window:
+		return nil, fmt.Errorf("%s windows are only allowed in GROUP BY", def.Name)
+	}
+	if err := def.CheckArity(len(args)); err != nil {
+		return nil, err
+	}
+	bargs := bindArgs(args)
+	b, err := def.Bind(bargs)
+	if err != nil {
+		return nil, err
+	}
+	cargs, err := applyCasts(args, b.Casts)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", def.Name, err)
+	}
+	return &CallExpr{Name: def.Name, Args: cargs, def: def, bound: b}, nil
+}
+
+// bindArgs describes arguments to a binder; literal values are passed
+// so that patterns and formats compile once.
+func bindArgs(args []Expr) []functions.Arg {
+	out := make([]functions.Arg, len(args))
+	for i, a := range args {
+		out[i] = functions.Arg{Type: a.Type()}
+		if l, ok := a.(*Literal); ok {
+			out[i].Const = true
+			out[i].Value = l.Value
+		}
+	}
+	return out
+}
+
+// applyCasts wraps arguments in implicit casts; literals are converted
+// right away, so a bad constant ('abc' compared with an INT) fails here.
+func applyCasts(args []Expr, casts []arrow.DataType) ([]Expr, error) {
+	out := make([]Expr, len(args))
+	copy(out, args)
+	for i, to := range casts {
+		if to == nil || i >= len(args) || arrow.TypeEqual(args[i].Type(), to) {
+			continue
+		}
+		c, err := implicitCast(args[i], to)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = c
+	}
+	return out, nil
+}
+
+func implicitCast(e Expr, to arrow.DataType) (Expr, error) {
+	if !functions.CanCast(e.Type(), to) {
+		return nil, fmt.Errorf("cannot cast %s to %s", typeName(e.Type()), typeName(to))
+	}
+	c := &CastExpr{Arg: e, To: to, Implicit: true}
+	if l, ok := e.(*Literal); ok {
+		return foldNode(c, l)
+	}
+	return c, nil
+}
+
+// foldNode evaluates a node over constant inputs to a Literal.
+func foldNode(e Expr, _ *Literal) (Expr, error) {
+	v, err := evalOne(context.Background(), e)
+	if err != nil {
+		return nil, err
+	}
+	return newLiteral(v), nil
+}
+
+// Type is the function's result type.
+func (c *CallExpr) Type() arrow.DataType { return c.bound.Type }
+
+// Def returns the registry entry.
+func (c *CallExpr) Def() *functions.Def { return c.def }
+
+// Eval evaluates the arguments, then the kernel.
+func (c *CallExpr) Eval(ctx context.Context, batch arrow.RecordBatch) (arrow.Array, error) {
+	args := make([]arrow.Array, len(c.Args))
+	defer func() {
+		for _, a := range args {
+			if a != nil {
+				a.Release()
+			}
+		}
+	}()
+	for i, a := range c.Args {
+		v, err := a.Eval(ctx, batch)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = v
+	}
+	out, err := c.bound.Eval(ctx, int(batch.NumRows()), args)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", c.def.Name, err)
+	}
+	return out, nil
+}
+
+var infix = map[string]string{
+	"+": "+", "-": "-", "*": "*", "/": "/", "%": "%", "=": "=", "<>": "<>", "<": "<", "<=": "<=",
+	">": ">", ">=": ">=", "<=>": "<=>", "and": "AND", "or": "OR", "||": "||",
+	"like": "LIKE", "ilike": "ILIKE",
+}
+
+var postfix = map[string]string{
+	"is_null": "IS NULL", "is_not_null": "IS NOT NULL", "is_true": "IS TRUE", "is_false": "IS FALSE",
+	"is_not_true": "IS NOT TRUE", "is_not_false": "IS NOT FALSE",
+}
+
+// String prints operators infix, (a + b), and functions as name(args).
+func (c *CallExpr) String() string {
+	a := make([]string, len(c.Args))
+	for i, x := range c.Args {
+		a[i] = x.String()
+	}
+	if op, ok := infix[c.Name]; ok && len(a) == 2 {
+		return "(" + a[0] + " " + op + " " + a[1] + ")"
+	}
+	if op, ok := infix[c.Name]; ok && len(a) == 3 && (c.Name == "like" || c.Name == "ilike") {
+		return "(" + a[0] + " " + op + " " + a[1] + " ESCAPE " + a[2] + ")"
+	}
+	if op, ok := postfix[c.Name]; ok {
+		return "(" + a[0] + " " + op + ")"
+	}
+	switch c.Name {
+	case "not":
+		return "(NOT " + a[0] + ")"
+	case "negate":
+		return "(- " + a[0] + ")"
+	case "between":
+		return "(" + a[0] + " BETWEEN " + a[1] + " AND " + a[2] + ")"
+	case "extract":
+		if l, ok := c.Args[0].(*Literal); ok && len(a) == 2 {
+			if s, ok := l.Value.(string); ok {
+				return "extract(" + strings.ToUpper(s) + " FROM " + a[1] + ")"
+			}
+		}
+	}
+	return c.Name + "(" + strings.Join(a, ", ") + ")"
+}
+
+// Children are the arguments.
+func (c *CallExpr) Children() []Expr { return c.Args }
+
+func (c *CallExpr) withChildren(ch []Expr) Expr {
+	cc := *c
+	cc.Args = ch
+	return &cc
+}

@@ -1,0 +1,213 @@
+package functions
+
+import (
+	"fmt"
+	"io"
+	"math/big"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
+	"sluice/internal/types"
+)
+
+// sum: integers -> BIGINT (wrapping like Spark's non-ANSI mode), floats ->
+// DOUBLE, DECIMAL(p,s) -> DECIMAL(min(38,p+10), s). avg: DOUBLE, or
+// DECIMAL(min(38,p+4), min(38,s+4)) for decimals. Both are NULL for a
+// group with no non-NULL input.
+func makeSum(args []Arg, distinct bool) (*AggBound, error) {
+	return makeSumAvg("sum", args[0].Type, false)
+}
+
+func makeAvg(args []Arg, distinct bool) (*AggBound, error) {
+	return makeSumAvg("avg", args[0].Type, true)
+}
+
+func makeSumAvg(name string, t arrow.DataType, avg bool) (*AggBound, error) {
+	t = types.Normalize(t)
+	switch {
+	case t.ID() == arrow.DECIMAL128:
+		d := t.(*arrow.Decimal128Type)
+		rt := types.Decimal(min(38, d.Precision+10), d.Scale)
+		if avg {
+			rt = types.Decimal(min(38, d.Precision+4), min(38, d.Scale+4))
+		}
+		return &AggBound{Type: rt, New: func() Accumulator {
+			return &decSumAcc{in: d, out: rt.(*arrow.Decimal128Type), avg: avg}
+		}}, nil
+	case types.IsInteger(t) && !avg:
+		return &AggBound{Type: types.BigInt, Casts: []arrow.DataType{types.BigInt}, New: func() Accumulator {
+			return &sumAcc[int64]{typ: types.BigInt, vals: i64s}
+		}}, nil
+	case types.IsNumeric(t) || t.ID() == arrow.NULL:
+		return &AggBound{Type: types.Double, Casts: []arrow.DataType{types.Double}, New: func() Accumulator {
+			return &sumAcc[float64]{typ: types.Double, vals: f64s, avg: avg}
+		}}, nil
+	}
+	return nil, fmt.Errorf("%s expects a numeric argument, got %s", name, sqlName(t))
+}
+
+type sumState[T int64 | float64] struct {
+	Sum []T
+	Cnt []int64
+}
+
+type sumAcc[T int64 | float64] struct {
+	typ  arrow.DataType
+	vals func(arrow.Array) []T
+	avg  bool
+	st   sumState[T]
+}
+
+func (s *sumAcc[T]) Update(groups []uint32, args []arrow.Array) error {
+	if m := maxGroup(groups); m >= 0 {
+		s.st.Sum = sizeTo(s.st.Sum, m+1)
+		s.st.Cnt = sizeTo(s.st.Cnt, m+1)
+	}
+	a := args[0]
+	if a.DataType().ID() == arrow.NULL {
+		return nil
+	}
+	vals := s.vals(a)
+	sum, cnt := s.st.Sum, s.st.Cnt
+	if a.NullN() == 0 {
+		for i, g := range groups {
+			sum[g] += vals[i]
+			cnt[g]++
+		}
+		return nil
+	}
+	vb := validBytes(a)
+	for i, g := range groups {
+		if isValid(vb, i) {
+			sum[g] += vals[i]
+			cnt[g]++
+		}
+	}
+	return nil
+}
+
+func (s *sumAcc[T]) Merge(other Accumulator, mapping []uint32) error {
+	o, ok := other.(*sumAcc[T])
+	if !ok {
+		return mergeTypeError(s, other)
+	}
+	for g := range o.st.Sum {
+		t := mapping[g]
+		s.st.Sum = grow(s.st.Sum, t)
+		s.st.Cnt = grow(s.st.Cnt, t)
+		s.st.Sum[t] += o.st.Sum[g]
+		s.st.Cnt[t] += o.st.Cnt[g]
+	}
+	return nil
+}
+
+func (s *sumAcc[T]) Result(n int) (arrow.Array, error) {
+	valid := newValidity(n)
+	vb := valid.Bytes()
+	has := func(g int) bool { return g < len(s.st.Cnt) && s.st.Cnt[g] > 0 }
+	if s.avg {
+		out := make([]float64, n)
+		for g := range out {
+			if has(g) {
+				out[g] = float64(s.st.Sum[g]) / float64(s.st.Cnt[g])
+			} else {
+				vb[g>>3] &^= 1 << (uint(g) & 7)
+			}
+		}
+		return fixedArray(types.Double, out, valid), nil
+	}
+	out := make([]T, n)
+	for g := range out {
+		if has(g) {
+			out[g] = s.st.Sum[g]
+		} else {
+			vb[g>>3] &^= 1 << (uint(g) & 7)
+		}
+	}
+	return fixedArray(s.typ, out, valid), nil
+}
+
+func (s *sumAcc[T]) Snapshot(w io.Writer) error { return snapshotGob(w, &s.st) }
+func (s *sumAcc[T]) Restore(r io.Reader) error  { return restoreGob(r, &s.st) }
+
+type decSumAcc struct {
+	in, out *arrow.Decimal128Type
+	avg     bool
+	sum     []decimal128.Num
+	cnt     []int64
+}
+
+func (s *decSumAcc) Update(groups []uint32, args []arrow.Array) error {
+	if m := maxGroup(groups); m >= 0 {
+		s.sum = sizeTo(s.sum, m+1)
+		s.cnt = sizeTo(s.cnt, m+1)
+	}
+	vals := decs(args[0])
+	vb := validBytes(args[0])
+	for i, g := range groups {
+		if isValid(vb, i) {
+			s.sum[g] = s.sum[g].Add(vals[i])
+			s.cnt[g]++
+		}
+	}
+	return nil
+}
+
+func (s *decSumAcc) Merge(other Accumulator, mapping []uint32) error {
+	o, ok := other.(*decSumAcc)
+	if !ok {
+		return mergeTypeError(s, other)
+	}
+	for g := range o.sum {
+		t := mapping[g]
+		s.sum = grow(s.sum, t)
+		s.cnt = grow(s.cnt, t)
+		s.sum[t] = s.sum[t].Add(o.sum[g])
+		s.cnt[t] += o.cnt[g]
+	}
+	return nil
+}
+
+func (s *decSumAcc) Result(n int) (arrow.Array, error) {
+	valid := newValidity(n)
+	vb := valid.Bytes()
+	out := make([]decimal128.Num, n)
+	for g := range out {
+		if g >= len(s.cnt) || s.cnt[g] == 0 {
+			vb[g>>3] &^= 1 << (uint(g) & 7)
+			continue
+		}
+		v := s.sum[g]
+		ok := true
+		if s.avg {
+			q := new(big.Int).Mul(v.BigInt(), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(s.out.Scale-s.in.Scale+1)), nil))
+			q.Quo(q, big.NewInt(s.cnt[g]))
+			v, ok = fromBig(q, s.out.Scale+1, s.out.Scale)
+		}
+		if !ok || !v.FitsInPrecision(s.out.Precision) {
+			vb[g>>3] &^= 1 << (uint(g) & 7)
+			continue
+		}
+		out[g] = v
+	}
+	return fixedArray(arrow.DataType(s.out), out, valid), nil
+}
+
+type decSumState struct {
+	Sum []dec2
+	Cnt []int64
+}
+
+func (s *decSumAcc) Snapshot(w io.Writer) error {
+	return snapshotGob(w, decSumState{toDec2(s.sum), s.cnt})
+}
+
+func (s *decSumAcc) Restore(r io.Reader) error {
+	var st decSumState
+	if err := restoreGob(r, &st); err != nil {
+		return err
+	}
+	s.sum, s.cnt = fromDec2(st.Sum), st.Cnt
+	return nil
+}

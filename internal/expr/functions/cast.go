@@ -1,0 +1,610 @@
+package functions
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/compute"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"sluice/internal/types"
+)
+
+// CanCast reports whether CAST(x AS to) is allowed for x of type from.
+// Whether a particular value converts is only known at Eval.
+func CanCast(from, to arrow.DataType) bool {
+	from, to = types.Normalize(from), types.Normalize(to)
+	if from.ID() == arrow.NULL || arrow.TypeEqual(from, to) || to.ID() == arrow.STRING {
+		return true
+	}
+	scalarish := func(t arrow.DataType) bool {
+		return types.IsNumeric(t) || t.ID() == arrow.BOOL || types.IsTemporal(t)
+	}
+	switch {
+	case from.ID() == arrow.STRING:
+		return scalarish(to) || to.ID() == arrow.INTERVAL_MONTH_DAY_NANO || to.ID() == arrow.BINARY
+	case scalarish(from) && scalarish(to):
+		// DATE has no numeric value in Spark.
+		return !(from.ID() == arrow.DATE32 && types.IsNumeric(to) || to.ID() == arrow.DATE32 && types.IsNumeric(from))
+	case from.ID() == arrow.BINARY:
+		return to.ID() == arrow.STRING
+	case from.ID() == arrow.LIST && to.ID() == arrow.LIST:
+		return CanCast(from.(*arrow.ListType).Elem(), to.(*arrow.ListType).Elem())
+	case from.ID() == arrow.STRUCT && to.ID() == arrow.STRUCT:
+		ff, tf := from.(*arrow.StructType).Fields(), to.(*arrow.StructType).Fields()
+		if len(ff) != len(tf) {
+			return false
+		}
+		for i := range ff {
+			if !CanCast(ff[i].Type, tf[i].Type) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// Cast converts arr to type to. With try, values that do not convert
+// become NULL; otherwise the first one is an error such as
+// "cannot cast 'abc' to INT".
+func Cast(ctx context.Context, arr arrow.Array, to arrow.DataType, try bool) (arrow.Array, error) {
+	from := arr.DataType()
+	if arrow.TypeEqual(from, to) {
+		arr.Retain()
+		return arr, nil
+	}
+	n := arr.Len()
+	if from.ID() == arrow.NULL {
+		return nullArray(to, n), nil
+	}
+	if nf := types.Normalize(from); !arrow.TypeEqual(nf, from) {
+		if nf.ID() == arrow.TIMESTAMP && from.ID() == arrow.TIMESTAMP && from.(*arrow.TimestampType).Unit == arrow.Microsecond {
+			return relabel(arr, nf), nil
+		}
+		norm, err := compute.CastArray(ctx, arr, compute.UnsafeCastOptions(nf))
+		if err != nil {
+			return nil, fmt.Errorf("cannot cast %s to %s: %w", from, sqlName(nf), err)
+		}
+		defer norm.Release()
+		return Cast(ctx, norm, to, try)
+	}
+	if to.ID() == arrow.TIMESTAMP && from.ID() == arrow.TIMESTAMP {
+		if tt := to.(*arrow.TimestampType); tt.Unit == arrow.Microsecond {
+			return relabel(arr, to), nil
+		}
+	}
+	if to.ID() == arrow.STRING {
+		return castToString(arr), nil
+	}
+	if !CanCast(from, to) {
+		return nil, fmt.Errorf("cannot cast %s to %s", sqlName(from), sqlName(to))
+	}
+	if from.ID() == arrow.STRING {
+		return castFromString(arr.(*array.String), to, try)
+	}
+	switch to.ID() {
+	case arrow.LIST:
+		return castList(ctx, arr.(*array.List), to.(*arrow.ListType), try)
+	case arrow.STRUCT:
+		return castStruct(ctx, arr.(*array.Struct), to.(*arrow.StructType), try)
+	}
+	return castScalar(arr, to, try)
+}
+
+// relabel reuses arr's buffers under another type of the same layout.
+func relabel(arr arrow.Array, t arrow.DataType) arrow.Array {
+	d := arr.Data()
+	nd := array.NewData(t, d.Len(), d.Buffers(), d.Children(), d.NullN(), d.Offset())
+	defer nd.Release()
+	return array.MakeFromData(nd)
+}
+
+func castToString(arr arrow.Array) arrow.Array {
+	n := arr.Len()
+	b := array.NewStringBuilder(mem)
+	defer b.Release()
+	b.Reserve(n)
+	for i := 0; i < n; i++ {
+		if arr.IsNull(i) {
+			b.AppendNull()
+			continue
+		}
+		b.Append(types.FormatValue(arr, i))
+	}
+	return b.NewArray()
+}
+
+// castError reports the first value that does not convert.
+func castError(v string, to arrow.DataType) error {
+	if len(v) > 64 {
+		v = v[:64] + "..."
+	}
+	return fmt.Errorf("cannot cast '%s' to %s", v, sqlName(to))
+}
+
+// ParseBool reads the boolean spellings Spark accepts.
+func ParseBool(s string) (bool, bool) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "true", "t", "yes", "y", "1":
+		return true, true
+	case "false", "f", "no", "n", "0":
+		return false, true
+	}
+	return false, false
+}
+
+// ParseInt reads an integer; like Spark it accepts "1.9" (truncating).
+func ParseInt(s string) (int64, bool) {
+	s = strings.TrimSpace(s)
+	if v, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return v, true
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f >= 9.3e18 || f <= -9.3e18 {
+		return 0, false
+	}
+	return int64(f), true
+}
+
+func parseFloat(s string) (float64, bool) {
+	s = strings.TrimSpace(s)
+	switch strings.ToLower(s) {
+	case "inf", "+inf", "infinity", "+infinity":
+		return math.Inf(1), true
+	case "-inf", "-infinity":
+		return math.Inf(-1), true
+	case "nan":
+		return math.NaN(), true
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	return f, err == nil
+}
+
+func castFromString(arr *array.String, to arrow.DataType, try bool) (arrow.Array, error) {
+	n := arr.Len()
+	valid := newValidity(n)
+	vb := valid.Bytes()
+	src := validBytes(arr)
+	fail := func(i int) error {
+		if try {
+			bitutil.ClearBit(vb, i)
+			return nil
+		}
+		valid.Release()
+		return castError(arr.Value(i), to)
+	}
+	each := func(f func(i int, s string) bool) error {
+		for i := 0; i < n; i++ {
+			if !isValid(src, i) {
+				bitutil.ClearBit(vb, i)
+				continue
+			}
+			if !f(i, arr.Value(i)) {
+				if err := fail(i); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	switch to.ID() {
+	case arrow.BOOL:
+		bits := newBits(n)
+		err := each(func(i int, s string) bool {
+			v, ok := ParseBool(s)
+			setBit(bits, i, v)
+			return ok
+		})
+		if err != nil {
+			return nil, err
+		}
+		return boolArray(bits, n, valid), nil
+	case arrow.INT32:
+		out := make([]int32, n)
+		err := each(func(i int, s string) bool {
+			v, ok := ParseInt(s)
+			out[i] = int32(v)
+			return ok && v >= math.MinInt32 && v <= math.MaxInt32
+		})
+		if err != nil {
+			return nil, err
+		}
+		return fixedArray(to, out, valid), nil
+	case arrow.INT64:
+		out := make([]int64, n)
+		err := each(func(i int, s string) bool {
+			v, ok := ParseInt(s)
+			out[i] = v
+			return ok
+		})
+		if err != nil {
+			return nil, err
+		}
+		return fixedArray(to, out, valid), nil
+	case arrow.FLOAT64:
+		out := make([]float64, n)
+		err := each(func(i int, s string) bool {
+			v, ok := parseFloat(s)
+			out[i] = v
+			return ok
+		})
+		if err != nil {
+			return nil, err
+		}
+		return fixedArray(to, out, valid), nil
+	case arrow.DECIMAL128:
+		dt := to.(*arrow.Decimal128Type)
+		out := make([]decimal128.Num, n)
+		err := each(func(i int, s string) bool {
+			v, err := decimal128.FromString(strings.TrimSpace(s), dt.Precision, dt.Scale)
+			out[i] = v
+			return err == nil && v.FitsInPrecision(dt.Precision)
+		})
+		if err != nil {
+			return nil, err
+		}
+		return fixedArray(to, out, valid), nil
+	case arrow.DATE32:
+		out := make([]arrow.Date32, n)
+		err := each(func(i int, s string) bool {
+			if d, ok := types.ParseDate(s); ok {
+				out[i] = arrow.Date32(d)
+				return true
+			}
+			us, ok := types.ParseTimestamp(s)
+			out[i] = arrow.Date32(floorDiv(us, microsPerDay))
+			return ok
+		})
+		if err != nil {
+			return nil, err
+		}
+		return fixedArray(to, out, valid), nil
+	case arrow.TIMESTAMP:
+		out := make([]arrow.Timestamp, n)
+		err := each(func(i int, s string) bool {
+			us, ok := types.ParseTimestamp(s)
+			out[i] = arrow.Timestamp(us)
+			return ok
+		})
+		if err != nil {
+			return nil, err
+		}
+		return fixedArray(to, out, valid), nil
+	case arrow.INTERVAL_MONTH_DAY_NANO:
+		out := make([]arrow.MonthDayNanoInterval, n)
+		err := each(func(i int, s string) bool {
+			iv, err := types.ParseInterval(s)
+			out[i] = iv
+			return err == nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		return fixedArray(to, out, valid), nil
+	case arrow.BINARY:
+		valid.Release()
+		return relabel(arr, to), nil
+	}
+	valid.Release()
+	return nil, fmt.Errorf("cannot cast STRING to %s", sqlName(to))
+}
+
+const microsPerDay = 86400_000_000
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+// castScalar converts between BOOLEAN, the numbers, DATE and TIMESTAMP
+// through float64/int64/decimal intermediates.
+func castScalar(arr arrow.Array, to arrow.DataType, try bool) (arrow.Array, error) {
+	n := arr.Len()
+	from := arr.DataType()
+	var valid *memory.Buffer
+	if arr.NullN() > 0 {
+		valid, _ = validityAnd(n, arr)
+	}
+	// Decimal targets and sources keep exactness where they can.
+	if to.ID() == arrow.DECIMAL128 {
+		return castToDecimal(arr, to.(*arrow.Decimal128Type), valid, try)
+	}
+	if from.ID() == arrow.DECIMAL128 {
+		scale := from.(*arrow.Decimal128Type).Scale
+		d := decs(arr)
+		switch to.ID() {
+		case arrow.INT32, arrow.INT64, arrow.TIMESTAMP, arrow.BOOL:
+			ints := make([]int64, n)
+			for i, v := range d {
+				if scale > 0 {
+					v = v.ReduceScaleBy(scale, false)
+				} else if scale < 0 {
+					v = v.IncreaseScaleBy(-scale)
+				}
+				ints[i] = int64(v.LowBits())
+			}
+			return fromInt64s(ints, to, valid, try)
+		}
+		fs := make([]float64, n)
+		for i, v := range d {
+			fs[i] = v.ToFloat64(scale)
+		}
+		return fromFloat64s(fs, to, valid, try)
+	}
+	switch from.ID() {
+	case arrow.FLOAT64:
+		return fromFloat64s(f64s(arr), to, valid, try)
+	case arrow.BOOL:
+		b := arr.(*array.Boolean)
+		ints := make([]int64, n)
+		for i := range ints {
+			if b.Value(i) {
+				ints[i] = 1
+			}
+		}
+		return fromInt64s(ints, to, valid, try)
+	case arrow.INT32:
+		v := i32s(arr)
+		ints := make([]int64, n)
+		for i := range ints {
+			ints[i] = int64(v[i])
+		}
+		return fromInt64s(ints, to, valid, try)
+	case arrow.INT64:
+		return fromInt64s(i64s(arr), to, valid, try)
+	case arrow.TIMESTAMP:
+		us := i64s(arr)
+		switch to.ID() {
+		case arrow.DATE32:
+			out := make([]arrow.Date32, n)
+			for i, v := range us {
+				out[i] = arrow.Date32(floorDiv(v, microsPerDay))
+			}
+			return fixedArray(to, out, valid), nil
+		case arrow.FLOAT64:
+			out := make([]float64, n)
+			for i, v := range us {
+				out[i] = float64(v) / 1e6
+			}
+			return fixedArray(to, out, valid), nil
+		}
+		secs := make([]int64, n)
+		for i, v := range us {
+			secs[i] = floorDiv(v, 1e6)
+		}
+		return fromInt64s(secs, to, valid, try)
+	case arrow.DATE32:
+		days := i32s(arr)
+		switch to.ID() {
+		case arrow.TIMESTAMP:
+			out := make([]arrow.Timestamp, n)
+			for i, v := range days {
+				out[i] = arrow.Timestamp(int64(v) * microsPerDay)
+			}
+			return fixedArray(to, out, valid), nil
+		}
+	}
+	if valid != nil {
+		valid.Release()
+	}
+	return nil, fmt.Errorf("cannot cast %s to %s", sqlName(from), sqlName(to))
+}
+
+// fromInt64s converts integer values (seconds for TIMESTAMP) to type to.
+// Narrowing to INT wraps as in Spark's non-ANSI mode.
+func fromInt64s(v []int64, to arrow.DataType, valid *memory.Buffer, try bool) (arrow.Array, error) {
+	n := len(v)
+	switch to.ID() {
+	case arrow.INT64:
+		out := make([]int64, n)
+		copy(out, v)
+		return fixedArray(to, out, valid), nil
+	case arrow.INT32:
+		out := make([]int32, n)
+		for i, x := range v {
+			out[i] = int32(x)
+		}
+		return fixedArray(to, out, valid), nil
+	case arrow.FLOAT64:
+		out := make([]float64, n)
+		for i, x := range v {
+			out[i] = float64(x)
+		}
+		return fixedArray(to, out, valid), nil
+	case arrow.BOOL:
+		bits := newBits(n)
+		for i, x := range v {
+			setBit(bits, i, x != 0)
+		}
+		return boolArray(bits, n, valid), nil
+	case arrow.TIMESTAMP:
+		out := make([]arrow.Timestamp, n)
+		for i, x := range v {
+			out[i] = arrow.Timestamp(x * 1e6)
+		}
+		return fixedArray(to, out, valid), nil
+	}
+	if valid != nil {
+		valid.Release()
+	}
+	return nil, fmt.Errorf("cannot cast BIGINT to %s", sqlName(to))
+}
+
+// fromFloat64s converts doubles to type to; NaN and out-of-range values
+// saturate for integers as Java's casts do.
+func fromFloat64s(v []float64, to arrow.DataType, valid *memory.Buffer, try bool) (arrow.Array, error) {
+	n := len(v)
+	switch to.ID() {
+	case arrow.FLOAT64:
+		out := make([]float64, n)
+		copy(out, v)
+		return fixedArray(to, out, valid), nil
+	case arrow.INT32:
+		out := make([]int32, n)
+		for i, x := range v {
+			switch {
+			case math.IsNaN(x):
+			case x >= math.MaxInt32:
+				out[i] = math.MaxInt32
+			case x <= math.MinInt32:
+				out[i] = math.MinInt32
+			default:
+				out[i] = int32(x)
+			}
+		}
+		return fixedArray(to, out, valid), nil
+	case arrow.INT64:
+		out := make([]int64, n)
+		for i, x := range v {
+			switch {
+			case math.IsNaN(x):
+			case x >= math.MaxInt64:
+				out[i] = math.MaxInt64
+			case x <= math.MinInt64:
+				out[i] = math.MinInt64
+			default:
+				out[i] = int64(x)
+			}
+		}
+		return fixedArray(to, out, valid), nil
+	case arrow.BOOL:
+		bits := newBits(n)
+		for i, x := range v {
+			setBit(bits, i, x != 0)
+		}
+		return boolArray(bits, n, valid), nil
+	case arrow.TIMESTAMP:
+		out := make([]arrow.Timestamp, n)
+		for i, x := range v {
+			out[i] = arrow.Timestamp(math.Round(x * 1e6))
+		}
+		return fixedArray(to, out, valid), nil
+	}
+	if valid != nil {
+		valid.Release()
+	}
+	return nil, fmt.Errorf("cannot cast DOUBLE to %s", sqlName(to))
+}
+
+func castToDecimal(arr arrow.Array, dt *arrow.Decimal128Type, valid *memory.Buffer, try bool) (arrow.Array, error) {
+	n := arr.Len()
+	out := make([]decimal128.Num, n)
+	valid = ensureValidity(valid, n)
+	vb := valid.Bytes()
+	bad := func(i int, shown string) error {
+		if try {
+			bitutil.ClearBit(vb, i)
+			return nil
+		}
+		valid.Release()
+		return castError(shown, dt)
+	}
+	switch arr.DataType().ID() {
+	case arrow.DECIMAL128:
+		fs := arr.DataType().(*arrow.Decimal128Type).Scale
+		for i, v := range decs(arr) {
+			if !bitutil.BitIsSet(vb, i) {
+				continue
+			}
+			var err error
+			if fs > dt.Scale {
+				out[i] = v.ReduceScaleBy(fs-dt.Scale, true)
+			} else {
+				out[i], err = v.Rescale(fs, dt.Scale)
+			}
+			if err != nil || !out[i].FitsInPrecision(dt.Precision) {
+				if e := bad(i, v.ToString(fs)); e != nil {
+					return nil, e
+				}
+			}
+		}
+	case arrow.FLOAT64:
+		for i, v := range f64s(arr) {
+			if !bitutil.BitIsSet(vb, i) {
+				continue
+			}
+			d, err := decimal128.FromFloat64(v, dt.Precision, dt.Scale)
+			out[i] = d
+			if err != nil {
+				if e := bad(i, strconv.FormatFloat(v, 'g', -1, 64)); e != nil {
+					return nil, e
+				}
+			}
+		}
+	case arrow.INT32, arrow.INT64, arrow.BOOL:
+		var ints []int64
+		switch arr.DataType().ID() {
+		case arrow.INT64:
+			ints = i64s(arr)
+		case arrow.INT32:
+			for _, v := range i32s(arr) {
+				ints = append(ints, int64(v))
+			}
+		default:
+			b := arr.(*array.Boolean)
+			ints = make([]int64, n)
+			for i := range ints {
+				if b.Value(i) {
+					ints[i] = 1
+				}
+			}
+		}
+		for i, v := range ints {
+			if !bitutil.BitIsSet(vb, i) {
+				continue
+			}
+			d, err := decimal128.FromI64(v).Rescale(0, dt.Scale)
+			out[i] = d
+			if err != nil || !d.FitsInPrecision(dt.Precision) {
+				if e := bad(i, strconv.FormatInt(v, 10)); e != nil {
+					return nil, e
+				}
+			}
+		}
+	default:
+		valid.Release()
+		return nil, fmt.Errorf("cannot cast %s to %s", sqlName(arr.DataType()), sqlName(dt))
+	}
+	return fixedArray(arrow.DataType(dt), out, valid), nil
+}
+
+func castList(ctx context.Context, arr *array.List, to *arrow.ListType, try bool) (arrow.Array, error) {
+	vals, err := Cast(ctx, arr.ListValues(), to.Elem(), try)
+	if err != nil {
+		return nil, err
+	}
+	defer vals.Release()
+	d := arr.Data()
+	nd := array.NewData(to, d.Len(), d.Buffers(), []arrow.ArrayData{vals.Data()}, d.NullN(), d.Offset())
+	defer nd.Release()
+	return array.MakeFromData(nd), nil
+}
+
+func castStruct(ctx context.Context, arr *array.Struct, to *arrow.StructType, try bool) (arrow.Array, error) {
+	d := arr.Data()
+	kids := make([]arrow.ArrayData, arr.NumField())
+	for i := range kids {
+		f := array.MakeFromData(d.Children()[i])
+		c, err := Cast(ctx, f, to.Field(i).Type, try)
+		f.Release()
+		if err != nil {
+			return nil, fmt.Errorf("field %s: %w", to.Field(i).Name, err)
+		}
+		defer c.Release()
+		kids[i] = c.Data()
+	}
+	nd := array.NewData(to, d.Len(), d.Buffers()[:1], kids, d.NullN(), d.Offset())
+	defer nd.Release()
+	return array.MakeFromData(nd), nil
+}

@@ -12,7 +12,7 @@ import (
 	"sluice/internal/types"
 )
 
-func compress(t *testing.T, codec string, data []byte) []byte {
+func compressBytes(t *testing.T, codec string, data []byte) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	w, err := Compress(&buf, codec)
@@ -47,17 +47,17 @@ func TestDecompress(t *testing.T) {
 		t.Fatal(err)
 	}
 	rawSnappy := snappy.Encode(nil, plain)
-	multi := append(compress(t, CodecGzip, plain[:4000]), compress(t, CodecGzip, plain[4000:])...)
+	multi := append(compressBytes(t, CodecGzip, plain[:4000]), compressBytes(t, CodecGzip, plain[4000:])...)
 	cases := []struct {
 		name, codec string
 		data        []byte
 		want        []byte
 	}{
-		{"a.json.gz", "auto", compress(t, CodecGzip, plain), plain},
-		{"a.json", "gzip", compress(t, CodecGzip, plain), plain},
+		{"a.json.gz", "auto", compressBytes(t, CodecGzip, plain), plain},
+		{"a.json", "gzip", compressBytes(t, CodecGzip, plain), plain},
 		{"a.json.gz", "auto", multi, plain}, // multi-member gzip
-		{"a.json.zst", "auto", compress(t, CodecZstd, plain), plain},
-		{"a.json.snappy", "auto", compress(t, CodecSnappy, plain), plain},
+		{"a.json.zst", "auto", compressBytes(t, CodecZstd, plain), plain},
+		{"a.json.snappy", "auto", compressBytes(t, CodecSnappy, plain), plain},
 		{"a.json.snappy", "auto", rawSnappy, plain},
 		{"a.json.bz2", "auto", bz, []byte(`{"a":1}` + "\n" + `{"a":2}` + "\n")},
 		{"a.json", "auto", bz, []byte(`{"a":1}` + "\n" + `{"a":2}` + "\n")}, // sniffed
@@ -83,13 +83,13 @@ func TestDecompress(t *testing.T) {
 }
 
 func TestTruncatedGzipNamesFile(t *testing.T) {
-	gz := compress(t, CodecGzip, []byte(strings.Repeat(`{"a":"hello world"}`+"\n", 5000)))
+	gz := compressBytes(t, CodecGzip, []byte(strings.Repeat(`{"a":"hello world"}`+"\n", 5000)))
 	f := memFile("file:///x.json.gz", gz[:len(gz)/2])
 	_, err := readAll(t, f, schemaOf(fld("a", types.String)), Options{Format: "json"})
 	if err == nil || err.Error() != "reading file:///x.json.gz: unexpected EOF in gzip stream" {
 		t.Fatalf("err = %v", err)
 	}
-	zs := compress(t, CodecZstd, []byte(strings.Repeat(`{"a":"hello world"}`+"\n", 5000)))
+	zs := compressBytes(t, CodecZstd, []byte(strings.Repeat(`{"a":"hello world"}`+"\n", 5000)))
 	_, err = readAll(t, memFile("file:///x.json.zst", zs[:len(zs)/2]), schemaOf(fld("a", types.String)), Options{Format: "json"})
 	if err == nil || !strings.HasPrefix(err.Error(), "reading file:///x.json.zst: ") {
 		t.Fatalf("err = %v", err)

@@ -84,7 +84,7 @@ func TestCSVModes(t *testing.T) {
 }
 
 func TestCSVCompressedAndUnsupported(t *testing.T) {
-	data := compress(t, CodecZstd, []byte("a\n1\n"))
+	data := compressBytes(t, CodecZstd, []byte("a\n1\n"))
 	got := mustRead(t, memFile("x.csv.zst", data), schemaOf(fld("a", types.BigInt)), Options{Format: "csv", Header: true})
 	eqRows(t, got, []string{`{"a":1}`})
 	_, err := readAll(t, memFile("x.csv", nil), schemaOf(fld("s", types.Struct(fld("a", types.Int)))), Options{Format: "csv"})

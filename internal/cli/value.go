@@ -52,6 +52,9 @@ func Text(arr arrow.Array, i int) (s string, ok bool) {
 		return `\x` + hex.EncodeToString(a.Value(i)), true
 	case *array.LargeBinary:
 		return `\x` + hex.EncodeToString(a.Value(i)), true
+	case *array.Decimal128:
+		// Arrow's ValueStr drops trailing zeros; DECIMAL(10,2) shows 12.50.
+		return a.Value(i).ToString(a.DataType().(*arrow.Decimal128Type).Scale), true
 	case *array.Dictionary:
 		return Text(a.Dictionary(), a.GetValueIndex(i))
 	case *array.List, *array.LargeList, *array.FixedSizeList, *array.Map, *array.Struct:
@@ -128,7 +131,10 @@ func AppendJSON(b []byte, arr arrow.Array, i int) []byte {
 		return appendJSONFloat(b, a.Value(i))
 	case *array.Float32:
 		return appendJSONFloat(b, float64(a.Value(i)))
-	case *array.Decimal128, *array.Decimal256:
+	case *array.Decimal128:
+		s, _ := Text(a, i)
+		return append(b, s...)
+	case *array.Decimal256:
 		return append(b, arr.ValueStr(i)...)
 	case *array.Timestamp:
 		t := types.FromMicros(timestampMicros(a, i))

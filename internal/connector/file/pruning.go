@@ -1,5 +1,3 @@
-//go:build exprnodes
-
 package file
 
 import (
@@ -139,7 +137,7 @@ func toStatPred(c expr.Expr, table *arrow.Schema, isPart []bool) (statPred, bool
 		if in.Not {
 			return statPred{}, false
 		}
-		col, ok := columnOf(in.E, table, isPart)
+		col, ok := columnOf(in.Arg, table, isPart)
 		if !ok {
 			return statPred{}, false
 		}
@@ -481,7 +479,7 @@ func pinnedValues(preds []expr.Expr, ti int, t arrow.DataType) []string {
 		return ok && c.Index == ti
 	}
 	for _, p := range preds {
-		if in, ok := p.(*expr.InExpr); ok && !in.Not && isCol(in.E) {
+		if in, ok := p.(*expr.InExpr); ok && !in.Not && isCol(in.Arg) {
 			var out []string
 			for _, item := range in.List {
 				v, ok := folder(item)

@@ -178,7 +178,7 @@ func (s *Sink) Describe() string {
 	return d
 }
 
-// Written lists the keys of the files stored so far, in order.
+// Written lists the URIs of the files stored so far, in order.
 func (s *Sink) Written() []string { return append([]string(nil), s.written...) }
 
 // Write routes each row of batch to its partition's open file.
@@ -303,7 +303,7 @@ func (s *Sink) fileFor(dir string) (*openFile, error) {
 			return nil, fmt.Errorf("writing %s: %w", s.spec.Name, err)
 		}
 	}
-	if f.w, err = formatNewWriter(f.comp, s.data, s.fopts); err != nil {
+	if f.w, err = format.NewWriter(f.comp, s.data, s.fopts); err != nil {
 		f.discard()
 		return nil, fmt.Errorf("writing %s: %w", s.loc.keyURI(key), err)
 	}
@@ -341,7 +341,7 @@ func (s *Sink) finish(ctx context.Context, dir string) error {
 	if err := s.loc.store.Put(ctx, f.key, f.tmp, false); err != nil {
 		return fmt.Errorf("storing %s: %w", uri, err)
 	}
-	s.written = append(s.written, f.key)
+	s.written = append(s.written, uri)
 	return nil
 }
 

@@ -1,0 +1,214 @@
+package file
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"sluice/internal/connector"
+	"sluice/internal/expr"
+	"sluice/internal/types"
+)
+
+func must(e expr.Expr, err error) expr.Expr {
+	if err != nil {
+		panic(err)
+	}
+	return e
+}
+
+func call(name string, args ...expr.Expr) expr.Expr { return must(expr.Call(name, args...)) }
+func lit(v any, t arrow.DataType) expr.Expr         { return must(expr.Lit(v, t)) }
+
+func TestPartitionPruning(t *testing.T) {
+	dir := logsTree(t)
+	year := expr.Col(3, "year", types.Int)
+	month := expr.Col(4, "month", types.Int)
+	status := expr.Col(0, "status", types.Int)
+	cases := []struct {
+		name       string
+		pred       expr.Expr
+		wantFiles  int
+		wantPruned int
+		wantRows   int
+	}{
+		{"year = 2026", call("=", year, lit(int32(2026), types.Int)), 2, 2, 2},
+		{"month > 5 and status = 200", call("and", call(">", month, lit(int32(5), types.Int)), call("=", status, lit(int32(200), types.Int))), 2, 2, 3},
+		{"year is null", call("is_null", year), 1, 3, 1},
+		{"year = 2026 or month = 12", call("or", call("=", year, lit(int32(2026), types.Int)), call("=", month, lit(int32(12), types.Int))), 3, 1, 4},
+		{"status = 500 only", call("=", status, lit(int32(500), types.Int)), 4, 0, 5},
+		{"year + month > 2030", call(">", call("+", year, month), lit(int32(2030), types.Int)), 2, 2, 3},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src, err := NewSource(context.Background(), logsSpec(dir))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := src.PushFilter(c.pred)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows := readAll(t, p)
+			ps := p.(*Source)
+			if got := ps.stats.files.Load(); got != int64(c.wantFiles) {
+				t.Errorf("files = %d, want %d", got, c.wantFiles)
+			}
+			if got := ps.stats.pruned.Load(); got != int64(c.wantPruned) {
+				t.Errorf("pruned = %d, want %d", got, c.wantPruned)
+			}
+			if got := ps.OpenedFiles(); got != int64(c.wantFiles) {
+				t.Errorf("opened %d files, want %d", got, c.wantFiles)
+			}
+			if len(rows) != c.wantRows {
+				t.Errorf("%d rows, want %d: %v", len(rows), c.wantRows, rows)
+			}
+		})
+	}
+}
+
+func TestPushFilterAfterProjection(t *testing.T) {
+	dir := logsTree(t)
+	src, err := NewSource(context.Background(), logsSpec(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := src.PushProjection([]string{"month", "_file", "status"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Over the projected schema: month is column 0, _file column 1.
+	pred := call("and", call("=", expr.Col(0, "month", types.Int), lit(int32(11), types.Int)),
+		call("is_not_null", expr.Col(1, "_file", types.String)))
+	f, err := p.(connector.FilterPusher).PushFilter(pred)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := readAll(t, f)
+	if len(rows) != 1 || f.(*Source).stats.pruned.Load() != 3 {
+		t.Errorf("rows %v, pruned %d", rows, f.(*Source).stats.pruned.Load())
+	}
+}
+
+func TestListingPrefixPruning(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"t/region=eu/day=2026-11-01/a.json":    `{"n": 1}`,
+		"t/region=eu/day=2026-11-02/b.json":    `{"n": 2}`,
+		"t/region=us/day=2026-11-01/c.json":    `{"n": 3}`,
+		"t/region=a%2Fb/day=2026-11-01/d.json": `{"n": 4}`,
+	})
+	spec := connector.TableSpec{Name: "t", Using: "json", Location: dir + "/t",
+		Schema:      schema(field("n", types.BigInt), field("region", types.String), field("day", types.Date)),
+		PartitionBy: []string{"region", "day"}}
+	src, err := NewSource(context.Background(), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	region := expr.Col(1, "region", types.String)
+	day := expr.Col(2, "day", types.Date)
+	d1, _ := types.ParseDate("2026-11-01")
+	in, err := expr.In(region, []expr.Expr{lit("us", types.String), lit("a/b", types.String)}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name     string
+		pred     expr.Expr
+		prefixes []string
+		rows     []string
+	}{
+		{"region = eu", call("=", region, lit("eu", types.String)), []string{"region=eu/"}, []string{"1|eu|2026-11-01", "2|eu|2026-11-02"}},
+		{"eu and day", call("and", call("=", lit("eu", types.String), region), call("=", day, lit(d1, types.Date))), []string{"region=eu/day=2026-11-01/"}, []string{"1|eu|2026-11-01"}},
+		{"region in", in, []string{"region=us/", "region=a%2Fb/"}, []string{"3|us|2026-11-01", "4|a/b|2026-11-01"}},
+		{"day only", call("=", day, lit(d1, types.Date)), nil, []string{"1|eu|2026-11-01", "3|us|2026-11-01", "4|a/b|2026-11-01"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := src.PushFilter(c.pred)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ps := p.(*Source)
+			prefixes, err := ps.partitionPrefixes(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var rel []string
+			for _, x := range prefixes {
+				rel = append(rel, x[len(ps.loc.base):])
+			}
+			if !reflect.DeepEqual(rel, c.prefixes) {
+				t.Errorf("prefixes %q, want %q", rel, c.prefixes)
+			}
+			if got := readAll(t, p); !reflect.DeepEqual(sorted(got), sorted(c.rows)) {
+				t.Errorf("rows %v, want %v", got, c.rows)
+			}
+		})
+	}
+}
+
+func TestStatPredMayMatch(t *testing.T) {
+	cases := []struct {
+		p        statPred
+		min, max any
+		nulls    int64
+		want     bool
+	}{
+		{statPred{op: "=", vals: []any{int64(5)}}, int64(1), int64(10), 0, true},
+		{statPred{op: "=", vals: []any{int64(50)}}, int64(1), int64(10), 0, false},
+		{statPred{op: "=", vals: []any{int64(0)}}, int64(1), int64(10), 0, false},
+		{statPred{op: "<", vals: []any{int64(1)}}, int64(1), int64(10), 0, false},
+		{statPred{op: "<=", vals: []any{int64(1)}}, int64(1), int64(10), 0, true},
+		{statPred{op: ">", vals: []any{int64(10)}}, int64(1), int64(10), 0, false},
+		{statPred{op: ">=", vals: []any{int64(10)}}, int64(1), int64(10), 0, true},
+		{statPred{op: ">=", vals: []any{9.5}}, int64(1), int64(10), 0, true},
+		{statPred{op: ">", vals: []any{10.5}}, int64(1), int64(10), 0, false},
+		{statPred{op: "between", vals: []any{int64(11), int64(20)}}, int64(1), int64(10), 0, false},
+		{statPred{op: "between", vals: []any{int64(5), int64(20)}}, int64(1), int64(10), 0, true},
+		{statPred{op: "in", vals: []any{int64(0), int64(11)}}, int64(1), int64(10), 0, false},
+		{statPred{op: "in", vals: []any{int64(0), int64(7)}}, int64(1), int64(10), 0, true},
+		{statPred{op: "is_null"}, int64(1), int64(10), 0, false},
+		{statPred{op: "is_null"}, int64(1), int64(10), 3, true},
+		{statPred{op: "=", vals: []any{"m"}}, "a", "k", 0, false},
+		{statPred{op: "=", vals: []any{"b"}}, "a", "k", 0, true},
+		{statPred{op: "=", vals: []any{"b"}}, int64(1), int64(2), 0, true}, // mismatched kinds: keep
+		{statPred{op: "=", vals: []any{int64(5)}}, nil, nil, 0, true},
+		{statPred{op: "=", vals: []any{true}}, false, false, 0, false},
+	}
+	for i, c := range cases {
+		if got := c.p.mayMatch(c.min, c.max, c.nulls); got != c.want {
+			t.Errorf("case %d %+v on [%v, %v] = %v, want %v", i, c.p, c.min, c.max, got, c.want)
+		}
+	}
+}
+
+func TestToStatPred(t *testing.T) {
+	table := schema(field("n", types.Int), field("s", types.String), field("p", types.Int))
+	isPart := []bool{false, false, true}
+	n := expr.Col(0, "n", types.Int)
+	cases := []struct {
+		pred expr.Expr
+		want *statPred
+	}{
+		{call("<", n, lit(int32(5), types.Int)), &statPred{col: "n", op: "<", vals: []any{int64(5)}}},
+		{call("<", lit(int32(5), types.Int), n), &statPred{col: "n", op: ">", vals: []any{int64(5)}}},
+		{call(">=", n, lit(int64(7), types.BigInt)), &statPred{col: "n", op: ">=", vals: []any{int64(7)}}},
+		{call("between", n, lit(int32(1), types.Int), lit(int32(3), types.Int)), &statPred{col: "n", op: "between", vals: []any{int64(1), int64(3)}}},
+		{call("is_null", expr.Col(1, "s", types.String)), &statPred{col: "s", op: "is_null"}},
+		{call("=", expr.Col(1, "s", types.String), lit("x", types.String)), &statPred{col: "s", op: "=", vals: []any{"x"}}},
+		{call("<>", n, lit(int32(5), types.Int)), nil},
+		{call("=", expr.Col(2, "p", types.Int), lit(int32(5), types.Int)), nil},
+	}
+	for _, c := range cases {
+		_, stats := splitFilter(c.pred, table, isPart)
+		var got *statPred
+		if len(stats) == 1 {
+			got = &stats[0]
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: got %+v, want %+v", c.pred, got, c.want)
+		}
+	}
+}

@@ -259,15 +259,15 @@ func statValues(ts metadata.TypedStatistics, lt schema.LogicalType) (min, max an
 	case *metadata.BooleanStatistics:
 		return s.Min(), s.Max(), true
 	case *metadata.Int32Statistics:
-		if il, isInt := lt.(*schema.IntLogicalType); isInt && !il.IsSigned() {
+		if il, isInt := lt.(schema.IntLogicalType); isInt && !il.IsSigned() {
 			return int64(uint32(s.Min())), int64(uint32(s.Max())), true
 		}
-		if _, isDec := lt.(*schema.DecimalLogicalType); isDec {
+		if _, isDec := lt.(schema.DecimalLogicalType); isDec {
 			return nil, nil, false
 		}
 		return int64(s.Min()), int64(s.Max()), true
 	case *metadata.Int64Statistics:
-		if tl, isTS := lt.(*schema.TimestampLogicalType); isTS {
+		if tl, isTS := lt.(schema.TimestampLogicalType); isTS {
 			switch tl.TimeUnit() {
 			case schema.TimeUnitMillis:
 				return s.Min() * 1000, s.Max() * 1000, true
@@ -276,12 +276,12 @@ func statValues(ts metadata.TypedStatistics, lt schema.LogicalType) (min, max an
 			}
 			return s.Min(), s.Max(), true
 		}
-		if il, isInt := lt.(*schema.IntLogicalType); isInt && !il.IsSigned() {
+		if il, isInt := lt.(schema.IntLogicalType); isInt && !il.IsSigned() {
 			if s.Min() < 0 || s.Max() < 0 { // beyond int64: not comparable as int64
 				return nil, nil, false
 			}
 		}
-		if _, isDec := lt.(*schema.DecimalLogicalType); isDec {
+		if _, isDec := lt.(schema.DecimalLogicalType); isDec {
 			return nil, nil, false
 		}
 		return s.Min(), s.Max(), true
@@ -290,7 +290,7 @@ func statValues(ts metadata.TypedStatistics, lt schema.LogicalType) (min, max an
 	case *metadata.Float64Statistics:
 		return s.Min(), s.Max(), true
 	case *metadata.ByteArrayStatistics:
-		if _, isStr := lt.(*schema.StringLogicalType); isStr {
+		if _, isStr := lt.(schema.StringLogicalType); isStr {
 			return string(s.Min()), string(s.Max()), true
 		}
 	}

@@ -124,12 +124,3 @@ func TestWriteResultMessage(t *testing.T) {
 		t.Fatalf("got %q", buf.String())
 	}
 }
-
-func TestTextFloats(t *testing.T) {
-	tests := map[float64]string{0: "0", 1: "1", -2.5: "-2.5", 1e21: "1e+21", 1e-7: "1e-07", 123456789: "123456789"}
-	for f, want := range tests {
-		if got := formatFloat(f); got != want {
-			t.Errorf("formatFloat(%v) = %q, want %q", f, got, want)
-		}
-	}
-}

@@ -16,11 +16,9 @@ import (
 )
 
 // Text renders row i of arr the way the table and CSV formats show it:
-// scalars in their SQL spelling (timestamps as "2026-11-30 12:00:00"),
-// nested values as JSON. ok is false for NULL.
-//
-// It is a private stand-in for types.FormatValue until that lands; the
-// output is what the sqllogictest files expect, so change it with care.
+// scalars as types.FormatValue spells them (Spark's style: 2.0, 1.0E10,
+// 2026-11-30 12:00:00, DECIMAL with its scale), BINARY as \x hex, nested
+// values as JSON. ok is false for NULL.
 func Text(arr arrow.Array, i int) (s string, ok bool) {
 	if arr.IsNull(i) {
 		return "", false
@@ -32,22 +30,6 @@ func Text(arr arrow.Array, i int) (s string, ok bool) {
 		return a.Value(i), true
 	case *array.StringView:
 		return a.Value(i), true
-	case *array.Boolean:
-		return strconv.FormatBool(a.Value(i)), true
-	case *array.Float64:
-		return formatFloat(a.Value(i)), true
-	case *array.Float32:
-		return formatFloat(float64(a.Value(i))), true
-	case *array.Timestamp:
-		return types.FormatTimestamp(timestampMicros(a, i)), true
-	case *array.Date32:
-		return types.FormatDate(int32(a.Value(i))), true
-	case *array.Date64:
-		return time.UnixMilli(int64(a.Value(i))).UTC().Format("2006-01-02"), true
-	case *array.MonthDayNanoInterval:
-		return types.FormatInterval(a.Value(i)), true
-	case *array.Duration:
-		return types.FormatInterval(arrow.MonthDayNanoInterval{Nanoseconds: durationNanos(a, i)}), true
 	case *array.Binary:
 		return `\x` + hex.EncodeToString(a.Value(i)), true
 	case *array.LargeBinary:
@@ -60,24 +42,7 @@ func Text(arr arrow.Array, i int) (s string, ok bool) {
 	case *array.List, *array.LargeList, *array.FixedSizeList, *array.Map, *array.Struct:
 		return string(AppendJSON(nil, arr, i)), true
 	}
-	return arr.ValueStr(i), true
-}
-
-// formatFloat prints the shortest text that reads back to the same
-// float64, without an exponent for ordinary magnitudes.
-func formatFloat(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return "NaN"
-	case math.IsInf(f, 1):
-		return "Infinity"
-	case math.IsInf(f, -1):
-		return "-Infinity"
-	}
-	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
-		return strconv.FormatFloat(f, 'g', -1, 64)
-	}
-	return strconv.FormatFloat(f, 'f', -1, 64)
+	return types.FormatValue(arr, i), true
 }
 
 // timestampMicros converts any timestamp unit to microseconds since the epoch.
@@ -198,7 +163,7 @@ func appendJSONList(b []byte, values arrow.Array, start, end int) []byte {
 
 func appendJSONFloat(b []byte, f float64) []byte {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return appendJSONString(b, formatFloat(f))
+		return appendJSONString(b, types.FormatDouble(f))
 	}
 	return strconv.AppendFloat(b, f, 'g', -1, 64)
 }

@@ -252,10 +252,7 @@ func Value(arr arrow.Array, i int) string {
 	// Round to 12 significant digits so parallel sums that differ in the
 	// last bits print the same.
 	f, _ = strconv.ParseFloat(strconv.FormatFloat(f, 'g', 12, 64), 64)
-	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
-		return strconv.FormatFloat(f, 'g', -1, 64)
-	}
-	return strconv.FormatFloat(f, 'f', -1, 64)
+	return types.FormatDouble(f)
 }
 
 // typeLetters maps a schema to the file's column letters.

@@ -2,10 +2,14 @@ package file
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"reflect"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"sluice/internal/connector"
 	"sluice/internal/expr"
@@ -210,5 +214,86 @@ func TestToStatPred(t *testing.T) {
 		if !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s: got %+v, want %+v", c.pred, got, c.want)
 		}
+	}
+}
+
+// writeParquet writes ids 0..n-1 (BIGINT id, STRING tag = "t<id/10>")
+// into a Parquet file with row groups of groupRows rows.
+func writeParquet(t *testing.T, p string, n, groupRows int) {
+	t.Helper()
+	sch := schema(field("id", types.BigInt), field("tag", types.String))
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	w, err := pqarrow.NewFileWriter(sch, f, parquet.NewWriterProperties(parquet.WithMaxRowGroupLength(int64(groupRows))), pqarrow.DefaultWriterProps())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for start := 0; start < n; start += groupRows {
+		var rows [][]any
+		for i := start; i < min(n, start+groupRows); i++ {
+			rows = append(rows, []any{i, fmt.Sprintf("t%d", i/10)})
+		}
+		b := makeBatch(t, sch, rows)
+		if err := w.Write(b); err != nil {
+			t.Fatal(err)
+		}
+		b.Release()
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestParquetRowGroupPruning(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(dir+"/t", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeParquet(t, dir+"/t/a.parquet", 30, 10)
+	spec := connector.TableSpec{Name: "t", Using: "parquet", Location: dir + "/t",
+		Schema: schema(field("id", types.BigInt), field("tag", types.String))}
+	id := expr.Col(0, "id", types.BigInt)
+	tag := expr.Col(1, "tag", types.String)
+	in, err := expr.In(id, []expr.Expr{lit(int64(3), types.BigInt), lit(int64(27), types.BigInt)}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name        string
+		pred        expr.Expr
+		wantRows    int
+		wantSkipped int64
+	}{
+		{"id >= 25", call(">=", id, lit(int64(25), types.BigInt)), 10, 2},
+		{"id = 15", call("=", id, lit(int64(15), types.BigInt)), 10, 2},
+		{"15 > id", call(">", lit(int64(15), types.BigInt), id), 20, 1},
+		{"between", call("between", id, lit(int64(9), types.BigInt), lit(int64(10), types.BigInt)), 20, 1},
+		{"in", in, 20, 1},
+		{"id > 100", call(">", id, lit(int64(100), types.BigInt)), 0, 3},
+		{"tag = t2", call("=", tag, lit("t2", types.String)), 10, 2},
+		{"id is null", call("is_null", id), 0, 3},
+		{"id <> 5 keeps all", call("<>", id, lit(int64(5), types.BigInt)), 30, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src, err := NewSource(context.Background(), spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := src.PushFilter(c.pred)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows := readAll(t, p)
+			if len(rows) != c.wantRows {
+				t.Errorf("%d rows, want %d", len(rows), c.wantRows)
+			}
+			if got := p.(*Source).RowGroupsSkipped(); got != c.wantSkipped {
+				t.Errorf("skipped %d row groups, want %d", got, c.wantSkipped)
+			}
+		})
 	}
 }

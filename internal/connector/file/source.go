@@ -57,7 +57,7 @@ type Source struct {
 
 // planStats counts what Plan kept and pruned, for EXPLAIN and tests.
 type planStats struct {
-	files, pruned, opened atomic.Int64
+	files, pruned, opened, rowGroupsSkipped atomic.Int64
 }
 
 var (
@@ -237,6 +237,10 @@ func redactURI(u string) string {
 	}
 	return scheme + "://" + host + "/" + path
 }
+
+// RowGroupsSkipped is how many Parquet row groups the pushed filter let
+// readers of this source skip, counted as readers close.
+func (s *Source) RowGroupsSkipped() int64 { return s.stats.rowGroupsSkipped.Load() }
 
 // OpenedFiles is how many files Open has been called for on this source
 // (since its last push), for tests of pruning.
@@ -457,4 +461,10 @@ func (r *reader) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	return array.NewRecordBatch(r.out, cols, int64(n)), nil
 }
 
-func (r *reader) Close() error { return r.fr.Close() }
+// Close closes the decoder and records the row groups it skipped.
+func (r *reader) Close() error {
+	if rg, ok := r.fr.(interface{ RowGroupsSkipped() int }); ok {
+		r.src.stats.rowGroupsSkipped.Add(int64(rg.RowGroupsSkipped()))
+	}
+	return r.fr.Close()
+}

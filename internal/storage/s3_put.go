@@ -8,12 +8,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
+	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+	"golang.org/x/sync/errgroup"
 )
+
+// partConcurrency is how many multipart parts are uploaded at once.
+const partConcurrency = 4
 
 // Put sends bodies up to the part size in one PUT and larger ones as a
 // multipart upload (aborted on failure). Either way the object appears
@@ -107,37 +113,9 @@ func (s *S3Store) putMultipart(ctx context.Context, key string, firstPart []byte
 		}
 	}()
 
-	var parts []types.CompletedPart
-	buf := firstPart
-	spare := make([]byte, s.partSize)
-	for num := int32(1); ; num++ {
-		if len(buf) > 0 {
-			if err := s.acquire(ctx); err != nil {
-				return err
-			}
-			out, err := s.client.UploadPart(ctx, &s3.UploadPartInput{
-				Bucket: aws.String(s.bucket), Key: aws.String(key), UploadId: uploadID,
-				PartNumber: aws.Int32(num), Body: bytes.NewReader(buf), ContentLength: aws.Int64(int64(len(buf))),
-			})
-			s.release()
-			if err != nil {
-				return s.mapErr(fmt.Sprintf("writing part %d of", num), key, err)
-			}
-			parts = append(parts, types.CompletedPart{ETag: out.ETag, PartNumber: aws.Int32(num)})
-		}
-		if num == 10000 {
-			return fmt.Errorf("writing %s: more than 10000 parts of %d bytes; raise part_size", s.uri(key), s.partSize)
-		}
-		// The first part came from Put's probe buffer; reuse one spare
-		// buffer after that, since each part is sent before the next read.
-		n, rerr := io.ReadFull(ctxReader{ctx: ctx, r: rest}, spare)
-		if rerr != nil && rerr != io.EOF && rerr != io.ErrUnexpectedEOF {
-			return fmt.Errorf("writing %s: reading input: %w", s.uri(key), rerr)
-		}
-		buf = spare[:n]
-		if n == 0 {
-			break
-		}
+	parts, err := s.uploadParts(ctx, key, uploadID, firstPart, rest)
+	if err != nil {
+		return err
 	}
 	in := &s3.CompleteMultipartUploadInput{
 		Bucket: aws.String(s.bucket), Key: aws.String(key), UploadId: uploadID,
@@ -150,6 +128,85 @@ func (s *S3Store) putMultipart(ctx context.Context, key string, firstPart []byte
 		_, err := s.client.CompleteMultipartUpload(ctx, in)
 		return err
 	})
+}
+
+// uploadParts sends parts with up to partConcurrency in flight, each from
+// its own buffer, so memory stays at (partConcurrency+1) parts. The first
+// error cancels the rest.
+func (s *S3Store) uploadParts(ctx context.Context, key string, uploadID *string, firstPart []byte, rest io.Reader) ([]types.CompletedPart, error) {
+	g, gctx := errgroup.WithContext(ctx)
+	var mu sync.Mutex
+	var parts []types.CompletedPart
+	free := make(chan []byte, partConcurrency)
+	allocated := 0
+	upload := func(num int32, body []byte, recycle bool) {
+		g.Go(func() error {
+			if err := s.acquire(gctx); err != nil {
+				return err
+			}
+			out, err := s.client.UploadPart(gctx, &s3.UploadPartInput{
+				Bucket: aws.String(s.bucket), Key: aws.String(key), UploadId: uploadID,
+				PartNumber: aws.Int32(num), Body: bytes.NewReader(body), ContentLength: aws.Int64(int64(len(body))),
+			})
+			s.release()
+			if err != nil {
+				return s.mapErr(fmt.Sprintf("writing part %d of", num), key, err)
+			}
+			mu.Lock()
+			parts = append(parts, types.CompletedPart{ETag: out.ETag, PartNumber: aws.Int32(num)})
+			mu.Unlock()
+			if recycle {
+				free <- body[:cap(body)]
+			}
+			return nil
+		})
+	}
+	upload(1, firstPart, false)
+	readErr := func() error {
+		for num := int32(2); ; num++ {
+			var buf []byte
+			select {
+			case buf = <-free:
+			default:
+				if allocated < partConcurrency {
+					allocated++
+					buf = make([]byte, s.partSize)
+					break
+				}
+				select {
+				case buf = <-free:
+				case <-gctx.Done():
+					return nil // an upload failed; g.Wait reports it
+				}
+			}
+			n, err := io.ReadFull(ctxReader{ctx: gctx, r: rest}, buf)
+			if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+				if gctx.Err() != nil && ctx.Err() == nil {
+					return nil // cancelled by a failed upload
+				}
+				return fmt.Errorf("writing %s: reading input: %w", s.uri(key), err)
+			}
+			if n == 0 {
+				return nil
+			}
+			if num > 10000 {
+				return fmt.Errorf("writing %s: more than 10000 parts of %d bytes; raise part_size", s.uri(key), s.partSize)
+			}
+			upload(num, buf[:n], true)
+			if n < len(buf) {
+				return nil
+			}
+		}
+	}()
+	werr := g.Wait()
+	if readErr != nil {
+		return nil, readErr
+	}
+	if werr != nil {
+		return nil, werr
+	}
+	sort.Slice(parts, func(i, j int) bool { return *parts[i].PartNumber < *parts[j].PartNumber })
+	return parts, nil
 }
 
 // CheckConditionalPut reports whether the store honours If-None-Match on

@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -213,5 +215,38 @@ func TestS3Resolve(t *testing.T) {
 	}
 	if keys := listKeys(t, got, GlobPrefix(prefix), ""); len(keys) != 1 {
 		t.Fatalf("listing through resolved store: %v", keys)
+	}
+}
+
+// failingReader yields n zero bytes and then fails.
+type failingReader struct{ n int }
+
+func (f *failingReader) Read(p []byte) (int, error) {
+	if f.n <= 0 {
+		return 0, errors.New("disk on fire")
+	}
+	k := min(len(p), f.n)
+	clear(p[:k])
+	f.n -= k
+	return k, nil
+}
+
+func TestS3MultipartAbort(t *testing.T) {
+	t.Parallel()
+	st := newS3Bucket(t, Options{PartSize: 5 << 20})
+	ctx := t.Context()
+	err := st.Put(ctx, "broken.bin", &failingReader{n: 17 << 20}, false)
+	if err == nil || !strings.Contains(err.Error(), "disk on fire") {
+		t.Fatalf("Put from a failing reader = %v", err)
+	}
+	if _, err := st.Stat(ctx, "broken.bin"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("a failed upload left an object: %v", err)
+	}
+	ups, err := st.client.ListMultipartUploads(ctx, &s3.ListMultipartUploadsInput{Bucket: aws.String(st.Bucket())})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ups.Uploads) != 0 {
+		t.Fatalf("%d multipart uploads left after abort", len(ups.Uploads))
 	}
 }

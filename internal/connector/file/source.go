@@ -346,14 +346,16 @@ func (sp *Split) ID() string { return sp.URI + "@" + sp.ETag }
 func (sp *Split) Size() int64 { return sp.Bytes }
 
 // partitionRow returns the typed partition values of key, aligned with
-// partIdx. A partition column missing from the path is NULL.
+// partIdx. Every folder of the file's full URI counts, not only those
+// below the location, so a table located at .../year=2026/ or at a glob
+// below it still fills its declared year column; the deepest folder of a
+// name wins. A partition column missing from the path is NULL.
 func (s *Source) partitionRow(key string) ([]any, error) {
 	vals := make([]any, len(s.partIdx))
 	if len(s.partIdx) == 0 {
 		return vals, nil
 	}
-	rel, _ := strings.CutPrefix(key, s.loc.base)
-	segs := parsePartitionPath(rel)
+	segs := parsePartitionPath(s.loc.keyURI(key))
 	for pi, ti := range s.partIdx {
 		f := s.table.Field(ti)
 		for _, seg := range segs {

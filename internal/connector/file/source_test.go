@@ -195,3 +195,20 @@ func TestSourceGzipAndGlob(t *testing.T) {
 		t.Fatalf("got %v", got)
 	}
 }
+
+func TestSourceLocatedInsidePartition(t *testing.T) {
+	dir := logsTree(t)
+	spec := logsSpec(dir)
+	for _, loc := range []string{dir + "/logs/year=2026", dir + "/logs/year=2026/", dir + "/logs/year=2026/month=1*/*.json"} {
+		spec.Location = loc
+		src, err := NewSource(context.Background(), spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := readAll(t, src)
+		want := []string{"200|40|/d|2026|11", "500|30|/c|2026|1"}
+		if !reflect.DeepEqual(sorted(got), want) {
+			t.Errorf("%s: got %v, want %v", loc, got, want)
+		}
+	}
+}

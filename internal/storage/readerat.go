@@ -5,10 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 )
 
 // ObjectReaderAt gives random access to one object through ranged reads,
-// one request per ReadAt. It also implements io.Seeker and io.Reader over
+// one request per ReadAt. On S3 every read after the first carries
+// If-Match with the first read's ETag: a replaced object gives ErrChanged
+// instead of a footer from one version and pages from another. It also implements io.Seeker and io.Reader over
 // the same bytes (what parquet.ReaderAtSeeker wants) and is safe for
 // concurrent ReadAt calls.
 type ObjectReaderAt struct {
@@ -17,6 +20,14 @@ type ObjectReaderAt struct {
 	key   string
 	size  int64
 	pos   int64 // for Read and Seek only
+
+	mu   sync.Mutex
+	etag string // pinned by the first read, on stores that support it
+}
+
+// etagRanger is a store that can pin ranged reads to one object version.
+type etagRanger interface {
+	openRangeMatch(ctx context.Context, key, etag string, offset, length int64) (io.ReadCloser, string, error)
 }
 
 var (
@@ -53,7 +64,7 @@ func (r *ObjectReaderAt) ReadAt(p []byte, off int64) (int, error) {
 	if rem := r.size - off; want > rem {
 		want = rem
 	}
-	rc, err := r.store.OpenRange(r.ctx, r.key, off, want)
+	rc, err := r.openRange(off, want)
 	if err != nil {
 		return 0, err
 	}
@@ -62,7 +73,7 @@ func (r *ObjectReaderAt) ReadAt(p []byte, off int64) (int, error) {
 	if err != nil {
 		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 			// The object is shorter than the size we were told: it changed.
-			return n, fmt.Errorf("reading %s/%s at %d: object shorter than %d bytes: %w", r.store, r.key, off, r.size, io.ErrUnexpectedEOF)
+			return n, fmt.Errorf("reading %s/%s at %d: object shorter than %d bytes: %w", r.store, r.key, off, r.size, ErrChanged)
 		}
 		return n, fmt.Errorf("reading %s/%s at %d: %w", r.store, r.key, off, err)
 	}
@@ -70,6 +81,30 @@ func (r *ObjectReaderAt) ReadAt(p []byte, off int64) (int, error) {
 		return n, io.EOF
 	}
 	return n, nil
+}
+
+// openRange reads through the store, pinning the ETag where it can so a
+// Parquet footer and its row groups come from the same version.
+func (r *ObjectReaderAt) openRange(off, n int64) (io.ReadCloser, error) {
+	er, ok := r.store.(etagRanger)
+	if !ok {
+		return r.store.OpenRange(r.ctx, r.key, off, n)
+	}
+	r.mu.Lock()
+	etag := r.etag
+	r.mu.Unlock()
+	rc, got, err := er.openRangeMatch(r.ctx, r.key, etag, off, n)
+	if err != nil {
+		return nil, err
+	}
+	if etag == "" {
+		r.mu.Lock()
+		if r.etag == "" {
+			r.etag = got
+		}
+		r.mu.Unlock()
+	}
+	return rc, nil
 }
 
 // Read reads from the current Seek position.

@@ -38,7 +38,7 @@ func TestReaderAt(t *testing.T) {
 	}
 	// A size larger than the object means it changed: an error, not EOF.
 	short := ReaderAt(context.Background(), st, "f", 20)
-	if _, err := short.ReadAt(make([]byte, 15), 0); !errors.Is(err, io.ErrUnexpectedEOF) {
+	if _, err := short.ReadAt(make([]byte, 15), 0); !errors.Is(err, ErrChanged) {
 		t.Fatalf("short object: %v", err)
 	}
 	if _, err := ReaderAt(context.Background(), st, "nope", 5).ReadAt(make([]byte, 1), 0); !errors.Is(err, ErrNotFound) {

@@ -164,7 +164,29 @@ func TestS3ResumeChangedObject(t *testing.T) {
 		t.Fatalf("read of a changed object succeeded (%d bytes, has v2: %v)", len(got), bytes.Contains(got, []byte("2")))
 	}
 	t.Logf("changed object: %v", err)
-	if !strings.Contains(err.Error(), "changed") || errors.Is(err, ErrNotFound) {
+	if !errors.Is(err, ErrChanged) {
 		t.Fatalf("changed object: %v", err)
+	}
+}
+
+// TestS3ReaderAtPinsVersion checks that random reads of a replaced object
+// fail rather than mix versions.
+func TestS3ReaderAtPinsVersion(t *testing.T) {
+	t.Parallel()
+	st := newS3Bucket(t, Options{})
+	ctx := context.Background()
+	put(t, st, "f", "version-one")
+	ra := ReaderAt(ctx, st, "f", 11)
+	p := make([]byte, 3)
+	if n, err := ra.ReadAt(p, 8); err != nil || string(p[:n]) != "one" {
+		t.Fatalf("ReadAt = %q, %v", p[:n], err)
+	}
+	put(t, st, "f", "version-two")
+	if _, err := ra.ReadAt(p, 0); !errors.Is(err, ErrChanged) {
+		t.Fatalf("ReadAt after replace = %v, want ErrChanged", err)
+	}
+	// A fresh ReaderAt sees the new version.
+	if n, err := ReaderAt(ctx, st, "f", 11).ReadAt(p, 8); err != nil || string(p[:n]) != "two" {
+		t.Fatalf("fresh ReadAt = %q, %v", p[:n], err)
 	}
 }

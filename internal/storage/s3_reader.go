@@ -49,6 +49,20 @@ func (s *S3Store) OpenRange(ctx context.Context, key string, offset, length int6
 	return r, nil
 }
 
+// openRangeMatch is OpenRange pinned to an ETag (none when etag is ""),
+// returning the ETag it read, so ObjectReaderAt can keep every ReadAt on
+// one version of the object.
+func (s *S3Store) openRangeMatch(ctx context.Context, key, etag string, offset, length int64) (io.ReadCloser, string, error) {
+	r := &s3Reader{ctx: ctx, s: s, key: key, etag: etag, pos: offset, end: offset + length}
+	if err := r.open(); err != nil {
+		if errors.Is(err, errRangeNotSatisfiable) {
+			return nil, "", fmt.Errorf("reading %s at %d: object shorter than expected: %w", s.uri(key), offset, ErrChanged)
+		}
+		return nil, "", err
+	}
+	return r, r.etag, nil
+}
+
 type emptyReader struct{}
 
 func (emptyReader) Read([]byte) (int, error) { return 0, io.EOF }
@@ -95,7 +109,7 @@ func (r *s3Reader) open() error {
 		}
 		err = r.s.mapErr("reading", r.key, err)
 		if errors.Is(err, errPrecondition) {
-			return fmt.Errorf("reading %s: object changed while being read (ETag no longer %s)", r.s.uri(r.key), r.etag)
+			return fmt.Errorf("reading %s: ETag no longer %s: %w", r.s.uri(r.key), r.etag, ErrChanged)
 		}
 		return err
 	}
@@ -127,7 +141,7 @@ func (r *s3Reader) Read(p []byte) (int, error) {
 		if r.body == nil {
 			if err := r.open(); err != nil {
 				if errors.Is(err, errRangeNotSatisfiable) {
-					return 0, fmt.Errorf("reading %s: object shrank while being read", r.s.uri(r.key))
+					return 0, fmt.Errorf("reading %s: object shrank: %w", r.s.uri(r.key), ErrChanged)
 				}
 				return 0, err
 			}

@@ -27,6 +27,10 @@ var (
 	// ErrConditionalUnsupported: the store ignores conditional writes, so
 	// exclusive Put cannot be guaranteed.
 	ErrConditionalUnsupported = errors.New("store does not support conditional writes")
+	// ErrChanged: the object was replaced while being read (a resumed or
+	// ranged read found another ETag or size), so the bytes so far belong
+	// to an older version. Re-plan from a fresh listing.
+	ErrChanged = errors.New("object changed while being read")
 )
 
 // ObjectInfo describes one object. Key is relative to the store root and

@@ -35,9 +35,10 @@ type csvReader struct {
 	quote  int // -1: quoting disabled
 	escape int // -1: none
 
-	cols  []scalar // per data column
-	index []int    // data column -> CSV field index (-1: not in file)
-	width int      // fields per record (header or first record)
+	cols   []scalar // per data column
+	index  []int    // data column -> CSV field index (-1: not in file)
+	width  int      // fields per record (header or first record)
+	header []string // the header's names, when Header
 
 	rec    []byte // the current record's unquoted text
 	fields []csvField
@@ -105,6 +106,7 @@ func (r *csvReader) resolveColumns() error {
 			r.width = len(names)
 		}
 	}
+	r.header = names
 	r.index = make([]int, len(r.dataCols))
 	for k, c := range r.dataCols {
 		name := r.schema.Field(c).Name

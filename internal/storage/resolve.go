@@ -15,7 +15,7 @@ import (
 //
 // Accepted forms:
 //
-//	/abs/path, rel/path, ./x   local paths
+//	/abs/path, rel/path, ./x   local paths (~/x is the home directory)
 //	file:///abs/path           local, absolute
 //	file://rel/path, file:rel  local, relative (lenient)
 //	s3://bucket/prefix         S3 or S3-compatible, configured by opts
@@ -107,6 +107,14 @@ func DropMemStore(name string) {
 func resolveLocal(p string) (Store, string, error) {
 	if p == "" {
 		p = "."
+	}
+	if p == "~" || strings.HasPrefix(p, "~/") {
+		// Shells expand ~ but a quoted LOCATION '~/data' reaches us as is.
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return nil, "", fmt.Errorf("resolving %q: %w", p, err)
+		}
+		p = home + p[1:]
 	}
 	trailing := strings.HasSuffix(p, "/") || strings.HasSuffix(p, string(filepath.Separator))
 	abs, err := filepath.Abs(p)

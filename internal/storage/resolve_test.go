@@ -14,6 +14,7 @@ func TestResolveLocal(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "logs", "a.json"), []byte("{}"), 0o644)
 	logs := filepath.Join(dir, "logs")
 	t.Chdir(dir)
+	t.Setenv("HOME", dir)
 
 	cases := []struct {
 		in         string
@@ -39,6 +40,7 @@ func TestResolveLocal(t *testing.T) {
 		{"file:logs", logs, ""},
 		{".", dir, ""},
 		{"new/dir/", dir, "new/dir/"},
+		{"~/logs/*.json", logs, "*.json"},
 	}
 	for _, c := range cases {
 		st, prefix, err := Resolve(context.Background(), c.in, Options{})

@@ -50,7 +50,7 @@ func Infer(ctx context.Context, spec connector.TableSpec) (*arrow.Schema, []stri
 	for _, f := range files[:cap(sample)] {
 		sample = append(sample, formatFile(loc.store, loc.keyURI(f.Key), f.Key, f.Size))
 	}
-	data, err := formatInfer(ctx, sample, fopts, sopts.SampleRows)
+	data, err := format.Infer(ctx, sample, fopts, sopts.SampleRows)
 	if err != nil {
 		return nil, nil, fmt.Errorf("table %s: inferring the schema: %w", spec.Name, err)
 	}

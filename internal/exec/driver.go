@@ -1,0 +1,416 @@
+package exec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"sluice/internal/connector"
+)
+
+// Scan is the leaf of a stage: the splits of one source, read in parallel.
+type Scan struct {
+	Source connector.Source
+	Splits []connector.Split
+	// Parallelism is the number of worker goroutines; <= 0 means GOMAXPROCS.
+	Parallelism int
+	// Local, when set, builds a fresh chain of stateless operators (filter,
+	// project) for each worker, so decoding and filtering run in parallel.
+	// They see only Process: no watermarks, no EndEpoch.
+	Local func() ([]Operator, error)
+}
+
+// Stage is a chain of operators fed by a scan or, for UNION ALL, by the
+// outputs of several input stages, which run one after the other.
+type Stage struct {
+	Scan   *Scan
+	Inputs []*Stage
+	Ops    []Operator
+}
+
+// Observer hears about split progress. Its methods are called from worker
+// goroutines, concurrently: implementations must be safe for that.
+type Observer interface {
+	SplitStarted(id string, size int64)
+	SplitDone(id string, rows int64, bytes int64)
+}
+
+// Run drives one epoch through root and its inputs into out.
+//
+// Every split of every scan is read (in parallel, batches delivered in
+// split order), each batch is pushed through the stage's operators in the
+// calling goroutine, then the watermark (WatermarkEnd for a batch query)
+// and EndEpoch go through every chain, inputs first. An operator returning
+// ErrLimitReached stops the reading early but not the flush. Operators
+// live across Run calls: a streaming query calls Run once per epoch.
+// obs may be nil.
+func Run(ctx context.Context, root *Stage, watermark int64, out Output, obs Observer) error {
+	if root == nil {
+		return errors.New("running plan: no stage")
+	}
+	d := &driver{obs: obs, watermark: watermark}
+	top := d.build(root, out)
+	if err := d.read(ctx, top); err != nil && !errors.Is(err, ErrLimitReached) {
+		return err
+	}
+	return d.finish(ctx, top)
+}
+
+type driver struct {
+	obs       Observer
+	watermark int64
+}
+
+// chain is the runtime wiring of one stage: step(i) delivers to ops[i],
+// step(len(ops)) to tail.
+type chain struct {
+	stage  *Stage
+	ops    []Operator
+	full   []bool // ops[i] returned ErrLimitReached: it wants no more rows
+	tail   Output
+	parent *chain // the chain tail feeds, for a union input
+	inputs []*chain
+}
+
+func (d *driver) build(st *Stage, tail Output) *chain {
+	c := &chain{stage: st, ops: st.Ops, full: make([]bool, len(st.Ops)), tail: tail}
+	for _, in := range st.Inputs {
+		child := d.build(in, unionInput{c.step(0)})
+		child.parent = c
+		c.inputs = append(c.inputs, child)
+	}
+	return c
+}
+
+func (c *chain) step(i int) Output { return step{c: c, i: i} }
+
+// isFull reports whether rows entering the chain can no longer reach the
+// output.
+func (c *chain) isFull() bool {
+	if len(c.ops) > 0 {
+		return c.full[0]
+	}
+	if c.parent != nil {
+		return c.parent.isFull()
+	}
+	return false
+}
+
+type step struct {
+	c *chain
+	i int
+}
+
+// Send delivers m to operator i. A watermark always travels the whole
+// chain, skipping operators that are full (their output is not wanted).
+func (s step) Send(ctx context.Context, m Message) error {
+	c := s.c
+	if s.i == len(c.ops) {
+		return c.tail.Send(ctx, m)
+	}
+	next := c.step(s.i + 1)
+	if m.IsWatermark() {
+		if c.full[s.i] {
+			return next.Send(ctx, m)
+		}
+		err := c.ops[s.i].OnWatermark(ctx, m.Watermark, next)
+		if errors.Is(err, ErrLimitReached) {
+			c.full[s.i] = true
+			return next.Send(ctx, m)
+		}
+		return err
+	}
+	if c.full[s.i] {
+		return ErrLimitReached
+	}
+	err := c.ops[s.i].Process(ctx, m.Batch, next)
+	if errors.Is(err, ErrLimitReached) {
+		c.full[s.i] = true
+	}
+	return err
+}
+
+// unionInput passes an input stage's rows to the union's chain; the
+// union's own watermark is sent once, after every input has flushed.
+type unionInput struct{ next Output }
+
+func (u unionInput) Send(ctx context.Context, m Message) error {
+	if m.IsWatermark() {
+		return nil
+	}
+	return u.next.Send(ctx, m)
+}
+
+// read feeds every input of c; ErrLimitReached means c wants no more.
+func (d *driver) read(ctx context.Context, c *chain) error {
+	entry := c.step(0)
+	if sc := c.stage.Scan; sc != nil {
+		if err := d.scan(ctx, sc, entry); err != nil {
+			return err
+		}
+	}
+	for _, in := range c.inputs {
+		if c.isFull() {
+			return ErrLimitReached
+		}
+		err := d.read(ctx, in)
+		if err != nil && !errors.Is(err, ErrLimitReached) {
+			return err
+		}
+	}
+	if c.isFull() {
+		return ErrLimitReached
+	}
+	return nil
+}
+
+// finish sends the watermark then EndEpoch through c, inputs first.
+func (d *driver) finish(ctx context.Context, c *chain) error {
+	for _, in := range c.inputs {
+		if err := d.finish(ctx, in); err != nil {
+			return err
+		}
+	}
+	if err := c.step(0).Send(ctx, Message{Watermark: d.watermark}); err != nil && !errors.Is(err, ErrLimitReached) {
+		return fmt.Errorf("flushing at watermark: %w", err)
+	}
+	for i, op := range c.ops {
+		if err := op.EndEpoch(ctx, c.step(i+1)); err != nil {
+			if errors.Is(err, ErrLimitReached) {
+				c.full[i] = true
+				continue
+			}
+			return fmt.Errorf("ending epoch in %s: %w", op, err)
+		}
+	}
+	return nil
+}
+
+// item is what a worker hands the driver goroutine: a batch or the error
+// that ended the split.
+type item struct {
+	batch arrow.RecordBatch
+	err   error
+}
+
+// splitFeed carries one split's batches in order; workers fill feeds in
+// split order and the driver drains them in the same order, so output
+// order does not depend on worker timing.
+type splitFeed struct {
+	id string
+	ch chan item
+}
+
+const feedDepth = 4
+
+// scan reads sc's splits on its workers and pushes their batches into
+// entry in split order.
+func (d *driver) scan(ctx context.Context, sc *Scan, entry Output) error {
+	if len(sc.Splits) == 0 {
+		return nil
+	}
+	par := sc.Parallelism
+	if par <= 0 {
+		par = runtime.GOMAXPROCS(0)
+	}
+	par = min(par, len(sc.Splits))
+
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	feeds := make([]splitFeed, len(sc.Splits))
+	for i, s := range sc.Splits {
+		feeds[i] = splitFeed{id: s.ID(), ch: make(chan item, feedDepth)}
+	}
+	next := make(chan int)
+	// ahead bounds the splits dispatched but not yet drained: backpressure
+	// across splits, and a LIMIT stops after reading only a few.
+	ahead := make(chan struct{}, 2*par)
+	var wg sync.WaitGroup
+	for w := 0; w < par; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			d.worker(wctx, sc, feeds, next)
+		}()
+	}
+	// The dispatcher hands splits out in order and stops on cancel.
+	go func() {
+		defer close(next)
+		for i := range feeds {
+			select {
+			case ahead <- struct{}{}:
+			case <-wctx.Done():
+				for _, f := range feeds[i:] {
+					close(f.ch)
+				}
+				return
+			}
+			select {
+			case next <- i:
+			case <-wctx.Done():
+				// Undispatched feeds close empty so the reader never waits.
+				for _, f := range feeds[i:] {
+					close(f.ch)
+				}
+				return
+			}
+		}
+	}()
+	stop := func() {
+		cancel()
+		wg.Wait()
+		for _, f := range feeds {
+			drain(f.ch)
+		}
+	}
+
+	for _, f := range feeds {
+		for it := range f.ch {
+			if it.err != nil {
+				stop()
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				return fmt.Errorf("reading split %s: %w", f.id, it.err)
+			}
+			err := entry.Send(ctx, Message{Batch: it.batch})
+			it.batch.Release()
+			if err != nil {
+				stop()
+				if errors.Is(err, ErrLimitReached) {
+					return err
+				}
+				return fmt.Errorf("processing split %s: %w", f.id, err)
+			}
+		}
+		if err := ctx.Err(); err != nil {
+			// A worker cut short by cancellation closes its feed silently,
+			// and feeds never dispatched hold no token.
+			stop()
+			return err
+		}
+		<-ahead
+	}
+	stop()
+	return nil
+}
+
+// drain releases what a cancelled worker left in a feed.
+func drain(ch chan item) {
+	for {
+		select {
+		case it, ok := <-ch:
+			if !ok {
+				return
+			}
+			if it.batch != nil {
+				it.batch.Release()
+			}
+		default:
+			return
+		}
+	}
+}
+
+func (d *driver) worker(ctx context.Context, sc *Scan, feeds []splitFeed, next <-chan int) {
+	var local *chain
+	var localErr error
+	if sc.Local != nil {
+		ops, err := sc.Local()
+		if err != nil {
+			localErr = fmt.Errorf("building scan operators: %w", err)
+		} else {
+			local = &chain{ops: ops, full: make([]bool, len(ops))}
+		}
+	}
+	for idx := range next {
+		f := feeds[idx]
+		if ctx.Err() != nil {
+			close(f.ch)
+			continue
+		}
+		err := localErr
+		if err == nil {
+			err = d.readSplit(ctx, sc, sc.Splits[idx], f.ch, local)
+		}
+		if err != nil {
+			select {
+			case f.ch <- item{err: err}:
+			case <-ctx.Done():
+			}
+		}
+		close(f.ch)
+	}
+}
+
+func (d *driver) readSplit(ctx context.Context, sc *Scan, split connector.Split, ch chan item, local *chain) error {
+	id := split.ID()
+	if d.obs != nil {
+		d.obs.SplitStarted(id, split.Size())
+	}
+	r, err := sc.Source.Open(ctx, split)
+	if err != nil {
+		return fmt.Errorf("opening: %w", err)
+	}
+	closed := false
+	defer func() {
+		if !closed {
+			r.Close()
+		}
+	}()
+
+	var rows int64
+	send := OutputFunc(func(ctx context.Context, m Message) error {
+		if m.IsWatermark() || m.Batch.NumRows() == 0 {
+			return nil
+		}
+		m.Batch.Retain()
+		select {
+		case ch <- item{batch: m.Batch}:
+			return nil
+		case <-ctx.Done():
+			m.Batch.Release()
+			return ctx.Err()
+		}
+	})
+	var entry Output = send
+	if local != nil {
+		local.tail = send
+		for i := range local.full {
+			local.full[i] = false
+		}
+		entry = local.step(0)
+	}
+	for {
+		b, err := r.Next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		rows += b.NumRows()
+		err = entry.Send(ctx, Message{Batch: b})
+		b.Release()
+		if errors.Is(err, ErrLimitReached) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+	}
+	closed = true
+	if err := r.Close(); err != nil {
+		return fmt.Errorf("closing: %w", err)
+	}
+	if d.obs != nil {
+		d.obs.SplitDone(id, rows, split.Size())
+	}
+	return nil
+}

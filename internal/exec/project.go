@@ -1,0 +1,78 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"sluice/internal/expr"
+)
+
+// Project computes one output column per expression. It is stateless, so
+// it may run inside scan workers (Scan.Local).
+type Project struct {
+	Base
+	exprs  []expr.Expr
+	schema *arrow.Schema
+}
+
+var _ Operator = (*Project)(nil)
+
+// NewProject returns a projection; names[i] names exprs[i]'s column.
+func NewProject(exprs []expr.Expr, names []string) (*Project, error) {
+	if len(exprs) != len(names) {
+		return nil, fmt.Errorf("project: %d expressions but %d names", len(exprs), len(names))
+	}
+	fields := make([]arrow.Field, len(exprs))
+	for i, e := range exprs {
+		fields[i] = arrow.Field{Name: names[i], Type: e.Type(), Nullable: true}
+	}
+	return &Project{exprs: exprs, schema: arrow.NewSchema(fields, nil)}, nil
+}
+
+// Schema is one column per expression.
+func (p *Project) Schema() *arrow.Schema { return p.schema }
+
+// Exprs returns the projected expressions.
+func (p *Project) Exprs() []expr.Expr { return p.exprs }
+
+// Process evaluates every expression over the batch.
+func (p *Project) Process(ctx context.Context, batch arrow.RecordBatch, out Output) error {
+	cols := make([]arrow.Array, len(p.exprs))
+	defer func() {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
+	}()
+	for i, e := range p.exprs {
+		c, err := e.Eval(ctx, batch)
+		if err != nil {
+			return fmt.Errorf("evaluating %s: %w", e, err)
+		}
+		cols[i] = c
+		if int64(c.Len()) != batch.NumRows() {
+			return fmt.Errorf("evaluating %s: got %d values for %d rows", e, c.Len(), batch.NumRows())
+		}
+	}
+	res := array.NewRecordBatch(p.schema, cols, batch.NumRows())
+	defer res.Release()
+	return out.Send(ctx, Message{Batch: res})
+}
+
+// String is the EXPLAIN line: Project [expr AS name, ...].
+func (p *Project) String() string {
+	parts := make([]string, len(p.exprs))
+	for i, e := range p.exprs {
+		s := e.String()
+		if name := p.schema.Field(i).Name; name != s {
+			s += " AS " + name
+		}
+		parts[i] = s
+	}
+	return "Project [" + strings.Join(parts, ", ") + "]"
+}

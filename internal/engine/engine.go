@@ -11,14 +11,21 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
+	"sluice/internal/catalog"
+	"sluice/internal/sql"
 )
 
 // Options configure an Engine.
 type Options struct {
 	// DataDir holds the catalog, local indices and default checkpoints.
+	// Empty means an in-memory catalog (tests).
 	DataDir string
 	// Now fixes now()/current_date for deterministic tests; nil means time.Now.
 	Now func() time.Time
@@ -52,19 +59,128 @@ var ErrNotSupported = errors.New("not supported yet")
 
 // Engine runs statements. It is safe for concurrent use.
 type Engine struct {
-	opts Options
+	opts    Options
+	catalog *catalog.Catalog
+
+	mu       sync.Mutex
+	settings map[string]string
+	querySeq int64
 }
 
 // Open opens (creating if needed) the data directory and its catalog.
 func Open(opts Options) (*Engine, error) {
-	return &Engine{opts: opts}, nil
+	dir := opts.DataDir
+	if dir != "" {
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return nil, fmt.Errorf("opening data directory: %w", err)
+		}
+		opts.DataDir = abs
+	}
+	cat, err := catalog.Open(opts.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	return &Engine{opts: opts, catalog: cat, settings: map[string]string{}}, nil
 }
 
 // Close releases the engine's resources.
 func (e *Engine) Close() error { return nil }
 
+// Catalog exposes the catalog (for tools and tests).
+func (e *Engine) Catalog() *catalog.Catalog { return e.catalog }
+
+func (e *Engine) now() time.Time {
+	if e.opts.Now != nil {
+		return e.opts.Now().UTC()
+	}
+	return time.Now().UTC()
+}
+
 // Execute runs every statement of a script in order and stops at the
 // first error, returning the results of the statements before it.
 func (e *Engine) Execute(ctx context.Context, script string) ([]*Result, error) {
-	return nil, ErrNotSupported
+	stmts, err := sql.Parse(script)
+	if err != nil {
+		return nil, err
+	}
+	var out []*Result
+	for _, st := range stmts {
+		r, err := e.ExecuteStatement(ctx, st)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// ExecuteStatement runs one parsed statement.
+func (e *Engine) ExecuteStatement(ctx context.Context, st sql.Statement) (*Result, error) {
+	r, err := e.dispatch(ctx, st)
+	if err != nil {
+		return nil, err
+	}
+	r.Statement = st.Text()
+	return r, nil
+}
+
+func (e *Engine) dispatch(ctx context.Context, st sql.Statement) (*Result, error) {
+	switch s := st.(type) {
+	case *sql.SelectStmt:
+		return e.runSelect(ctx, s.Query)
+	case *sql.CreateTable:
+		return e.createTable(ctx, s)
+	case *sql.DropTable:
+		return e.dropTable(s)
+	case *sql.ShowTables:
+		return e.showTables()
+	case *sql.DescribeTable:
+		return e.describeTable(s.Name)
+	case *sql.ShowCreateTable:
+		return e.showCreateTable(s.Name)
+	case *sql.Insert:
+		return e.insert(ctx, s)
+	case *sql.Explain:
+		return e.explain(ctx, s)
+	case *sql.Set:
+		return e.set(s)
+	case *sql.Reset:
+		return e.reset(s)
+	case *sql.ShowSettings:
+		return e.showSettings()
+	}
+	return nil, fmt.Errorf("%s: %w (arrives with streaming and materialized views)", statementName(st), ErrNotSupported)
+}
+
+func statementName(st sql.Statement) string {
+	switch st.(type) {
+	case *sql.InsertStream:
+		return "INSERT STREAM"
+	case *sql.CreateMaterializedView:
+		return "CREATE MATERIALIZED VIEW"
+	case *sql.RefreshMaterializedView:
+		return "REFRESH MATERIALIZED VIEW"
+	case *sql.DropMaterializedView:
+		return "DROP MATERIALIZED VIEW"
+	case *sql.AlterMaterializedView:
+		return "ALTER MATERIALIZED VIEW"
+	case *sql.ShowMaterializedViews:
+		return "SHOW MATERIALIZED VIEWS"
+	case *sql.DescribeMaterializedView:
+		return "DESCRIBE MATERIALIZED VIEW"
+	case *sql.ShowStreams:
+		return "SHOW STREAMS"
+	case *sql.DescribeStream:
+		return "DESCRIBE STREAM"
+	case *sql.StopStream:
+		return "STOP STREAM"
+	case *sql.StartStream:
+		return "START STREAM"
+	}
+	return fmt.Sprintf("%T", st)
+}
+
+func message(format string, args ...any) *Result {
+	return &Result{Message: fmt.Sprintf(format, args...)}
 }

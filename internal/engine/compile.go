@@ -1,0 +1,191 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"sluice/internal/connector/memtable"
+	"sluice/internal/exec"
+	"sluice/internal/plan"
+)
+
+// compiler turns an optimized logical plan into exec stages. Join build
+// sides are run to completion while compiling, so the probe side can
+// stream.
+type compiler struct {
+	e *Engine
+	// explainOnly skips running join build sides.
+	explainOnly bool
+	splits      int
+	bytes       int64
+}
+
+// localStage remembers the stateless operators that run inside scan
+// workers, so later filters and projections can join them.
+type localStage struct {
+	*exec.Stage
+	local []func() (exec.Operator, error)
+}
+
+func (c *compiler) compile(ctx context.Context, n plan.Node) (*exec.Stage, error) {
+	ls, err := c.build(ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	return ls.Stage, nil
+}
+
+func (c *compiler) build(ctx context.Context, n plan.Node) (*localStage, error) {
+	switch t := n.(type) {
+	case *plan.Scan:
+		src := t.Source
+		if src == nil {
+			src = t.Base
+		}
+		latest, err := src.Latest(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("listing %s: %w", t.Table, err)
+		}
+		splits, err := src.Plan(ctx, nil, latest)
+		if err != nil {
+			return nil, fmt.Errorf("planning %s: %w", t.Table, err)
+		}
+		c.splits += len(splits)
+		for _, s := range splits {
+			c.bytes += s.Size()
+		}
+		return &localStage{Stage: &exec.Stage{Scan: &exec.Scan{Source: src, Splits: splits, Parallelism: c.e.opts.Parallelism}}}, nil
+	case *plan.Values:
+		b, err := valuesBatch(ctx, t)
+		if err != nil {
+			return nil, err
+		}
+		src := memtable.Named("values", t.Schema(), []arrow.RecordBatch{b})
+		latest, _ := src.Latest(ctx)
+		splits, err := src.Plan(ctx, nil, latest)
+		if err != nil {
+			return nil, err
+		}
+		return &localStage{Stage: &exec.Stage{Scan: &exec.Scan{Source: src, Splits: splits, Parallelism: 1}}}, nil
+	case *plan.Filter:
+		in, err := c.build(ctx, t.Input)
+		if err != nil {
+			return nil, err
+		}
+		schema := t.Input.Schema()
+		return in.addStateless(func() (exec.Operator, error) { return exec.NewFilter(schema, t.Pred) })
+	case *plan.Project:
+		in, err := c.build(ctx, t.Input)
+		if err != nil {
+			return nil, err
+		}
+		return in.addStateless(func() (exec.Operator, error) { return exec.NewProject(t.Exprs, t.Names) })
+	case *plan.Union:
+		st := &exec.Stage{}
+		for _, child := range t.Inputs {
+			in, err := c.build(ctx, child)
+			if err != nil {
+				return nil, err
+			}
+			st.Inputs = append(st.Inputs, in.Stage)
+		}
+		return &localStage{Stage: st}, nil
+	case *plan.Join:
+		probe, err := c.build(ctx, t.Left)
+		if err != nil {
+			return nil, err
+		}
+		buildStage, err := c.compile(ctx, t.Right)
+		if err != nil {
+			return nil, err
+		}
+		coll := exec.NewCollect()
+		if !c.explainOnly {
+			if err := exec.Run(ctx, buildStage, exec.WatermarkEnd, coll, nil); err != nil {
+				return nil, fmt.Errorf("building join side: %w", err)
+			}
+		}
+		op, err := newJoin(t, coll.Batches())
+		if err != nil {
+			return nil, err
+		}
+		return probe.add(op), nil
+	}
+	// Single-input operators that keep state.
+	kids := n.Children()
+	if len(kids) != 1 {
+		return nil, fmt.Errorf("internal error: no physical operator for %T", n)
+	}
+	in, err := c.build(ctx, kids[0])
+	if err != nil {
+		return nil, err
+	}
+	op, err := newOperator(n)
+	if err != nil {
+		return nil, err
+	}
+	return in.add(op), nil
+}
+
+// addStateless runs f's operator inside the scan workers when nothing
+// stateful sits between it and the scan; otherwise in the stage's chain.
+func (ls *localStage) addStateless(f func() (exec.Operator, error)) (*localStage, error) {
+	if ls.Scan != nil && len(ls.Ops) == 0 {
+		ls.local = append(ls.local, f)
+		local := append([]func() (exec.Operator, error){}, ls.local...)
+		ls.Scan.Local = func() ([]exec.Operator, error) {
+			ops := make([]exec.Operator, len(local))
+			for i, mk := range local {
+				op, err := mk()
+				if err != nil {
+					return nil, err
+				}
+				ops[i] = op
+			}
+			return ops, nil
+		}
+		// Validate once now so plan errors surface before reading.
+		if _, err := f(); err != nil {
+			return nil, err
+		}
+		return ls, nil
+	}
+	op, err := f()
+	if err != nil {
+		return nil, err
+	}
+	return ls.add(op), nil
+}
+
+func (ls *localStage) add(op exec.Operator) *localStage {
+	ls.Ops = append(ls.Ops, op)
+	return ls
+}
+
+// valuesBatch evaluates literal rows into one batch.
+func valuesBatch(ctx context.Context, v *plan.Values) (arrow.RecordBatch, error) {
+	schema := v.Schema()
+	n := len(v.Rows)
+	empty := array.NewRecordBatch(arrow.NewSchema(nil, nil), nil, 1)
+	cols := make([]arrow.Array, schema.NumFields())
+	for j := range cols {
+		parts := make([]arrow.Array, n)
+		for i, row := range v.Rows {
+			a, err := row[j].Eval(ctx, empty)
+			if err != nil {
+				return nil, fmt.Errorf("evaluating VALUES row %d: %w", i+1, err)
+			}
+			parts[i] = a
+		}
+		col, err := array.Concatenate(parts, memory.DefaultAllocator)
+		if err != nil {
+			return nil, fmt.Errorf("building VALUES: %w", err)
+		}
+		cols[j] = col
+	}
+	return array.NewRecordBatch(schema, cols, int64(n)), nil
+}

@@ -1,0 +1,156 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"sluice/internal/catalog"
+	"sluice/internal/connector"
+	"sluice/internal/connector/registry"
+	"sluice/internal/sql"
+	"sluice/internal/types"
+)
+
+// createTable runs CREATE TABLE: validates options against the
+// connector, infers the schema when no columns are given, and stores the
+// table. CREATE TABLE ... AS SELECT then inserts the query's rows.
+func (e *Engine) createTable(ctx context.Context, s *sql.CreateTable) (*Result, error) {
+	if s.IfNotExists {
+		if _, err := e.catalog.Table(s.Name); err == nil {
+			return message("table %s already exists", s.Name), nil
+		}
+	}
+	using := strings.ToLower(s.Using)
+	if using == "" {
+		using = formatFromLocation(s.Location)
+		if using == "" {
+			return nil, fmt.Errorf("CREATE TABLE %s: USING is required (json, csv, parquet, index, ...)", s.Name)
+		}
+	}
+	f, err := registry.Lookup(using)
+	if err != nil {
+		return nil, fmt.Errorf("CREATE TABLE %s: %w", s.Name, err)
+	}
+	opts := map[string]string{}
+	for _, o := range s.Options {
+		opts[strings.ToLower(o.Key)] = o.Value.Value
+	}
+	if err := registry.ValidateOptions(using, opts); err != nil {
+		return nil, fmt.Errorf("CREATE TABLE %s: %w", s.Name, err)
+	}
+	spec := connector.TableSpec{Name: s.Name, Using: using, Location: normalizeLocation(s.Location),
+		Options: opts, PartitionBy: s.PartitionedBy}
+	if isFileFormat(using) && spec.Location == "" {
+		return nil, fmt.Errorf("CREATE TABLE %s: USING %s needs a LOCATION", s.Name, using)
+	}
+	tbl := &catalog.Table{Spec: spec, Comment: s.Comment, Created: e.now()}
+	switch {
+	case len(s.Columns) > 0:
+		fields := make([]arrow.Field, 0, len(s.Columns))
+		seen := map[string]bool{}
+		for _, c := range s.Columns {
+			k := strings.ToLower(c.Name)
+			if seen[k] {
+				return nil, fmt.Errorf("CREATE TABLE %s: column %s is declared twice", s.Name, c.Name)
+			}
+			seen[k] = true
+			fields = append(fields, arrow.Field{Name: c.Name, Type: c.Type, Nullable: !c.NotNull})
+		}
+		for _, p := range s.PartitionedBy {
+			if !seen[strings.ToLower(p)] {
+				fields = append(fields, arrow.Field{Name: p, Type: types.String, Nullable: true})
+			}
+		}
+		tbl.Spec.Schema = arrow.NewSchema(fields, nil)
+	case s.As != nil:
+		// CTAS: the query decides the columns.
+		n, err := e.planQuery(e.queryContext(ctx), s.As)
+		if err != nil {
+			return nil, err
+		}
+		tbl.Spec.Schema = n.Schema()
+	default:
+		if f.Infer == nil {
+			return nil, fmt.Errorf("CREATE TABLE %s: USING %s needs a column list", s.Name, using)
+		}
+		schema, parts, err := f.Infer(ctx, e.withSessionOptions(spec))
+		if err != nil {
+			return nil, fmt.Errorf("CREATE TABLE %s: inferring schema: %w", s.Name, err)
+		}
+		tbl.Spec.Schema = schema
+		if len(spec.PartitionBy) == 0 {
+			tbl.Spec.PartitionBy = parts
+		}
+		tbl.Inferred = true
+	}
+	if s.Watermark != nil {
+		if tbl.Spec.Schema.FieldIndices(s.Watermark.Column) == nil && !hasFieldFold(tbl.Spec.Schema, s.Watermark.Column) {
+			return nil, fmt.Errorf("CREATE TABLE %s: WATERMARK FOR %s names no column", s.Name, s.Watermark.Column)
+		}
+		tbl.Watermark = &catalog.Watermark{Column: s.Watermark.Column, Expr: s.Watermark.Expr.String()}
+	}
+	if err := e.catalog.CreateTable(tbl, s.IfNotExists); err != nil {
+		return nil, err
+	}
+	if s.As != nil {
+		ins := &sql.Insert{Table: s.Name, Query: s.As}
+		r, err := e.insert(ctx, ins)
+		if err != nil {
+			return nil, err
+		}
+		return message("table %s created; %s", s.Name, r.Message), nil
+	}
+	return message("table %s created", s.Name), nil
+}
+
+func hasFieldFold(s *arrow.Schema, name string) bool {
+	for _, f := range s.Fields() {
+		if strings.EqualFold(f.Name, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// formatFromLocation guesses USING from a file extension.
+func formatFromLocation(loc string) string {
+	l := strings.ToLower(loc)
+	for _, c := range []string{".gz", ".zst", ".zstd", ".snappy", ".sz", ".bz2"} {
+		l = strings.TrimSuffix(l, c)
+	}
+	switch {
+	case strings.HasSuffix(l, ".json"), strings.HasSuffix(l, ".jsonl"), strings.HasSuffix(l, ".ndjson"):
+		return "json"
+	case strings.HasSuffix(l, ".csv"), strings.HasSuffix(l, ".tsv"):
+		return "csv"
+	case strings.HasSuffix(l, ".parquet"):
+		return "parquet"
+	}
+	return ""
+}
+
+// normalizeLocation makes local paths absolute, so the table still works
+// when a later invocation runs from another directory.
+func normalizeLocation(loc string) string {
+	if loc == "" || strings.Contains(loc, "://") {
+		return loc
+	}
+	if abs, err := filepath.Abs(loc); err == nil {
+		if strings.HasSuffix(loc, "/") && !strings.HasSuffix(abs, "/") {
+			abs += "/"
+		}
+		return abs
+	}
+	return loc
+}
+
+func (e *Engine) dropTable(s *sql.DropTable) (*Result, error) {
+	if err := e.catalog.DropTable(s.Name, s.IfExists); err != nil {
+		return nil, err
+	}
+	return message("table %s dropped", s.Name), nil
+}

@@ -1,0 +1,76 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"sluice/internal/exec"
+	"sluice/internal/plan"
+	"sluice/internal/sql"
+)
+
+// explain prints the logical plan (after rules) and the physical plan as
+// trees, one line per row, without running the query.
+func (e *Engine) explain(ctx context.Context, s *sql.Explain) (*Result, error) {
+	if s.Mode == sql.ExplainAnalyze {
+		return nil, fmt.Errorf("EXPLAIN ANALYZE: %w", ErrNotSupported)
+	}
+	ctx = e.queryContext(ctx)
+	var n plan.Node
+	var header string
+	switch st := s.Stmt.(type) {
+	case *sql.SelectStmt:
+		var err error
+		if n, err = e.planQuery(ctx, st.Query); err != nil {
+			return nil, err
+		}
+	case *sql.Insert:
+		t, err := e.catalog.Table(st.Table)
+		if err != nil {
+			return nil, err
+		}
+		b, err := e.bindQuery(ctx, st.Query)
+		if err != nil {
+			return nil, err
+		}
+		if b, err = conformToTable(b, t.Spec.Schema, st.Columns, t.Spec.Name); err != nil {
+			return nil, err
+		}
+		if n, err = plan.Optimize(b); err != nil {
+			return nil, err
+		}
+		header = fmt.Sprintf("Insert into %s (USING %s)", t.Spec.Name, t.Spec.Using)
+	default:
+		return nil, fmt.Errorf("EXPLAIN %s: %w", statementName(s.Stmt), ErrNotSupported)
+	}
+	c := &compiler{e: e, explainOnly: true}
+	st, err := c.compile(ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	var lines []string
+	lines = append(lines, "== Logical Plan ==")
+	logical := strings.TrimRight(plan.Format(n), "\n")
+	phys := exec.Explain(st)
+	if header != "" {
+		logical = header + "\n" + indent(logical)
+		phys = header + "\n" + indent(phys)
+	}
+	lines = append(lines, strings.Split(logical, "\n")...)
+	lines = append(lines, "== Physical Plan ==")
+	lines = append(lines, strings.Split(phys, "\n")...)
+	rows := make([][]string, len(lines))
+	for i, l := range lines {
+		rows[i] = []string{l}
+	}
+	return stringRows([]string{"plan"}, rows), nil
+}
+
+func indent(s string) string {
+	ls := strings.Split(s, "\n")
+	for i := range ls {
+		ls[i] = "  " + ls[i]
+	}
+	return strings.Join(ls, "\n")
+}

@@ -1,0 +1,177 @@
+package engine
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"sluice/internal/connector"
+	"sluice/internal/connector/registry"
+	"sluice/internal/exec"
+	"sluice/internal/expr"
+	"sluice/internal/plan"
+	"sluice/internal/sql"
+	"sluice/internal/types"
+)
+
+// insert runs INSERT INTO t [(cols)] query: the query's columns are
+// matched to the table's by position (or by the column list), cast to the
+// table's types, and written through the table's sink.
+func (e *Engine) insert(ctx context.Context, s *sql.Insert) (*Result, error) {
+	if s.Overwrite {
+		return nil, fmt.Errorf("INSERT OVERWRITE: %w", ErrNotSupported)
+	}
+	t, err := e.catalog.Table(s.Table)
+	if err != nil {
+		return nil, err
+	}
+	f, err := registry.Lookup(t.Spec.Using)
+	if err != nil {
+		return nil, err
+	}
+	if f.NewSink == nil {
+		return nil, fmt.Errorf("table %s (USING %s) cannot be written", t.Spec.Name, f.Name)
+	}
+	ctx = e.queryContext(ctx)
+	n, err := e.bindQuery(ctx, s.Query)
+	if err != nil {
+		return nil, err
+	}
+	n, err = conformToTable(n, t.Spec.Schema, s.Columns, t.Spec.Name)
+	if err != nil {
+		return nil, err
+	}
+	if n, err = plan.Optimize(n); err != nil {
+		return nil, err
+	}
+	sink, err := f.NewSink(ctx, e.withSessionOptions(t.Spec), connector.SinkOptions{FilePrefix: e.newQueryID()})
+	if err != nil {
+		return nil, fmt.Errorf("opening %s for writing: %w", t.Spec.Name, err)
+	}
+	rows, err := e.runInto(ctx, n, sink, 0)
+	if cerr := sink.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("closing %s: %w", t.Spec.Name, cerr)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return message("%d rows inserted into %s", rows, t.Spec.Name), nil
+}
+
+// runInto runs n as one epoch into sink and flushes it.
+func (e *Engine) runInto(ctx context.Context, n plan.Node, sink connector.Sink, epoch int64) (int64, error) {
+	c := &compiler{e: e}
+	st, err := c.compile(ctx, n)
+	if err != nil {
+		return 0, err
+	}
+	if b, ok := sink.(connector.EpochBeginner); ok {
+		if err := b.BeginEpoch(ctx, epoch); err != nil {
+			return 0, fmt.Errorf("starting write: %w", err)
+		}
+	}
+	out := &sinkOutput{sink: sink}
+	obs := e.observer(c.splits, c.bytes)
+	var eobs exec.Observer
+	if obs != nil {
+		eobs = obs
+	}
+	if err := exec.Run(ctx, st, exec.WatermarkEnd, out, eobs); err != nil {
+		return 0, fmt.Errorf("running insert: %w", err)
+	}
+	if err := sink.Flush(ctx, epoch); err != nil {
+		return 0, fmt.Errorf("flushing: %w", err)
+	}
+	if obs != nil {
+		obs.done()
+	}
+	return out.rows.Load(), nil
+}
+
+// sinkOutput writes every batch to a sink.
+type sinkOutput struct {
+	sink connector.Sink
+	rows atomic.Int64
+}
+
+func (o *sinkOutput) Send(ctx context.Context, m exec.Message) error {
+	if m.IsWatermark() || m.Batch.NumRows() == 0 {
+		return nil
+	}
+	o.rows.Add(m.Batch.NumRows())
+	return o.sink.Write(ctx, m.Batch)
+}
+
+// conformToTable projects a query's output onto a table's columns: by
+// position, or by the INSERT's column list (unlisted columns get NULL),
+// casting each value to the column's type.
+func conformToTable(n plan.Node, target *arrow.Schema, cols []string, table string) (plan.Node, error) {
+	src := n.Schema()
+	srcFor := make([]int, target.NumFields())
+	for i := range srcFor {
+		srcFor[i] = -1
+	}
+	if len(cols) == 0 {
+		if src.NumFields() != target.NumFields() {
+			return nil, fmt.Errorf("INSERT INTO %s: the query has %d columns but the table has %d", table, src.NumFields(), target.NumFields())
+		}
+		for i := range srcFor {
+			srcFor[i] = i
+		}
+	} else {
+		if len(cols) != src.NumFields() {
+			return nil, fmt.Errorf("INSERT INTO %s: %d columns listed but the query has %d", table, len(cols), src.NumFields())
+		}
+		for j, c := range cols {
+			found := false
+			for i, f := range target.Fields() {
+				if strings.EqualFold(f.Name, c) {
+					if srcFor[i] >= 0 {
+						return nil, fmt.Errorf("INSERT INTO %s: column %s listed twice", table, c)
+					}
+					srcFor[i], found = j, true
+				}
+			}
+			if !found {
+				return nil, fmt.Errorf("INSERT INTO %s: no column %s", table, c)
+			}
+		}
+	}
+	exprs := make([]expr.Expr, target.NumFields())
+	names := make([]string, target.NumFields())
+	for i, f := range target.Fields() {
+		names[i] = f.Name
+		var e expr.Expr
+		if j := srcFor[i]; j >= 0 {
+			sf := src.Field(j)
+			e = expr.Col(j, sf.Name, sf.Type)
+		} else {
+			var err error
+			if e, err = expr.Lit(nil, types.Null); err != nil {
+				return nil, err
+			}
+		}
+		if !arrow.TypeEqual(e.Type(), f.Type) {
+			c, err := expr.Cast(e, f.Type)
+			if err != nil {
+				return nil, fmt.Errorf("INSERT INTO %s: column %s: %w", table, f.Name, err)
+			}
+			e = c
+		}
+		exprs[i] = e
+	}
+	return &plan.Project{Input: n, Exprs: exprs, Names: names}, nil
+}
+
+// newQueryID names one run: unique across processes, so file sinks never
+// overwrite another query's files.
+func (e *Engine) newQueryID() string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return e.now().Format("20060102T150405") + "-" + hex.EncodeToString(b[:])
+}

@@ -1,0 +1,105 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"sluice/internal/exec"
+	"sluice/internal/expr"
+	"sluice/internal/plan"
+	"sluice/internal/sql"
+)
+
+// planQuery binds and optimizes a query.
+func (e *Engine) planQuery(ctx context.Context, q *sql.Query) (plan.Node, error) {
+	n, err := e.bindQuery(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	return plan.Optimize(n)
+}
+
+func (e *Engine) bindQuery(ctx context.Context, q *sql.Query) (plan.Node, error) {
+	return plan.NewBinder(ctx, tableResolver{e}).BindQuery(q)
+}
+
+// queryContext fixes now() for the whole statement.
+func (e *Engine) queryContext(ctx context.Context) context.Context {
+	return expr.WithNow(ctx, e.now())
+}
+
+// runSelect runs a query to completion and returns its rows.
+func (e *Engine) runSelect(ctx context.Context, q *sql.Query) (*Result, error) {
+	ctx = e.queryContext(ctx)
+	n, err := e.planQuery(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	batches, err := e.collect(ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Schema: n.Schema(), Batches: batches}, nil
+}
+
+// collect runs a plan as one bounded epoch and gathers its output.
+func (e *Engine) collect(ctx context.Context, n plan.Node) ([]arrow.RecordBatch, error) {
+	c := &compiler{e: e}
+	st, err := c.compile(ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	out := exec.NewCollect()
+	obs := e.observer(c.splits, c.bytes)
+	var eobs exec.Observer
+	if obs != nil {
+		eobs = obs
+	}
+	if err := exec.Run(ctx, st, exec.WatermarkEnd, out, eobs); err != nil {
+		return nil, fmt.Errorf("running query: %w", err)
+	}
+	if obs != nil {
+		obs.done()
+	}
+	return out.Batches(), nil
+}
+
+// progressObserver turns split events into Progress callbacks.
+type progressObserver struct {
+	fn         func(Progress)
+	mu         sync.Mutex
+	p          Progress
+	rows       atomic.Int64
+	filesTotal int
+	bytesTotal int64
+}
+
+func (e *Engine) observer(files int, bytes int64) *progressObserver {
+	if e.opts.Progress == nil {
+		return nil
+	}
+	return &progressObserver{fn: e.opts.Progress, p: Progress{FilesTotal: files, BytesTotal: bytes}}
+}
+
+func (o *progressObserver) SplitStarted(id string, size int64) {}
+
+func (o *progressObserver) SplitDone(id string, rows, bytes int64) {
+	o.mu.Lock()
+	o.p.FilesDone++
+	o.p.BytesDone += bytes
+	o.p.RowsRead += rows
+	p := o.p
+	o.mu.Unlock()
+	o.fn(p)
+}
+
+func (o *progressObserver) done() {
+	o.mu.Lock()
+	p := o.p
+	o.mu.Unlock()
+	o.fn(p)
+}

@@ -1,0 +1,81 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"sluice/internal/connector"
+	"sluice/internal/connector/registry"
+	"sluice/internal/plan"
+)
+
+// tableResolver opens catalog tables for the binder.
+type tableResolver struct{ e *Engine }
+
+var _ plan.Tables = tableResolver{}
+
+// ResolveTable opens a table's source. File tables also offer the hidden
+// metadata columns _file and _row.
+func (r tableResolver) ResolveTable(ctx context.Context, name string) (*plan.Table, error) {
+	t, err := r.e.catalog.Table(name)
+	if err != nil {
+		return nil, err
+	}
+	spec := r.e.withSessionOptions(t.Spec)
+	f, err := registry.Lookup(spec.Using)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", t.Spec.Name, err)
+	}
+	if f.NewSource == nil {
+		return nil, fmt.Errorf("table %s (USING %s) cannot be read", t.Spec.Name, f.Name)
+	}
+	src, err := f.NewSource(ctx, spec)
+	if err != nil {
+		return nil, fmt.Errorf("opening table %s: %w", t.Spec.Name, err)
+	}
+	out := &plan.Table{Name: t.Spec.Name, Source: src}
+	if pp, ok := src.(connector.ProjectionPusher); ok && isFileFormat(spec.Using) {
+		var names []string
+		for _, f := range src.Schema().Fields() {
+			names = append(names, f.Name)
+		}
+		names = append(names, connector.FileColumn, connector.RowColumn)
+		if wide, err := pp.PushProjection(names); err == nil {
+			out.Source = wide
+			out.Hidden = []string{connector.FileColumn, connector.RowColumn}
+		}
+	}
+	return out, nil
+}
+
+func isFileFormat(using string) bool {
+	switch strings.ToLower(using) {
+	case "json", "csv", "parquet":
+		return true
+	}
+	return false
+}
+
+// withSessionOptions fills a table's options with session defaults set
+// by SET s3.endpoint = ... (table options win).
+func (e *Engine) withSessionOptions(spec connector.TableSpec) connector.TableSpec {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if len(e.settings) == 0 {
+		return spec
+	}
+	opts := map[string]string{}
+	for k, v := range spec.Options {
+		opts[k] = v
+	}
+	for k, v := range e.settings {
+		if rest, ok := strings.CutPrefix(k, "s3."); ok {
+			if _, set := opts[rest]; !set {
+				opts[rest] = v
+			}
+		}
+	}
+	spec.Options = opts
+	return spec
+}

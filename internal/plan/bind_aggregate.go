@@ -1,0 +1,160 @@
+package plan
+
+import (
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"sluice/internal/expr"
+	"sluice/internal/sql"
+)
+
+// bindAggregate builds the Aggregate node for a grouped SELECT and the
+// hook that binds post-aggregation expressions (SELECT items, HAVING,
+// ORDER BY) to its output columns.
+func (b *Binder) bindAggregate(sel *sql.Select, items []selectItem, calls []*sql.Call, input Node, sc *scope) (*Aggregate, hook, error) {
+	agg := &Aggregate{Input: input}
+	pre := &exprBinder{b: b, sc: sc}
+	for _, g := range sel.GroupBy {
+		ast := g
+		if k, ok := literalInt(g); ok {
+			if k < 1 || k > len(items) || items[k-1].ast == nil || items[k-1].col != nil {
+				return nil, nil, errAt(g, "GROUP BY position %d is not in the select list", k)
+			}
+			ast = items[k-1].ast
+		} else if c, ok := g.(*sql.ColumnRef); ok && len(c.Parts) == 1 {
+			// GROUP BY an alias of the select list, when no column has that name.
+			if col, _ := sc.find("", c.Parts[0]); col == nil {
+				for _, it := range items {
+					if it.alias != "" && strings.EqualFold(it.alias, c.Parts[0]) {
+						ast = it.ast
+					}
+				}
+			}
+		}
+		if len(collectAggs(ast, nil)) > 0 {
+			return nil, nil, errAt(g, "aggregate functions are not allowed in GROUP BY")
+		}
+		k, err := pre.bind(ast)
+		if err != nil {
+			return nil, nil, err
+		}
+		agg.Keys = append(agg.Keys, k)
+		agg.KeyNames = append(agg.KeyNames, keyName(ast, k, items))
+	}
+	seen := map[string]int{}
+	for _, c := range calls {
+		a, err := b.bindAggCall(c, pre)
+		if err != nil {
+			return nil, nil, err
+		}
+		if _, ok := seen[a.String()]; ok {
+			continue
+		}
+		seen[a.String()] = len(agg.Aggs)
+		agg.Aggs = append(agg.Aggs, a)
+		agg.AggNames = append(agg.AggNames, a.String())
+	}
+	nk := len(agg.Keys)
+	keyStrings := make([]string, nk)
+	for i, k := range agg.Keys {
+		keyStrings[i] = k.String()
+	}
+	outTypes := agg.Schema()
+	h := func(e sql.Expr) (expr.Expr, bool, error) {
+		if c, ok := e.(*sql.Call); ok && expr.IsAggregate(strings.ToLower(c.Name)) {
+			a, err := b.bindAggCall(c, pre)
+			if err != nil {
+				return nil, false, err
+			}
+			j := seen[a.String()]
+			f := outTypes.Field(nk + j)
+			return expr.Col(nk+j, f.Name, f.Type), true, nil
+		}
+		if _, isLit := e.(*sql.Literal); isLit {
+			return nil, false, nil
+		}
+		if len(collectAggs(e, nil)) == 0 {
+			if be, err := pre.bind(e); err == nil {
+				for i, ks := range keyStrings {
+					if ks == be.String() {
+						f := outTypes.Field(i)
+						return expr.Col(i, f.Name, f.Type), true, nil
+					}
+				}
+			}
+		}
+		if c, ok := e.(*sql.ColumnRef); ok {
+			return nil, false, errAt(e, "column %q must appear in GROUP BY or be used in an aggregate function", strings.Join(c.Parts, "."))
+		}
+		return nil, false, nil
+	}
+	return agg, h, nil
+}
+
+func keyName(ast sql.Expr, k expr.Expr, items []selectItem) string {
+	switch t := ast.(type) {
+	case *sql.ColumnRef:
+		return t.Parts[len(t.Parts)-1]
+	case *sql.FieldAccess:
+		return t.Name
+	}
+	for _, it := range items {
+		if it.ast == ast && it.alias != "" {
+			return it.alias
+		}
+	}
+	return k.String()
+}
+
+func (b *Binder) bindAggCall(c *sql.Call, pre *exprBinder) (*expr.Aggregate, error) {
+	name := strings.ToLower(c.Name)
+	for _, a := range c.Args {
+		if len(collectAggs(a, nil)) > 0 {
+			return nil, errAt(a, "aggregate function calls cannot be nested")
+		}
+	}
+	var args []expr.Expr
+	if !c.Star {
+		var err error
+		if args, err = pre.bindAll(c.Args); err != nil {
+			return nil, err
+		}
+	} else if name != "count" {
+		return nil, errAt(c, "%s(*) is not valid; only count(*)", name)
+	}
+	a, err := expr.NewAggregate(name, args, c.Distinct)
+	if err != nil {
+		return nil, errAt(c, "%v", err)
+	}
+	return a, nil
+}
+
+// bindExplode builds the Explode node for explode(x) / explode_outer(x).
+func (b *Binder) bindExplode(c *sql.Call, alias string, input Node, post *exprBinder) (*Explode, error) {
+	name := strings.ToLower(c.Name)
+	if strings.HasPrefix(name, "pos") {
+		return nil, errAt(c, "%s is not supported yet; use explode", name)
+	}
+	if len(c.Args) != 1 {
+		return nil, errAt(c, "%s expects 1 argument, got %d", name, len(c.Args))
+	}
+	g, err := post.bind(c.Args[0])
+	if err != nil {
+		return nil, err
+	}
+	ex := &Explode{Input: input, Gen: g, Outer: strings.HasSuffix(name, "_outer")}
+	switch t := g.Type().(type) {
+	case *arrow.ListType:
+		n := "col"
+		if alias != "" {
+			n = alias
+		}
+		ex.Names, ex.Types = []string{n}, []arrow.DataType{t.Elem()}
+	case *arrow.MapType:
+		ex.Names, ex.Types = []string{"key", "value"}, []arrow.DataType{t.KeyType(), t.ItemType()}
+	default:
+		return nil, errAt(c.Args[0], "%s expects an ARRAY or MAP, got %s", name, typeName(g.Type()))
+	}
+	return ex, nil
+}

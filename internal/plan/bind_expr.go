@@ -1,0 +1,368 @@
+package plan
+
+import (
+	"fmt"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
+	"sluice/internal/expr"
+	"sluice/internal/sql"
+	"sluice/internal/types"
+)
+
+// hook lets a caller take over binding of a subtree: SELECT items after
+// GROUP BY resolve to the aggregate's output columns this way. handled
+// false means bind e normally (its children still go through the hook).
+type hook func(e sql.Expr) (bound expr.Expr, handled bool, err error)
+
+type exprBinder struct {
+	b    *Binder
+	sc   *scope
+	hook hook
+}
+
+// bindScalar binds e over sc; aggregate calls are an error here.
+func (b *Binder) bindScalar(e sql.Expr, sc *scope) (expr.Expr, error) {
+	eb := &exprBinder{b: b, sc: sc}
+	return eb.bind(e)
+}
+
+func (eb *exprBinder) bind(e sql.Expr) (expr.Expr, error) {
+	if eb.hook != nil {
+		be, ok, err := eb.hook(e)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return be, nil
+		}
+	}
+	out, err := eb.bindNode(e)
+	if err != nil {
+		if _, ok := err.(*Error); ok {
+			return nil, err
+		}
+		return nil, errAt(e, "%v", err)
+	}
+	return out, nil
+}
+
+func (eb *exprBinder) bindAll(es []sql.Expr) ([]expr.Expr, error) {
+	out := make([]expr.Expr, len(es))
+	for i, e := range es {
+		be, err := eb.bind(e)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = be
+	}
+	return out, nil
+}
+
+func (eb *exprBinder) bindNode(e sql.Expr) (expr.Expr, error) {
+	switch t := e.(type) {
+	case *sql.Literal:
+		return bindLiteral(t)
+	case *sql.ColumnRef:
+		return eb.bindColumn(t)
+	case *sql.Star:
+		return nil, errAt(t, "* is only allowed in a SELECT list or count(*)")
+	case *sql.Unary:
+		x, err := eb.bind(t.X)
+		if err != nil {
+			return nil, err
+		}
+		switch t.Op {
+		case sql.OpNeg:
+			return expr.Call("negate", x)
+		case sql.OpNot:
+			return expr.Call("not", x)
+		}
+		return x, nil
+	case *sql.Binary:
+		l, err := eb.bind(t.L)
+		if err != nil {
+			return nil, err
+		}
+		r, err := eb.bind(t.R)
+		if err != nil {
+			return nil, err
+		}
+		return expr.Call(strings.ToLower(t.Op), l, r)
+	case *sql.Is:
+		x, err := eb.bind(t.X)
+		if err != nil {
+			return nil, err
+		}
+		name := map[sql.IsKind]string{sql.IsNull: "is_null", sql.IsTrue: "is_true", sql.IsFalse: "is_false"}[t.Is]
+		if t.Not && t.Is == sql.IsNull {
+			return expr.Call("is_not_null", x)
+		}
+		r, err := expr.Call(name, x)
+		if err != nil || !t.Not {
+			return r, err
+		}
+		return expr.Call("not", r)
+	case *sql.InList:
+		x, err := eb.bind(t.X)
+		if err != nil {
+			return nil, err
+		}
+		list, err := eb.bindAll(t.List)
+		if err != nil {
+			return nil, err
+		}
+		return expr.In(x, list, t.Not)
+	case *sql.Between:
+		args, err := eb.bindAll([]sql.Expr{t.X, t.Lo, t.Hi})
+		if err != nil {
+			return nil, err
+		}
+		r, err := expr.Call("between", args...)
+		if err != nil || !t.Not {
+			return r, err
+		}
+		return expr.Call("not", r)
+	case *sql.Like:
+		x, err := eb.bind(t.X)
+		if err != nil {
+			return nil, err
+		}
+		p, err := eb.bind(t.Pattern)
+		if err != nil {
+			return nil, err
+		}
+		if t.Op == sql.OpRLike {
+			r, err := expr.Call("rlike", x, p)
+			if err != nil || !t.Not {
+				return r, err
+			}
+			return expr.Call("not", r)
+		}
+		esc := '\\'
+		if t.Escape != nil {
+			lit, ok := t.Escape.(*sql.Literal)
+			if !ok || lit.Kind != sql.LitString || len([]rune(lit.Value)) != 1 {
+				return nil, errAt(t.Escape, "ESCAPE expects a one-character string")
+			}
+			esc = []rune(lit.Value)[0]
+		}
+		return expr.Like(x, p, esc, t.Op == sql.OpILike, t.Not)
+	case *sql.Case:
+		var operand expr.Expr
+		var err error
+		if t.Operand != nil {
+			if operand, err = eb.bind(t.Operand); err != nil {
+				return nil, err
+			}
+		}
+		whens := make([]expr.Expr, len(t.Whens))
+		thens := make([]expr.Expr, len(t.Whens))
+		for i, w := range t.Whens {
+			if whens[i], err = eb.bind(w.Cond); err != nil {
+				return nil, err
+			}
+			if thens[i], err = eb.bind(w.Then); err != nil {
+				return nil, err
+			}
+		}
+		var els expr.Expr
+		if t.Else != nil {
+			if els, err = eb.bind(t.Else); err != nil {
+				return nil, err
+			}
+		}
+		return expr.Case(operand, whens, thens, els)
+	case *sql.Cast:
+		x, err := eb.bind(t.X)
+		if err != nil {
+			return nil, err
+		}
+		if t.Try {
+			return expr.TryCast(x, t.Type)
+		}
+		return expr.Cast(x, t.Type)
+	case *sql.Extract:
+		x, err := eb.bind(t.X)
+		if err != nil {
+			return nil, err
+		}
+		f, _ := expr.Lit(strings.ToLower(t.Field), types.String)
+		return expr.Call("extract", f, x)
+	case *sql.Call:
+		return eb.bindCall(t)
+	case *sql.Subscript:
+		x, err := eb.bind(t.X)
+		if err != nil {
+			return nil, err
+		}
+		idx, err := eb.bind(t.Index)
+		if err != nil {
+			return nil, err
+		}
+		return expr.Subscript(x, idx)
+	case *sql.FieldAccess:
+		x, err := eb.bind(t.X)
+		if err != nil {
+			return nil, err
+		}
+		return expr.Field(x, t.Name)
+	}
+	return nil, errAt(e, "unsupported expression %T", e)
+}
+
+func (eb *exprBinder) bindCall(c *sql.Call) (expr.Expr, error) {
+	name := strings.ToLower(c.Name)
+	if expr.IsAggregate(name) {
+		return nil, errAt(c, "aggregate function %s is not allowed here", name)
+	}
+	if isGenerator(name) {
+		return nil, errAt(c, "%s is only allowed as a top-level SELECT item", name)
+	}
+	if c.Star || c.Distinct {
+		return nil, errAt(c, "%s(%s) is only valid for aggregate functions", name, map[bool]string{true: "*", false: "DISTINCT ..."}[c.Star])
+	}
+	if !expr.IsFunction(name) {
+		return nil, errAt(c, "unknown function %s", c.Name)
+	}
+	args, err := eb.bindAll(c.Args)
+	if err != nil {
+		return nil, err
+	}
+	return expr.Call(name, args...)
+}
+
+// bindColumn resolves a dotted name: table.column.field... or
+// column.field... (Spark's rule: a qualifier wins when it names a table).
+func (eb *exprBinder) bindColumn(c *sql.ColumnRef) (expr.Expr, error) {
+	parts := c.Parts
+	var col *scopeCol
+	var err error
+	rest := parts[1:]
+	if len(parts) >= 2 && eb.sc.hasTable(parts[0]) {
+		col, err = eb.sc.find(parts[0], parts[1])
+		if err != nil {
+			return nil, errAt(c, "%v", err)
+		}
+		if col != nil {
+			rest = parts[2:]
+		}
+	}
+	if col == nil {
+		col, err = eb.sc.find("", parts[0])
+		if err != nil {
+			return nil, errAt(c, "%v", err)
+		}
+		rest = parts[1:]
+	}
+	if col == nil {
+		avail := eb.sc.names()
+		if avail == "" {
+			return nil, errAt(c, "column %q not found", strings.Join(parts, "."))
+		}
+		return nil, errAt(c, "column %q not found (available: %s)", strings.Join(parts, "."), avail)
+	}
+	var out expr.Expr = expr.Col(col.Index, col.Name, col.Type)
+	for _, f := range rest {
+		if out, err = expr.Field(out, f); err != nil {
+			return nil, errAt(c, "%v", err)
+		}
+	}
+	return out, nil
+}
+
+// bindLiteral types a literal the way Spark does: integers are INT when
+// they fit, else BIGINT; 1.5 is DECIMAL; 1.5e3 is DOUBLE.
+func bindLiteral(l *sql.Literal) (expr.Expr, error) {
+	switch l.Kind {
+	case sql.LitNull:
+		return expr.Lit(nil, types.Null)
+	case sql.LitBool:
+		return expr.Lit(strings.EqualFold(l.Value, "TRUE"), types.Boolean)
+	case sql.LitInteger:
+		v, err := strconv.ParseInt(l.Value, 10, 64)
+		if err != nil {
+			return decimalLiteral(l)
+		}
+		if v >= -1<<31 && v < 1<<31 {
+			return expr.Lit(int32(v), types.Int)
+		}
+		return expr.Lit(v, types.BigInt)
+	case sql.LitDecimal:
+		return decimalLiteral(l)
+	case sql.LitFloat:
+		v, err := strconv.ParseFloat(l.Value, 64)
+		if err != nil {
+			return nil, errAt(l, "invalid number %s", l.Value)
+		}
+		return expr.Lit(v, types.Double)
+	case sql.LitString, sql.LitIdent:
+		return expr.Lit(l.Value, types.String)
+	case sql.LitDate:
+		d, ok := types.ParseDate(l.Value)
+		if !ok {
+			return nil, errAt(l, "invalid DATE literal '%s' (want YYYY-MM-DD)", l.Value)
+		}
+		return expr.Lit(d, types.Date)
+	case sql.LitTimestamp:
+		ts, ok := types.ParseTimestamp(l.Value)
+		if !ok {
+			return nil, errAt(l, "invalid TIMESTAMP literal '%s' (want ISO-8601, e.g. 2026-11-30 12:00:00)", l.Value)
+		}
+		return expr.Lit(ts, types.Timestamp)
+	case sql.LitInterval:
+		return expr.Lit(l.Interval, types.Interval)
+	}
+	return nil, errAt(l, "unsupported literal %s", l.Value)
+}
+
+func decimalLiteral(l *sql.Literal) (expr.Expr, error) {
+	s := l.Value
+	intPart, frac, _ := strings.Cut(s, ".")
+	digits := strings.TrimLeft(intPart+frac, "0")
+	prec := int32(len(digits))
+	scale := int32(len(frac))
+	if prec < scale {
+		prec = scale
+	}
+	if prec == 0 {
+		prec = 1
+	}
+	if prec > 38 {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return nil, errAt(l, "invalid number %s", s)
+		}
+		return expr.Lit(v, types.Double)
+	}
+	bi, ok := new(big.Int).SetString(intPart+frac, 10)
+	if !ok {
+		return nil, errAt(l, "invalid number %s", s)
+	}
+	return expr.Lit(decimal128.FromBigInt(bi), types.Decimal(prec, scale))
+}
+
+// literalInt reads an integer literal (GROUP BY 1, ORDER BY 2).
+func literalInt(e sql.Expr) (int, bool) {
+	l, ok := e.(*sql.Literal)
+	if !ok || l.Kind != sql.LitInteger {
+		return 0, false
+	}
+	v, err := strconv.Atoi(l.Value)
+	return v, err == nil
+}
+
+func isGenerator(name string) bool {
+	switch name {
+	case "explode", "explode_outer", "posexplode", "posexplode_outer":
+		return true
+	}
+	return false
+}
+
+var _ = fmt.Sprintf
+var _ arrow.DataType

@@ -1,0 +1,288 @@
+package plan
+
+import (
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"sluice/internal/expr"
+	"sluice/internal/sql"
+)
+
+// bindFrom binds a FROM item to a plan and the scope its columns form.
+func (b *Binder) bindFrom(t sql.TableExpr) (Node, *scope, error) {
+	switch te := t.(type) {
+	case *sql.TableName:
+		alias := te.Alias
+		if alias == "" {
+			alias = te.Name
+		}
+		if cte := b.lookupCTE(te.Name); cte != nil {
+			// Hide this CTE while binding its own body so a self-reference
+			// reads the catalog table of that name, as in Spark.
+			n, err := b.bindCTE(cte)
+			if err != nil {
+				return nil, nil, err
+			}
+			return n, scopeFor(alias, n.Schema(), nil), nil
+		}
+		tbl, err := b.tables.ResolveTable(b.ctx, te.Name)
+		if err != nil {
+			return nil, nil, errAt(te, "%v", err)
+		}
+		hidden := map[string]bool{}
+		for _, h := range tbl.Hidden {
+			hidden[h] = true
+		}
+		scan := &Scan{Table: tbl.Name, Base: tbl.Source, Fields: append([]arrow.Field{}, tbl.Source.Schema().Fields()...)}
+		return scan, scopeFor(alias, scan.Schema(), hidden), nil
+	case *sql.SubqueryTable:
+		n, _, err := b.bindQuery(te.Query)
+		if err != nil {
+			return nil, nil, err
+		}
+		return n, scopeFor(te.Alias, n.Schema(), nil), nil
+	case *sql.Join:
+		return b.bindJoin(te)
+	}
+	return nil, nil, errAt(t, "unsupported FROM item %T", t)
+}
+
+func (b *Binder) bindCTE(cte *sql.CTE) (Node, error) {
+	saved := b.ctes
+	// Bind with only the CTEs defined before this one visible.
+	var trimmed []map[string]*sql.CTE
+	for _, m := range b.ctes {
+		cp := map[string]*sql.CTE{}
+		for k, v := range m {
+			if v != cte {
+				cp[k] = v
+			}
+		}
+		trimmed = append(trimmed, cp)
+	}
+	b.ctes = trimmed
+	defer func() { b.ctes = saved }()
+	n, _, err := b.bindQuery(cte.Query)
+	return n, err
+}
+
+func (b *Binder) bindJoin(j *sql.Join) (Node, *scope, error) {
+	left, ls, err := b.bindFrom(j.L)
+	if err != nil {
+		return nil, nil, err
+	}
+	right, rs, err := b.bindFrom(j.R)
+	if err != nil {
+		return nil, nil, err
+	}
+	sc := ls.join(rs)
+	kind := map[sql.JoinKind]JoinKind{sql.JoinInner: InnerJoin, sql.JoinLeft: LeftJoin,
+		sql.JoinRight: RightJoin, sql.JoinFull: FullJoin, sql.JoinCross: CrossJoin}[j.Kind]
+	node := &Join{Left: left, Right: right, Kind: kind}
+	var conds []expr.Expr
+	switch {
+	case j.On != nil:
+		on, err := b.bindScalar(j.On, sc)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !arrow.TypeEqual(on.Type(), arrow.FixedWidthTypes.Boolean) {
+			return nil, nil, errAt(j.On, "JOIN condition must be BOOLEAN, got %s", on.Type())
+		}
+		conds = expr.SplitConjuncts(on)
+	case len(j.Using) > 0:
+		for _, name := range j.Using {
+			l, err := ls.find("", name)
+			if err != nil || l == nil {
+				return nil, nil, errAt(j, "USING column %q not found on the left side", name)
+			}
+			r, err := rs.find("", name)
+			if err != nil || r == nil {
+				return nil, nil, errAt(j, "USING column %q not found on the right side", name)
+			}
+			eq, err := expr.Call("=", expr.Col(l.Index, l.Name, l.Type), expr.Col(r.Index+len(ls.cols), r.Name, r.Type))
+			if err != nil {
+				return nil, nil, errAt(j, "USING %s: %v", name, err)
+			}
+			conds = append(conds, eq)
+		}
+	}
+	nl := len(ls.cols)
+	var residual []expr.Expr
+	for _, c := range conds {
+		if lk, rk, ok := equiKeys(c, nl); ok {
+			node.LeftKeys = append(node.LeftKeys, lk)
+			node.RightKeys = append(node.RightKeys, rk)
+			continue
+		}
+		residual = append(residual, c)
+	}
+	if len(residual) > 0 {
+		node.Residual = expr.AndAll(residual)
+	}
+	if node.Kind == CrossJoin && len(node.LeftKeys) > 0 {
+		node.Kind = InnerJoin
+	}
+	return node, sc, nil
+}
+
+// equiKeys recognises l = r where l reads only left columns and r only
+// right ones (or the reverse), returning the keys over each side's own
+// schema.
+func equiKeys(c expr.Expr, nl int) (expr.Expr, expr.Expr, bool) {
+	call, ok := c.(*expr.CallExpr)
+	if !ok || call.Name != "=" || len(call.Args) != 2 {
+		return nil, nil, false
+	}
+	a, bb := call.Args[0], call.Args[1]
+	side := func(e expr.Expr) int { // 0 none, 1 left, 2 right, 3 both
+		s := 0
+		for _, i := range expr.Columns(e) {
+			if i < nl {
+				s |= 1
+			} else {
+				s |= 2
+			}
+		}
+		return s
+	}
+	sa, sb := side(a), side(bb)
+	if sa == 2 && sb == 1 {
+		a, bb = bb, a
+		sa, sb = sb, sa
+	}
+	if sa != 1 || sb != 2 {
+		return nil, nil, false
+	}
+	shift := map[int]int{}
+	for _, i := range expr.Columns(bb) {
+		shift[i] = i - nl
+	}
+	return a, expr.Remap(bb, shift), true
+}
+
+// bindValues binds VALUES rows: every row must have the same arity; column
+// types widen across rows.
+func (b *Binder) bindValues(v *sql.Values) (Node, error) {
+	if len(v.Rows) == 0 {
+		return nil, errAt(v, "VALUES needs at least one row")
+	}
+	empty := &scope{}
+	rows := make([][]expr.Expr, len(v.Rows))
+	width := len(v.Rows[0])
+	for i, r := range v.Rows {
+		if len(r) != width {
+			return nil, errAt(v, "VALUES rows must have the same number of columns: row 1 has %d, row %d has %d", width, i+1, len(r))
+		}
+		rows[i] = make([]expr.Expr, width)
+		for j, e := range r {
+			be, err := b.bindScalar(e, empty)
+			if err != nil {
+				return nil, err
+			}
+			rows[i][j] = be
+		}
+	}
+	names := make([]string, width)
+	ts := make([]arrow.DataType, width)
+	for j := 0; j < width; j++ {
+		names[j] = "col" + itoa(j+1)
+		t := rows[0][j].Type()
+		for i := 1; i < len(rows); i++ {
+			c, ok := commonType(t, rows[i][j].Type())
+			if !ok {
+				return nil, errAt(v, "VALUES column %d mixes %s and %s", j+1, typeName(t), typeName(rows[i][j].Type()))
+			}
+			t = c
+		}
+		ts[j] = t
+		for i := range rows {
+			if !arrow.TypeEqual(rows[i][j].Type(), t) {
+				c, err := expr.Cast(rows[i][j], t)
+				if err != nil {
+					return nil, errAt(v, "VALUES column %d: %v", j+1, err)
+				}
+				rows[i][j] = c
+			}
+		}
+	}
+	return NewValues(names, ts, rows), nil
+}
+
+// bindSetOp binds UNION [ALL]: inputs are cast to common column types.
+func (b *Binder) bindSetOp(s *sql.SetOp) (Node, error) {
+	if !strings.EqualFold(s.Op, sql.SetUnion) {
+		return nil, errAt(s, "%s is not supported yet", s.Op)
+	}
+	l, err := b.bindBody(s.L)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.bindBody(s.R)
+	if err != nil {
+		return nil, err
+	}
+	ls, rs := l.Schema(), r.Schema()
+	if ls.NumFields() != rs.NumFields() {
+		return nil, errAt(s, "UNION inputs have different numbers of columns: %d and %d", ls.NumFields(), rs.NumFields())
+	}
+	ts := make([]arrow.DataType, ls.NumFields())
+	for i := range ts {
+		c, ok := commonType(ls.Field(i).Type, rs.Field(i).Type)
+		if !ok {
+			return nil, errAt(s, "UNION column %d (%s) mixes %s and %s", i+1, ls.Field(i).Name, typeName(ls.Field(i).Type), typeName(rs.Field(i).Type))
+		}
+		ts[i] = c
+	}
+	names := make([]string, len(ts))
+	for i := range names {
+		names[i] = ls.Field(i).Name
+	}
+	if l, err = castTo(l, names, ts); err != nil {
+		return nil, errAt(s, "%v", err)
+	}
+	if r, err = castTo(r, names, ts); err != nil {
+		return nil, errAt(s, "%v", err)
+	}
+	var inputs []Node
+	for _, in := range []Node{l, r} {
+		if u, ok := in.(*Union); ok && s.All {
+			inputs = append(inputs, u.Inputs...)
+		} else {
+			inputs = append(inputs, in)
+		}
+	}
+	var n Node = &Union{Inputs: inputs}
+	if !s.All {
+		n = &Distinct{Input: n}
+	}
+	return n, nil
+}
+
+// castTo projects n to the given names and types, casting where needed.
+func castTo(n Node, names []string, ts []arrow.DataType) (Node, error) {
+	s := n.Schema()
+	same := true
+	exprs := make([]expr.Expr, len(ts))
+	for i, t := range ts {
+		f := s.Field(i)
+		var e expr.Expr = expr.Col(i, f.Name, f.Type)
+		if !arrow.TypeEqual(f.Type, t) {
+			c, err := expr.Cast(e, t)
+			if err != nil {
+				return nil, err
+			}
+			e = c
+			same = false
+		}
+		if f.Name != names[i] {
+			same = false
+		}
+		exprs[i] = e
+	}
+	if same {
+		return n, nil
+	}
+	return &Project{Input: n, Exprs: exprs, Names: names}, nil
+}

@@ -1,0 +1,295 @@
+package plan
+
+import (
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"sluice/internal/expr"
+	"sluice/internal/sql"
+)
+
+// selectItem is one output column before binding: an expression, or a
+// column picked by a * expansion (col >= 0).
+type selectItem struct {
+	ast   sql.Expr
+	col   *scopeCol
+	alias string
+}
+
+func (it selectItem) name() string {
+	if it.alias != "" {
+		return it.alias
+	}
+	if it.col != nil {
+		return it.col.Name
+	}
+	switch t := it.ast.(type) {
+	case *sql.ColumnRef:
+		return t.Parts[len(t.Parts)-1]
+	case *sql.FieldAccess:
+		return t.Name
+	}
+	return it.ast.String()
+}
+
+// bindSelect binds one SELECT block with the ORDER BY of its query.
+func (b *Binder) bindSelect(sel *sql.Select, orderBy []*sql.OrderItem) (Node, error) {
+	var input Node
+	var sc *scope
+	if sel.From == nil {
+		input = NewValues(nil, nil, [][]expr.Expr{{}})
+		sc = &scope{}
+	} else {
+		var err error
+		if input, sc, err = b.bindFrom(sel.From); err != nil {
+			return nil, err
+		}
+	}
+	if sel.Where != nil {
+		pred, err := b.bindScalar(sel.Where, sc)
+		if err != nil {
+			return nil, err
+		}
+		if err := wantBool(sel.Where, pred, "WHERE"); err != nil {
+			return nil, err
+		}
+		input = &Filter{Input: input, Pred: pred}
+	}
+
+	items, err := expandItems(sel.Items, sc)
+	if err != nil {
+		return nil, err
+	}
+
+	// Aggregation: GROUP BY, or any aggregate call in SELECT, HAVING or
+	// ORDER BY.
+	var aggCalls []*sql.Call
+	for _, it := range items {
+		if it.ast != nil {
+			aggCalls = collectAggs(it.ast, aggCalls)
+		}
+	}
+	if sel.Having != nil {
+		aggCalls = collectAggs(sel.Having, aggCalls)
+	}
+	for _, o := range orderBy {
+		aggCalls = collectAggs(o.Expr, aggCalls)
+	}
+	post := &exprBinder{b: b, sc: sc}
+	if len(sel.GroupBy) > 0 || len(aggCalls) > 0 || sel.Having != nil {
+		agg, h, err := b.bindAggregate(sel, items, aggCalls, input, sc)
+		if err != nil {
+			return nil, err
+		}
+		input = agg
+		post = &exprBinder{b: b, sc: &scope{}, hook: h}
+		if sel.Having != nil {
+			pred, err := post.bind(sel.Having)
+			if err != nil {
+				return nil, err
+			}
+			if err := wantBool(sel.Having, pred, "HAVING"); err != nil {
+				return nil, err
+			}
+			input = &Filter{Input: input, Pred: pred}
+		}
+	}
+
+	// A generator (explode) becomes its own node; its item then reads the
+	// generated column(s).
+	exprs := make([]expr.Expr, 0, len(items))
+	names := make([]string, 0, len(items))
+	genDone := false
+	for _, it := range items {
+		if it.col != nil {
+			if post.hook != nil {
+				return nil, errAt(it.ast, "SELECT * cannot be used with GROUP BY")
+			}
+			exprs = append(exprs, expr.Col(it.col.Index, it.col.Name, it.col.Type))
+			names = append(names, it.col.Name)
+			continue
+		}
+		if call, ok := it.ast.(*sql.Call); ok && isGenerator(strings.ToLower(call.Name)) {
+			if genDone {
+				return nil, errAt(call, "only one generator (explode) is allowed per SELECT")
+			}
+			genDone = true
+			ex, err := b.bindExplode(call, it.alias, input, post)
+			if err != nil {
+				return nil, err
+			}
+			base := ex.Input.Schema().NumFields()
+			input = ex
+			for i, n := range ex.Names {
+				exprs = append(exprs, expr.Col(base+i, n, ex.Types[i]))
+				names = append(names, n)
+			}
+			continue
+		}
+		e, err := post.bind(it.ast)
+		if err != nil {
+			return nil, err
+		}
+		exprs = append(exprs, e)
+		names = append(names, it.name())
+	}
+
+	visible := len(exprs)
+	var keys []SortKey
+	if len(orderBy) > 0 {
+		for _, o := range orderBy {
+			idx, err := b.resolveOrderItem(o, exprs[:visible], names[:visible], post)
+			if err != nil {
+				return nil, err
+			}
+			if idx < 0 { // not in the select list: sort on a hidden column
+				if sel.Distinct {
+					return nil, errAt(o, "ORDER BY %s must appear in the SELECT list when DISTINCT is used", o.Expr)
+				}
+				e, err := post.bind(o.Expr)
+				if err != nil {
+					return nil, err
+				}
+				idx = len(exprs)
+				exprs = append(exprs, e)
+				names = append(names, "__order"+itoa(idx))
+			}
+			keys = append(keys, sortKey(o, expr.Col(idx, names[idx], exprs[idx].Type())))
+		}
+	}
+	var n Node = &Project{Input: input, Exprs: exprs, Names: names}
+	if sel.Distinct {
+		n = &Distinct{Input: n}
+	}
+	if len(keys) > 0 {
+		n = &Sort{Input: n, Keys: keys}
+	}
+	if len(exprs) > visible {
+		cols := make([]expr.Expr, visible)
+		for i := 0; i < visible; i++ {
+			cols[i] = expr.Col(i, names[i], exprs[i].Type())
+		}
+		n = &Project{Input: n, Exprs: cols, Names: names[:visible]}
+	}
+	return n, nil
+}
+
+func wantBool(at sql.Expr, e expr.Expr, clause string) error {
+	if e.Type().ID() != arrow.BOOL && e.Type().ID() != arrow.NULL {
+		return errAt(at, "%s condition must be BOOLEAN, got %s", clause, typeName(e.Type()))
+	}
+	return nil
+}
+
+func sortKey(o *sql.OrderItem, e expr.Expr) SortKey {
+	nullsFirst := !o.Desc
+	if o.NullsFirst != nil {
+		nullsFirst = *o.NullsFirst
+	}
+	return SortKey{Expr: e, Desc: o.Desc, NullsFirst: nullsFirst}
+}
+
+// resolveOrderItem finds the select-list column an ORDER BY item means:
+// an ordinal, an output name, or an expression equal to an item. It
+// returns -1 when the item is none of those.
+func (b *Binder) resolveOrderItem(o *sql.OrderItem, exprs []expr.Expr, names []string, post *exprBinder) (int, error) {
+	if k, ok := literalInt(o.Expr); ok {
+		if k < 1 || k > len(exprs) {
+			return 0, errAt(o.Expr, "ORDER BY position %d is not in the select list (1 to %d)", k, len(exprs))
+		}
+		return k - 1, nil
+	}
+	if c, ok := o.Expr.(*sql.ColumnRef); ok && len(c.Parts) == 1 {
+		match := -1
+		for i, n := range names {
+			if strings.EqualFold(n, c.Parts[0]) {
+				if match >= 0 && exprs[match].String() != exprs[i].String() {
+					return 0, errAt(o.Expr, "ORDER BY %s is ambiguous", c.Parts[0])
+				}
+				if match < 0 {
+					match = i
+				}
+			}
+		}
+		if match >= 0 {
+			return match, nil
+		}
+	}
+	e, err := post.bind(o.Expr)
+	if err != nil {
+		return 0, err
+	}
+	for i, x := range exprs {
+		if x.String() == e.String() {
+			return i, nil
+		}
+	}
+	return -1, nil
+}
+
+// bindOrderOutput binds ORDER BY over a set operation's output columns.
+func (b *Binder) bindOrderOutput(items []*sql.OrderItem, n Node, sc *scope) ([]SortKey, error) {
+	s := n.Schema()
+	exprs := make([]expr.Expr, s.NumFields())
+	names := make([]string, s.NumFields())
+	for i, f := range s.Fields() {
+		exprs[i] = expr.Col(i, f.Name, f.Type)
+		names[i] = f.Name
+	}
+	post := &exprBinder{b: b, sc: sc}
+	var keys []SortKey
+	for _, o := range items {
+		idx, err := b.resolveOrderItem(o, exprs, names, post)
+		if err != nil {
+			return nil, err
+		}
+		if idx < 0 {
+			return nil, errAt(o, "ORDER BY %s must name an output column of the UNION", o.Expr)
+		}
+		keys = append(keys, sortKey(o, exprs[idx]))
+	}
+	return keys, nil
+}
+
+// expandItems expands * and t.* into the columns they stand for.
+func expandItems(items []*sql.SelectItem, sc *scope) ([]selectItem, error) {
+	var out []selectItem
+	for _, it := range items {
+		star, ok := it.Expr.(*sql.Star)
+		if !ok {
+			out = append(out, selectItem{ast: it.Expr, alias: it.Alias})
+			continue
+		}
+		qual := strings.Join(star.Qualifier, ".")
+		found := false
+		for i := range sc.cols {
+			c := &sc.cols[i]
+			if c.Hidden || (qual != "" && !strings.EqualFold(c.Table, qual)) {
+				continue
+			}
+			out = append(out, selectItem{ast: star, col: c})
+			found = true
+		}
+		if !found && qual != "" {
+			return nil, errAt(star, "%s.* names no table in FROM", qual)
+		}
+		if !found && qual == "" && len(sc.cols) == 0 {
+			return nil, errAt(star, "SELECT * needs a FROM clause")
+		}
+	}
+	return out, nil
+}
+
+// collectAggs appends the aggregate calls in e (not nested inside
+// another aggregate) to acc.
+func collectAggs(e sql.Expr, acc []*sql.Call) []*sql.Call {
+	walkSQL(e, func(x sql.Expr) bool {
+		if c, ok := x.(*sql.Call); ok && expr.IsAggregate(strings.ToLower(c.Name)) {
+			acc = append(acc, c)
+			return false
+		}
+		return true
+	})
+	return acc
+}

@@ -1,0 +1,153 @@
+package plan
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"sluice/internal/connector"
+	"sluice/internal/sql"
+)
+
+// Table is what the binder needs to read a catalog table.
+type Table struct {
+	Name   string
+	Source connector.Source
+	// Hidden names columns of Source that SELECT * leaves out (_file, _row).
+	Hidden []string
+}
+
+// Tables resolves table names for the binder; the engine implements it
+// over the catalog and the connector registry.
+type Tables interface {
+	ResolveTable(ctx context.Context, name string) (*Table, error)
+}
+
+// Error is a binding error with the position of the offending syntax.
+type Error struct {
+	Pos sql.Pos
+	Msg string
+}
+
+func (e *Error) Error() string {
+	if e.Pos.Line == 0 {
+		return e.Msg
+	}
+	return fmt.Sprintf("%s (at line %d:%d)", e.Msg, e.Pos.Line, e.Pos.Col)
+}
+
+func errAt(n sql.Node, format string, args ...any) error {
+	var p sql.Pos
+	if n != nil {
+		p = n.Pos()
+	}
+	return &Error{Pos: p, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Binder turns syntax trees into logical plans.
+type Binder struct {
+	ctx    context.Context
+	tables Tables
+	ctes   []map[string]*sql.CTE
+}
+
+// NewBinder returns a binder resolving tables through t.
+func NewBinder(ctx context.Context, t Tables) *Binder {
+	return &Binder{ctx: ctx, tables: t}
+}
+
+// BindQuery binds a query to a plan whose schema is the query's columns.
+func (b *Binder) BindQuery(q *sql.Query) (Node, error) {
+	n, _, err := b.bindQuery(q)
+	return n, err
+}
+
+func (b *Binder) lookupCTE(name string) *sql.CTE {
+	for i := len(b.ctes) - 1; i >= 0; i-- {
+		if c, ok := b.ctes[i][strings.ToLower(name)]; ok {
+			return c
+		}
+	}
+	return nil
+}
+
+// bindQuery binds WITH, the body, ORDER BY and LIMIT. It also returns the
+// body's scope so ORDER BY can see through to the projected columns.
+func (b *Binder) bindQuery(q *sql.Query) (Node, *scope, error) {
+	if len(q.With) > 0 {
+		m := map[string]*sql.CTE{}
+		for _, c := range q.With {
+			m[strings.ToLower(c.Name)] = c
+		}
+		b.ctes = append(b.ctes, m)
+		defer func() { b.ctes = b.ctes[:len(b.ctes)-1] }()
+	}
+	if sel, ok := q.Body.(*sql.Select); ok {
+		n, err := b.bindSelect(sel, q.OrderBy)
+		if err != nil {
+			return nil, nil, err
+		}
+		n, err = b.bindLimit(n, q)
+		return n, nil, err
+	}
+	n, err := b.bindBody(q.Body)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(q.OrderBy) > 0 {
+		sc := scopeFor("", n.Schema(), nil)
+		keys, err := b.bindOrderOutput(q.OrderBy, n, sc)
+		if err != nil {
+			return nil, nil, err
+		}
+		n = &Sort{Input: n, Keys: keys}
+	}
+	n, err = b.bindLimit(n, q)
+	return n, nil, err
+}
+
+func (b *Binder) bindBody(body sql.QueryBody) (Node, error) {
+	switch t := body.(type) {
+	case *sql.Select:
+		return b.bindSelect(t, nil)
+	case *sql.Query:
+		n, _, err := b.bindQuery(t)
+		return n, err
+	case *sql.SetOp:
+		return b.bindSetOp(t)
+	case *sql.Values:
+		return b.bindValues(t)
+	}
+	return nil, errAt(body, "unsupported query form %T", body)
+}
+
+func (b *Binder) bindLimit(n Node, q *sql.Query) (Node, error) {
+	if q.Limit == nil && q.Offset == nil {
+		return n, nil
+	}
+	lim, off := int64(-1), int64(0)
+	var err error
+	if q.Limit != nil {
+		if lim, err = b.constInt(q.Limit, "LIMIT"); err != nil {
+			return nil, err
+		}
+	}
+	if q.Offset != nil {
+		if off, err = b.constInt(q.Offset, "OFFSET"); err != nil {
+			return nil, err
+		}
+	}
+	return &Limit{Input: n, N: lim, Offset: off}, nil
+}
+
+func (b *Binder) constInt(e sql.Expr, what string) (int64, error) {
+	lit, ok := e.(*sql.Literal)
+	if !ok || lit.Kind != sql.LitInteger {
+		return 0, errAt(e, "%s expects a non-negative integer, got %s", what, e)
+	}
+	var v int64
+	if _, err := fmt.Sscan(lit.Value, &v); err != nil || v < 0 {
+		return 0, errAt(e, "%s expects a non-negative integer, got %s", what, lit.Value)
+	}
+	return v, nil
+}

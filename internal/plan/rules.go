@@ -1,0 +1,94 @@
+package plan
+
+import "fmt"
+
+// Rule rewrites one node. Apply returns the node unchanged (changed ==
+// false) when the rule does not apply there.
+type Rule interface {
+	Name() string
+	Apply(n Node) (out Node, changed bool, err error)
+}
+
+// Rules is the one ordered list of rewrite rules. Each runs bottom-up over
+// the whole tree until none changes anything.
+var Rules = []Rule{
+	FoldConstants{},
+	MergeFilters{},
+	PushFilterThroughProject{},
+	PushFilterIntoJoin{},
+	PushFilterIntoScan{},
+	LimitSortToTopN{},
+}
+
+// maxPasses bounds the fixpoint loop; rules only move filters down and
+// fold constants, so a handful of passes always suffices.
+const maxPasses = 20
+
+// Optimize applies Rules to a fixpoint, prunes unused columns down to the
+// scans, and pushes projections and filters into the sources.
+func Optimize(n Node) (Node, error) {
+	for pass := 0; ; pass++ {
+		if pass == maxPasses {
+			return nil, fmt.Errorf("internal error: optimizer did not converge")
+		}
+		changed := false
+		for _, r := range Rules {
+			out, c, err := transformUp(n, r)
+			if err != nil {
+				return nil, fmt.Errorf("optimizer rule %s: %w", r.Name(), err)
+			}
+			n, changed = out, changed || c
+		}
+		if !changed {
+			break
+		}
+	}
+	n, err := PruneColumns(n)
+	if err != nil {
+		return nil, fmt.Errorf("pruning columns: %w", err)
+	}
+	if err := finalizeScans(n); err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+// transformUp applies r to every node, children first.
+func transformUp(n Node, r Rule) (Node, bool, error) {
+	kids := n.Children()
+	changed := false
+	if len(kids) > 0 {
+		nk := make([]Node, len(kids))
+		for i, k := range kids {
+			out, c, err := transformUp(k, r)
+			if err != nil {
+				return nil, false, err
+			}
+			nk[i] = out
+			changed = changed || c
+		}
+		if changed {
+			var err error
+			if n, err = n.WithChildren(nk...); err != nil {
+				return nil, false, err
+			}
+		}
+	}
+	out, c, err := r.Apply(n)
+	if err != nil {
+		return nil, false, err
+	}
+	return out, changed || c, nil
+}
+
+func finalizeScans(n Node) error {
+	if s, ok := n.(*Scan); ok {
+		return s.Finalize()
+	}
+	for _, c := range n.Children() {
+		if err := finalizeScans(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -190,3 +190,24 @@ func TestS3ReaderAtPinsVersion(t *testing.T) {
 		t.Fatalf("fresh ReadAt = %q, %v", p[:n], err)
 	}
 }
+
+// TestS3RetryCap checks MaxRetries bounds the attempts and the final
+// error is one readable line.
+func TestS3RetryCap(t *testing.T) {
+	t.Parallel()
+	direct := newS3Bucket(t, Options{})
+	p, err := faultproxy.Start(s3srv.Endpoint, faultproxy.Config{SlowDownRate: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	flaky := newS3Store(t, direct.Bucket(), Options{Endpoint: p.URL, MaxRetries: 2, RetryMaxBackoff: time.Millisecond})
+	err = flaky.List(context.Background(), "", "", func(ObjectInfo) error { return nil })
+	want := "listing s3://" + direct.Bucket() + "/: SlowDown: Please reduce your request rate."
+	if err == nil || err.Error() != want {
+		t.Fatalf("List through constant 503s = %v, want %q", err, want)
+	}
+	if reqs, _, _ := p.Stats(); reqs != 3 {
+		t.Fatalf("%d requests, want 1 + MaxRetries(2)", reqs)
+	}
+}

@@ -56,7 +56,11 @@ func (s *Scan) Finalize() error {
 		}
 		src = p
 	} else if !sameNames(src.Schema(), names) {
-		return fmt.Errorf("scan %s: source cannot project columns %v", s.Table, names)
+		p, err := newProjectedSource(src, names)
+		if err != nil {
+			return fmt.Errorf("scan %s: %w", s.Table, err)
+		}
+		src = p
 	}
 	if s.Filter != nil {
 		if fp, ok := src.(connector.FilterPusher); ok {

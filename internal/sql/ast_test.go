@@ -249,3 +249,27 @@ func TestStatementFields(t *testing.T) {
 		t.Errorf("EXPLAIN mode %q", ex.Mode)
 	}
 }
+
+func TestSecretsNotPrinted(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"CREATE TABLE t USING opensearch OPTIONS (endpoint 'https://h', password 'hunter2', `aws.secret_access_key` 'AKS', session_token = 'tok', port 9200)",
+			"CREATE TABLE t USING opensearch OPTIONS (endpoint = 'https://h', password = '***', aws.secret_access_key = '***', session_token = '***', port = 9200)"},
+		{"SET s3.secret_key = 'abc'", "SET s3.secret_key = '***'"},
+		{"SET s3.access_key_id 'AKIA'", "SET s3.access_key_id = '***'"},
+	}
+	for _, tc := range tests {
+		st := mustParse(t, tc.in)
+		if got := st.String(); got != tc.want {
+			t.Errorf("String()\n got %s\nwant %s", got, tc.want)
+		}
+	}
+	// The tree itself keeps the value for the engine to use.
+	ct := mustParse(t, "CREATE TABLE t OPTIONS (password 'hunter2')").(*CreateTable)
+	if v, _ := ct.Options.Get("password"); v.Value != "hunter2" {
+		t.Errorf("value lost: %v", v)
+	}
+	_, err := Parse("CREATE TABLE t OPTIONS (password 'hunter2' 'hunter3')")
+	if err == nil || err.Error() != "syntax error at line 1:44: expected ',' or ')' but found a string literal" {
+		t.Errorf("error echoes a string: %v", err)
+	}
+}

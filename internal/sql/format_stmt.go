@@ -173,8 +173,29 @@ func identList(names []string) string {
 	return strings.Join(q, ", ")
 }
 
+// String prints key = value, with the value of a secret-looking key
+// (IsSecretKey) replaced by '***' so EXPLAIN and logs never show it.
 func (o *Option) String() string {
+	if IsSecretKey(o.Key) && o.Value.Kind == LitString {
+		return optionKey(o.Key) + " = '***'"
+	}
 	return optionKey(o.Key) + " = " + o.Value.String()
+}
+
+// secretWords mark option keys whose values are credentials.
+var secretWords = []string{"password", "passwd", "secret", "token", "credential", "access_key", "accesskey", "api_key", "apikey", "private_key", "auth"}
+
+// IsSecretKey reports whether an option key names a credential
+// (secret_access_key, password, session_token, ...), whose value must not
+// be printed.
+func IsSecretKey(key string) bool {
+	k := strings.ToLower(key)
+	for _, w := range secretWords {
+		if strings.Contains(k, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // optionKey prints a key; dotted keys print as written (s3.endpoint) when
@@ -344,7 +365,9 @@ func (s *Explain) String() string {
 	return "EXPLAIN " + s.Mode + " " + s.Stmt.String()
 }
 
-func (s *Set) String() string { return "SET " + optionKey(s.Key) + " = " + s.Value.String() }
+func (s *Set) String() string {
+	return "SET " + (&Option{Key: s.Key, Value: s.Value}).String()
+}
 func (s *Reset) String() string {
 	if s.Key == "" {
 		return "RESET"

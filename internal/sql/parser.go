@@ -88,6 +88,10 @@ func (p *parser) found() string {
 	if t.kind == tkEOF {
 		return "end of input"
 	}
+	if t.kind == tkString {
+		// A string may be a credential in OPTIONS; do not echo it.
+		return "a string literal"
+	}
 	return quoteFound(p.src[t.off:t.end])
 }
 

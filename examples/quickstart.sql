@@ -38,7 +38,7 @@ LIMIT 5;
 --    files, so a second run counts twice: delete sluice-data/quickstart/ to
 --    start over (INSERT OVERWRITE will do that once it is supported).
 DROP TABLE IF EXISTS status_by_day;
-CREATE TABLE status_by_day (date STRING, status INT, requests BIGINT)
+CREATE TABLE status_by_day (date DATE, status INT, requests BIGINT)
   USING parquet LOCATION 'sluice-data/quickstart/status_by_day/';
 
 INSERT INTO status_by_day

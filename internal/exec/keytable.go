@@ -1,0 +1,414 @@
+package exec
+
+import (
+	"encoding/binary"
+	"math"
+	"strings"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+)
+
+// keyTable maps row keys (one or more columns) to dense ids 0, 1, 2, ...
+// in first-seen order. HashAggregate uses the ids as group ids, Distinct
+// as a set, HashJoin to find build rows.
+//
+// A single integer-like key uses a map[int64]; a single string key a
+// map[string] that reads the batch's bytes without copying on lookup; any
+// other key shape is encoded row-wise into bytes (keyEncoder). NULL is a
+// key like any other here (GROUP BY puts NULLs in one group); joins skip
+// NULL keys themselves.
+type keyTable struct {
+	mode   keyMode
+	ints   map[int64]uint32
+	strs   map[string]uint32
+	nullID int64 // id of the all-NULL single key, -1 when unseen
+	n      uint32
+
+	enc     keyEncoder
+	scratch []int64
+}
+
+type keyMode int
+
+const (
+	keyNone keyMode = iota // no key columns: every row is id 0
+	keyInt
+	keyString
+	keyBytes
+)
+
+func newKeyTable(keyTypes []arrow.DataType) *keyTable {
+	t := &keyTable{nullID: -1}
+	switch {
+	case len(keyTypes) == 0:
+		t.mode = keyNone
+	case len(keyTypes) == 1 && intLike(keyTypes[0]):
+		t.mode = keyInt
+		t.ints = make(map[int64]uint32)
+	case len(keyTypes) == 1 && (keyTypes[0].ID() == arrow.STRING || keyTypes[0].ID() == arrow.BINARY):
+		t.mode = keyString
+		t.strs = make(map[string]uint32)
+	default:
+		t.mode = keyBytes
+		t.strs = make(map[string]uint32)
+	}
+	return t
+}
+
+// size is the number of distinct keys seen.
+func (t *keyTable) size() int { return int(t.n) }
+
+// intLike reports types whose values fit losslessly in an int64 and whose
+// equality is integer equality.
+func intLike(dt arrow.DataType) bool {
+	switch dt.ID() {
+	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64, arrow.UINT8, arrow.UINT16, arrow.UINT32,
+		arrow.DATE32, arrow.DATE64, arrow.TIMESTAMP, arrow.TIME32, arrow.TIME64, arrow.DURATION, arrow.BOOL:
+		return true
+	}
+	return false
+}
+
+// int64s returns the values of an int-like array widened to int64; buf is
+// reused when possible. Values under NULL slots are unspecified.
+func int64s(a arrow.Array, buf []int64) []int64 {
+	switch v := a.(type) {
+	case *array.Int64:
+		return v.Int64Values()
+	case *array.Timestamp:
+		return *(*[]int64)(unsafe.Pointer(ptrSlice(v.TimestampValues())))
+	case *array.Duration:
+		return *(*[]int64)(unsafe.Pointer(ptrSlice(v.DurationValues())))
+	case *array.Time64:
+		return *(*[]int64)(unsafe.Pointer(ptrSlice(v.Time64Values())))
+	case *array.Date64:
+		return *(*[]int64)(unsafe.Pointer(ptrSlice(v.Date64Values())))
+	}
+	n := a.Len()
+	if cap(buf) < n {
+		buf = make([]int64, n)
+	}
+	buf = buf[:n]
+	switch v := a.(type) {
+	case *array.Int32:
+		for i, x := range v.Int32Values() {
+			buf[i] = int64(x)
+		}
+	case *array.Date32:
+		for i, x := range v.Date32Values() {
+			buf[i] = int64(x)
+		}
+	case *array.Time32:
+		for i, x := range v.Time32Values() {
+			buf[i] = int64(x)
+		}
+	case *array.Int16:
+		for i, x := range v.Int16Values() {
+			buf[i] = int64(x)
+		}
+	case *array.Int8:
+		for i, x := range v.Int8Values() {
+			buf[i] = int64(x)
+		}
+	case *array.Uint8:
+		for i, x := range v.Uint8Values() {
+			buf[i] = int64(x)
+		}
+	case *array.Uint16:
+		for i, x := range v.Uint16Values() {
+			buf[i] = int64(x)
+		}
+	case *array.Uint32:
+		for i, x := range v.Uint32Values() {
+			buf[i] = int64(x)
+		}
+	case *array.Boolean:
+		for i := range buf {
+			if v.Value(i) {
+				buf[i] = 1
+			} else {
+				buf[i] = 0
+			}
+		}
+	}
+	return buf
+}
+
+// ptrSlice lets int64s view []T of an 8-byte integer type as []int64.
+func ptrSlice[T ~int64](s []T) *[]T { return &s }
+
+// assign writes the id of each row's key into ids (len rows), adding
+// unseen keys. It returns the rows that introduced a new key, in order:
+// the caller copies their key values out.
+func (t *keyTable) assign(cols []arrow.Array, rows int, ids []uint32, fresh []int) []int {
+	fresh = fresh[:0]
+	switch t.mode {
+	case keyNone:
+		for i := range ids[:rows] {
+			ids[i] = 0
+		}
+		if t.n == 0 && rows > 0 {
+			t.n = 1
+			fresh = append(fresh, 0)
+		}
+	case keyInt:
+		col := cols[0]
+		vals := int64s(col, t.scratch)
+		if col.DataType().ID() != arrow.INT64 {
+			t.scratch = vals
+		}
+		hasNulls := col.NullN() > 0
+		for i := 0; i < rows; i++ {
+			if hasNulls && col.IsNull(i) {
+				if t.nullID < 0 {
+					t.nullID = int64(t.n)
+					t.n++
+					fresh = append(fresh, i)
+				}
+				ids[i] = uint32(t.nullID)
+				continue
+			}
+			id, ok := t.ints[vals[i]]
+			if !ok {
+				id = t.n
+				t.ints[vals[i]] = id
+				t.n++
+				fresh = append(fresh, i)
+			}
+			ids[i] = id
+		}
+	case keyString:
+		col := cols[0]
+		hasNulls := col.NullN() > 0
+		get := stringGetter(col)
+		for i := 0; i < rows; i++ {
+			if hasNulls && col.IsNull(i) {
+				if t.nullID < 0 {
+					t.nullID = int64(t.n)
+					t.n++
+					fresh = append(fresh, i)
+				}
+				ids[i] = uint32(t.nullID)
+				continue
+			}
+			s := get(i)
+			id, ok := t.strs[s]
+			if !ok {
+				id = t.n
+				t.strs[strings.Clone(s)] = id
+				t.n++
+				fresh = append(fresh, i)
+			}
+			ids[i] = id
+		}
+	case keyBytes:
+		keys := t.enc.encode(cols, rows)
+		for i := 0; i < rows; i++ {
+			id, ok := t.strs[string(keys[i])]
+			if !ok {
+				id = t.n
+				t.strs[string(keys[i])] = id
+				t.n++
+				fresh = append(fresh, i)
+			}
+			ids[i] = id
+		}
+	}
+	return fresh
+}
+
+// lookup writes each row's id into ids, or -1 when the key is absent or
+// any key column is NULL (join semantics: NULL never matches).
+func (t *keyTable) lookup(cols []arrow.Array, rows int, ids []int32) {
+	switch t.mode {
+	case keyNone:
+		for i := range ids[:rows] {
+			if t.n > 0 {
+				ids[i] = 0
+			} else {
+				ids[i] = -1
+			}
+		}
+	case keyInt:
+		col := cols[0]
+		vals := int64s(col, t.scratch)
+		if col.DataType().ID() != arrow.INT64 {
+			t.scratch = vals
+		}
+		for i := 0; i < rows; i++ {
+			ids[i] = -1
+			if col.IsNull(i) {
+				continue
+			}
+			if id, ok := t.ints[vals[i]]; ok {
+				ids[i] = int32(id)
+			}
+		}
+	case keyString:
+		col := cols[0]
+		get := stringGetter(col)
+		for i := 0; i < rows; i++ {
+			ids[i] = -1
+			if col.IsNull(i) {
+				continue
+			}
+			if id, ok := t.strs[get(i)]; ok {
+				ids[i] = int32(id)
+			}
+		}
+	case keyBytes:
+		keys := t.enc.encode(cols, rows)
+		for i := 0; i < rows; i++ {
+			ids[i] = -1
+			if anyNull(cols, i) {
+				continue
+			}
+			if id, ok := t.strs[string(keys[i])]; ok {
+				ids[i] = int32(id)
+			}
+		}
+	}
+}
+
+func anyNull(cols []arrow.Array, i int) bool {
+	for _, c := range cols {
+		if c.IsNull(i) {
+			return true
+		}
+	}
+	return false
+}
+
+// stringGetter returns a no-copy accessor for a STRING or BINARY array;
+// the strings alias the batch and must be cloned before being kept.
+func stringGetter(a arrow.Array) func(int) string {
+	switch v := a.(type) {
+	case *array.String:
+		return v.Value
+	case *array.Binary:
+		return func(i int) string { b := v.Value(i); return unsafe.String(unsafe.SliceData(b), len(b)) }
+	}
+	return a.ValueStr
+}
+
+// keyEncoder turns each row's key columns into bytes such that two rows
+// encode equally exactly when their keys are equal (NULL equal to NULL,
+// -0.0 to 0.0, NaN to NaN). Buffers are reused across batches.
+type keyEncoder struct {
+	rows [][]byte
+}
+
+func (e *keyEncoder) encode(cols []arrow.Array, n int) [][]byte {
+	if cap(e.rows) < n {
+		e.rows = make([][]byte, n)
+	}
+	e.rows = e.rows[:n]
+	for i := range e.rows {
+		e.rows[i] = e.rows[i][:0]
+	}
+	for _, c := range cols {
+		switch c.(type) {
+		case *array.Int64, *array.Int32, *array.Timestamp, *array.Date32, *array.Boolean:
+		default:
+			if intLike(c.DataType()) {
+				vals := int64s(c, nil)
+				for i := 0; i < n; i++ {
+					if c.IsNull(i) {
+						e.rows[i] = append(e.rows[i], 0)
+					} else {
+						e.rows[i] = binary.LittleEndian.AppendUint64(append(e.rows[i], 1), uint64(vals[i]))
+					}
+				}
+				continue
+			}
+		}
+		for i := 0; i < n; i++ {
+			e.rows[i] = appendValue(e.rows[i], c, i)
+		}
+	}
+	return e.rows
+}
+
+// appendValue appends a self-delimiting encoding of a[i]: a tag byte (0
+// NULL, 1 value) then the value.
+func appendValue(b []byte, a arrow.Array, i int) []byte {
+	if a.IsNull(i) {
+		return append(b, 0)
+	}
+	b = append(b, 1)
+	switch v := a.(type) {
+	case *array.Int64:
+		return binary.LittleEndian.AppendUint64(b, uint64(v.Value(i)))
+	case *array.Int32:
+		return binary.LittleEndian.AppendUint32(b, uint32(v.Value(i)))
+	case *array.Float64:
+		return binary.LittleEndian.AppendUint64(b, normFloat(v.Value(i)))
+	case *array.Float32:
+		return binary.LittleEndian.AppendUint64(b, normFloat(float64(v.Value(i))))
+	case *array.String:
+		s := v.Value(i)
+		b = binary.AppendUvarint(b, uint64(len(s)))
+		return append(b, s...)
+	case *array.Binary:
+		s := v.Value(i)
+		b = binary.AppendUvarint(b, uint64(len(s)))
+		return append(b, s...)
+	case *array.Boolean:
+		if v.Value(i) {
+			return append(b, 1)
+		}
+		return append(b, 0)
+	case *array.Timestamp:
+		return binary.LittleEndian.AppendUint64(b, uint64(v.Value(i)))
+	case *array.Date32:
+		return binary.LittleEndian.AppendUint32(b, uint32(v.Value(i)))
+	case *array.Decimal128:
+		n := v.Value(i)
+		b = binary.LittleEndian.AppendUint64(b, n.LowBits())
+		return binary.LittleEndian.AppendUint64(b, uint64(n.HighBits()))
+	case *array.Struct:
+		for f := 0; f < v.NumField(); f++ {
+			b = appendValue(b, v.Field(f), i)
+		}
+		return b
+	case *array.List:
+		start, end := v.ValueOffsets(i)
+		b = binary.AppendUvarint(b, uint64(end-start))
+		for j := start; j < end; j++ {
+			b = appendValue(b, v.ListValues(), int(j))
+		}
+		return b
+	case *array.Map:
+		start, end := v.ValueOffsets(i)
+		b = binary.AppendUvarint(b, uint64(end-start))
+		for j := start; j < end; j++ {
+			b = appendValue(b, v.Keys(), int(j))
+			b = appendValue(b, v.Items(), int(j))
+		}
+		return b
+	case *array.Null:
+		return b
+	}
+	if intLike(a.DataType()) {
+		one := array.NewSlice(a, int64(i), int64(i+1))
+		defer one.Release()
+		return binary.LittleEndian.AppendUint64(b, uint64(int64s(one, nil)[0]))
+	}
+	s := a.ValueStr(i)
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// normFloat makes -0.0 equal 0.0 and every NaN equal, as SQL grouping
+// expects.
+func normFloat(f float64) uint64 {
+	if f == 0 {
+		return 0
+	}
+	if math.IsNaN(f) {
+		return 0x7ff8000000000001
+	}
+	return math.Float64bits(f)
+}

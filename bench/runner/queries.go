@@ -1,0 +1,46 @@
+package runner
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Query is one timed statement; {t} in SQL is replaced by the table name.
+type Query struct {
+	ID   string
+	Name string
+	SQL  string
+}
+
+// Queries are the benchmark's statements, each scanning the whole table.
+var Queries = []Query{
+	{"Q1", "scan-filter-count", "SELECT count(*) FROM {t} WHERE status >= 500"},
+	{"Q2", "group-by-status", "SELECT status, count(*), avg(bytes) FROM {t} GROUP BY status"},
+	{"Q3", "group-by-hour-and-path", "SELECT date_trunc('hour', `@timestamp`) AS h, path, count(*), " +
+		"avg(latency_ms), approx_percentile(latency_ms, 0.99) FROM {t} GROUP BY 1, 2"},
+	{"Q4", "top-n", "SELECT clientip, sum(bytes) AS b FROM {t} GROUP BY clientip ORDER BY b DESC LIMIT 10"},
+}
+
+// Text returns the query's SQL over table t.
+func (q Query) Text(t string) string { return strings.ReplaceAll(q.SQL, "{t}", t) }
+
+// selectQueries picks queries by ID (case-insensitive); none means all.
+func selectQueries(ids []string) ([]Query, error) {
+	if len(ids) == 0 {
+		return Queries, nil
+	}
+	var out []Query
+	for _, id := range ids {
+		found := false
+		for _, q := range Queries {
+			if strings.EqualFold(q.ID, id) {
+				out = append(out, q)
+				found = true
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("unknown query %q (known: Q1, Q2, Q3, Q4)", id)
+		}
+	}
+	return out, nil
+}

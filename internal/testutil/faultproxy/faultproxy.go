@@ -20,6 +20,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -56,6 +57,25 @@ type Proxy struct {
 	rng *rand.Rand
 
 	requests, slowDowns, resets atomic.Int64
+	// counts is what Counts reports; guarded by mu.
+	counts Counts
+}
+
+// Counts tallies the traffic that went through the proxy, so tests can
+// assert how much a client asked for (partition pruning, ranged reads,
+// multipart uploads), not just that the answer was right.
+type Counts struct {
+	// ByMethod counts requests by HTTP method (GET, HEAD, PUT, ...),
+	// including those answered 503 SlowDown.
+	ByMethod map[string]int64
+	// ObjectGets counts GETs of objects (a path with a key), not listings.
+	ObjectGets int64
+	// RangedGets counts object GETs with a Range header.
+	RangedGets int64
+	// BodyBytes is the response body bytes sent to the client.
+	BodyBytes int64
+	// MultipartParts counts PUTs with a partNumber (UploadPart).
+	MultipartParts int64
 }
 
 // Start listens on a free loopback port and forwards to target (a base
@@ -98,6 +118,66 @@ func (p *Proxy) Stats() (requests, slowDowns, resets int64) {
 	return p.requests.Load(), p.slowDowns.Load(), p.resets.Load()
 }
 
+// Counts returns a copy of the traffic tallies since Start or the last
+// ResetCounts.
+func (p *Proxy) Counts() Counts {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	c := p.counts
+	c.ByMethod = make(map[string]int64, len(p.counts.ByMethod))
+	for k, v := range p.counts.ByMethod {
+		c.ByMethod[k] = v
+	}
+	return c
+}
+
+// ResetCounts zeroes the tallies Counts reports.
+func (p *Proxy) ResetCounts() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.counts = Counts{}
+}
+
+// count records one request's shape; body bytes are added as sent.
+func (p *Proxy) count(r *http.Request) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.counts.ByMethod == nil {
+		p.counts.ByMethod = map[string]int64{}
+	}
+	p.counts.ByMethod[r.Method]++
+	// Path style: /bucket/key; a listing is /bucket or /bucket/.
+	_, key, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
+	q := r.URL.Query()
+	switch {
+	case r.Method == http.MethodGet && key != "" && !q.Has("uploadId"):
+		p.counts.ObjectGets++
+		if r.Header.Get("Range") != "" {
+			p.counts.RangedGets++
+		}
+	case r.Method == http.MethodPut && q.Has("partNumber"):
+		p.counts.MultipartParts++
+	}
+}
+
+func (p *Proxy) addBytes(n int64) {
+	p.mu.Lock()
+	p.counts.BodyBytes += n
+	p.mu.Unlock()
+}
+
+// countingWriter tallies the body bytes written to the client.
+type countingWriter struct {
+	p *Proxy
+	w io.Writer
+}
+
+func (c countingWriter) Write(b []byte) (int, error) {
+	n, err := c.w.Write(b)
+	c.p.addBytes(int64(n))
+	return n, err
+}
+
 // Close stops the proxy and drops open connections.
 func (p *Proxy) Close() error {
 	return p.srv.Close()
@@ -118,6 +198,7 @@ func (p *Proxy) decide() (latency time.Duration, slowDown bool, resetFrac float6
 
 func (p *Proxy) serve(w http.ResponseWriter, r *http.Request) {
 	p.requests.Add(1)
+	p.count(r)
 	latency, slowDown, resetFrac := p.decide()
 	if latency > 0 {
 		time.Sleep(latency)
@@ -159,20 +240,22 @@ func (p *Proxy) serve(w http.ResponseWriter, r *http.Request) {
 		data, err := io.ReadAll(resp.Body)
 		w.WriteHeader(resp.StatusCode)
 		if err != nil || len(data) < 2 {
-			w.Write(data)
+			n, _ := w.Write(data)
+			p.addBytes(int64(n))
 			return
 		}
 		cut := 1 + int(resetFrac*float64(len(data)-1))
 		if cut >= len(data) {
 			cut = len(data) - 1
 		}
-		w.Write(data[:cut])
+		n, _ := w.Write(data[:cut])
+		p.addBytes(int64(n))
 		p.resets.Add(1)
 		p.reset(w)
 		return
 	}
 	w.WriteHeader(resp.StatusCode)
-	io.Copy(w, resp.Body)
+	io.Copy(countingWriter{p: p, w: w}, resp.Body)
 }
 
 // reset flushes what was written and closes the connection with an RST

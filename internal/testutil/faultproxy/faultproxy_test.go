@@ -70,3 +70,49 @@ func TestFaults(t *testing.T) {
 		})
 	}
 }
+
+func TestCounts(t *testing.T) {
+	body := bytes.Repeat([]byte("x"), 1000)
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			w.Write(body)
+		}
+	}))
+	defer up.Close()
+	p, err := Start(up.URL, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	do := func(method, path string, hdr map[string]string) {
+		req, _ := http.NewRequest(method, p.URL+path, nil)
+		for k, v := range hdr {
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+	do("GET", "/bucket/?list-type=2", nil)
+	do("GET", "/bucket/a.json", nil)
+	do("GET", "/bucket/a.json", map[string]string{"Range": "bytes=0-9"})
+	do("PUT", "/bucket/big?partNumber=1&uploadId=u", nil)
+	do("HEAD", "/bucket/a.json", nil)
+	c := p.Counts()
+	if c.ByMethod["GET"] != 3 || c.ByMethod["PUT"] != 1 || c.ByMethod["HEAD"] != 1 {
+		t.Errorf("by method %v", c.ByMethod)
+	}
+	if c.ObjectGets != 2 || c.RangedGets != 1 || c.MultipartParts != 1 {
+		t.Errorf("counts %+v", c)
+	}
+	if c.BodyBytes != 3000 {
+		t.Errorf("body bytes %d, want 3000", c.BodyBytes)
+	}
+	p.ResetCounts()
+	if c := p.Counts(); c.BodyBytes != 0 || len(c.ByMethod) != 0 {
+		t.Errorf("after reset %+v", c)
+	}
+}

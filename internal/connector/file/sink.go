@@ -167,7 +167,7 @@ func (s *Sink) BeginEpoch(ctx context.Context, epoch int64) error {
 
 // Describe names the sink for EXPLAIN.
 func (s *Sink) Describe() string {
-	d := fmt.Sprintf("%s location=%s", s.format, redactURI(s.spec.Location))
+	d := fmt.Sprintf("%s location=%s", s.format, s.loc.keyURI(s.loc.prefix))
 	if len(s.partIdx) > 0 {
 		var names []string
 		for _, i := range s.partIdx {
@@ -243,16 +243,20 @@ func (s *Sink) writeRows(ctx context.Context, dir string, batch arrow.RecordBatc
 		n = int64(len(idx))
 	}
 	for i, ti := range s.dataIdx {
-		if take == nil {
-			cols[i] = batch.Column(ti)
-			cols[i].Retain()
-			continue
-		}
-		c, err := compute.TakeArray(ctx, batch.Column(ti), take)
+		f := s.table.Field(ti)
+		col, err := conform(ctx, batch.Column(ti), f.Type, f.Name)
 		if err != nil {
 			return fmt.Errorf("writing %s: %w", s.spec.Name, err)
 		}
-		cols[i] = c
+		if take != nil {
+			picked, err := compute.TakeArray(ctx, col, take)
+			col.Release()
+			if err != nil {
+				return fmt.Errorf("writing %s: %w", s.spec.Name, err)
+			}
+			col = picked
+		}
+		cols[i] = col
 	}
 	rec := array.NewRecordBatch(s.data, cols, n)
 	defer rec.Release()

@@ -233,3 +233,37 @@ func TestSinkErrors(t *testing.T) {
 		t.Error("batch with the wrong column count accepted")
 	}
 }
+
+func TestSinkConvertsColumnTypes(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	spec := sinkSpec(dir, "json", false, nil)
+	sink, err := NewSink(ctx, spec, connector.SinkOptions{FilePrefix: "q"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// id arrives as INT, the table says BIGINT: widened.
+	in := schema(field("id", types.Int), field("name", types.String), field("year", types.Int), field("region", types.String))
+	b := makeBatch(t, in, [][]any{{1, "a", 2026, "eu"}})
+	if err := sink.Write(ctx, b); err != nil {
+		t.Fatal(err)
+	}
+	b.Release()
+	// A string where BIGINT is expected is an error, not a panic.
+	bad := schema(field("id", types.String), field("name", types.String), field("year", types.Int), field("region", types.String))
+	b = makeBatch(t, bad, [][]any{{"abc", "a", 2026, "eu"}})
+	if err := sink.Write(ctx, b); err == nil {
+		t.Error("'abc' accepted as BIGINT")
+	}
+	b.Release()
+	if err := sink.Flush(ctx, 0); err != nil {
+		t.Fatal(err)
+	}
+	src, err := NewSource(ctx, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := readAll(t, src); !reflect.DeepEqual(got, []string{"1|a|2026|eu"}) {
+		t.Errorf("got %v", got)
+	}
+}

@@ -206,7 +206,7 @@ func (s *Source) PushFilter(pred expr.Expr) (connector.Source, error) {
 // Describe prints what EXPLAIN shows for the scan; never options.
 func (s *Source) Describe() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s location=%s", s.format, redactURI(s.spec.Location))
+	fmt.Fprintf(&b, "%s location=%s", s.format, s.loc.keyURI(s.loc.prefix))
 	if n := s.stats.files.Load() + s.stats.pruned.Load(); n > 0 {
 		fmt.Fprintf(&b, " files=%d pruned=%d", s.stats.files.Load(), s.stats.pruned.Load())
 	}
@@ -225,19 +225,6 @@ func (s *Source) Describe() string {
 	return b.String()
 }
 
-// redactURI drops any user:password@ a location might carry.
-func redactURI(u string) string {
-	scheme, rest, ok := strings.Cut(u, "://")
-	if !ok {
-		return u
-	}
-	host, path, _ := strings.Cut(rest, "/")
-	if at := strings.LastIndexByte(host, '@'); at >= 0 {
-		host = host[at+1:]
-	}
-	return scheme + "://" + host + "/" + path
-}
-
 // RowGroupsSkipped is how many Parquet row groups the pushed filter let
 // readers of this source skip, counted as readers close.
 func (s *Source) RowGroupsSkipped() int64 { return s.stats.rowGroupsSkipped.Load() }
@@ -245,11 +232,6 @@ func (s *Source) RowGroupsSkipped() int64 { return s.stats.rowGroupsSkipped.Load
 // OpenedFiles is how many files Open has been called for on this source
 // (since its last push), for tests of pruning.
 func (s *Source) OpenedFiles() int64 { return s.stats.opened.Load() }
-
-// fileOffset is the JSON form of an Offset: the files available.
-type fileOffset struct {
-	Files []fileEntry `json:"files"`
-}
 
 // Latest lists the location now. Listing is narrowed to matching
 // partition folders when a pushed filter allows it.
@@ -277,18 +259,6 @@ func (s *Source) listFiles(ctx context.Context) ([]fileEntry, error) {
 		return nil, fmt.Errorf("table %s: %w", s.spec.Name, err)
 	}
 	return files, nil
-}
-
-// decodeOffset reads an Offset back; nil or empty is no files.
-func decodeOffset(o connector.Offset) (fileOffset, error) {
-	var fo fileOffset
-	if len(o) == 0 || string(o) == "null" {
-		return fo, nil
-	}
-	if err := json.Unmarshal(o, &fo); err != nil {
-		return fo, fmt.Errorf("decoding file offset: %w", err)
-	}
-	return fo, nil
 }
 
 // Plan returns one split per file in to that is not in from, in key
@@ -449,8 +419,10 @@ func (r *reader) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	}()
 	for i, p := range r.plan {
 		if p >= 0 {
-			cols[i] = b.Column(p)
-			cols[i].Retain()
+			f := r.out.Field(i)
+			if cols[i], err = conform(ctx, b.Column(p), f.Type, f.Name); err != nil {
+				return nil, fmt.Errorf("reading %s: %w", r.name, err)
+			}
 			continue
 		}
 		pi := -1 - p

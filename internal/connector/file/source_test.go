@@ -212,3 +212,17 @@ func TestSourceLocatedInsidePartition(t *testing.T) {
 		}
 	}
 }
+
+func TestDescribe(t *testing.T) {
+	dir := logsTree(t)
+	src, err := NewSource(context.Background(), logsSpec(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := src.PushProjection([]string{"status", "size"})
+	readAll(t, p)
+	want := "json location=file://" + dir + "/logs/ files=4 pruned=0 columns=[status, size]"
+	if got := p.(*Source).Describe(); got != want {
+		t.Errorf("Describe = %q\nwant       %q", got, want)
+	}
+}

@@ -42,7 +42,7 @@ func newLexer(src string) *lexer { return &lexer{src: src, line: 1, col: 1} }
 // tokenize lexes all of src. The last token is tkEOF or tkError.
 func tokenize(src string) []token {
 	lx := newLexer(src)
-	var out []token
+	out := make([]token, 0, len(src)/4+2)
 	for {
 		t := lx.next()
 		out = append(out, t)

@@ -21,6 +21,11 @@ type Node interface {
 
 // Expr is an unbound expression. Names are not resolved here: the binder
 // decides whether a.b is table a's column b or column a's field b.
+//
+// An expression's Pos is where it starts, except for operators written
+// after their first operand (Binary, Is, InList, Between, Like, Subscript,
+// FieldAccess and x::t Casts): their Pos is the operator's, which is
+// where a type error is best reported.
 type Expr interface {
 	Node
 	exprNode()

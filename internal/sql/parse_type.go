@@ -48,6 +48,11 @@ func (p *parser) dataType() (arrow.DataType, error) {
 			}
 		}
 		return types.String, nil
+	case "BINARY":
+		// Not a column type users declare, but types.SQLName prints it for
+		// Parquet byte arrays, so SHOW CREATE TABLE output must read back.
+		p.advance()
+		return arrow.BinaryTypes.Binary, nil
 	case "DATE":
 		p.advance()
 		return types.Date, nil

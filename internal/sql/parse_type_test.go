@@ -35,6 +35,7 @@ func TestParseType(t *testing.T) {
 		{"TEXT", types.String},
 		{"CHAR(3)", types.String},
 		{"DATE", types.Date},
+		{"BINARY", arrow.BinaryTypes.Binary},
 		{"TIMESTAMP", types.Timestamp},
 		{"INTERVAL", types.Interval},
 		{"ARRAY<STRING>", types.Array(types.String)},

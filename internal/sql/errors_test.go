@@ -74,6 +74,7 @@ var errorCases = []struct{ in, want string }{
 	{"CREATE TABLE t (s STRUCT<a: INT, a: INT>)", "syntax error at line 1:34: duplicate field 'a' in STRUCT"},
 	{"CREATE TABLE t (s STRUCT<a: INT b: INT>)", "syntax error at line 1:33: expected ',' or '>' but found 'b'"},
 	{"CREATE TABLE t LOCATION s3", "syntax error at line 1:25: expected location string but found 's3'"},
+	{"DROP MATERIALIZED v", "syntax error at line 1:19: expected VIEW but found 'v'"},
 	{"STOP s", "syntax error at line 1:6: expected STREAM but found 's'"},
 	{"INSERT STREAM INTO t SELECT 1 WITH name = 'x'", "syntax error at line 1:36: expected '(' but found 'name'"},
 }

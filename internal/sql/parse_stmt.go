@@ -60,8 +60,11 @@ func (p *parser) statementBody() (Statement, error) {
 			name, _, err := p.ident("table name")
 			return &DropTable{IfExists: ie, Name: name}, err
 		}
-		if err := p.materializedView(); err != nil {
+		if !p.atKw("MATERIALIZED") {
 			return nil, p.errExpected("TABLE or MATERIALIZED VIEW")
+		}
+		if err := p.materializedView(); err != nil {
+			return nil, err
 		}
 		ie, err := p.ifExists()
 		if err != nil {
@@ -303,6 +306,8 @@ func (p *parser) createMV() (Statement, error) {
 	return s, nil
 }
 
+var tableClauses = map[string]bool{"USING": true, "LOCATION": true, "PARTITIONED": true, "OPTIONS": true, "COMMENT": true}
+
 func (p *parser) createTable() (Statement, error) {
 	ine, err := p.ifNotExists()
 	if err != nil {
@@ -318,19 +323,12 @@ func (p *parser) createTable() (Statement, error) {
 			return nil, err
 		}
 	}
+	// The clauses may come in any order, each at most once, as in Spark.
 	seen := map[string]bool{}
 	for {
 		t := p.tok()
 		kw := strings.ToUpper(t.text)
-		if t.kind != tkIdent || t.quoted {
-			break
-		}
-		switch kw {
-		case "USING", "LOCATION", "PARTITIONED", "OPTIONS", "COMMENT":
-		default:
-			kw = ""
-		}
-		if kw == "" {
+		if t.kind != tkIdent || t.quoted || !tableClauses[kw] {
 			break
 		}
 		if seen[kw] {

@@ -1,0 +1,237 @@
+package exec
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
+
+	"sluice/internal/expr"
+)
+
+// SortKey is one ORDER BY term. Spark's default NULL placement is NULLS
+// FIRST for ascending and NULLS LAST for descending: DefaultNullsFirst.
+type SortKey struct {
+	Expr       expr.Expr
+	Desc       bool
+	NullsFirst bool
+}
+
+// DefaultNullsFirst is Spark's NULL placement when ORDER BY names none.
+func DefaultNullsFirst(desc bool) bool { return !desc }
+
+// String prints the key as in SQL, with NULLS only when not the default.
+func (k SortKey) String() string {
+	s := k.Expr.String()
+	if k.Desc {
+		s += " DESC"
+	}
+	if k.NullsFirst != DefaultNullsFirst(k.Desc) {
+		if k.NullsFirst {
+			s += " NULLS FIRST"
+		} else {
+			s += " NULLS LAST"
+		}
+	}
+	return s
+}
+
+func sortKeysString(keys []SortKey) string {
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k.String()
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// rowCmp compares rows i and j of one column: negative when i sorts
+// first. NULL placement and direction are already applied.
+type rowCmp func(i, j int) int
+
+// columnCmp builds the comparator for one evaluated key column.
+func columnCmp(a arrow.Array, desc, nullsFirst bool) (rowCmp, error) {
+	base, err := valueCmp(a)
+	if err != nil {
+		return nil, err
+	}
+	dir := 1
+	if desc {
+		dir = -1
+	}
+	nullSide := 1
+	if nullsFirst {
+		nullSide = -1
+	}
+	if a.NullN() == 0 {
+		if desc {
+			return func(i, j int) int { return -base(i, j) }, nil
+		}
+		return base, nil
+	}
+	return func(i, j int) int {
+		ni, nj := a.IsNull(i), a.IsNull(j)
+		switch {
+		case ni && nj:
+			return 0
+		case ni:
+			return nullSide
+		case nj:
+			return -nullSide
+		}
+		return dir * base(i, j)
+	}, nil
+}
+
+// valueCmp compares two non-NULL values ascending.
+func valueCmp(a arrow.Array) (rowCmp, error) {
+	switch v := a.(type) {
+	case *array.Int64:
+		x := v.Int64Values()
+		return func(i, j int) int { return cmp.Compare(x[i], x[j]) }, nil
+	case *array.Float64:
+		x := v.Float64Values()
+		return func(i, j int) int { return floatCmp(x[i], x[j]) }, nil
+	case *array.Float32:
+		x := v.Float32Values()
+		return func(i, j int) int { return floatCmp(float64(x[i]), float64(x[j])) }, nil
+	case *array.String:
+		return func(i, j int) int { return strings.Compare(v.Value(i), v.Value(j)) }, nil
+	case *array.LargeString:
+		return func(i, j int) int { return strings.Compare(v.Value(i), v.Value(j)) }, nil
+	case *array.Binary:
+		return func(i, j int) int { return bytes.Compare(v.Value(i), v.Value(j)) }, nil
+	case *array.Boolean:
+		return func(i, j int) int { return boolCmp(v.Value(i), v.Value(j)) }, nil
+	case *array.Decimal128:
+		return func(i, j int) int { return v.Value(i).Cmp(v.Value(j)) }, nil
+	case *array.Uint64:
+		x := v.Uint64Values()
+		return func(i, j int) int { return cmp.Compare(x[i], x[j]) }, nil
+	case *array.Null:
+		return func(i, j int) int { return 0 }, nil
+	}
+	if intLike(a.DataType()) {
+		x := int64s(a, nil)
+		return func(i, j int) int { return cmp.Compare(x[i], x[j]) }, nil
+	}
+	switch a.DataType().ID() {
+	case arrow.STRUCT, arrow.LIST, arrow.MAP, arrow.INTERVAL_MONTH_DAY_NANO:
+		// No natural order is promised for nested values; their printed
+		// form at least groups equal values and is deterministic.
+		return func(i, j int) int { return strings.Compare(a.ValueStr(i), a.ValueStr(j)) }, nil
+	}
+	return nil, fmt.Errorf("cannot sort by %s", a.DataType())
+}
+
+// floatCmp orders like Spark: NaN above every number, -0.0 equal to 0.0.
+func floatCmp(a, b float64) int {
+	an, bn := math.IsNaN(a), math.IsNaN(b)
+	switch {
+	case an && bn:
+		return 0
+	case an:
+		return 1
+	case bn:
+		return -1
+	}
+	return cmp.Compare(a, b)
+}
+
+func boolCmp(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
+
+// sortedIndices evaluates keys over batch and returns the stable sorted
+// order of its rows.
+func sortedIndices(ctx context.Context, keys []SortKey, batch arrow.RecordBatch) ([]int32, error) {
+	n := int(batch.NumRows())
+	idx := make([]int32, n)
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	if n < 2 || len(keys) == 0 {
+		return idx, nil
+	}
+	exprs := make([]expr.Expr, len(keys))
+	for i, k := range keys {
+		exprs[i] = k.Expr
+	}
+	cols, err := evalAll(ctx, exprs, batch)
+	if err != nil {
+		return nil, err
+	}
+	defer releaseAll(cols)
+	// Fast path: one BIGINT key without NULLs sorts (value, row) pairs,
+	// which keeps the comparisons in cache.
+	if len(keys) == 1 && cols[0].NullN() == 0 && cols[0].DataType().ID() == arrow.INT64 {
+		vals := cols[0].(*array.Int64).Int64Values()
+		type pair struct {
+			v int64
+			i int32
+		}
+		ps := make([]pair, n)
+		for i, v := range vals {
+			ps[i] = pair{v, int32(i)}
+		}
+		if keys[0].Desc {
+			slices.SortStableFunc(ps, func(a, b pair) int { return cmp.Compare(b.v, a.v) })
+		} else {
+			slices.SortStableFunc(ps, func(a, b pair) int { return cmp.Compare(a.v, b.v) })
+		}
+		for i, p := range ps {
+			idx[i] = p.i
+		}
+		return idx, nil
+	}
+	cmps := make([]rowCmp, len(keys))
+	for i, k := range keys {
+		c, err := columnCmp(cols[i], k.Desc, k.NullsFirst)
+		if err != nil {
+			return nil, fmt.Errorf("sorting by %s: %w", k.Expr, err)
+		}
+		cmps[i] = c
+	}
+	slices.SortStableFunc(idx, func(a, b int32) int {
+		for _, c := range cmps {
+			if r := c(int(a), int(b)); r != 0 {
+				return r
+			}
+		}
+		return 0
+	})
+	return idx, nil
+}
+
+// takeRows returns batch's rows at idx, in that order.
+func takeRows(ctx context.Context, batch arrow.RecordBatch, idx []int32) (arrow.RecordBatch, error) {
+	b := array.NewInt32Builder(memAlloc)
+	b.AppendValues(idx, nil)
+	ia := b.NewArray()
+	b.Release()
+	defer ia.Release()
+	cols := make([]arrow.Array, batch.NumCols())
+	for c, col := range batch.Columns() {
+		t, err := compute.TakeArray(ctx, col, ia)
+		if err != nil {
+			releaseAll(cols[:c])
+			return nil, err
+		}
+		cols[c] = t
+	}
+	out := array.NewRecordBatch(batch.Schema(), cols, int64(len(idx)))
+	releaseAll(cols)
+	return out, nil
+}

@@ -67,6 +67,7 @@ var errorCases = []struct{ in, want string }{
 	{"SELECT EXISTS (SELECT 1)", "syntax error at line 1:8: EXISTS subqueries are not supported; use a JOIN"},
 	{"SELECT 1 FROM t\n  WHERE a = = 1", "syntax error at line 2:13: expected expression but found '='"},
 	{"SELECT 'é' FROM t WHERE é = )", "syntax error at line 1:29: expected expression but found ')'"},
+	{"SELECT \x01", "syntax error at line 1:8: unexpected character U+0001"},
 	{"SELECT \xff", "syntax error at line 1:8: invalid UTF-8 in input"},
 	{"SELECT '\xff'", "syntax error at line 1:9: invalid UTF-8 in string literal"},
 	{"SELECT a FROM t; DROP", "syntax error at line 1:22: expected TABLE or MATERIALIZED VIEW but found end of input"},

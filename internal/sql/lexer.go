@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -54,8 +55,8 @@ func tokenize(src string) []token {
 
 func (lx *lexer) pos() Pos { return Pos{Line: lx.line, Col: lx.col} }
 
-// peekRune returns the rune at off+n bytes ahead without consuming it
-// (0 at end of input).
+// peekByte returns the byte n places ahead without consuming it (0 at
+// end of input).
 func (lx *lexer) peekByte(n int) byte {
 	if lx.off+n < len(lx.src) {
 		return lx.src[lx.off+n]
@@ -163,6 +164,9 @@ func (lx *lexer) next() token {
 		return token{kind: tkIdent, text: lx.src[off:lx.off], pos: p, off: off, end: lx.off}
 	}
 	lx.advance()
+	if !unicode.IsPrint(r) {
+		return lx.errTok(p, off, fmt.Sprintf("unexpected character %U", r))
+	}
 	return lx.errTok(p, off, "unexpected character "+quoteFound(string(r)))
 }
 

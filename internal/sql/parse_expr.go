@@ -57,8 +57,7 @@ func (p *parser) exprPrec(min int) (Expr, error) {
 				return nil, err
 			}
 			left = &Binary{At: t.pos, Op: op, L: left, R: right}
-		case isKw(t, "IS") || isKw(t, "IN") || isKw(t, "BETWEEN") || likeOps[strings.ToUpper(t.text)] != "" && t.kind == tkIdent && !t.quoted ||
-			isKw(t, "NOT") && isPredicateKw(p.peek(1)):
+		case isKw(t, "IS") || isPredicateKw(t) || isKw(t, "NOT") && isPredicateKw(p.peek(1)):
 			if precCmp < min {
 				return left, nil
 			}

@@ -1,5 +1,7 @@
 package functions
 
+import "math"
+
 // registry lists every function, operator and aggregate Sluice knows, in
 // one place: name, aliases, arity, kind and the binder or accumulator
 // that implements it. Lookup is by lower-case name or alias. Operators
@@ -40,6 +42,114 @@ var registry = []Def{
 	{Name: "ilike", MinArgs: 2, MaxArgs: 3, Kind: Scalar, Operator: true, Bind: bindLike("ilike")},
 	{Name: "rlike", Aliases: []string{"regexp", "regexp_like"}, MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindLike("rlike")},
 
+	// Math (math.go).
+	{Name: "abs", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindAbs},
+	{Name: "round", MinArgs: 1, MaxArgs: 2, Kind: Scalar, Bind: bindRound},
+	{Name: "floor", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindFloorCeil("floor", math.Floor)},
+	{Name: "ceil", Aliases: []string{"ceiling"}, MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindFloorCeil("ceil", math.Ceil)},
+	{Name: "mod", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindArith("%")},
+	{Name: "power", Aliases: []string{"pow"}, MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindPower},
+	{Name: "sqrt", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindSqrt},
+	{Name: "ln", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindLn},
+	{Name: "log", MinArgs: 1, MaxArgs: 2, Kind: Scalar, Bind: bindLog},
+	{Name: "log10", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindLog10},
+	{Name: "log2", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindLog2},
+	{Name: "exp", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindExp},
+	{Name: "sign", Aliases: []string{"signum"}, MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindSign},
+
+	// Strings (strings.go).
+	{Name: "lower", Aliases: []string{"lcase"}, MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindLower},
+	{Name: "upper", Aliases: []string{"ucase"}, MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindUpper},
+	{Name: "length", Aliases: []string{"char_length", "character_length", "len"}, MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindLength},
+	{Name: "concat", MinArgs: 1, MaxArgs: -1, Kind: Scalar, Bind: bindConcat},
+	{Name: "||", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Operator: true, Bind: bindConcat},
+	{Name: "concat_ws", MinArgs: 1, MaxArgs: -1, Kind: Scalar, Bind: bindConcatWs},
+	{Name: "substring", Aliases: []string{"substr"}, MinArgs: 2, MaxArgs: 3, Kind: Scalar, Bind: bindSubstring},
+	{Name: "left", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindLeft},
+	{Name: "right", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindRight},
+	{Name: "trim", Aliases: []string{"btrim"}, MinArgs: 1, MaxArgs: 2, Kind: Scalar, Bind: bindTrim("trim")},
+	{Name: "ltrim", MinArgs: 1, MaxArgs: 2, Kind: Scalar, Bind: bindTrim("ltrim")},
+	{Name: "rtrim", MinArgs: 1, MaxArgs: 2, Kind: Scalar, Bind: bindTrim("rtrim")},
+	{Name: "replace", MinArgs: 2, MaxArgs: 3, Kind: Scalar, Bind: bindReplace},
+	{Name: "split", MinArgs: 2, MaxArgs: 3, Kind: Scalar, Bind: bindSplit},
+	{Name: "starts_with", Aliases: []string{"startswith"}, MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindStartsWith},
+	{Name: "ends_with", Aliases: []string{"endswith"}, MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindEndsWith},
+	{Name: "contains", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindContains},
+	{Name: "instr", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindInstr},
+	{Name: "repeat", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindRepeat},
+	{Name: "lpad", MinArgs: 2, MaxArgs: 3, Kind: Scalar, Bind: bindPad(true)},
+	{Name: "rpad", MinArgs: 2, MaxArgs: 3, Kind: Scalar, Bind: bindPad(false)},
+	{Name: "reverse", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindReverse},
+	{Name: "initcap", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindInitcap},
+	{Name: "regexp_extract", MinArgs: 2, MaxArgs: 3, Kind: Scalar, Bind: bindRegexpExtract},
+	{Name: "regexp_replace", MinArgs: 3, MaxArgs: 3, Kind: Scalar, Bind: bindRegexpReplace},
+
+	// Date and time (datetime_*.go).
+	{Name: "now", Aliases: []string{"current_timestamp", "localtimestamp"}, MinArgs: 0, MaxArgs: 0, Kind: Scalar, Volatile: true, Bind: bindNow},
+	{Name: "current_date", Aliases: []string{"curdate"}, MinArgs: 0, MaxArgs: 0, Kind: Scalar, Volatile: true, Bind: bindCurrentDate},
+	{Name: "date_trunc", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindDateTrunc},
+	{Name: "extract", Aliases: []string{"date_part", "datepart"}, MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindExtract},
+	{Name: "year", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindField("year")},
+	{Name: "quarter", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindField("quarter")},
+	{Name: "month", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindField("month")},
+	{Name: "day", Aliases: []string{"dayofmonth"}, MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindField("day")},
+	{Name: "hour", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindField("hour")},
+	{Name: "minute", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindField("minute")},
+	{Name: "second", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindField("second")},
+	{Name: "dayofweek", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindField("dayofweek")},
+	{Name: "dayofyear", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindField("dayofyear")},
+	{Name: "weekofyear", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindField("weekofyear")},
+	{Name: "date_format", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindDateFormat},
+	{Name: "to_timestamp", MinArgs: 1, MaxArgs: 2, Kind: Scalar, Bind: bindToTimestamp(false)},
+	{Name: "to_date", MinArgs: 1, MaxArgs: 2, Kind: Scalar, Bind: bindToTimestamp(true)},
+	{Name: "from_unixtime", MinArgs: 1, MaxArgs: 2, Kind: Scalar, Bind: bindFromUnixtime},
+	{Name: "unix_timestamp", MinArgs: 0, MaxArgs: 2, Kind: Scalar, Bind: bindUnixTimestamp},
+	{Name: "datediff", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindDatediff},
+	{Name: "date_add", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindDateAdd(1)},
+	{Name: "date_sub", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindDateAdd(-1)},
+
+	// Conditional (conditional.go).
+	{Name: "coalesce", MinArgs: 1, MaxArgs: -1, Kind: Scalar, Bind: bindCoalesce},
+	{Name: "ifnull", Aliases: []string{"nvl"}, MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindCoalesce},
+	{Name: "nullif", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindNullif},
+	{Name: "if", Aliases: []string{"iff"}, MinArgs: 3, MaxArgs: 3, Kind: Scalar, Bind: bindIf},
+	{Name: "greatest", MinArgs: 1, MaxArgs: -1, Kind: Scalar, Bind: bindGreatest(true)},
+	{Name: "least", MinArgs: 1, MaxArgs: -1, Kind: Scalar, Bind: bindGreatest(false)},
+
+	// Arrays, maps and structs (collections.go, nested.go).
+	{Name: "size", Aliases: []string{"cardinality", "array_size"}, MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindSize},
+	{Name: "element_at", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindElementAt},
+	{Name: "array_contains", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindArrayContains},
+	{Name: "map_keys", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindMapPart(true)},
+	{Name: "map_values", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindMapPart(false)},
+	{Name: "array", MinArgs: 0, MaxArgs: -1, Kind: Scalar, Bind: bindArray},
+	{Name: "struct", MinArgs: 1, MaxArgs: -1, Kind: Scalar, Bind: bindStruct(false)},
+	{Name: "named_struct", MinArgs: 2, MaxArgs: -1, Kind: Scalar, Bind: bindStruct(true)},
+	{Name: "explode", MinArgs: 1, MaxArgs: 1, Kind: Generator, Bind: bindGeneratorOnly("explode"),
+		Doc: "one row per ARRAY element or MAP entry; see ExplodeType"},
+
+	// Hashing (hash.go).
+	{Name: "md5", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindMd5},
+	{Name: "sha1", Aliases: []string{"sha"}, MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindSha1},
+	{Name: "sha2", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindSha2},
+	{Name: "crc32", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindCrc32},
+	{Name: "xxhash64", MinArgs: 1, MaxArgs: -1, Kind: Scalar, Bind: bindXXHash(false)},
+	{Name: "hash", MinArgs: 1, MaxArgs: -1, Kind: Scalar, Bind: bindXXHash(true)},
+
+	// Full text (match.go).
+	{Name: "match", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindMatch(false)},
+	{Name: "match_phrase", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindMatch(true)},
+
+	// Event-time windows (windows.go).
+	{Name: "tumble", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindTumble("tumble")},
+	{Name: "window", MinArgs: 2, MaxArgs: 3, Kind: Scalar, Bind: bindTumble("window")},
+	{Name: "hop", MinArgs: 3, MaxArgs: 3, Kind: Generator, Bind: bindGeneratorOnly("hop"),
+		Doc: "one row per sliding window holding ts; see HopStarts"},
+	{Name: "session", MinArgs: 2, MaxArgs: 2, Kind: Window, Doc: "session windows, assigned by the planner"},
+
+	// Misc.
+	{Name: "typeof", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindTypeof},
+
 	// Aggregates (agg_*.go).
 	{Name: "count", MinArgs: 0, MaxArgs: -1, Kind: Aggregate, Agg: makeCount},
 	{Name: "count_if", MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: makeCountIf},
@@ -49,4 +159,14 @@ var registry = []Def{
 	{Name: "max", MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: makeMax},
 	{Name: "bool_and", Aliases: []string{"every"}, MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: makeBoolAnd},
 	{Name: "bool_or", Aliases: []string{"any", "some"}, MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: makeBoolOr},
+	{Name: "stddev", Aliases: []string{"stddev_samp", "std"}, MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: makeMoment("stddev", true, true)},
+	{Name: "stddev_pop", MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: makeMoment("stddev_pop", true, false)},
+	{Name: "variance", Aliases: []string{"var_samp"}, MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: makeMoment("variance", false, true)},
+	{Name: "var_pop", MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: makeMoment("var_pop", false, false)},
+	{Name: "approx_count_distinct", MinArgs: 1, MaxArgs: 2, Kind: Aggregate, Agg: makeApproxCountDistinct},
+	{Name: "approx_percentile", Aliases: []string{"percentile_approx"}, MinArgs: 2, MaxArgs: 3, Kind: Aggregate, Agg: makeApproxPercentile},
+	{Name: "first", Aliases: []string{"first_value"}, MinArgs: 1, MaxArgs: 2, Kind: Aggregate, Agg: makeFirstLast(false)},
+	{Name: "last", Aliases: []string{"last_value"}, MinArgs: 1, MaxArgs: 2, Kind: Aggregate, Agg: makeFirstLast(true)},
+	{Name: "collect_list", Aliases: []string{"array_agg"}, MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: makeCollect(false)},
+	{Name: "collect_set", MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: makeCollect(true)},
 }

@@ -1,0 +1,282 @@
+package functions
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
+	"sluice/internal/types"
+)
+
+// approx_percentile(x, p[, accuracy]) / percentile_approx: a KLL-style
+// compacting sketch per group. Level l holds values of weight 2^l; a full
+// level is sorted and every other value (alternating offsets, so results
+// are deterministic) moves up. With k = accuracy/10 (default 10000/10 =
+// 1000) values per level the rank error stays well under 1%. p is a
+// constant DOUBLE in [0, 1] or an ARRAY of them; the result is DOUBLE or
+// ARRAY<DOUBLE> (x is read as DOUBLE).
+func makeApproxPercentile(args []Arg, distinct bool) (*AggBound, error) {
+	if t := types.Normalize(args[0].Type); !types.IsNumeric(t) && t.ID() != arrow.NULL {
+		return nil, fmt.Errorf("approx_percentile expects a numeric argument, got %s", sqlName(t))
+	}
+	if !args[1].Const {
+		return nil, fmt.Errorf("approx_percentile expects a constant percentage")
+	}
+	var ps []float64
+	many := false
+	switch v := args[1].Value.(type) {
+	case []any:
+		many = true
+		for _, x := range v {
+			f, ok := asFloat(x)
+			if !ok {
+				return nil, fmt.Errorf("approx_percentile: percentages must be numbers, got %v", x)
+			}
+			ps = append(ps, f)
+		}
+	case decimal128.Num:
+		ps = []float64{v.ToFloat64(args[1].Type.(*arrow.Decimal128Type).Scale)}
+	default:
+		f, ok := asFloat(v)
+		if !ok {
+			return nil, fmt.Errorf("approx_percentile: the percentage must be a number, got %v", v)
+		}
+		ps = []float64{f}
+	}
+	for _, p := range ps {
+		if p < 0 || p > 1 || math.IsNaN(p) {
+			return nil, fmt.Errorf("approx_percentile: percentages must be between 0 and 1, got %v", p)
+		}
+	}
+	k := 1000
+	if len(args) == 3 {
+		acc, ok := toInt64(args[2].Value)
+		if !args[2].Const || !ok || acc <= 0 {
+			return nil, fmt.Errorf("approx_percentile: the accuracy must be a positive constant integer")
+		}
+		k = int(min(max(acc/10, 16), 100000))
+	}
+	rt := types.Double
+	if many {
+		rt = types.Array(types.Double)
+	}
+	casts := []arrow.DataType{types.Double, nil, nil}[:len(args)]
+	return &AggBound{Type: rt, Casts: casts, New: func() Accumulator {
+		return &percentileAcc{k: k, ps: ps, many: many}
+	}}, nil
+}
+
+func asFloat(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case string:
+		f, err := strconv.ParseFloat(x, 64)
+		return f, err == nil
+	}
+	i, ok := toInt64(v)
+	return float64(i), ok
+}
+
+// KLL is the sketch of one group.
+type KLL struct {
+	K      int
+	Levels [][]float64
+	Flip   []bool // per level: which half the next compaction keeps
+	N      int64
+}
+
+// Add inserts one value.
+func (s *KLL) Add(x float64) {
+	if len(s.Levels) == 0 {
+		s.Levels = [][]float64{nil}
+		s.Flip = []bool{false}
+	}
+	s.Levels[0] = append(s.Levels[0], x)
+	s.N++
+	if len(s.Levels[0]) >= s.K {
+		s.compact(0)
+	}
+}
+
+func (s *KLL) compact(l int) {
+	for ; l < len(s.Levels) && len(s.Levels[l]) >= s.K; l++ {
+		lv := s.Levels[l]
+		slices.Sort(lv)
+		if l+1 == len(s.Levels) {
+			s.Levels = append(s.Levels, nil)
+			s.Flip = append(s.Flip, false)
+		}
+		start := 0
+		if s.Flip[l] {
+			start = 1
+		}
+		s.Flip[l] = !s.Flip[l]
+		odd := len(lv) % 2
+		for i := start; i+odd < len(lv); i += 2 {
+			s.Levels[l+1] = append(s.Levels[l+1], lv[i])
+		}
+		if odd == 1 {
+			s.Levels[l] = append(lv[:0], lv[len(lv)-1])
+		} else {
+			s.Levels[l] = lv[:0]
+		}
+	}
+}
+
+// Merge folds o into s.
+func (s *KLL) Merge(o *KLL) {
+	for len(s.Levels) < len(o.Levels) {
+		s.Levels = append(s.Levels, nil)
+		s.Flip = append(s.Flip, false)
+	}
+	for l, lv := range o.Levels {
+		s.Levels[l] = append(s.Levels[l], lv...)
+	}
+	s.N += o.N
+	for l := 0; l < len(s.Levels); l++ {
+		if len(s.Levels[l]) >= s.K {
+			s.compact(l)
+		}
+	}
+}
+
+// Quantiles returns the value at each rank fraction in ps.
+func (s *KLL) Quantiles(ps []float64) []float64 {
+	type wv struct {
+		v float64
+		w int64
+	}
+	var all []wv
+	var total int64
+	for l, lv := range s.Levels {
+		for _, v := range lv {
+			all = append(all, wv{v, 1 << l})
+			total += 1 << l
+		}
+	}
+	slices.SortFunc(all, func(a, b wv) int {
+		switch {
+		case a.v < b.v:
+			return -1
+		case a.v > b.v:
+			return 1
+		}
+		return 0
+	})
+	out := make([]float64, len(ps))
+	for i, p := range ps {
+		target := int64(math.Ceil(p * float64(total)))
+		var cum int64
+		out[i] = all[len(all)-1].v
+		for _, x := range all {
+			cum += x.w
+			if cum >= target {
+				out[i] = x.v
+				break
+			}
+		}
+	}
+	return out
+}
+
+type percentileAcc struct {
+	k    int
+	ps   []float64
+	many bool
+	gs   []*KLL
+}
+
+func (a *percentileAcc) group(g uint32) *KLL {
+	a.gs = grow(a.gs, g)
+	if a.gs[g] == nil {
+		a.gs[g] = &KLL{K: a.k}
+	}
+	return a.gs[g]
+}
+
+func (a *percentileAcc) Update(groups []uint32, args []arrow.Array) error {
+	if args[0].DataType().ID() == arrow.NULL {
+		return nil
+	}
+	x := f64s(args[0])
+	vb := validBytes(args[0])
+	for i, g := range groups {
+		if isValid(vb, i) && !math.IsNaN(x[i]) {
+			a.group(g).Add(x[i])
+		}
+	}
+	return nil
+}
+
+func (a *percentileAcc) Merge(other Accumulator, mapping []uint32) error {
+	o, ok := other.(*percentileAcc)
+	if !ok {
+		return mergeTypeError(a, other)
+	}
+	for g, s := range o.gs {
+		if s != nil {
+			a.group(mapping[g]).Merge(s)
+		}
+	}
+	return nil
+}
+
+func (a *percentileAcc) Result(n int) (arrow.Array, error) {
+	if !a.many {
+		out := make([]float64, n)
+		valid := newValidity(n)
+		vb := valid.Bytes()
+		for g := range out {
+			if g >= len(a.gs) || a.gs[g] == nil || a.gs[g].N == 0 {
+				vb[g>>3] &^= 1 << (uint(g) & 7)
+				continue
+			}
+			out[g] = a.gs[g].Quantiles(a.ps)[0]
+		}
+		return fixedArray(types.Double, out, valid), nil
+	}
+	b := array.NewListBuilder(mem, types.Double)
+	defer b.Release()
+	vb := b.ValueBuilder().(*array.Float64Builder)
+	for g := 0; g < n; g++ {
+		if g >= len(a.gs) || a.gs[g] == nil || a.gs[g].N == 0 {
+			b.AppendNull()
+			continue
+		}
+		b.Append(true)
+		vb.AppendValues(a.gs[g].Quantiles(a.ps), nil)
+	}
+	return b.NewArray(), nil
+}
+
+func (a *percentileAcc) Snapshot(w io.Writer) error {
+	st := make([]KLL, len(a.gs))
+	for i, s := range a.gs {
+		if s != nil {
+			st[i] = *s
+		}
+	}
+	return snapshotGob(w, st)
+}
+
+func (a *percentileAcc) Restore(r io.Reader) error {
+	var st []KLL
+	if err := restoreGob(r, &st); err != nil {
+		return err
+	}
+	a.gs = make([]*KLL, len(st))
+	for i := range st {
+		if st[i].K != 0 {
+			s := st[i]
+			a.gs[i] = &s
+		}
+	}
+	return nil
+}

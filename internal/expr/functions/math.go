@@ -1,0 +1,255 @@
+package functions
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
+	"sluice/internal/types"
+)
+
+// Math functions take and return DOUBLE unless noted; ln/log of a
+// non-positive number is NULL (Spark).
+
+func doubleUnary(fn string, f func(float64) (float64, bool)) Binder {
+	return simple(fn, types.Double, func([]Arg) Kernel {
+		return func(ctx context.Context, n int, args []arrow.Array) (arrow.Array, error) {
+			x := f64sOrNil(args[0])
+			return fixedResult(types.Double, n, args, func(i int) (float64, bool) { return f(x[i]) }), nil
+		}
+	}, pDouble)
+}
+
+func f64sOrNil(a arrow.Array) []float64 {
+	if a.DataType().ID() == arrow.NULL {
+		return nil
+	}
+	return f64s(a)
+}
+
+func always(f func(float64) float64) func(float64) (float64, bool) {
+	return func(x float64) (float64, bool) { return f(x), true }
+}
+
+func positive(f func(float64) float64) func(float64) (float64, bool) {
+	return func(x float64) (float64, bool) {
+		if x <= 0 {
+			return 0, false
+		}
+		return f(x), true
+	}
+}
+
+var bindSqrt = doubleUnary("sqrt", always(math.Sqrt))
+var bindExp = doubleUnary("exp", always(math.Exp))
+var bindLn = doubleUnary("ln", positive(math.Log))
+var bindLog10 = doubleUnary("log10", positive(math.Log10))
+var bindLog2 = doubleUnary("log2", positive(math.Log2))
+var bindSign = doubleUnary("sign", always(func(x float64) float64 {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return x
+}))
+
+// log(x) is ln; log(base, x) as in Spark.
+func bindLog(args []Arg) (*Bound, error) {
+	if len(args) == 1 {
+		return bindLn(args)
+	}
+	return simple("log", types.Double, func([]Arg) Kernel {
+		return func(ctx context.Context, n int, args []arrow.Array) (arrow.Array, error) {
+			b, x := f64sOrNil(args[0]), f64sOrNil(args[1])
+			return fixedResult(types.Double, n, args, func(i int) (float64, bool) {
+				if b[i] <= 0 || x[i] <= 0 || b[i] == 1 {
+					return 0, false
+				}
+				return math.Log(x[i]) / math.Log(b[i]), true
+			}), nil
+		}
+	}, pDouble, pDouble)(args)
+}
+
+var bindPower = simple("power", types.Double, func([]Arg) Kernel {
+	return func(ctx context.Context, n int, args []arrow.Array) (arrow.Array, error) {
+		x, y := f64sOrNil(args[0]), f64sOrNil(args[1])
+		return fixedResult(types.Double, n, args, func(i int) (float64, bool) { return math.Pow(x[i], y[i]), true }), nil
+	}
+}, pDouble, pDouble)
+
+func numericArg(fn string, a Arg) (arrow.DataType, error) {
+	t := types.Normalize(a.Type)
+	if t.ID() == arrow.NULL {
+		return types.Int, nil
+	}
+	if !types.IsNumeric(t) {
+		return nil, fmt.Errorf("function %s expects a number, got %s", fn, sqlName(t))
+	}
+	return t, nil
+}
+
+// abs keeps its argument's type.
+func bindAbs(args []Arg) (*Bound, error) {
+	t, err := numericArg("abs", args[0])
+	if err != nil {
+		return nil, err
+	}
+	var k Kernel
+	switch t.ID() {
+	case arrow.INT32:
+		k = func(ctx context.Context, n int, args []arrow.Array) (arrow.Array, error) {
+			x := i32s(args[0])
+			return fixedResult(t, n, args, func(i int) (int32, bool) { return max(x[i], -x[i]), true }), nil
+		}
+	case arrow.INT64:
+		k = func(ctx context.Context, n int, args []arrow.Array) (arrow.Array, error) {
+			x := i64s(args[0])
+			return fixedResult(t, n, args, func(i int) (int64, bool) { return max(x[i], -x[i]), true }), nil
+		}
+	case arrow.DECIMAL128:
+		k = func(ctx context.Context, n int, args []arrow.Array) (arrow.Array, error) {
+			x := decs(args[0])
+			return fixedResult(t, n, args, func(i int) (decimal128.Num, bool) { return x[i].Abs(), true }), nil
+		}
+	default:
+		k = func(ctx context.Context, n int, args []arrow.Array) (arrow.Array, error) {
+			x := f64s(args[0])
+			return fixedResult(t, n, args, func(i int) (float64, bool) { return math.Abs(x[i]), true }), nil
+		}
+	}
+	return &Bound{Type: t, Casts: []arrow.DataType{t}, Eval: k}, nil
+}
+
+// floor and ceil: DOUBLE and integers give BIGINT, DECIMAL(p,s) gives
+// DECIMAL(p-s+1, 0), as in Spark.
+func bindFloorCeil(fn string, f func(float64) float64) Binder {
+	return func(args []Arg) (*Bound, error) {
+		t, err := numericArg(fn, args[0])
+		if err != nil {
+			return nil, err
+		}
+		if t.ID() == arrow.DECIMAL128 {
+			d := t.(*arrow.Decimal128Type)
+			rt := types.Decimal(min(38, d.Precision-d.Scale+1), 0)
+			return &Bound{Type: rt, Casts: []arrow.DataType{t}, Eval: func(ctx context.Context, n int, args []arrow.Array) (arrow.Array, error) {
+				x := decs(args[0])
+				return fixedResult(rt, n, args, func(i int) (decimal128.Num, bool) {
+					q, r := x[i].Div(pow10(d.Scale))
+					if r.Sign() != 0 && (fn == "floor" && x[i].Sign() < 0) {
+						q = q.Sub(decimal128.FromI64(1))
+					} else if r.Sign() != 0 && fn == "ceil" && x[i].Sign() > 0 {
+						q = q.Add(decimal128.FromI64(1))
+					}
+					return q, true
+				}), nil
+			}}, nil
+		}
+		if types.IsInteger(t) {
+			return &Bound{Type: types.BigInt, Casts: []arrow.DataType{types.BigInt}, Eval: func(ctx context.Context, n int, args []arrow.Array) (arrow.Array, error) {
+				args[0].Retain()
+				return args[0], nil
+			}}, nil
+		}
+		return &Bound{Type: types.BigInt, Casts: []arrow.DataType{types.Double}, Eval: func(ctx context.Context, n int, args []arrow.Array) (arrow.Array, error) {
+			x := f64s(args[0])
+			return fixedResult(types.BigInt, n, args, func(i int) (int64, bool) {
+				if math.IsNaN(x[i]) {
+					return 0, false
+				}
+				return int64(f(x[i])), true
+			}), nil
+		}}, nil
+	}
+}
+
+func pow10(k int32) decimal128.Num {
+	return decimal128.FromI64(1).IncreaseScaleBy(k)
+}
+
+// round(x[, d]) rounds half away from zero (Spark's HALF_UP), keeping
+// x's type; DECIMAL(p,s) gives DECIMAL(p-s+d+1, d).
+func bindRound(args []Arg) (*Bound, error) {
+	t, err := numericArg("round", args[0])
+	if err != nil {
+		return nil, err
+	}
+	digits := int64(0)
+	if len(args) == 2 {
+		v, ok := args[1].Value.(int64)
+		if !args[1].Const {
+			return nil, fmt.Errorf("function round expects a constant number of digits")
+		}
+		if iv, ok32 := args[1].Value.(int32); ok32 {
+			v, ok = int64(iv), true
+		}
+		if !ok || !types.IsInteger(args[1].Type) {
+			return nil, fmt.Errorf("function round expects an integer number of digits")
+		}
+		digits = v
+	}
+	casts := []arrow.DataType{t, nil}[:len(args)]
+	scale := math.Pow(10, float64(digits))
+	roundF := func(x float64) float64 {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return x
+		}
+		if digits >= 0 {
+			return math.Round(x*scale) / scale
+		}
+		return math.Round(x/math.Pow(10, float64(-digits))) * math.Pow(10, float64(-digits))
+	}
+	roundI := func(x int64) int64 {
+		if digits >= 0 {
+			return x
+		}
+		p := int64(math.Pow(10, float64(-digits)))
+		q, r := x/p, x%p
+		if 2*abs64(r) >= p {
+			if x < 0 {
+				q--
+			} else {
+				q++
+			}
+		}
+		return q * p
+	}
+	switch t.ID() {
+	case arrow.INT32:
+		return &Bound{Type: t, Casts: casts, Eval: func(ctx context.Context, n int, args []arrow.Array) (arrow.Array, error) {
+			x := i32s(args[0])
+			return fixedResult(t, n, args[:1], func(i int) (int32, bool) { return int32(roundI(int64(x[i]))), true }), nil
+		}}, nil
+	case arrow.INT64:
+		return &Bound{Type: t, Casts: casts, Eval: func(ctx context.Context, n int, args []arrow.Array) (arrow.Array, error) {
+			x := i64s(args[0])
+			return fixedResult(t, n, args[:1], func(i int) (int64, bool) { return roundI(x[i]), true }), nil
+		}}, nil
+	case arrow.DECIMAL128:
+		d := t.(*arrow.Decimal128Type)
+		ns := int32(max(0, min(digits, int64(d.Scale))))
+		rt := types.Decimal(min(38, d.Precision-d.Scale+ns+1), ns)
+		return &Bound{Type: rt, Casts: casts, Eval: func(ctx context.Context, n int, args []arrow.Array) (arrow.Array, error) {
+			x := decs(args[0])
+			return fixedResult(rt, n, args[:1], func(i int) (decimal128.Num, bool) {
+				return x[i].ReduceScaleBy(d.Scale-ns, true), true
+			}), nil
+		}}, nil
+	}
+	return &Bound{Type: types.Double, Casts: []arrow.DataType{types.Double, nil}[:len(args)], Eval: func(ctx context.Context, n int, args []arrow.Array) (arrow.Array, error) {
+		x := f64s(args[0])
+		return fixedResult(types.Double, n, args[:1], func(i int) (float64, bool) { return roundF(x[i]), true }), nil
+	}}, nil
+}
+
+func abs64(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

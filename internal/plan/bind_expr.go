@@ -259,6 +259,13 @@ func (eb *exprBinder) bindColumn(c *sql.ColumnRef) (expr.Expr, error) {
 		}
 		rest = parts[1:]
 	}
+	if col == nil && len(parts) == 1 {
+		// Niladic SQL functions may be written without parentheses.
+		switch strings.ToLower(parts[0]) {
+		case "current_date", "current_timestamp", "current_time", "localtimestamp":
+			return expr.Call(strings.ToLower(parts[0]))
+		}
+	}
 	if col == nil {
 		avail := eb.sc.names()
 		if avail == "" {

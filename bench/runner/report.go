@@ -24,16 +24,16 @@ func (r *Report) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "%s, GOMAXPROCS=%d, %d CPUs (%s); %d rows; best of %d\n\n",
 		r.GoVersion, r.GOMAXPROCS, r.NumCPU, r.CPU, r.Rows, r.Repeat)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "layout\tquery\tname\tinput MB\tfiles\tbest s\trows/s\tMB/s\tcores\tMB/s/core\tresult rows\t")
+	fmt.Fprintln(tw, "layout\tquery\tname\tinput MB\tfiles\tbest s\trows/s\tMB/s\tcores\tMB/s/core\tcpu s\tMB/cpu-s\tresult rows\t")
 	for _, x := range r.Results {
 		if x.Error != "" {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%.1f\t%d\tFAILED\t\t\t\t\t\t\n", x.Layout, x.Query, x.Name,
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%.1f\t%d\tFAILED\t\t\t\t\t\t\t\t\n", x.Layout, x.Query, x.Name,
 				float64(x.InputBytes)/1e6, x.Files)
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.1f\t%d\t%.3f\t%s\t%.1f\t%d\t%.1f\t%d\t\n", x.Layout, x.Query, x.Name,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.1f\t%d\t%.3f\t%s\t%.1f\t%d\t%.1f\t%.2f\t%.1f\t%d\t\n", x.Layout, x.Query, x.Name,
 			float64(x.InputBytes)/1e6, x.Files, x.Best, humanCount(x.RowsPerSec), x.MBPerSec, x.Cores,
-			x.MBPerSecPerCore, x.ResultRows)
+			x.MBPerSecPerCore, x.CPUSeconds, x.MBPerCPUSecond, x.ResultRows)
 	}
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("writing report: %w", err)
@@ -83,8 +83,9 @@ func (x Result) line() string {
 	if x.Error != "" {
 		return fmt.Sprintf("%-9s %s %-22s FAILED: %s", x.Layout, x.Query, x.Name, firstLine(x.Error))
 	}
-	return fmt.Sprintf("%-9s %s %-22s best %7.3fs  %8s rows/s  %7.1f MB/s  %6.1f MB/s/core  %d rows",
-		x.Layout, x.Query, x.Name, x.Best, humanCount(x.RowsPerSec), x.MBPerSec, x.MBPerSecPerCore, x.ResultRows)
+	return fmt.Sprintf("%-9s %s %-22s best %7.3fs  %8s rows/s  %7.1f MB/s  %6.1f MB/s/core  %6.1f MB/cpu-s  %d rows",
+		x.Layout, x.Query, x.Name, x.Best, humanCount(x.RowsPerSec), x.MBPerSec, x.MBPerSecPerCore,
+		x.MBPerCPUSecond, x.ResultRows)
 }
 
 func humanCount(v float64) string {

@@ -57,7 +57,13 @@ type Result struct {
 	MBPerSec   float64   `json:"mb_per_s"`
 	// MBPerSecPerCore is MBPerSec / Cores.
 	MBPerSecPerCore float64 `json:"mb_per_s_per_core"`
-	ResultRows      int64   `json:"result_rows"`
+	// CPUSeconds is the least process CPU time (user+system) of one run,
+	// and MBPerCPUSecond the input it got through per CPU-second: on a
+	// machine shared with other work, wall-clock rates fall with the load
+	// but this one does not, so it is the fairer per-core figure.
+	CPUSeconds     float64 `json:"cpu_s"`
+	MBPerCPUSecond float64 `json:"mb_per_cpu_s"`
+	ResultRows     int64   `json:"result_rows"`
 	// Answer is the single value of a one-row, one-column result (Q1's
 	// count), so layouts can be checked against each other.
 	Answer string `json:"answer,omitempty"`
@@ -160,12 +166,17 @@ func measure(ctx context.Context, eng *engine.Engine, ds *dataset, q Query, repe
 		// Garbage from the previous run should not be collected on this
 		// one's clock.
 		runtime.GC()
+		cpu0 := cpuTime()
 		start := time.Now()
 		n, answer, err := runOnce(ctx, eng, r.SQL)
 		d := time.Since(start).Seconds()
+		cpu := cpuTime() - cpu0
 		if err != nil {
 			r.Error = err.Error()
 			return r
+		}
+		if i == 0 || cpu < r.CPUSeconds {
+			r.CPUSeconds = cpu
 		}
 		r.Times = append(r.Times, d)
 		r.ResultRows, r.Answer = n, answer
@@ -178,6 +189,9 @@ func measure(ctx context.Context, eng *engine.Engine, ds *dataset, q Query, repe
 		r.RowsPerSec = float64(r.InputRows) / r.Best
 		r.MBPerSec = float64(r.InputBytes) / 1e6 / r.Best
 		r.MBPerSecPerCore = r.MBPerSec / float64(r.Cores)
+	}
+	if r.CPUSeconds > 0 {
+		r.MBPerCPUSecond = float64(r.InputBytes) / 1e6 / r.CPUSeconds
 	}
 	return r
 }

@@ -27,7 +27,7 @@ func TestCreateTableSQLParses(t *testing.T) {
 	if _, err := CreateTableSQL("xml", "/data"); err == nil {
 		t.Error("xml layout accepted")
 	}
-	for _, q := range Queries {
+	for _, q := range append(Queries, Baseline) {
 		if _, err := sql.Parse(q.Text("logs_ndjson")); err != nil {
 			t.Errorf("%s: %v", q.ID, err)
 		}
@@ -42,6 +42,7 @@ func TestSelectQueries(t *testing.T) {
 	}{
 		{nil, "Q1Q2Q3Q4", false},
 		{[]string{"q3", "Q1"}, "Q3Q1", false},
+		{[]string{"Q0"}, "Q0", false},
 		{[]string{"Q5"}, "", true},
 	} {
 		qs, err := selectQueries(c.ids)

@@ -68,7 +68,7 @@ func newLiteral(one arrow.Array) *Literal {
 func (l *Literal) Type() arrow.DataType { return l.typ }
 
 // IsNull reports a NULL literal.
-func (l *Literal) IsNull() bool { return l.one.IsNull(0) }
+func (l *Literal) IsNull() bool { return functions.IsNullAt(l.one, 0) }
 
 // Eval repeats the value for every row of batch.
 func (l *Literal) Eval(ctx context.Context, batch arrow.RecordBatch) (arrow.Array, error) {

@@ -48,7 +48,7 @@ type distinctChunk struct {
 func rowKey(args []arrow.Array, i int, buf []byte) ([]byte, bool) {
 	buf = buf[:0]
 	for _, a := range args {
-		if a.IsNull(i) {
+		if a.IsNull(i) || a.DataType().ID() == arrow.NULL {
 			return nil, false
 		}
 		switch v := a.(type) {

@@ -278,7 +278,7 @@ func pickFixed[T arrow.FixedWidthType](t arrow.DataType, n int, cands []arrow.Ar
 // Repeat returns n copies of element 0 of one.
 func Repeat(ctx context.Context, one arrow.Array, n int) (arrow.Array, error) {
 	t := one.DataType()
-	if one.IsNull(0) {
+	if IsNullAt(one, 0) {
 		return nullArray(t, n), nil
 	}
 	switch t.ID() {

@@ -129,6 +129,9 @@ func bindGreatest(greatest bool) Binder {
 		if err != nil {
 			return nil, err
 		}
+		if t.ID() == arrow.NULL {
+			return &Bound{Type: t, Eval: nullKernel(t)}, nil
+		}
 		cmp, err := compareKernel(op, t)
 		if err != nil {
 			return nil, fmt.Errorf("function %s: %w", fn, err)

@@ -19,7 +19,7 @@ import (
 // int32 days (DATE), int64 micros (TIMESTAMP), arrow.MonthDayNanoInterval;
 // nested values as types.ValueAt gives them.
 func ScalarValue(arr arrow.Array, i int) any {
-	if arr.IsNull(i) {
+	if IsNullAt(arr, i) {
 		return nil
 	}
 	switch a := arr.(type) {
@@ -265,4 +265,10 @@ func sortedKeys(m map[string]any) []string {
 	}
 	sort.Strings(ks)
 	return ks
+}
+
+// IsNullAt reports element i of a as NULL, also for arrays of Arrow's
+// NULL type (whose IsNull is false for lack of a bitmap).
+func IsNullAt(a arrow.Array, i int) bool {
+	return a.DataType().ID() == arrow.NULL || a.IsNull(i)
 }

@@ -1,0 +1,44 @@
+package functions_test
+
+import (
+	"math"
+	"testing"
+
+	"sluice/internal/expr"
+	"sluice/internal/types"
+)
+
+func TestMathFunctions(t *testing.T) {
+	dec := func(s string, p, sc int32) expr.Expr { return L(s, types.Decimal(p, sc)) }
+	i32 := func(v int32) expr.Expr { return L(v, types.Int) }
+	runScalar(t, []scalarCase{
+		{"abs", []expr.Expr{i32(-3)}, int64(3), ""},
+		{"abs", []expr.Expr{F(-2.5)}, 2.5, ""},
+		{"abs", []expr.Expr{dec("-1.50", 5, 2)}, "1.50", ""},
+		{"abs", []expr.Expr{Null()}, nil, ""},
+		{"abs", []expr.Expr{S("x")}, nil, "function abs expects a number, got STRING"},
+		{"round", []expr.Expr{F(2.5)}, 3.0, ""},
+		{"round", []expr.Expr{F(-2.5)}, -3.0, ""},
+		{"round", []expr.Expr{F(3.14159), i32(2)}, 3.14, ""},
+		{"round", []expr.Expr{I(1250), i32(-2)}, int64(1300), ""},
+		{"round", []expr.Expr{dec("1.255", 6, 3), i32(2)}, "1.26", ""},
+		{"floor", []expr.Expr{F(-1.5)}, int64(-2), ""},
+		{"ceil", []expr.Expr{F(1.2)}, int64(2), ""},
+		{"ceiling", []expr.Expr{i32(7)}, int64(7), ""},
+		{"floor", []expr.Expr{dec("-1.50", 5, 2)}, "-2", ""},
+		{"ceil", []expr.Expr{dec("1.01", 5, 2)}, "2", ""},
+		{"mod", []expr.Expr{I(-7), I(3)}, int64(-1), ""},
+		{"mod", []expr.Expr{I(7), I(0)}, nil, ""},
+		{"power", []expr.Expr{I(2), I(10)}, 1024.0, ""},
+		{"pow", []expr.Expr{F(4), F(0.5)}, 2.0, ""},
+		{"sqrt", []expr.Expr{I(16)}, 4.0, ""},
+		{"ln", []expr.Expr{F(math.E)}, 1.0, ""},
+		{"ln", []expr.Expr{I(0)}, nil, ""},
+		{"log10", []expr.Expr{I(1000)}, 3.0, ""},
+		{"log2", []expr.Expr{I(8)}, 3.0, ""},
+		{"log", []expr.Expr{I(2), I(8)}, 3.0, ""},
+		{"exp", []expr.Expr{I(0)}, 1.0, ""},
+		{"sign", []expr.Expr{F(-4)}, -1.0, ""},
+		{"signum", []expr.Expr{I(0)}, 0.0, ""},
+	})
+}

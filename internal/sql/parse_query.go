@@ -359,10 +359,7 @@ func (p *parser) tablePrimary() (TableExpr, error) {
 	defer p.leave()
 	t := p.tok()
 	if isOp(t, "(") {
-		n := 1
-		for isOp(p.peek(n), "(") {
-			n++
-		}
+		n := parenRun(p)
 		if !startsQuery(p.peek(n)) {
 			return p.parenJoin()
 		}
@@ -418,4 +415,15 @@ func (p *parser) parenJoin() (TableExpr, error) {
 		return nil, err
 	}
 	return j, p.expectOp(")")
+}
+
+// parenRun counts the '(' tokens from the current one, stopping past
+// maxDepth: deeper input fails the nesting check anyway, and the cap keeps
+// nested look-ahead from going quadratic.
+func parenRun(p *parser) int {
+	n := 1
+	for n <= maxDepth && isOp(p.peek(n), "(") {
+		n++
+	}
+	return n
 }

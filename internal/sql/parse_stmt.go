@@ -226,11 +226,7 @@ func (p *parser) insertTarget() (string, []string, error) {
 	if !p.atOp("(") {
 		return name, nil, nil
 	}
-	n := 1
-	for isOp(p.peek(n), "(") {
-		n++
-	}
-	if startsQuery(p.peek(n)) {
+	if startsQuery(p.peek(parenRun(p))) {
 		return name, nil, nil
 	}
 	cols, err := p.identList("column name")

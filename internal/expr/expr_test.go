@@ -338,3 +338,22 @@ func TestLikeConstructor(t *testing.T) {
 		check(t, e, b, tc.want...)
 	}
 }
+
+func TestGeneratorHelpers(t *testing.T) {
+	us, err := IntervalArg("hop", MustLit("5 minutes", types.String))
+	if err != nil || us != 300_000_000 {
+		t.Errorf("IntervalArg = %d, %v", us, err)
+	}
+	if _, err := IntervalArg("hop", Col(0, "x", types.Interval)); err == nil {
+		t.Error("IntervalArg of a column should fail")
+	}
+	if TumbleStart(299_999_999, 300_000_000) != 0 || TumbleStart(-1, 300_000_000) != -300_000_000 {
+		t.Error("TumbleStart")
+	}
+	if et, err := ExplodeType(types.Array(types.Int)); err != nil || et.ID() != arrow.INT32 {
+		t.Errorf("ExplodeType = %v, %v", et, err)
+	}
+	if _, err := ExplodeType(types.String); err == nil {
+		t.Error("ExplodeType(STRING) should fail")
+	}
+}

@@ -124,20 +124,6 @@ func Lookup(name string) (*Def, bool) {
 // All returns every registry entry, in registry order.
 func All() []Def { return registry }
 
-// typeName is the SQL spelling used in error messages.
-func typeName(t arrow.DataType) string {
-	if t == nil {
-		return "NULL"
-	}
-	switch t.ID() {
-	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.UINT8, arrow.UINT16:
-		return "INT"
-	case arrow.INT64, arrow.UINT32, arrow.UINT64:
-		return "BIGINT"
-	}
-	return sqlName(t)
-}
-
 // Is reports whether name is registered with the given kind.
 func Is(name string, k Kind) bool {
 	d, ok := Lookup(name)

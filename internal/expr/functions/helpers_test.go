@@ -23,11 +23,11 @@ var fixedNow = time.Date(2024, 3, 10, 15, 4, 5, 0, time.UTC)
 var one = array.NewRecordBatch(arrow.NewSchema(nil, nil), nil, 1)
 
 func L(v any, t arrow.DataType) expr.Expr { return expr.MustLit(v, t) }
-func S(s string) expr.Expr              { return L(s, types.String) }
-func I(i int64) expr.Expr               { return L(i, types.BigInt) }
-func F(f float64) expr.Expr             { return L(f, types.Double) }
-func Null() expr.Expr                   { return L(nil, types.Null) }
-func TS(s string) expr.Expr             { return L(s, types.Timestamp) }
+func S(s string) expr.Expr                { return L(s, types.String) }
+func I(i int64) expr.Expr                 { return L(i, types.BigInt) }
+func F(f float64) expr.Expr               { return L(f, types.Double) }
+func Null() expr.Expr                     { return L(nil, types.Null) }
+func TS(s string) expr.Expr               { return L(s, types.Timestamp) }
 
 // column builds a one-column batch and a reference to its column.
 func column(t *testing.T, typ arrow.DataType, vals ...any) (expr.Expr, arrow.RecordBatch) {

@@ -33,7 +33,7 @@ func TestMatch(t *testing.T) {
 		{"match", "zürich", []any{false, false, nil, true, false, false}},
 		{"match", "ZÜRICH", []any{false, false, nil, true, false, false}},
 		{"match", "the and of", []any{false, false, nil, false, false, false}}, // only stop words
-		{"match", "log", []any{false, false, nil, false, false, false}},         // whole terms only
+		{"match", "log", []any{false, false, nil, false, false, false}},        // whole terms only
 		{"match_phrase", "quick brown", []any{false, true, nil, false, false, false}},
 		{"match_phrase", "brown quick", []any{false, false, nil, false, true, false}},
 		{"match_phrase", "the quick brown fox", []any{false, true, nil, false, false, false}},

@@ -49,18 +49,6 @@ var (
 		}
 		return nil
 	}}
-	pBool = param{"BOOLEAN", func(t arrow.DataType) arrow.DataType {
-		if t.ID() == arrow.NULL || t.ID() == arrow.BOOL {
-			return types.Boolean
-		}
-		return nil
-	}}
-	pInterval = param{"INTERVAL", func(t arrow.DataType) arrow.DataType {
-		if t.ID() == arrow.NULL || t.ID() == arrow.INTERVAL_MONTH_DAY_NANO || types.IsString(t) {
-			return types.Interval
-		}
-		return nil
-	}}
 	pAny = param{"any", func(t arrow.DataType) arrow.DataType { return t }}
 )
 
@@ -121,8 +109,6 @@ func (r *rows) ok(i int) bool {
 }
 
 func (r *rows) null(j, i int) bool { return r.valid[j] != nil && !isValid(r.valid[j], i) }
-
-func (r *rows) str(j int) *array.String { return r.args[j].(*array.String) }
 
 // strings builds a STRING result: f runs for rows whose arguments are all
 // non-NULL (unless nullSafe) and returns the value and whether it is set.

@@ -367,8 +367,6 @@ func bindPad(left bool) Binder {
 // regexArg compiles a constant pattern once, or per distinct row value.
 type regexArg struct {
 	fixed *regexp.Regexp
-	cache *matcherCache
-	res   map[string]*regexp.Regexp
 }
 
 func newRegexArg(fn string, a Arg) (*regexArg, error) {
@@ -399,7 +397,7 @@ func (r *regexArg) get(local map[string]*regexp.Regexp, p string) (*regexp.Regex
 	return re, nil
 }
 
-// regexKernel runs f with the row's compiled pattern (argument 1).
+// regexStr runs f with the row's compiled pattern (argument 1).
 func regexStr(fn string, params []param, f func(re *regexp.Regexp, args []arrow.Array, i int) (string, bool)) Binder {
 	return func(args []Arg) (*Bound, error) {
 		casts, err := coerceArgs(fn, args, params...)

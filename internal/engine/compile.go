@@ -109,7 +109,7 @@ func (c *compiler) build(ctx context.Context, n plan.Node) (*localStage, error) 
 				return nil, fmt.Errorf("building join side: %w", err)
 			}
 		}
-		op, err := newJoin(t, coll.Batches())
+		op, err := newJoin(ctx, t, coll.Batches())
 		if err != nil {
 			return nil, err
 		}

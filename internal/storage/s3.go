@@ -122,6 +122,14 @@ func NewS3Store(ctx context.Context, bucket string, opts Options) (*S3Store, err
 	client := s3.NewFromConfig(cfg, func(o *s3.Options) {
 		if opts.Endpoint != "" {
 			o.BaseEndpoint = aws.String(opts.Endpoint)
+		}
+		// o.BaseEndpoint may also come from AWS_ENDPOINT_URL(_S3) or the
+		// shared config: that is an S3-compatible store too, which
+		// rarely has wildcard DNS for virtual-host buckets.
+		if o.BaseEndpoint != nil {
+			if opts.PathStyle == nil {
+				pathStyle = true
+			}
 			// Many S3-compatible stores reject the SDK's default CRC
 			// trailers; send and check checksums only where S3 requires.
 			o.RequestChecksumCalculation = aws.RequestChecksumCalculationWhenRequired

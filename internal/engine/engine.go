@@ -121,7 +121,8 @@ func (e *Engine) ExecuteStatement(ctx context.Context, st sql.Statement) (*Resul
 	if err != nil {
 		return nil, err
 	}
-	r.Statement = st.Text()
+	// String() prints secrets in OPTIONS as *** where Text() is the raw source.
+	r.Statement = st.String()
 	return r, nil
 }
 

@@ -64,8 +64,8 @@ func (s *Source) NextOffset(ctx context.Context, from connector.Offset) (connect
 		if s.sopts.LatestFirst {
 			a, b = b, a
 		}
-		if !a.ModTime.Equal(b.ModTime) {
-			return a.ModTime.Before(b.ModTime)
+		if a.MTime != b.MTime {
+			return a.MTime < b.MTime
 		}
 		return fresh[i].Key < fresh[j].Key
 	})

@@ -32,8 +32,16 @@ type partSegment struct {
 // also accepts "logs/year=2026/raw/x.json".
 func parsePartitionPath(rel string) []partSegment {
 	var out []partSegment
-	segs := strings.Split(rel, "/")
-	for _, s := range segs[:len(segs)-1] {
+	if strings.IndexByte(rel, '=') < 0 {
+		return nil
+	}
+	for {
+		slash := strings.IndexByte(rel, '/')
+		if slash < 0 {
+			return out // the rest is the file name
+		}
+		s := rel[:slash]
+		rel = rel[slash+1:]
 		eq := strings.IndexByte(s, '=')
 		if eq <= 0 {
 			continue
@@ -41,7 +49,6 @@ func parsePartitionPath(rel string) []partSegment {
 		name, val := unescapePathName(s[:eq]), unescapePathName(s[eq+1:])
 		out = append(out, partSegment{Name: name, Value: val, Null: val == hiveDefaultPartition})
 	}
-	return out
 }
 
 // unescapePathName undoes Hive's %XX escaping of partition folder names

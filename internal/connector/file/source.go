@@ -1,11 +1,13 @@
 package file
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -51,6 +53,7 @@ type Source struct {
 	statPreds   []statPred
 	listPrefix  []string
 	stats       *planStats
+	last        *lastOffset
 	mem         memory.Allocator
 	describeLoc string
 }
@@ -100,7 +103,7 @@ func NewSource(ctx context.Context, spec connector.TableSpec) (*Source, error) {
 	}
 	s := &Source{
 		spec: spec, format: fmtName, loc: loc, fopts: fopts, sopts: sopts,
-		table: spec.Schema, out: spec.Schema, stats: &planStats{}, mem: memory.DefaultAllocator,
+		table: spec.Schema, out: spec.Schema, stats: &planStats{}, last: &lastOffset{}, mem: memory.DefaultAllocator,
 		isPart: make([]bool, spec.Schema.NumFields()),
 	}
 	for _, p := range spec.PartitionBy {
@@ -181,7 +184,7 @@ func (s *Source) PushProjection(columns []string) (connector.Source, error) {
 	c := *s
 	c.columns = append([]string(nil), columns...)
 	c.out = arrow.NewSchema(fields, nil)
-	c.stats = &planStats{}
+	c.stats, c.last = &planStats{}, &lastOffset{}
 	return &c, nil
 }
 
@@ -199,7 +202,7 @@ func (s *Source) PushFilter(pred expr.Expr) (connector.Source, error) {
 	c := *s
 	c.filter = andFilters(c.filter, pred)
 	c.partPreds, c.statPreds = splitFilter(pred, s.table, s.isPart)
-	c.stats = &planStats{}
+	c.stats, c.last = &planStats{}, &lastOffset{}
 	return &c, nil
 }
 
@@ -244,7 +247,33 @@ func (s *Source) Latest(ctx context.Context) (connector.Offset, error) {
 	if err != nil {
 		return nil, fmt.Errorf("table %s: encoding offset: %w", s.spec.Name, err)
 	}
+	s.last.remember(raw, files)
 	return raw, nil
+}
+
+// lastOffset keeps the files behind the offset Latest returned last, so a
+// batch query's Plan(nil, Latest()) does not decode what it just encoded.
+type lastOffset struct {
+	mu    sync.Mutex
+	raw   []byte
+	files []fileEntry
+}
+
+func (l *lastOffset) remember(raw []byte, files []fileEntry) {
+	l.mu.Lock()
+	l.raw, l.files = raw, files
+	l.mu.Unlock()
+}
+
+// decode returns the files of o, from the cache when o is the last offset.
+func (l *lastOffset) decode(o connector.Offset) (fileOffset, error) {
+	l.mu.Lock()
+	raw, files := l.raw, l.files
+	l.mu.Unlock()
+	if raw != nil && bytes.Equal(raw, o) {
+		return fileOffset{Files: files}, nil
+	}
+	return decodeOffset(o)
 }
 
 // listFiles lists the location, narrowing by partition prefixes when the
@@ -264,7 +293,7 @@ func (s *Source) listFiles(ctx context.Context) ([]fileEntry, error) {
 // Plan returns one split per file in to that is not in from, in key
 // order, less the files the pushed partition filter rules out.
 func (s *Source) Plan(ctx context.Context, from, to connector.Offset) ([]connector.Split, error) {
-	toOff, err := decodeOffset(to)
+	toOff, err := s.last.decode(to)
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", s.spec.Name, err)
 	}
@@ -294,7 +323,7 @@ func (s *Source) Plan(ctx context.Context, from, to connector.Offset) ([]connect
 	s.stats.pruned.Store(int64(len(files) - len(kept)))
 	splits := make([]connector.Split, len(kept))
 	for i, f := range kept {
-		splits[i] = &Split{URI: s.loc.keyURI(f.Key), Key: f.Key, Bytes: f.Size, ETag: f.ETag, ModTime: f.ModTime}
+		splits[i] = &Split{URI: s.loc.keyURI(f.Key), Key: f.Key, Bytes: f.Size, ETag: f.ETag, ModTime: time.UnixMicro(f.MTime).UTC()}
 	}
 	return splits, nil
 }

@@ -14,9 +14,9 @@ import (
 // fileEntry is one data file found by listing: what a split and an offset
 // record about it, plus its partition folders.
 type fileEntry struct {
-	Key     string    `json:"key"`
-	Size    int64     `json:"size"`
-	ETag    string    `json:"etag,omitempty"`
+	Key  string `json:"key"`
+	Size int64  `json:"size"`
+	ETag string `json:"etag,omitempty"`
 	// MTime is the modification time in microseconds since the epoch: an
 	// integer keeps offsets of a million files quick to read back.
 	MTime int64 `json:"mtime_us"`

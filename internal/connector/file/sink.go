@@ -53,7 +53,9 @@ type Sink struct {
 	epochTag string
 	seq      int
 	open     map[string]*openFile
-	written  []string
+	// openOrder lists open files' folders, oldest first.
+	openOrder []string
+	written   []string
 }
 
 var (
@@ -142,6 +144,10 @@ func NewSink(ctx context.Context, spec connector.TableSpec, opts connector.SinkO
 	s.prefix = strings.Join(parts, "-")
 	return s, nil
 }
+
+// maxOpenFiles bounds the files a sink writes at once (one per partition
+// folder): each holds an encoder's buffers and a temporary file.
+const maxOpenFiles = 64
 
 // safeName keeps a prefix to characters every store accepts in a name.
 func safeName(s string) string {
@@ -261,7 +267,7 @@ func (s *Sink) writeRows(ctx context.Context, dir string, batch arrow.RecordBatc
 	rec := array.NewRecordBatch(s.data, cols, n)
 	defer rec.Release()
 	for off := int64(0); off < n; {
-		f, err := s.fileFor(dir)
+		f, err := s.fileFor(ctx, dir)
 		if err != nil {
 			return err
 		}
@@ -289,9 +295,16 @@ func (s *Sink) writeRows(ctx context.Context, dir string, batch arrow.RecordBatc
 }
 
 // fileFor returns the open file of dir, starting one if needed.
-func (s *Sink) fileFor(dir string) (*openFile, error) {
+func (s *Sink) fileFor(ctx context.Context, dir string) (*openFile, error) {
 	if f := s.open[dir]; f != nil {
 		return f, nil
+	}
+	if len(s.open) >= maxOpenFiles {
+		// Too many partitions at once: store the file opened first. Which
+		// one depends only on the input order, so names stay deterministic.
+		if err := s.finish(ctx, s.openOrder[0]); err != nil {
+			return nil, err
+		}
 	}
 	name := fmt.Sprintf("part-%s%s-%05d%s", s.prefix, s.epochTag, s.seq, s.ext)
 	s.seq++
@@ -312,6 +325,7 @@ func (s *Sink) fileFor(dir string) (*openFile, error) {
 		return nil, fmt.Errorf("writing %s: %w", s.loc.keyURI(key), err)
 	}
 	s.open[dir] = f
+	s.openOrder = append(s.openOrder, dir)
 	return f, nil
 }
 
@@ -331,6 +345,7 @@ func (s *Sink) finish(ctx context.Context, dir string) error {
 		return nil
 	}
 	delete(s.open, dir)
+	s.forget(dir)
 	defer f.discard()
 	uri := s.loc.keyURI(f.key)
 	if err := f.w.Close(); err != nil {
@@ -366,12 +381,23 @@ func (s *Sink) Flush(ctx context.Context, epoch int64) error {
 	return nil
 }
 
+// forget removes dir from openOrder.
+func (s *Sink) forget(dir string) {
+	for i, d := range s.openOrder {
+		if d == dir {
+			s.openOrder = append(s.openOrder[:i], s.openOrder[i+1:]...)
+			return
+		}
+	}
+}
+
 // abortAll drops open files without storing them.
 func (s *Sink) abortAll() {
 	for d, f := range s.open {
 		f.discard()
 		delete(s.open, d)
 	}
+	s.openOrder = s.openOrder[:0]
 }
 
 // Close discards rows written since the last Flush: only Flush makes

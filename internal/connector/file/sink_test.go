@@ -267,3 +267,35 @@ func TestSinkConvertsColumnTypes(t *testing.T) {
 		t.Errorf("got %v", got)
 	}
 }
+
+func TestSinkManyPartitions(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	spec := sinkSpec(dir, "json", true, nil)
+	sink, err := NewSink(ctx, spec, connector.SinkOptions{FilePrefix: "q"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows [][]any
+	for i := range 2 * maxOpenFiles {
+		rows = append(rows, []any{i, "x", 2000 + i, "eu"})
+	}
+	writeRows(t, sink, rows, rows[:1])
+	if len(sink.open) > maxOpenFiles {
+		t.Errorf("%d files open", len(sink.open))
+	}
+	if err := sink.Flush(ctx, 0); err != nil {
+		t.Fatal(err)
+	}
+	// The first partition was stored early and reopened for the last row.
+	if n := len(sink.Written()); n != 2*maxOpenFiles+1 {
+		t.Errorf("%d files written, want %d", n, 2*maxOpenFiles+1)
+	}
+	src, err := NewSource(ctx, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := readAll(t, src); len(got) != len(rows)+1 {
+		t.Errorf("read %d rows, want %d", len(got), len(rows)+1)
+	}
+}

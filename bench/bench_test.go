@@ -114,11 +114,8 @@ func TestCommands(t *testing.T) {
 	if want := len(gen.Layouts) * len(runner.Queries); len(rep.Results) != want {
 		t.Errorf("%d results, want %d", len(rep.Results), want)
 	}
-	var missing []string
 	for _, r := range rep.Results {
-		if r.Error != "" && engineIncomplete(r.Error) {
-			missing = append(missing, r.Layout+" "+r.Query+": "+r.Error)
-		} else if r.Error != "" {
+		if r.Error != "" {
 			t.Errorf("%s %s: %s", r.Layout, r.Query, r.Error)
 		} else if r.InputRows != 3000 || r.Best <= 0 || r.ResultRows == 0 {
 			t.Errorf("%s %s: %+v", r.Layout, r.Query, r)
@@ -129,12 +126,6 @@ func TestCommands(t *testing.T) {
 	}
 	if st, err := os.Stat(prof); err != nil || st.Size() == 0 {
 		t.Errorf("no CPU profile written: %v", err)
-	}
-
-	if len(missing) > 0 {
-		// The plumbing above is tested either way; the queries themselves
-		// wait for the engine.
-		t.Skipf("the engine cannot run these queries yet:\n%s", strings.Join(missing, "\n"))
 	}
 
 	var text strings.Builder
@@ -148,12 +139,6 @@ func TestCommands(t *testing.T) {
 	if got := strings.Count(log.String(), "\n"); got != 2 {
 		t.Errorf("progress log has %d lines:\n%s", got, log.String())
 	}
-}
-
-// engineIncomplete tells an engine feature still being written from a
-// bug: only the former may skip TestCommands.
-func engineIncomplete(msg string) bool {
-	return strings.Contains(msg, engine.ErrNotSupported.Error()) || strings.Contains(msg, "unknown function")
 }
 
 func TestBadArgs(t *testing.T) {

@@ -1,0 +1,199 @@
+package stream
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	"sluice/internal/connector"
+	"sluice/internal/storage"
+)
+
+// Checkpoint is a stream's progress in a store, under Prefix:
+//
+//	offsets/N   what epoch N reads and the watermark it uses, written
+//	            before the epoch runs (put-if-absent: one writer wins)
+//	state/N/i   snapshot of stateful operator i after epoch N
+//	commits/N   epoch N is done: its output is flushed, its state saved
+//	sources/    the source's own progress (seen files)
+//	metadata    the stream's id and query, written once
+type Checkpoint struct {
+	Store  storage.Store
+	Prefix string
+}
+
+// OffsetRecord is the content of offsets/N.
+type OffsetRecord struct {
+	Epoch int64 `json:"epoch"`
+	// Source is the source's offset: for files, exactly the files read.
+	Source connector.Offset `json:"source"`
+	// Watermark (microseconds) that lateness is judged against in this
+	// epoch, so a replay decides identically.
+	Watermark int64 `json:"watermark"`
+	// MaxEventTime seen before this epoch (microseconds), from which the
+	// next watermark is derived.
+	MaxEventTime int64 `json:"max_event_time,omitempty"`
+	// Time the epoch was planned (Unix microseconds, processing time).
+	Time int64 `json:"time"`
+}
+
+// CommitRecord is the content of commits/N.
+type CommitRecord struct {
+	Epoch    int64 `json:"epoch"`
+	RowsIn   int64 `json:"rows_in"`
+	RowsOut  int64 `json:"rows_out"`
+	Files    int   `json:"files"`
+	Bytes    int64 `json:"bytes"`
+	Late     int64 `json:"late_rows"`
+	Time     int64 `json:"time"`
+	Duration int64 `json:"duration_us"`
+}
+
+func (c *Checkpoint) key(parts ...string) string { return c.Prefix + strings.Join(parts, "/") }
+
+// epochs lists the epoch numbers present under dir ("offsets" or "commits").
+func (c *Checkpoint) epochs(ctx context.Context, dir string) ([]int64, error) {
+	var out []int64
+	p := c.key(dir) + "/"
+	err := c.Store.List(ctx, p, "", func(o storage.ObjectInfo) error {
+		name := strings.TrimPrefix(o.Key, p)
+		if n, err := strconv.ParseInt(name, 10, 64); err == nil && n >= 0 {
+			out = append(out, n)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("listing %s%s: %w", c.Store, p, err)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out, nil
+}
+
+// Last returns the newest epoch under dir, or -1.
+func (c *Checkpoint) Last(ctx context.Context, dir string) (int64, error) {
+	es, err := c.epochs(ctx, dir)
+	if err != nil || len(es) == 0 {
+		return -1, err
+	}
+	return es[len(es)-1], nil
+}
+
+func (c *Checkpoint) readJSON(ctx context.Context, key string, v any) error {
+	r, err := c.Store.Open(ctx, key)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", key, err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("checkpoint file %s is corrupt: %w", key, err)
+	}
+	return nil
+}
+
+func (c *Checkpoint) writeJSON(ctx context.Context, key string, v any, ifAbsent bool) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return c.Store.Put(ctx, key, bytes.NewReader(append(data, '\n')), ifAbsent)
+}
+
+// ReadOffset reads offsets/N.
+func (c *Checkpoint) ReadOffset(ctx context.Context, n int64) (*OffsetRecord, error) {
+	var r OffsetRecord
+	if err := c.readJSON(ctx, c.key("offsets", strconv.FormatInt(n, 10)), &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// ErrConcurrentWriter means another process wrote the same epoch first.
+var ErrConcurrentWriter = errors.New("another process is running this stream on the same checkpoint")
+
+// WriteOffset writes offsets/N exclusively.
+func (c *Checkpoint) WriteOffset(ctx context.Context, r *OffsetRecord) error {
+	err := c.writeJSON(ctx, c.key("offsets", strconv.FormatInt(r.Epoch, 10)), r, true)
+	if errors.Is(err, storage.ErrExists) {
+		return fmt.Errorf("writing offsets/%d: %w", r.Epoch, ErrConcurrentWriter)
+	}
+	return err
+}
+
+// ReadCommit reads commits/N.
+func (c *Checkpoint) ReadCommit(ctx context.Context, n int64) (*CommitRecord, error) {
+	var r CommitRecord
+	if err := c.readJSON(ctx, c.key("commits", strconv.FormatInt(n, 10)), &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// WriteCommit writes commits/N exclusively.
+func (c *Checkpoint) WriteCommit(ctx context.Context, r *CommitRecord) error {
+	err := c.writeJSON(ctx, c.key("commits", strconv.FormatInt(r.Epoch, 10)), r, true)
+	if errors.Is(err, storage.ErrExists) {
+		return fmt.Errorf("writing commits/%d: %w", r.Epoch, ErrConcurrentWriter)
+	}
+	return err
+}
+
+// StateKey names operator i's snapshot after epoch n.
+func (c *Checkpoint) StateKey(n int64, i int) string {
+	return c.key("state", strconv.FormatInt(n, 10), strconv.Itoa(i))
+}
+
+// SourceArea is the part of the checkpoint the source owns.
+func (c *Checkpoint) SourceArea() connector.CheckpointArea {
+	return connector.CheckpointArea{Store: c.Store, Prefix: c.key("sources", "0") + "/"}
+}
+
+// Purge deletes offsets, commits and state older than keep epochs before
+// last, so a long-running stream's checkpoint does not grow without end.
+func (c *Checkpoint) Purge(ctx context.Context, last int64, keep int64) error {
+	cut := last - keep
+	if cut <= 0 {
+		return nil
+	}
+	for _, dir := range []string{"offsets", "commits"} {
+		es, err := c.epochs(ctx, dir)
+		if err != nil {
+			return err
+		}
+		for _, n := range es {
+			if n >= cut {
+				break
+			}
+			if err := c.Store.Delete(ctx, c.key(dir, strconv.FormatInt(n, 10))); err != nil {
+				return err
+			}
+		}
+	}
+	p := c.key("state") + "/"
+	var old []string
+	err := c.Store.List(ctx, p, "", func(o storage.ObjectInfo) error {
+		epoch, _, _ := strings.Cut(strings.TrimPrefix(o.Key, p), "/")
+		if n, err := strconv.ParseInt(epoch, 10, 64); err == nil && n < cut {
+			old = append(old, o.Key)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, k := range old {
+		if err := c.Store.Delete(ctx, k); err != nil {
+			return err
+		}
+	}
+	return nil
+}

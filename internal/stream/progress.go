@@ -1,0 +1,63 @@
+package stream
+
+import (
+	"fmt"
+	"time"
+
+	"sluice/internal/types"
+)
+
+// Progress describes one finished epoch.
+type Progress struct {
+	Name     string
+	Epoch    int64
+	Replayed bool // the epoch was planned by an earlier run and replayed
+	Files    int
+	Bytes    int64
+	RowsIn   int64
+	RowsOut  int64
+	Duration time.Duration
+	// InputRate is rows per second arriving since the previous epoch
+	// started; ProcessRate rows per second while this epoch ran.
+	InputRate, ProcessRate float64
+	Watermark              int64 // microseconds; MinInt64 when none
+	LateRows               int64
+	LagFiles               int
+	LagBytes               int64
+	BadRows                int64
+	Time                   time.Time
+}
+
+// Line is the one-line summary the CLI prints per epoch.
+func (p Progress) Line() string {
+	s := fmt.Sprintf("[%s] epoch %d: %d files, %s, %d rows in, %d rows out in %s (%.0f rows/s)",
+		p.Name, p.Epoch, p.Files, byteSize(p.Bytes), p.RowsIn, p.RowsOut, p.Duration.Round(time.Millisecond), p.ProcessRate)
+	if p.Replayed {
+		s += " [replayed]"
+	}
+	if p.Watermark != noWatermark {
+		s += " watermark=" + types.FormatTimestamp(p.Watermark)
+	}
+	if p.LateRows > 0 {
+		s += fmt.Sprintf(" late=%d", p.LateRows)
+	}
+	if p.BadRows > 0 {
+		s += fmt.Sprintf(" bad=%d", p.BadRows)
+	}
+	if p.LagFiles > 0 {
+		s += fmt.Sprintf(" lag=%d files/%s", p.LagFiles, byteSize(p.LagBytes))
+	}
+	return s
+}
+
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}

@@ -1,0 +1,263 @@
+package stream
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sync/atomic"
+	"time"
+
+	"sluice/internal/connector"
+	"sluice/internal/exec"
+	"sluice/internal/storage"
+)
+
+// noWatermark is the watermark of a stream without event time: nothing
+// is ever late and no window closes before the stream is stopped.
+const noWatermark = math.MinInt64
+
+// LagReporter is a streaming source that knows how much is waiting beyond
+// the rate limits after its last Latest.
+type LagReporter interface {
+	Lag() (files int, bytes int64)
+}
+
+// Query is one streaming query: a compiled plan whose Scan is fed one
+// epoch of splits at a time, a sink, and a checkpoint.
+type Query struct {
+	Name       string
+	Checkpoint *Checkpoint
+	Trigger    Trigger
+	Clock      Clock
+	Source     connector.StreamingSource
+	// Scan is the leaf of Root that Source feeds: Run sets its Splits for
+	// every epoch.
+	Scan *exec.Scan
+	Root *exec.Stage
+	Sink connector.Sink
+	// Owner identifies this process in lock messages.
+	Owner string
+	// OnProgress is called after each committed epoch.
+	OnProgress func(Progress)
+	// Retain is how many epochs of offsets, commits and state to keep
+	// (default 100).
+	Retain int64
+
+	lastStart time.Time
+	rowsIn    atomic.Int64
+}
+
+// ErrStopped is returned by Run when stop was requested (not an error for
+// the user: the stream resumes from its checkpoint).
+var ErrStopped = errors.New("stream stopped")
+
+// Run drives epochs until ctx is cancelled (abandoning the running epoch,
+// which is replayed on the next start), stop is closed (finishing the
+// running epoch first), or a 'once' / 'available_now' trigger is caught
+// up. It returns nil when the stream ends on its own or is stopped.
+func (q *Query) Run(ctx context.Context, stop <-chan struct{}) error {
+	if q.Clock == nil {
+		q.Clock = SystemClock{}
+	}
+	if q.Retain == 0 {
+		q.Retain = 100
+	}
+	cp := q.Checkpoint
+	lock, err := AcquireLock(ctx, cp, q.Owner)
+	if err != nil {
+		return fmt.Errorf("starting stream %s: %w", q.Name, err)
+	}
+	defer lock.Release()
+
+	committed, err := cp.Last(ctx, "commits")
+	if err != nil {
+		return fmt.Errorf("starting stream %s: %w", q.Name, err)
+	}
+	if err := q.restoreState(ctx, committed); err != nil {
+		return fmt.Errorf("starting stream %s: restoring state of epoch %d: %w", q.Name, committed, err)
+	}
+	if err := q.Source.Recover(ctx, cp.SourceArea(), committed); err != nil {
+		return fmt.Errorf("starting stream %s: recovering source: %w", q.Name, err)
+	}
+	if q.Trigger.AvailableNow {
+		if an, ok := q.Source.(AvailableNowSource); ok {
+			if err := an.PrepareAvailableNow(ctx); err != nil {
+				return fmt.Errorf("starting stream %s: %w", q.Name, err)
+			}
+		}
+	}
+	next := committed + 1
+	wait := false
+	for {
+		if wait {
+			if err := q.waitTrigger(ctx, stop); err != nil {
+				return err
+			}
+		}
+		select {
+		case <-stop:
+			return nil
+		default:
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+		ran, err := q.step(ctx, next)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil // cancelled mid-epoch: replayed on restart
+			}
+			return fmt.Errorf("stream %s epoch %d: %w", q.Name, next, err)
+		}
+		if ran {
+			next++
+			if q.Trigger.Once {
+				return nil
+			}
+			wait = q.Trigger.Interval > 0 && !q.Trigger.AvailableNow
+			continue
+		}
+		if q.Trigger.Stops() {
+			return nil
+		}
+		wait = true
+	}
+}
+
+// AvailableNowSource mirrors connector.AvailableNowSource.
+type AvailableNowSource = connector.AvailableNowSource
+
+func (q *Query) waitTrigger(ctx context.Context, stop <-chan struct{}) error {
+	d := q.Trigger.Interval
+	if d <= 0 {
+		d = 100 * time.Millisecond // poll for new data when no interval is set
+	}
+	// Epochs start on interval boundaries measured from the previous start,
+	// as Spark's ProcessingTime trigger does; a long epoch starts the next
+	// one immediately.
+	if !q.lastStart.IsZero() {
+		d = q.lastStart.Add(d).Sub(q.Clock.Now())
+	}
+	if d <= 0 {
+		return nil
+	}
+	select {
+	case <-ctx.Done():
+		return nil
+	case <-stop:
+		return nil
+	case <-q.Clock.After(d):
+		return nil
+	}
+}
+
+// step plans (or replays) epoch n and runs it. ran is false when there
+// was nothing new.
+func (q *Query) step(ctx context.Context, n int64) (ran bool, err error) {
+	cp := q.Checkpoint
+	start := q.Clock.Now()
+	rec, err := cp.ReadOffset(ctx, n)
+	replay := err == nil
+	if err != nil && !errors.Is(err, storage.ErrNotFound) {
+		return false, fmt.Errorf("reading offsets/%d: %w", n, err)
+	}
+	if !replay {
+		off, err := q.Source.Latest(ctx)
+		if err != nil {
+			return false, fmt.Errorf("discovering new data: %w", err)
+		}
+		if len(off) == 0 {
+			q.lastStart = start
+			return false, nil
+		}
+		rec = &OffsetRecord{Epoch: n, Source: off, Watermark: noWatermark, Time: start.UnixMicro()}
+		if err := cp.WriteOffset(ctx, rec); err != nil {
+			return false, err
+		}
+	}
+	q.lastStart = start
+	p, err := q.runEpoch(ctx, rec)
+	if err != nil {
+		return false, err
+	}
+	p.Replayed = replay
+	p.Duration = q.Clock.Now().Sub(start)
+	if secs := p.Duration.Seconds(); secs > 0 {
+		p.ProcessRate = float64(p.RowsIn) / secs
+	}
+	if q.OnProgress != nil {
+		q.OnProgress(p)
+	}
+	if n%10 == 0 {
+		if err := cp.Purge(ctx, n, q.Retain); err != nil {
+			return true, fmt.Errorf("purging old checkpoint files: %w", err)
+		}
+	}
+	return true, nil
+}
+
+// runEpoch runs the recorded epoch through the plan into the sink, then
+// saves state and commits.
+func (q *Query) runEpoch(ctx context.Context, rec *OffsetRecord) (Progress, error) {
+	cp := q.Checkpoint
+	p := Progress{Name: q.Name, Epoch: rec.Epoch, Watermark: rec.Watermark, Time: q.Clock.Now()}
+	splits, err := q.Source.Plan(ctx, nil, rec.Source)
+	if err != nil {
+		return p, fmt.Errorf("planning: %w", err)
+	}
+	q.Scan.Splits = splits
+	for _, s := range splits {
+		p.Bytes += s.Size()
+	}
+	p.Files = len(splits)
+	if b, ok := q.Sink.(connector.EpochBeginner); ok {
+		if err := b.BeginEpoch(ctx, rec.Epoch); err != nil {
+			return p, fmt.Errorf("starting sink epoch: %w", err)
+		}
+	}
+	out := &countingSink{sink: q.Sink}
+	obs := &countingObserver{}
+	if err := exec.Run(ctx, q.Root, rec.Watermark, out, obs); err != nil {
+		return p, err
+	}
+	if err := q.Sink.Flush(ctx, rec.Epoch); err != nil {
+		return p, fmt.Errorf("flushing sink: %w", err)
+	}
+	if err := q.snapshotState(ctx, rec.Epoch); err != nil {
+		return p, fmt.Errorf("saving state: %w", err)
+	}
+	p.RowsIn, p.RowsOut = obs.rows.Load(), out.rows.Load()
+	commit := &CommitRecord{Epoch: rec.Epoch, RowsIn: p.RowsIn, RowsOut: p.RowsOut, Files: p.Files,
+		Bytes: p.Bytes, Time: q.Clock.Now().UnixMicro()}
+	if err := cp.WriteCommit(ctx, commit); err != nil {
+		return p, err
+	}
+	if err := q.Source.Commit(ctx, rec.Epoch, rec.Source); err != nil {
+		return p, fmt.Errorf("recording source progress: %w", err)
+	}
+	if lr, ok := q.Source.(LagReporter); ok {
+		p.LagFiles, p.LagBytes = lr.Lag()
+	}
+	return p, nil
+}
+
+type countingSink struct {
+	sink connector.Sink
+	rows atomic.Int64
+}
+
+func (c *countingSink) Send(ctx context.Context, m exec.Message) error {
+	if m.IsWatermark() || m.Batch.NumRows() == 0 {
+		return nil
+	}
+	c.rows.Add(m.Batch.NumRows())
+	return c.sink.Write(ctx, m.Batch)
+}
+
+type countingObserver struct{ rows atomic.Int64 }
+
+func (o *countingObserver) SplitStarted(string, int64) {}
+func (o *countingObserver) SplitDone(_ string, rows, _ int64) {
+	o.rows.Add(rows)
+}

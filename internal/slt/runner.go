@@ -40,6 +40,9 @@ type Failure struct {
 	Line int
 	SQL  string
 	Msg  string // what went wrong, with a diff for result mismatches
+	// Fixed says Outcome.Updated makes this record pass: the expected
+	// rows, column types or error pattern were all that was wrong.
+	Fixed bool
 }
 
 func (f Failure) Error() string {
@@ -70,7 +73,7 @@ func (r *Runner) Run(ctx context.Context, s *Script) *Outcome {
 	for _, rec := range s.Records {
 		msg, e := r.runRecord(ctx, rec)
 		if msg != "" {
-			out.Failures = append(out.Failures, Failure{File: s.Name, Line: rec.Line, SQL: rec.SQL, Msg: msg})
+			out.Failures = append(out.Failures, Failure{File: s.Name, Line: rec.Line, SQL: rec.SQL, Msg: msg, Fixed: len(e) > 0})
 		}
 		edits = append(edits, e...)
 	}

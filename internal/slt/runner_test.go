@@ -193,6 +193,11 @@ func TestRunnerFailures(t *testing.T) {
 					t.Errorf("failure %d:\n%s\nwant it to contain\n%s", i, f.Error(), tt.want[i])
 				}
 			}
+			for _, f := range out.Failures {
+				if f.Fixed != (tt.updated != "") {
+					t.Errorf("Fixed = %v for %s", f.Fixed, f.Msg)
+				}
+			}
 			if tt.updated == "" {
 				if out.Changed {
 					t.Errorf("update changed the file:\n%s", out.Updated)

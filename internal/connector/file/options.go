@@ -26,6 +26,7 @@ var SourceOptionKeys = []string{
 	"skip_files",              // comma-separated globs of keys (relative to the location) to ignore
 	"file_prefix",             // sink: text put in written file names before the query's prefix
 	"max_rows_per_file",       // sink: roll to a new file after this many rows (default 1000000)
+	"read_ahead",              // object stores: small objects fetched ahead, in flight at once (default 16, 0 off)
 }
 
 // sourceOptions is SourceOptionKeys parsed.
@@ -44,6 +45,7 @@ type sourceOptions struct {
 	SkipFiles             []*glob
 	FilePrefix            string
 	MaxRowsPerFile        int64
+	ReadAhead             int
 }
 
 func defaultSourceOptions() sourceOptions {
@@ -53,6 +55,7 @@ func defaultSourceOptions() sourceOptions {
 		SampleRows:         1000,
 		Discovery:          "listing",
 		MaxRowsPerFile:     1_000_000,
+		ReadAhead:          defaultReadAhead,
 	}
 }
 
@@ -104,6 +107,11 @@ func parseSourceOptions(m map[string]string) (sourceOptions, error) {
 			o.FilePrefix = v
 			if strings.ContainsAny(v, "/\\") {
 				err = fmt.Errorf("must not contain a path separator")
+			}
+		case "read_ahead":
+			o.ReadAhead, err = strconv.Atoi(strings.ReplaceAll(v, "_", ""))
+			if err != nil || o.ReadAhead < 0 {
+				err = fmt.Errorf("expected a number of objects (0 turns read-ahead off)")
 			}
 		case "max_rows_per_file":
 			var n int

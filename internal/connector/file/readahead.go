@@ -21,6 +21,10 @@ const (
 	// ones stream (their transfer time dwarfs the request latency), so
 	// read-ahead never buffers more than about read_ahead * 4 MiB.
 	readAheadMaxBytes = 4 << 20
+	// Parquet is read by ranges (footer, then only the needed column
+	// chunks), which a whole-object fetch would undo for all but small
+	// files.
+	readAheadMaxParquet = 1 << 20
 )
 
 // readAhead fetches whole small objects before their splits are opened,
@@ -34,6 +38,8 @@ type readAhead struct {
 	keys   []string
 	sizes  []int64
 	window int
+	// maxBytes is the largest object fetched ahead.
+	maxBytes int64
 
 	mu      sync.Mutex
 	started int // fetches started for splits [0, started)
@@ -49,14 +55,17 @@ type fetch struct {
 
 // newReadAhead returns a read-ahead over files, or nil when it would not
 // help: local files (no request latency), window 0, or a single file.
-func newReadAhead(st storage.Store, files []fileEntry, window int) *readAhead {
+func newReadAhead(st storage.Store, files []fileEntry, window int, fmtName string) *readAhead {
 	if window <= 0 || len(files) < 2 {
 		return nil
 	}
 	if _, local := st.(*storage.LocalStore); local {
 		return nil
 	}
-	ra := &readAhead{store: st, window: window, fetches: make([]*fetch, len(files))}
+	ra := &readAhead{store: st, window: window, maxBytes: readAheadMaxBytes, fetches: make([]*fetch, len(files))}
+	if fmtName == "parquet" {
+		ra.maxBytes = readAheadMaxParquet
+	}
 	ra.keys = make([]string, len(files))
 	ra.sizes = make([]int64, len(files))
 	for i, f := range files {
@@ -80,7 +89,7 @@ func (ra *readAhead) take(ctx context.Context, i int) (data []byte, ok bool) {
 	}
 	for ; ra.started < len(ra.keys) && ra.started < i+ra.window; ra.started++ {
 		j := ra.started
-		if ra.sizes[j] > readAheadMaxBytes {
+		if ra.sizes[j] > ra.maxBytes {
 			continue
 		}
 		f := &fetch{done: make(chan struct{})}

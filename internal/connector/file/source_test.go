@@ -2,6 +2,7 @@ package file
 
 import (
 	"context"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -224,5 +225,36 @@ func TestDescribe(t *testing.T) {
 	want := "json location=file://" + dir + "/logs/ files=4 pruned=0 columns=[status, size]"
 	if got := p.(*Source).Describe(); got != want {
 		t.Errorf("Describe = %q\nwant       %q", got, want)
+	}
+}
+
+func TestDeadLetterLocation(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"t/a.json": `{"status": 200}` + "\n" + `{"status": "abc"}` + "\n" + `not json` + "\n" + `{"status": 201}` + "\n",
+		"t/b.json": `{"status": 1}` + "\n",
+	})
+	spec := connector.TableSpec{Name: "t", Using: "json", Location: dir + "/t",
+		Options: map[string]string{"dead_letter_location": dir + "/dlq"},
+		Schema:  schema(field("status", types.Int))}
+	for range 2 { // a second read overwrites the report, never adds one
+		src, err := NewSource(context.Background(), spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := readAll(t, src); len(got) != 5 { // PERMISSIVE keeps bad rows as NULLs
+			t.Errorf("rows %v", got)
+		}
+	}
+	entries, err := os.ReadDir(dir + "/dlq")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 {
+		t.Fatalf("%d dead-letter files, want 1", len(entries))
+	}
+	data, _ := os.ReadFile(dir + "/dlq/" + entries[0].Name())
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], `"line":2`) || !strings.Contains(lines[1], `"line":3`) || !strings.Contains(lines[1], "not json") || !strings.Contains(lines[0], "a.json") {
+		t.Errorf("dead letters:\n%s", data)
 	}
 }

@@ -54,6 +54,7 @@ type Source struct {
 	listPrefix  []string
 	stats       *planStats
 	last        *lastOffset
+	dead        *deadLetter
 	mem         memory.Allocator
 	describeLoc string
 }
@@ -113,6 +114,11 @@ func NewSource(ctx context.Context, spec connector.TableSpec) (*Source, error) {
 		}
 		s.partIdx = append(s.partIdx, i)
 		s.isPart[i] = true
+	}
+	if sopts.DeadLetterLocation != "" {
+		if s.dead, err = newDeadLetter(ctx, sopts.DeadLetterLocation, spec.Options); err != nil {
+			return nil, fmt.Errorf("table %s: %w", spec.Name, err)
+		}
 	}
 	return s, nil
 }
@@ -415,11 +421,16 @@ func (s *Source) Open(ctx context.Context, split connector.Split) (connector.Rec
 		fopts.RowGroupFilter = rowGroupFilter(s.statPreds)
 	}
 	file := s.splitFile(ctx, sp)
+	var bad *badRows
+	if s.dead != nil {
+		bad = &badRows{}
+		fopts.OnBadRow = bad.add
+	}
 	fr, err := format.NewReader(ctx, file, arrow.NewSchema(readFields, nil), fopts)
 	if err != nil {
 		return nil, fmt.Errorf("table %s: opening %s: %w", s.spec.Name, sp.URI, err)
 	}
-	return &reader{src: s, fr: fr, out: out, plan: plan, parts: parts, name: sp.URI}, nil
+	return &reader{src: s, fr: fr, out: out, plan: plan, parts: parts, name: sp.URI, id: sp.ID(), bad: bad, ctx: ctx}, nil
 }
 
 // reader adds partition columns to the decoder's batches and puts the
@@ -431,6 +442,11 @@ type reader struct {
 	plan  []int
 	parts []any
 	name  string
+	id    string
+	// bad collects rows for the dead-letter location (nil: none).
+	bad *badRows
+	// ctx is Open's, for storing bad rows at Close.
+	ctx context.Context
 }
 
 func (r *reader) Next(ctx context.Context) (arrow.RecordBatch, error) {
@@ -474,5 +490,11 @@ func (r *reader) Close() error {
 	if rg, ok := r.fr.(interface{ RowGroupsSkipped() int }); ok {
 		r.src.stats.rowGroupsSkipped.Add(int64(rg.RowGroupsSkipped()))
 	}
-	return r.fr.Close()
+	err := r.fr.Close()
+	if r.bad != nil {
+		if derr := r.src.dead.save(r.ctx, r.id, r.bad); err == nil && derr != nil {
+			err = fmt.Errorf("table %s: %w", r.src.spec.Name, derr)
+		}
+	}
+	return err
 }

@@ -12,19 +12,21 @@ import (
 
 // progressBar draws engine.Progress on one terminal line, at most every
 // interval, and erases it when the statement ends so results and errors
-// start on a clean line.
+// start on a clean line. Statements quicker than delay never show it, so
+// small queries do not flicker.
 type progressBar struct {
-	w        io.Writer
-	interval time.Duration
-	now      func() time.Time
+	w               io.Writer
+	interval, delay time.Duration
+	now             func() time.Time
 
 	mu    sync.Mutex
-	last  time.Time
+	start time.Time // first update of the current statement
+	last  time.Time // last draw
 	shown bool
 }
 
 func newProgressBar(w io.Writer) *progressBar {
-	return &progressBar{w: w, interval: 100 * time.Millisecond, now: time.Now}
+	return &progressBar{w: w, interval: 100 * time.Millisecond, delay: 300 * time.Millisecond, now: time.Now}
 }
 
 // Update is the engine's Options.Progress callback; scans may call it
@@ -33,7 +35,10 @@ func (p *progressBar) Update(pr engine.Progress) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	now := p.now()
-	if now.Sub(p.last) < p.interval {
+	if p.start.IsZero() {
+		p.start = now
+	}
+	if now.Sub(p.start) < p.delay || now.Sub(p.last) < p.interval {
 		return
 	}
 	p.last = now
@@ -49,7 +54,7 @@ func (p *progressBar) Clear() {
 		fmt.Fprint(p.w, "\r\x1b[K")
 		p.shown = false
 	}
-	p.last = time.Time{}
+	p.start, p.last = time.Time{}, time.Time{}
 }
 
 // progressLine renders "[######------] 50%  3/6 files  1.5 MiB/3.0 MiB  12,000 rows".

@@ -26,7 +26,15 @@ func TestProgressBarThrottlesAndClears(t *testing.T) {
 	p := newProgressBar(&buf)
 	p.now = func() time.Time { return now }
 	p.Update(engine.Progress{FilesTotal: 1})
+	if buf.Len() != 0 {
+		t.Fatal("drew before the delay")
+	}
+	now = now.Add(p.delay)
+	p.Update(engine.Progress{FilesTotal: 1})
 	n := buf.Len()
+	if n == 0 {
+		t.Fatal("did not draw after the delay")
+	}
 	p.Update(engine.Progress{FilesDone: 1, FilesTotal: 1}) // same instant: skipped
 	if buf.Len() != n {
 		t.Fatal("redrew within the interval")

@@ -1,0 +1,392 @@
+package opensearch
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/valyala/fastjson"
+)
+
+// Stats count what a sink did, for tests, progress and EXPLAIN ANALYZE.
+type Stats struct {
+	Indexed      int64 // documents the cluster accepted
+	DeadLettered int64 // documents rejected for good
+	Retries      int64 // bulk requests (or parts) sent again
+	Requests     int64 // bulk requests sent, retries included
+}
+
+// bulker batches documents into _bulk requests, keeps at most
+// Concurrency of them in flight (a full pipeline blocks add: that is the
+// backpressure on the reader), and retries what the cluster could not
+// take yet.
+type bulker struct {
+	cl     *client
+	o      Options
+	action string
+	ctx    context.Context // lives until close; cancels retries
+	cancel context.CancelFunc
+
+	reqs    chan []Doc
+	pending sync.WaitGroup // dispatched, not yet finished
+	workers sync.WaitGroup
+
+	mu       sync.Mutex
+	cur      []Doc
+	curBytes int
+	last     time.Time
+
+	errMu    sync.Mutex
+	firstErr error
+	dead     [][]byte // dead-letter lines since the last takeDead
+
+	indexed, deadN, retries, requests atomic.Int64
+	tick                              *time.Ticker
+	done                              chan struct{}
+}
+
+func newBulker(cl *client, o Options) *bulker {
+	ctx, cancel := context.WithCancel(context.Background())
+	b := &bulker{cl: cl, o: o, ctx: ctx, cancel: cancel, reqs: make(chan []Doc),
+		last: time.Now(), done: make(chan struct{})}
+	for i := 0; i < o.Concurrency; i++ {
+		b.workers.Add(1)
+		go b.worker()
+	}
+	b.tick = time.NewTicker(o.FlushInterval)
+	go b.ticker()
+	return b
+}
+
+// add queues documents, sending a request each time a limit is reached.
+func (b *bulker) add(ctx context.Context, docs []Doc) error {
+	for _, d := range docs {
+		b.mu.Lock()
+		b.cur = append(b.cur, d)
+		b.curBytes += len(d.Source) + len(d.ID) + len(d.Index) + 64
+		var full []Doc
+		if len(b.cur) >= b.o.BulkActions || b.curBytes >= b.o.BulkBytes {
+			full = b.take()
+		}
+		b.mu.Unlock()
+		if full != nil {
+			if err := b.dispatch(ctx, full); err != nil {
+				return err
+			}
+		}
+	}
+	return b.err()
+}
+
+// take empties the current request; b.mu is held.
+func (b *bulker) take() []Doc {
+	out := b.cur
+	b.cur, b.curBytes, b.last = nil, 0, time.Now()
+	return out
+}
+
+func (b *bulker) dispatch(ctx context.Context, docs []Doc) error {
+	b.pending.Add(1)
+	select {
+	case b.reqs <- docs:
+		return nil
+	case <-ctx.Done():
+		b.pending.Done()
+		return ctx.Err()
+	case <-b.ctx.Done():
+		b.pending.Done()
+		return b.ctx.Err()
+	}
+}
+
+// ticker sends a partial request that has waited a flush interval.
+func (b *bulker) ticker() {
+	for {
+		select {
+		case <-b.done:
+			return
+		case <-b.tick.C:
+			b.mu.Lock()
+			var docs []Doc
+			if len(b.cur) > 0 && time.Since(b.last) >= b.o.FlushInterval {
+				docs = b.take()
+			}
+			b.mu.Unlock()
+			if docs != nil {
+				_ = b.dispatch(b.ctx, docs)
+			}
+		}
+	}
+}
+
+// flush sends what is queued and waits for every request in flight.
+func (b *bulker) flush(ctx context.Context) error {
+	b.mu.Lock()
+	docs := b.take()
+	b.mu.Unlock()
+	if len(docs) > 0 {
+		if err := b.dispatch(ctx, docs); err != nil {
+			return err
+		}
+	}
+	wait := make(chan struct{})
+	go func() { b.pending.Wait(); close(wait) }()
+	select {
+	case <-wait:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return b.err()
+}
+
+func (b *bulker) close() {
+	b.tick.Stop()
+	close(b.done)
+	b.cancel()
+	close(b.reqs)
+	b.workers.Wait()
+}
+
+func (b *bulker) err() error {
+	b.errMu.Lock()
+	defer b.errMu.Unlock()
+	return b.firstErr
+}
+
+func (b *bulker) fail(err error) {
+	b.errMu.Lock()
+	if b.firstErr == nil {
+		b.firstErr = err
+	}
+	b.errMu.Unlock()
+}
+
+func (b *bulker) worker() {
+	defer b.workers.Done()
+	for docs := range b.reqs {
+		if err := b.send(docs); err != nil {
+			b.fail(err)
+		}
+		b.pending.Done()
+	}
+}
+
+// retryable reports the statuses that mean "not now" rather than "never".
+func retryable(status int) bool {
+	return status == http.StatusTooManyRequests || status == http.StatusBadGateway ||
+		status == http.StatusServiceUnavailable || status == http.StatusGatewayTimeout
+}
+
+// send writes docs with retries: the whole request on network errors and
+// retryable statuses, only the refused items on partial failures, until
+// RetryTime has passed since the first attempt.
+func (b *bulker) send(docs []Doc) error {
+	start := time.Now()
+	path := "/_bulk"
+	if b.o.Refresh != "" && b.o.Refresh != "false" {
+		path += "?refresh=" + b.o.Refresh
+	}
+	var body bytes.Buffer
+	var lastErr error
+	for attempt := 0; len(docs) > 0; attempt++ {
+		if attempt > 0 {
+			b.retries.Add(1)
+			if time.Since(start) >= b.o.RetryTime {
+				return fmt.Errorf("bulk indexing: giving up after %s with %d documents not indexed: %w", b.o.RetryTime, len(docs), lastErr)
+			}
+			if err := sleep(b.ctx, backoff(b.o.RetryBase, attempt, b.o.RetryTime-time.Since(start))); err != nil {
+				return fmt.Errorf("bulk indexing: %w", err)
+			}
+		}
+		body.Reset()
+		for i := range docs {
+			b.appendAction(&body, &docs[i])
+		}
+		b.requests.Add(1)
+		status, resp, err := b.cl.do(b.ctx, http.MethodPost, path, body.Bytes())
+		if err != nil {
+			if b.ctx.Err() != nil {
+				return fmt.Errorf("bulk indexing: %w", b.ctx.Err())
+			}
+			lastErr = err
+			continue
+		}
+		if retryable(status) {
+			lastErr = statusErr("bulk", status, resp)
+			continue
+		}
+		if status >= 300 {
+			return statusErr("bulk indexing", status, resp)
+		}
+		next, err := b.items(docs, resp)
+		if err != nil {
+			return err
+		}
+		if len(next) > 0 {
+			lastErr = fmt.Errorf("%d documents refused for now (e.g. HTTP 429)", len(next))
+		}
+		docs = next
+	}
+	return nil
+}
+
+// items reads a bulk response: accepted items are counted, items refused
+// for now are returned for another try, the rest are dead-lettered.
+func (b *bulker) items(docs []Doc, resp []byte) ([]Doc, error) {
+	v, err := fastjson.ParseBytes(resp)
+	if err != nil {
+		return nil, fmt.Errorf("bulk indexing: reading the response: %w", err)
+	}
+	if !v.GetBool("errors") {
+		b.indexed.Add(int64(len(docs)))
+		return nil, nil
+	}
+	items := v.GetArray("items")
+	if len(items) != len(docs) {
+		return nil, fmt.Errorf("bulk indexing: %d items answered for %d sent", len(items), len(docs))
+	}
+	var next []Doc
+	for i, it := range items {
+		o, err := it.Object()
+		if err != nil {
+			return nil, fmt.Errorf("bulk indexing: bad item in the response: %w", err)
+		}
+		var r *fastjson.Value
+		o.Visit(func(_ []byte, x *fastjson.Value) { r = x })
+		if r == nil {
+			return nil, fmt.Errorf("bulk indexing: empty item in the response")
+		}
+		st := r.GetInt("status")
+		switch {
+		case st < 300 || (st == http.StatusConflict && b.o.Action == "create"):
+			// A create that finds the document is a replay: it is there.
+			b.indexed.Add(1)
+		case retryable(st):
+			next = append(next, docs[i])
+		default:
+			reason := string(r.Get("error").MarshalTo(nil))
+			b.deadLetter(docs[i], st, reason)
+		}
+	}
+	return next, nil
+}
+
+// deadLetter records a document the cluster will never take.
+func (b *bulker) deadLetter(d Doc, status int, reason string) {
+	b.deadN.Add(1)
+	line := deadLine(d, b.o.Index, status, reason)
+	b.errMu.Lock()
+	b.dead = append(b.dead, line)
+	b.errMu.Unlock()
+}
+
+// deadLine is one dead-letter record: the document, where it was going
+// and why it was refused.
+func deadLine(d Doc, pattern string, status int, reason string) []byte {
+	rec := struct {
+		Index    string          `json:"index"`
+		ID       string          `json:"id"`
+		Status   int             `json:"status,omitempty"`
+		Reason   json.RawMessage `json:"reason"`
+		Document json.RawMessage `json:"document"`
+	}{Index: d.Index, ID: d.ID, Status: status, Document: d.Source}
+	if rec.Index == "" {
+		rec.Index = pattern
+	}
+	if json.Valid([]byte(reason)) && reason != "" {
+		rec.Reason = json.RawMessage(reason)
+	} else {
+		rec.Reason, _ = json.Marshal(reason)
+	}
+	line, _ := json.Marshal(rec)
+	return append(line, '\n')
+}
+
+func (b *bulker) takeDead() [][]byte {
+	b.errMu.Lock()
+	defer b.errMu.Unlock()
+	out := b.dead
+	b.dead = nil
+	return out
+}
+
+func (b *bulker) appendAction(w *bytes.Buffer, d *Doc) {
+	op := b.o.Action
+	if op == "upsert" {
+		op = "update"
+	}
+	w.WriteString(`{"`)
+	w.WriteString(op)
+	w.WriteString(`":{"_index":`)
+	writeJSONString(w, d.Index)
+	w.WriteString(`,"_id":`)
+	writeJSONString(w, d.ID)
+	if d.Routing != "" {
+		w.WriteString(`,"routing":`)
+		writeJSONString(w, d.Routing)
+	}
+	if op == "update" {
+		w.WriteString(`,"retry_on_conflict":3}}` + "\n" + `{"doc_as_upsert":true,"doc":`)
+		w.Write(d.Source)
+		w.WriteString("}\n")
+		return
+	}
+	w.WriteString("}}\n")
+	w.Write(d.Source)
+	w.WriteByte('\n')
+}
+
+func writeJSONString(w *bytes.Buffer, s string) {
+	b, _ := json.Marshal(s)
+	w.Write(b)
+}
+
+// backoff is exponential with equal jitter, capped at 5 s and at what is
+// left of the retry time.
+func backoff(base time.Duration, attempt int, left time.Duration) time.Duration {
+	d := base << min(attempt-1, 10)
+	if d > 5*time.Second {
+		d = 5 * time.Second
+	}
+	d = d/2 + time.Duration(rand.Int64N(int64(d/2)+1))
+	if left > 0 && d > left {
+		d = left
+	}
+	return d
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// withRetry runs fn until it succeeds, fails for good, or the retry time
+// is up; fn reports whether its error is worth another try.
+func withRetry(ctx context.Context, o Options, what string, fn func() (retry bool, err error)) error {
+	start := time.Now()
+	for attempt := 0; ; attempt++ {
+		retry, err := fn()
+		if err == nil {
+			return nil
+		}
+		if !retry || time.Since(start) >= o.RetryTime || ctx.Err() != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		if serr := sleep(ctx, backoff(o.RetryBase, attempt+1, o.RetryTime-time.Since(start))); serr != nil {
+			return fmt.Errorf("%s: %w", what, errors.Join(err, serr))
+		}
+	}
+}

@@ -20,6 +20,11 @@ type compiler struct {
 	e *Engine
 	// explainOnly skips running join build sides.
 	explainOnly bool
+	// streaming compiles the first scan on the probe path as the stream's
+	// input: no splits now, the stream runner feeds them per epoch.
+	streaming   bool
+	streamScan  *exec.Scan
+	streamTable string
 	splits      int
 	bytes       int64
 }
@@ -45,6 +50,11 @@ func (c *compiler) build(ctx context.Context, n plan.Node) (*localStage, error) 
 		src := t.Source
 		if src == nil {
 			src = t.Base
+		}
+		if c.streaming && c.streamScan == nil {
+			c.streamScan = &exec.Scan{Source: src, Parallelism: c.e.opts.Parallelism}
+			c.streamTable = t.Table
+			return &localStage{Stage: &exec.Stage{Scan: c.streamScan}}, nil
 		}
 		latest, err := src.Latest(ctx)
 		if err != nil {
@@ -99,7 +109,9 @@ func (c *compiler) build(ctx context.Context, n plan.Node) (*localStage, error) 
 		if err != nil {
 			return nil, err
 		}
-		buildStage, err := c.compile(ctx, t.Right)
+		// The build side is always read in full (a stream-static join).
+		bc := &compiler{e: c.e, explainOnly: c.explainOnly}
+		buildStage, err := bc.compile(ctx, t.Right)
 		if err != nil {
 			return nil, err
 		}

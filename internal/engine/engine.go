@@ -20,6 +20,7 @@ import (
 
 	"sluice/internal/catalog"
 	"sluice/internal/sql"
+	"sluice/internal/stream"
 )
 
 // Options configure an Engine.
@@ -34,6 +35,11 @@ type Options struct {
 	Progress func(Progress)
 	// Parallelism bounds concurrent file reads; 0 means GOMAXPROCS.
 	Parallelism int
+	// StreamProgress, when set, hears about every committed epoch of a
+	// streaming query (the CLI prints one line each).
+	StreamProgress func(stream.Progress)
+	// Clock drives streaming triggers; nil is the wall clock.
+	Clock stream.Clock
 }
 
 // Progress is a snapshot of a running scan.
@@ -64,7 +70,7 @@ type Engine struct {
 
 	mu       sync.Mutex
 	settings map[string]string
-	querySeq int64
+	streams  map[string]*runningStream
 }
 
 // Open opens (creating if needed) the data directory and its catalog.
@@ -150,6 +156,16 @@ func (e *Engine) dispatch(ctx context.Context, st sql.Statement) (*Result, error
 		return e.reset(s)
 	case *sql.ShowSettings:
 		return e.showSettings()
+	case *sql.InsertStream:
+		return e.insertStream(ctx, s)
+	case *sql.ShowStreams:
+		return e.showStreams(ctx)
+	case *sql.DescribeStream:
+		return e.describeStream(ctx, s.Name)
+	case *sql.StopStream:
+		return e.stopStream(ctx, s.Name)
+	case *sql.StartStream:
+		return e.startStream(ctx, s.Name)
 	}
 	return nil, fmt.Errorf("%s: %w (arrives with streaming and materialized views)", statementName(st), ErrNotSupported)
 }

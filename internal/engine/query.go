@@ -24,7 +24,7 @@ func (e *Engine) planQuery(ctx context.Context, q *sql.Query) (plan.Node, error)
 }
 
 func (e *Engine) bindQuery(ctx context.Context, q *sql.Query) (plan.Node, error) {
-	return plan.NewBinder(ctx, tableResolver{e}).BindQuery(q)
+	return plan.NewBinder(ctx, tableResolver{e: e}).BindQuery(q)
 }
 
 // queryContext fixes now() for the whole statement.

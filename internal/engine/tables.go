@@ -11,7 +11,12 @@ import (
 )
 
 // tableResolver opens catalog tables for the binder.
-type tableResolver struct{ e *Engine }
+type tableResolver struct {
+	e *Engine
+	// overrides replace table options for this query (a stream's WITH
+	// max_files_per_trigger and the like).
+	overrides map[string]string
+}
 
 var _ plan.Tables = tableResolver{}
 
@@ -23,6 +28,16 @@ func (r tableResolver) ResolveTable(ctx context.Context, name string) (*plan.Tab
 		return nil, err
 	}
 	spec := r.e.withSessionOptions(t.Spec)
+	if len(r.overrides) > 0 && isFileFormat(spec.Using) {
+		opts := map[string]string{}
+		for k, v := range spec.Options {
+			opts[k] = v
+		}
+		for k, v := range r.overrides {
+			opts[k] = v
+		}
+		spec.Options = opts
+	}
 	f, err := registry.Lookup(spec.Using)
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", t.Spec.Name, err)

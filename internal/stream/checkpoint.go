@@ -197,3 +197,20 @@ func (c *Checkpoint) Purge(ctx context.Context, last int64, keep int64) error {
 	}
 	return nil
 }
+
+// RequestStop asks the process running this stream to stop after its
+// running epoch (STOP STREAM from another process).
+func (c *Checkpoint) RequestStop(ctx context.Context) error {
+	return c.Store.Put(ctx, c.key("stop"), strings.NewReader("stop\n"), false)
+}
+
+// StopRequested reports whether a stop request is pending.
+func (c *Checkpoint) StopRequested(ctx context.Context) bool {
+	_, err := c.Store.Stat(ctx, c.key("stop"))
+	return err == nil
+}
+
+// ClearStop removes a stop request.
+func (c *Checkpoint) ClearStop(ctx context.Context) error {
+	return c.Store.Delete(ctx, c.key("stop"))
+}

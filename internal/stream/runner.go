@@ -13,9 +13,11 @@ import (
 	"sluice/internal/storage"
 )
 
-// noWatermark is the watermark of a stream without event time: nothing
+// NoWatermark is the watermark of a stream without event time: nothing
 // is ever late and no window closes before the stream is stopped.
-const noWatermark = math.MinInt64
+const NoWatermark = math.MinInt64
+
+const noWatermark = NoWatermark
 
 // LagReporter is a streaming source that knows how much is waiting beyond
 // the rate limits after its last Latest.
@@ -87,6 +89,8 @@ func (q *Query) Run(ctx context.Context, stop <-chan struct{}) error {
 			}
 		}
 	}
+	// A stop request left from before this start is stale.
+	_ = cp.ClearStop(ctx)
 	next := committed + 1
 	wait := false
 	for {
@@ -101,6 +105,10 @@ func (q *Query) Run(ctx context.Context, stop <-chan struct{}) error {
 		default:
 		}
 		if ctx.Err() != nil {
+			return nil
+		}
+		if cp.StopRequested(ctx) {
+			_ = cp.ClearStop(ctx)
 			return nil
 		}
 		ran, err := q.step(ctx, next)

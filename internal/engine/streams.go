@@ -1,0 +1,303 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"sluice/internal/catalog"
+	"sluice/internal/connector"
+	"sluice/internal/connector/registry"
+	"sluice/internal/connector/file"
+	"sluice/internal/plan"
+	"sluice/internal/sql"
+	"sluice/internal/storage"
+	"sluice/internal/stream"
+)
+
+// Query states reported by the query manager.
+const (
+	StateWaiting   = "waiting"
+	StateRunning   = "running"
+	StateSuccess   = "success"
+	StateFailed    = "failed"
+	StateCancelled = "cancelled"
+)
+
+// streamOptionKeys are the WITH (...) keys of INSERT STREAM. File-source
+// options (max_files_per_trigger, ...) may be given too and override the
+// table's.
+var streamOptionKeys = []string{"name", "trigger", "checkpoint_location", "output_mode", "watermark_delay"}
+
+// streamSpec is a stream definition as kept in the catalog.
+type streamSpec struct {
+	Table      string            `json:"table"`
+	Trigger    string            `json:"trigger,omitempty"`
+	Checkpoint string            `json:"checkpoint"`
+	Options    map[string]string `json:"options,omitempty"`
+}
+
+// StreamStatus is what SHOW STREAMS and DESCRIBE STREAM report.
+type StreamStatus struct {
+	Name       string
+	State      string
+	Trigger    string
+	Checkpoint string
+	Sink       string
+	Started    time.Time
+	Last       stream.Progress
+	Epochs     int64
+	RowsIn     int64
+	RowsOut    int64
+	LastError  string
+}
+
+// runningStream is a stream this process is running.
+type runningStream struct {
+	mu     sync.Mutex
+	status StreamStatus
+	stop   chan struct{}
+	once   sync.Once
+	done   chan struct{}
+}
+
+func (r *runningStream) requestStop() { r.once.Do(func() { close(r.stop) }) }
+
+func (r *runningStream) snapshot() StreamStatus {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.status
+}
+
+// insertStream runs INSERT STREAM in the foreground: it returns when the
+// stream ends by itself (trigger once / available_now), when ctx is
+// cancelled (the running epoch finishes first, as STOP STREAM does), or
+// on error.
+func (e *Engine) insertStream(ctx context.Context, s *sql.InsertStream) (*Result, error) {
+	opts := map[string]string{}
+	for _, o := range s.With {
+		opts[strings.ToLower(o.Key)] = o.Value.Value
+	}
+	name := opts["name"]
+	if name == "" {
+		name = strings.ToLower(s.Table) + "_stream"
+	}
+	if err := validateStreamOptions(opts); err != nil {
+		return nil, fmt.Errorf("INSERT STREAM %s: %w", name, err)
+	}
+	cpLoc := opts["checkpoint_location"]
+	if cpLoc == "" {
+		if e.opts.DataDir == "" {
+			return nil, fmt.Errorf("INSERT STREAM %s: checkpoint_location is required without a data directory", name)
+		}
+		cpLoc = filepath.Join(e.opts.DataDir, "checkpoints", name)
+	}
+	spec := streamSpec{Table: s.Table, Trigger: opts["trigger"], Checkpoint: normalizeLocation(cpLoc), Options: opts}
+	raw, _ := json.Marshal(spec)
+	obj := &catalog.Object{Kind: "stream", Name: name, SQL: s.String(), Options: raw, Created: e.now()}
+	if err := e.catalog.PutObject(obj, true); err != nil {
+		return nil, fmt.Errorf("INSERT STREAM %s: %w", name, err)
+	}
+	return e.runStream(ctx, name, s, spec)
+}
+
+func validateStreamOptions(opts map[string]string) error {
+	known := map[string]bool{}
+	for _, k := range streamOptionKeys {
+		known[k] = true
+	}
+	for k := range opts {
+		if !known[k] && !isSourceOption(k) {
+			all := append([]string{}, streamOptionKeys...)
+			sort.Strings(all)
+			return fmt.Errorf("unknown stream option %q (known: %s, and the source's options)", k, strings.Join(all, ", "))
+		}
+	}
+	if m := opts["output_mode"]; m != "" && m != "append" && m != "update" && m != "complete" {
+		return fmt.Errorf("output_mode %q: want append, update or complete", m)
+	}
+	return nil
+}
+
+// runStream plans the stream's query, wires it to the runner and runs it.
+func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream, spec streamSpec) (*Result, error) {
+	trig, err := stream.ParseTrigger(spec.Trigger)
+	if err != nil {
+		return nil, fmt.Errorf("stream %s: %w", name, err)
+	}
+	t, err := e.catalog.Table(s.Table)
+	if err != nil {
+		return nil, err
+	}
+	f, err := registry.Lookup(t.Spec.Using)
+	if err != nil {
+		return nil, err
+	}
+	if f.NewSink == nil {
+		return nil, fmt.Errorf("table %s (USING %s) cannot be written", t.Spec.Name, f.Name)
+	}
+	qctx := e.queryContext(ctx)
+	overrides := map[string]string{}
+	for k, v := range spec.Options {
+		if isSourceOption(k) {
+			overrides[k] = v
+		}
+	}
+	n, err := plan.NewBinder(qctx, tableResolver{e: e, overrides: overrides}).BindQuery(s.Query)
+	if err != nil {
+		return nil, err
+	}
+	if n, err = conformToTable(n, t.Spec.Schema, s.Columns, t.Spec.Name); err != nil {
+		return nil, err
+	}
+	if n, err = plan.Optimize(n); err != nil {
+		return nil, err
+	}
+	c := &compiler{e: e, streaming: true}
+	root, err := c.compile(qctx, n)
+	if err != nil {
+		return nil, err
+	}
+	if c.streamScan == nil {
+		return nil, fmt.Errorf("stream %s: the query reads no streaming source", name)
+	}
+	src, ok := c.streamScan.Source.(connector.StreamingSource)
+	if !ok {
+		return nil, fmt.Errorf("stream %s: %s cannot be read as a stream", name, c.streamTable)
+	}
+	store, prefix, err := e.resolveCheckpoint(qctx, spec.Checkpoint)
+	if err != nil {
+		return nil, fmt.Errorf("stream %s: checkpoint %s: %w", name, spec.Checkpoint, err)
+	}
+	sink, err := f.NewSink(qctx, e.withSessionOptions(t.Spec), connector.SinkOptions{FilePrefix: name})
+	if err != nil {
+		return nil, fmt.Errorf("stream %s: opening %s: %w", name, t.Spec.Name, err)
+	}
+	defer sink.Close()
+
+	rs := &runningStream{stop: make(chan struct{}), done: make(chan struct{}), status: StreamStatus{
+		Name: name, State: StateRunning, Trigger: trig.String(), Checkpoint: spec.Checkpoint,
+		Sink: t.Spec.Name, Started: e.now()}}
+	if err := e.registerStream(rs); err != nil {
+		return nil, err
+	}
+	defer e.unregisterStream(name, rs)
+	host, _ := os.Hostname()
+	q := &stream.Query{
+		Name: name, Checkpoint: &stream.Checkpoint{Store: store, Prefix: prefix}, Trigger: trig,
+		Clock: e.clock(), Source: src, Scan: c.streamScan, Root: root, Sink: sink,
+		Owner: fmt.Sprintf("pid %d on %s", os.Getpid(), host),
+		OnProgress: func(p stream.Progress) {
+			rs.mu.Lock()
+			rs.status.Last = p
+			rs.status.Epochs++
+			rs.status.RowsIn += p.RowsIn
+			rs.status.RowsOut += p.RowsOut
+			rs.mu.Unlock()
+			if e.opts.StreamProgress != nil {
+				e.opts.StreamProgress(p)
+			}
+		},
+	}
+	// Cancelling ctx asks for a stop at the next epoch boundary; the
+	// epoch in flight still commits.
+	runCtx, hardCancel := context.WithCancel(context.WithoutCancel(qctx))
+	defer hardCancel()
+	go func() {
+		select {
+		case <-ctx.Done():
+			rs.requestStop()
+		case <-rs.done:
+		}
+	}()
+	err = q.Run(runCtx, rs.stop)
+	close(rs.done)
+	rs.mu.Lock()
+	switch {
+	case err != nil:
+		rs.status.State, rs.status.LastError = StateFailed, err.Error()
+	case ctx.Err() != nil:
+		rs.status.State = StateCancelled
+	default:
+		rs.status.State = StateSuccess
+	}
+	st := rs.status
+	rs.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	return message("stream %s stopped after %d epochs: %d rows in, %d rows out", name, st.Epochs, st.RowsIn, st.RowsOut), nil
+}
+
+func (e *Engine) clock() stream.Clock {
+	if e.opts.Clock != nil {
+		return e.opts.Clock
+	}
+	return stream.SystemClock{}
+}
+
+// resolveCheckpoint opens the checkpoint location as a store and prefix.
+func (e *Engine) resolveCheckpoint(ctx context.Context, loc string) (storage.Store, string, error) {
+	if !strings.Contains(loc, "://") {
+		if err := os.MkdirAll(loc, 0o755); err != nil {
+			return nil, "", err
+		}
+	}
+	e.mu.Lock()
+	s3 := map[string]string{}
+	for k, v := range e.settings {
+		if rest, ok := strings.CutPrefix(k, "s3."); ok {
+			s3[rest] = v
+		}
+	}
+	e.mu.Unlock()
+	so, err := storage.OptionsFromMap(s3)
+	if err != nil {
+		return nil, "", err
+	}
+	st, prefix, err := storage.Resolve(ctx, loc, so)
+	if err != nil {
+		return nil, "", err
+	}
+	if prefix != "" && !strings.HasSuffix(prefix, "/") {
+		prefix += "/"
+	}
+	return st, prefix, nil
+}
+
+func (e *Engine) registerStream(rs *runningStream) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.streams == nil {
+		e.streams = map[string]*runningStream{}
+	}
+	k := strings.ToLower(rs.status.Name)
+	if old, ok := e.streams[k]; ok && old.snapshot().State == StateRunning {
+		return fmt.Errorf("stream %s is already running in this process", rs.status.Name)
+	}
+	e.streams[k] = rs
+	return nil
+}
+
+func (e *Engine) unregisterStream(name string, rs *runningStream) {
+	// Keep the final status for SHOW STREAMS; it is replaced on restart.
+	_ = name
+	_ = rs
+}
+
+// isSourceOption reports file-source options a stream may override in
+// WITH (...), e.g. max_files_per_trigger.
+func isSourceOption(k string) bool {
+	for _, s := range file.SourceOptionKeys {
+		if s == k {
+			return true
+		}
+	}
+	return false
+}

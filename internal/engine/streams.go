@@ -13,8 +13,8 @@ import (
 
 	"sluice/internal/catalog"
 	"sluice/internal/connector"
-	"sluice/internal/connector/registry"
 	"sluice/internal/connector/file"
+	"sluice/internal/connector/registry"
 	"sluice/internal/plan"
 	"sluice/internal/sql"
 	"sluice/internal/storage"

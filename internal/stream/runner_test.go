@@ -284,4 +284,3 @@ func TestParseTrigger(t *testing.T) {
 		t.Error("want an error for 'soon'")
 	}
 }
-

@@ -88,11 +88,12 @@ func implicitCast(e Expr, to arrow.DataType) (Expr, error) {
 	if !functions.CanCast(e.Type(), to) {
 		return nil, fmt.Errorf("cannot cast %s to %s", typeName(e.Type()), typeName(to))
 	}
-	c := &CastExpr{Arg: e, To: to, Implicit: true}
+	// A bad constant is a mistake in the query: report it now. Bad values
+	// in data become NULL, as in Spark's non-ANSI mode.
 	if l, ok := e.(*Literal); ok {
-		return foldNode(c, l)
+		return foldNode(&CastExpr{Arg: e, To: to, Implicit: true}, l)
 	}
-	return c, nil
+	return &CastExpr{Arg: e, To: to, Implicit: true, Try: true}, nil
 }
 
 // foldNode evaluates a node over constant inputs to a Literal.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"sluice/internal/expr/functions"
 	"sluice/internal/types"
@@ -129,32 +130,92 @@ func (c *CaseExpr) Eval(ctx context.Context, batch arrow.RecordBatch) (arrow.Arr
 			}
 		}
 	}
-	used := make([]bool, len(branches))
-	for _, ch := range choice {
+	return evalBranches(ctx, batch, c.typ, branches, choice)
+}
+
+// evalBranches evaluates branch k only over the rows whose choice is k,
+// so a branch that would fail elsewhere (CAST of text that is not a
+// number) is never run on those rows, then puts the pieces back in row
+// order. choice < 0 gives NULL.
+func evalBranches(ctx context.Context, batch arrow.RecordBatch, t arrow.DataType, branches []Expr, choice []int32) (arrow.Array, error) {
+	n := len(choice)
+	rows := make([][]int32, len(branches))
+	for i, ch := range choice {
 		if ch >= 0 {
-			used[ch] = true
+			rows[ch] = append(rows[ch], int32(i))
 		}
 	}
-	vals := make([]arrow.Array, len(branches))
+	parts := make([]arrow.Array, 0, len(branches))
 	defer func() {
-		for _, v := range vals {
-			if v != nil {
-				v.Release()
-			}
+		for _, p := range parts {
+			p.Release()
 		}
 	}()
+	base := make([]int32, len(branches))
+	total := int32(0)
 	for k, b := range branches {
-		if !used[k] {
-			vals[k] = functions.Nulls(c.typ, n)
+		base[k] = total
+		switch len(rows[k]) {
+		case 0:
 			continue
+		case n:
+			// Every row takes this branch: no gather needed.
+			return b.Eval(ctx, batch)
 		}
-		v, err := b.Eval(ctx, batch)
+		sub, err := takeRows(ctx, batch, rows[k])
 		if err != nil {
 			return nil, err
 		}
-		vals[k] = v
+		v, err := b.Eval(ctx, sub)
+		sub.Release()
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, v)
+		total += int32(v.Len())
 	}
-	return functions.Pick(ctx, c.typ, n, vals, choice)
+	idx := make([]int32, n)
+	seen := make([]int32, len(branches))
+	for i, ch := range choice {
+		if ch < 0 {
+			idx[i] = -1
+			continue
+		}
+		idx[i] = base[ch] + seen[ch]
+		seen[ch]++
+	}
+	if len(parts) == 0 {
+		return functions.Nulls(t, n), nil
+	}
+	all := parts[0]
+	if len(parts) > 1 {
+		var err error
+		if all, err = array.Concatenate(parts, memory.DefaultAllocator); err != nil {
+			return nil, err
+		}
+		defer all.Release()
+	}
+	return functions.Take(ctx, all, idx)
+}
+
+// takeRows returns the rows of batch at idx, in order.
+func takeRows(ctx context.Context, batch arrow.RecordBatch, idx []int32) (arrow.RecordBatch, error) {
+	cols := make([]arrow.Array, batch.NumCols())
+	defer func() {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
+	}()
+	for j := range cols {
+		c, err := functions.Take(ctx, batch.Column(j), idx)
+		if err != nil {
+			return nil, err
+		}
+		cols[j] = c
+	}
+	return array.NewRecordBatch(batch.Schema(), cols, int64(len(idx))), nil
 }
 
 // String prints the searched CASE.

@@ -357,3 +357,25 @@ func TestGeneratorHelpers(t *testing.T) {
 		t.Error("ExplodeType(STRING) should fail")
 	}
 }
+
+func TestCaseIsLazy(t *testing.T) {
+	// CAST(s AS INT) fails on 'apple', but only rows with digits reach it.
+	sc, b := func() (Expr, arrow.RecordBatch) {
+		arr := buildArray(t, types.String, []any{"12", "apple", nil, "7"})
+		schema := arrow.NewSchema([]arrow.Field{{Name: "s", Type: types.String, Nullable: true}}, nil)
+		return Col(0, "s", types.String), array.NewRecordBatch(schema, []arrow.Array{arr}, 4)
+	}()
+	defer b.Release()
+	digits := mustCall(t, "rlike", sc, lit(t, `^\d+$`, types.String))
+	cast, err := Cast(sc, types.Int)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := Case(nil, []Expr{digits}, []Expr{cast}, lit(t, int32(-1), types.Int))
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, e, b, int64(12), int64(-1), int64(-1), int64(7))
+	// Implicit casts of data are lenient: 'apple' compared with a number is NULL.
+	check(t, mustCall(t, ">", sc, lit(t, int32(10), types.Int)), b, true, nil, nil, false)
+}

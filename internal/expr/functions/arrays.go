@@ -327,3 +327,8 @@ func repeatFixed[T arrow.FixedWidthType](t arrow.DataType, v T, n int) arrow.Arr
 
 // Nulls returns n NULLs of type t.
 func Nulls(t arrow.DataType, n int) arrow.Array { return nullArray(t, n) }
+
+// Take gathers values[idx[i]] for every i; idx[i] < 0 gives NULL.
+func Take(ctx context.Context, values arrow.Array, idx []int32) (arrow.Array, error) {
+	return take(ctx, values, idx)
+}

@@ -46,6 +46,19 @@ func (p *progressBar) Update(pr engine.Progress) {
 	p.shown = true
 }
 
+// Println writes a line of its own (a streaming epoch's summary) above
+// the bar, erasing the bar first; the next Update redraws it.
+func (p *progressBar) Println(line string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.shown {
+		fmt.Fprint(p.w, "\r\x1b[K")
+		p.shown = false
+	}
+	fmt.Fprintln(p.w, line)
+	p.last = time.Time{}
+}
+
 // Clear erases the bar if it was drawn.
 func (p *progressBar) Clear() {
 	p.mu.Lock()

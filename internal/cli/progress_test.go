@@ -55,3 +55,23 @@ func TestProgressBarThrottlesAndClears(t *testing.T) {
 		t.Fatal("cleared twice")
 	}
 }
+
+func TestProgressBarPrintln(t *testing.T) {
+	var buf bytes.Buffer
+	now := time.Unix(0, 0)
+	p := newProgressBar(&buf)
+	p.now = func() time.Time { return now }
+	p.Update(engine.Progress{FilesTotal: 1})
+	now = now.Add(time.Second)
+	p.Update(engine.Progress{FilesTotal: 1})
+	buf.Reset()
+	p.Println("[feed] epoch 1: 3 files")
+	if got := buf.String(); got != "\r\x1b[K[feed] epoch 1: 3 files\n" {
+		t.Fatalf("got %q", got)
+	}
+	buf.Reset()
+	p.Clear()
+	if buf.Len() != 0 {
+		t.Fatalf("cleared a bar that was not shown: %q", buf.String())
+	}
+}

@@ -13,6 +13,7 @@ import (
 
 	"sluice/internal/engine"
 	"sluice/internal/sql"
+	"sluice/internal/stream"
 )
 
 // Version is the build's version, set with -ldflags "-X sluice/internal/cli.Version=v1.2.3".
@@ -127,6 +128,15 @@ func openEngine(o Options) (*engine.Engine, *progressBar, error) {
 	if o.Progress {
 		bar = newProgressBar(o.Stderr)
 		opts.Progress = bar.Update
+	}
+	// Streaming statements report every committed epoch, terminal or not:
+	// the lines are the log of a long-running job.
+	opts.StreamProgress = func(p stream.Progress) {
+		if bar != nil {
+			bar.Println(p.Line())
+			return
+		}
+		fmt.Fprintln(o.Stderr, p.Line())
 	}
 	eng, err := engine.Open(opts)
 	if err != nil {

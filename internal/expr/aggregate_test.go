@@ -88,7 +88,7 @@ func TestAggregates(t *testing.T) {
 	}{
 		{"count", nil, false, "count(*)", "BIGINT", []any{int64(3), int64(1), int64(0)}},
 		{"count", []Expr{col(t, b, "i")}, false, "count(i)", "BIGINT", []any{int64(2), int64(1), int64(0)}},
-		{"COUNT", []Expr{mustCall(t, "%", col(t, b, "b"), lit(t, int64(20), types.BigInt))}, true, "count(DISTINCT (b % 20L))", "BIGINT", []any{int64(1), int64(1), int64(0)}},
+		{"COUNT", []Expr{mustCall(t, "%", col(t, b, "b"), lit(t, int64(20), types.BigInt))}, true, "count(DISTINCT (b % 20))", "BIGINT", []any{int64(1), int64(1), int64(0)}},
 		{"sum", []Expr{col(t, b, "i")}, false, "sum(i)", "BIGINT", []any{int64(5), int64(2), nil}},
 		{"sum", []Expr{col(t, b, "d")}, false, "sum(d)", "DOUBLE", []any{-0.5, nil, nil}},
 		{"sum", []Expr{dec}, false, "sum(CAST(d AS DECIMAL(10,2)))", "DECIMAL(20,2)", []any{"-0.50", nil, nil}},

@@ -205,7 +205,7 @@ func TestCaseAndIn(t *testing.T) {
 	check(t, in(i, true, one, four), b, false, true, nil, false)
 	check(t, in(s, false, lit(t, "apple", types.String), s), b, true, true, nil, true)
 	check(t, in(i, false, col(t, b, "b"), lit(t, int32(2), types.Int)), b, false, true, nil, nil)
-	if got := in(i, true, one, four).String(); got != "(i NOT IN (1L, 4L))" {
+	if got := in(i, true, one, four).String(); got != "(i NOT IN (1, 4))" {
 		t.Errorf("String() = %q", got)
 	}
 }

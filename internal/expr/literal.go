@@ -8,7 +8,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"sluice/internal/expr/functions"
 	"sluice/internal/types"
@@ -109,12 +108,6 @@ func (l *Literal) String() string {
 		return "TIMESTAMP '" + s + "'"
 	case arrow.INTERVAL_MONTH_DAY_NANO:
 		return "INTERVAL '" + s + "'"
-	case arrow.INT64:
-		return s + "L"
-	case arrow.DECIMAL128:
-		if d, ok := l.Value.(decimal128.Num); ok {
-			return d.ToString(l.typ.(*arrow.Decimal128Type).Scale) + "BD"
-		}
 	}
 	return s
 }

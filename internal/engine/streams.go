@@ -169,7 +169,12 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 	}
 	src, ok := c.streamScan.Source.(connector.StreamingSource)
 	if !ok {
-		return nil, fmt.Errorf("stream %s: %s cannot be read as a stream", name, c.streamTable)
+		ss, err := file.NewStreamSource(c.streamScan.Source)
+		if err != nil {
+			return nil, fmt.Errorf("stream %s: %s cannot be read as a stream: %w", name, c.streamTable, err)
+		}
+		src = ss
+		c.streamScan.Source = ss
 	}
 	store, prefix, err := e.resolveCheckpoint(qctx, spec.Checkpoint)
 	if err != nil {

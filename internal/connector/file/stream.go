@@ -1,0 +1,457 @@
+package file
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/klauspost/compress/zstd"
+
+	"sluice/internal/connector"
+	"sluice/internal/storage"
+)
+
+// StreamSource reads a file table as a stream: each epoch takes the files
+// that appeared since the last one, within the rate limits.
+//
+// What has been seen is kept in the stream's checkpoint (its
+// CheckpointArea): one small log entry per committed epoch, folded into a
+// compacted snapshot every compactEvery epochs, so a restart reads one
+// snapshot and a few entries however many files were ever seen. Entries
+// older than max_file_age (relative to the newest file seen, as Spark
+// does) are dropped from the snapshot, which keeps memory bounded by the
+// age window rather than by history. With discovery 'start_after' only
+// keys after the last one seen are listed, for locations whose keys sort
+// by arrival (dated paths): then only the last key is needed at all.
+type StreamSource struct {
+	*Source
+	area      connector.CheckpointArea
+	committed int64
+
+	mu           sync.Mutex
+	seen         map[string]seenFile
+	lastKey      string
+	newest       int64 // newest mtime seen (µs)
+	sinceCompact int
+	lagFiles     int
+	lagBytes     int64
+	bound        map[string]bool // available_now: the keys that existed at start
+	warned       map[string]bool
+
+	// Warnf reports files skipped because they changed; default log.Printf.
+	Warnf func(format string, args ...any)
+}
+
+type seenFile struct {
+	ETag  string `json:"e,omitempty"`
+	MTime int64  `json:"m"`
+}
+
+// compactEvery is how many epochs of seen-file log entries are kept
+// before they are folded into a snapshot.
+const compactEvery = 10
+
+var (
+	_ connector.StreamingSource    = (*StreamSource)(nil)
+	_ connector.AvailableNowSource = (*StreamSource)(nil)
+)
+
+// NewStreamSource wraps a file source (already narrowed by projection and
+// filter pushdown) for streaming.
+func NewStreamSource(src connector.Source) (*StreamSource, error) {
+	s, ok := src.(*Source)
+	if !ok {
+		return nil, fmt.Errorf("%T is not a file source", src)
+	}
+	switch s.sopts.Discovery {
+	case "", "listing", "full", "start_after":
+	default:
+		return nil, fmt.Errorf("table %s: discovery %q: want full or start_after", s.spec.Name, s.sopts.Discovery)
+	}
+	return &StreamSource{Source: s, seen: map[string]seenFile{}, committed: -1, warned: map[string]bool{}}, nil
+}
+
+func (s *StreamSource) startAfter() bool { return s.sopts.Discovery == "start_after" }
+
+func (s *StreamSource) warnf(format string, args ...any) {
+	if s.Warnf != nil {
+		s.Warnf(format, args...)
+		return
+	}
+	log.Printf(format, args...)
+}
+
+// snapshot is the compacted seen set as stored.
+type snapshot struct {
+	Epoch   int64               `json:"epoch"`
+	LastKey string              `json:"last_key,omitempty"`
+	Newest  int64               `json:"newest_us,omitempty"`
+	Seen    map[string]seenFile `json:"seen"`
+}
+
+// logEntry is one committed epoch's files.
+type logEntry struct {
+	Epoch int64       `json:"epoch"`
+	Files []fileEntry `json:"files"`
+}
+
+func (s *StreamSource) snapKey(epoch int64) string {
+	return s.area.Prefix + "snapshot/" + strconv.FormatInt(epoch, 10) + ".json.zst"
+}
+func (s *StreamSource) logKey(epoch int64) string {
+	return s.area.Prefix + "log/" + strconv.FormatInt(epoch, 10)
+}
+
+// Recover loads the seen set as of epoch committed.
+func (s *StreamSource) Recover(ctx context.Context, area connector.CheckpointArea, committed int64) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.area, s.committed = area, committed
+	s.seen = map[string]seenFile{}
+	snaps, err := s.epochsUnder(ctx, "snapshot/")
+	if err != nil {
+		return err
+	}
+	base := int64(-1)
+	for i := len(snaps) - 1; i >= 0; i-- {
+		if snaps[i] <= committed {
+			base = snaps[i]
+			break
+		}
+	}
+	if base >= 0 {
+		var sn snapshot
+		if err := s.readZst(ctx, s.snapKey(base), &sn); err != nil {
+			return err
+		}
+		s.seen, s.lastKey, s.newest = sn.Seen, sn.LastKey, sn.Newest
+		if s.seen == nil {
+			s.seen = map[string]seenFile{}
+		}
+	}
+	logs, err := s.epochsUnder(ctx, "log/")
+	if err != nil {
+		return err
+	}
+	for _, e := range logs {
+		switch {
+		case e <= base:
+		case e <= committed:
+			var le logEntry
+			if err := s.readJSON(ctx, s.logKey(e), &le); err != nil {
+				return err
+			}
+			s.addLocked(le.Files)
+			s.sinceCompact++
+		default:
+			// Written by an epoch that never committed: it is replayed from
+			// its offsets, and its entry rewritten then.
+			if err := area.Store.Delete(ctx, s.logKey(e)); err != nil {
+				return fmt.Errorf("recovering seen files: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+func (s *StreamSource) addLocked(files []fileEntry) {
+	for _, f := range files {
+		s.seen[f.Key] = seenFile{ETag: f.ETag, MTime: f.MTime}
+		if f.Key > s.lastKey {
+			s.lastKey = f.Key
+		}
+		s.newest = max(s.newest, f.MTime)
+	}
+}
+
+// PrepareAvailableNow fixes the backlog: files landing later wait for the
+// next run.
+func (s *StreamSource) PrepareAvailableNow(ctx context.Context) error {
+	files, err := s.list(ctx)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.bound = make(map[string]bool, len(files))
+	for _, f := range files {
+		s.bound[f.Key] = true
+	}
+	return nil
+}
+
+// list lists the location, only past the last key in start_after mode.
+func (s *StreamSource) list(ctx context.Context) ([]fileEntry, error) {
+	if !s.startAfter() {
+		return s.listFiles(ctx)
+	}
+	s.mu.Lock()
+	after := s.lastKey
+	s.mu.Unlock()
+	var files []fileEntry
+	err := s.loc.store.List(ctx, s.loc.listPrefix(), after, func(o storage.ObjectInfo) error {
+		if f, ok := s.loc.accept(o, &s.sopts); ok {
+			files = append(files, f)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("table %s: listing %s: %w", s.spec.Name, s.loc.uri, err)
+	}
+	return files, nil
+}
+
+// Latest lists what is new, oldest first (newest first with
+// latest_first), bounded by max_files_per_trigger and
+// max_bytes_per_trigger but always at least one file. nil: nothing new.
+func (s *StreamSource) Latest(ctx context.Context) (connector.Offset, error) {
+	files, err := s.list(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var fresh []fileEntry
+	ageCut := int64(-1 << 63)
+	if s.sopts.MaxFileAge > 0 {
+		newest := s.newest
+		for _, f := range files {
+			newest = max(newest, f.MTime)
+		}
+		ageCut = newest - s.sopts.MaxFileAge.Microseconds()
+	}
+	for _, f := range files {
+		if s.bound != nil && !s.bound[f.Key] {
+			continue
+		}
+		if f.MTime < ageCut {
+			continue
+		}
+		old, ok := s.seen[f.Key]
+		if ok {
+			if old.ETag == f.ETag || old.ETag == "" || f.ETag == "" {
+				continue
+			}
+			if !s.sopts.ReprocessChangedFiles {
+				if !s.warned[f.Key+f.ETag] {
+					s.warned[f.Key+f.ETag] = true
+					s.warnf("warning: table %s: %s changed after it was read (etag %s -> %s); ignoring it (set reprocess_changed_files = true to read it again)",
+						s.spec.Name, f.Key, old.ETag, f.ETag)
+				}
+				continue
+			}
+		}
+		fresh = append(fresh, f)
+	}
+	sort.SliceStable(fresh, func(i, j int) bool {
+		if fresh[i].MTime != fresh[j].MTime {
+			if s.sopts.LatestFirst {
+				return fresh[i].MTime > fresh[j].MTime
+			}
+			return fresh[i].MTime < fresh[j].MTime
+		}
+		return fresh[i].Key < fresh[j].Key
+	})
+	take := len(fresh)
+	if s.sopts.MaxFilesPerTrigger > 0 && take > s.sopts.MaxFilesPerTrigger {
+		take = s.sopts.MaxFilesPerTrigger
+	}
+	if s.sopts.MaxBytesPerTrigger > 0 {
+		var bytes int64
+		for i := 0; i < take; i++ {
+			bytes += fresh[i].Size
+			if bytes > s.sopts.MaxBytesPerTrigger && i > 0 {
+				take = i
+				break
+			}
+		}
+	}
+	s.lagFiles, s.lagBytes = len(fresh)-take, 0
+	for _, f := range fresh[take:] {
+		s.lagBytes += f.Size
+	}
+	if take == 0 {
+		return nil, nil
+	}
+	chosen := append([]fileEntry(nil), fresh[:take]...)
+	sort.Slice(chosen, func(i, j int) bool { return chosen[i].Key < chosen[j].Key })
+	return json.Marshal(fileOffset{Files: chosen})
+}
+
+// Plan returns the epoch's files; files named by skip_files since the
+// epoch was planned are left out, so a stream stopped by a bad file can
+// resume past it.
+func (s *StreamSource) Plan(ctx context.Context, from, to connector.Offset) ([]connector.Split, error) {
+	off, err := decodeOffset(to)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", s.spec.Name, err)
+	}
+	if len(s.sopts.SkipFiles) > 0 {
+		kept := off.Files[:0:0]
+		for _, f := range off.Files {
+			rel := strings.TrimPrefix(f.Key, s.loc.base)
+			skip := false
+			for _, g := range s.sopts.SkipFiles {
+				if g.Match(rel) {
+					skip = true
+					break
+				}
+			}
+			if !skip {
+				kept = append(kept, f)
+			}
+		}
+		off.Files = kept
+		if to, err = json.Marshal(off); err != nil {
+			return nil, err
+		}
+	}
+	return s.Source.Plan(ctx, nil, to)
+}
+
+// Commit records the epoch's files as seen, durably.
+func (s *StreamSource) Commit(ctx context.Context, epoch int64, offset connector.Offset) error {
+	off, err := decodeOffset(offset)
+	if err != nil {
+		return err
+	}
+	data, err := json.Marshal(logEntry{Epoch: epoch, Files: off.Files})
+	if err != nil {
+		return err
+	}
+	if err := s.area.Store.Put(ctx, s.logKey(epoch), bytes.NewReader(data), false); err != nil {
+		return fmt.Errorf("recording seen files: %w", err)
+	}
+	s.mu.Lock()
+	s.addLocked(off.Files)
+	s.committed = epoch
+	s.sinceCompact++
+	compact := s.sinceCompact >= compactEvery
+	s.mu.Unlock()
+	if compact {
+		return s.compact(ctx, epoch)
+	}
+	return nil
+}
+
+// compact writes the seen set as one snapshot and drops what it covers.
+func (s *StreamSource) compact(ctx context.Context, epoch int64) error {
+	s.mu.Lock()
+	if s.sopts.MaxFileAge > 0 {
+		cut := s.newest - s.sopts.MaxFileAge.Microseconds()
+		for k, f := range s.seen {
+			if f.MTime < cut {
+				delete(s.seen, k)
+			}
+		}
+	}
+	sn := snapshot{Epoch: epoch, LastKey: s.lastKey, Newest: s.newest, Seen: s.seen}
+	if s.startAfter() {
+		// Only keys after lastKey are ever listed again.
+		sn.Seen = map[string]seenFile{}
+	}
+	var buf bytes.Buffer
+	zw, _ := zstd.NewWriter(&buf, zstd.WithEncoderLevel(zstd.SpeedFastest))
+	err := json.NewEncoder(zw).Encode(sn)
+	s.sinceCompact = 0
+	s.mu.Unlock()
+	if err == nil {
+		err = zw.Close()
+	}
+	if err != nil {
+		return fmt.Errorf("compacting seen files: %w", err)
+	}
+	if err := s.area.Store.Put(ctx, s.snapKey(epoch), &buf, false); err != nil {
+		return fmt.Errorf("compacting seen files: %w", err)
+	}
+	for _, dir := range []string{"log/", "snapshot/"} {
+		es, err := s.epochsUnder(ctx, dir)
+		if err != nil {
+			return err
+		}
+		for _, e := range es {
+			if e < epoch || (dir == "log/" && e == epoch) {
+				key := s.logKey(e)
+				if dir == "snapshot/" {
+					key = s.snapKey(e)
+				}
+				if err := s.area.Store.Delete(ctx, key); err != nil {
+					return fmt.Errorf("compacting seen files: %w", err)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// Lag is what the rate limits left for later epochs at the last Latest.
+func (s *StreamSource) Lag() (int, int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lagFiles, s.lagBytes
+}
+
+// Seen is the number of files in the seen set (for tests and DESCRIBE).
+func (s *StreamSource) Seen() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.seen)
+}
+
+func (s *StreamSource) epochsUnder(ctx context.Context, dir string) ([]int64, error) {
+	p := s.area.Prefix + dir
+	var out []int64
+	err := s.area.Store.List(ctx, p, "", func(o storage.ObjectInfo) error {
+		name := strings.TrimSuffix(strings.TrimPrefix(o.Key, p), ".json.zst")
+		if n, err := strconv.ParseInt(name, 10, 64); err == nil {
+			out = append(out, n)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading seen files: %w", err)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out, nil
+}
+
+func (s *StreamSource) readJSON(ctx context.Context, key string, v any) error {
+	r, err := s.area.Store.Open(ctx, key)
+	if err != nil {
+		return fmt.Errorf("reading seen files: %w", err)
+	}
+	defer r.Close()
+	if err := json.NewDecoder(r).Decode(v); err != nil {
+		return fmt.Errorf("reading seen files %s: %w", key, err)
+	}
+	return nil
+}
+
+func (s *StreamSource) readZst(ctx context.Context, key string, v any) error {
+	r, err := s.area.Store.Open(ctx, key)
+	if err != nil {
+		return fmt.Errorf("reading seen files: %w", err)
+	}
+	defer r.Close()
+	zr, err := zstd.NewReader(r)
+	if err != nil {
+		return fmt.Errorf("reading seen files %s: %w", key, err)
+	}
+	defer zr.Close()
+	data, err := io.ReadAll(zr)
+	if err != nil {
+		return fmt.Errorf("reading seen files %s: %w", key, err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("reading seen files %s: %w", key, err)
+	}
+	return nil
+}
+

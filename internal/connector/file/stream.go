@@ -454,4 +454,3 @@ func (s *StreamSource) readZst(ctx context.Context, key string, v any) error {
 	}
 	return nil
 }
-

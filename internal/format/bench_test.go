@@ -77,3 +77,55 @@ func BenchmarkJSONProject3Gzip(b *testing.B) {
 	schema := schemaOf(fld("@timestamp", types.Timestamp), fld("status", types.Int), fld("request", types.String))
 	benchRead(b, "bench.json.gz", buf.Bytes(), len(plain), schema, Options{Format: "json"})
 }
+
+// csvLines builds n rows of a 10-column CSV log (~150 bytes a row).
+func csvLines(n int) []byte {
+	var buf bytes.Buffer
+	buf.WriteString("ts,clientip,request,status,size,agent,country,city,latency_ms,ok\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&buf, "2026-11-30T04:%02d:%02dZ,10.%d.%d.%d,\"GET /api/v1/items/%d?page=%d, HTTP/1.1\",%d,%d,Mozilla/5.0,NZ,Wellington,%d.%d,true\n",
+			i/60%60, i%60, i%256, (i/256)%256, i%7, i, i%10, 200+i%5*100, 1000+i*7%5000, i%300, i%10)
+	}
+	return buf.Bytes()
+}
+
+func BenchmarkCSVProject3(b *testing.B) {
+	schema := schemaOf(fld("ts", types.Timestamp), fld("status", types.Int), fld("request", types.String))
+	benchRead(b, "bench.csv", csvLines(20000), 0, schema, Options{Format: "csv", Header: true})
+}
+
+func BenchmarkCSVAllColumns(b *testing.B) {
+	data := csvLines(20000)
+	s, err := Infer(context.Background(), []File{memFile("bench.csv", data)}, Options{Format: "csv", Header: true}, 100)
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchRead(b, "bench.csv", data, 0, s, Options{Format: "csv", Header: true})
+}
+
+// BenchmarkParquetProject3 reports MB/s of the Parquet file's size.
+func BenchmarkParquetProject3(b *testing.B) {
+	data := logLines(50000)
+	all := schemaOf(fld("@timestamp", types.Timestamp), fld("clientip", types.String), fld("request", types.String),
+		fld("status", types.Int), fld("size", types.BigInt), fld("agent", types.String),
+		fld("geo", types.Struct(fld("country", types.String), fld("city", types.String), fld("lat", types.Double), fld("lon", types.Double))),
+		fld("tags", types.Array(types.String)), fld("latency_ms", types.Double), fld("ok", types.Boolean))
+	rd, err := NewReader(context.Background(), memFile("x.json", data), all, Options{Format: "json", BatchSize: 50000})
+	if err != nil {
+		b.Fatal(err)
+	}
+	rec, err := rd.Next(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	var pq bytes.Buffer
+	w, _ := NewWriter(&pq, all, Options{Format: "parquet"})
+	if err := w.Write(rec); err != nil {
+		b.Fatal(err)
+	}
+	w.Close()
+	rec.Release()
+	rd.Close()
+	schema := schemaOf(fld("@timestamp", types.Timestamp), fld("status", types.Int), fld("request", types.String))
+	benchRead(b, "bench.parquet", pq.Bytes(), 0, schema, Options{Format: "parquet"})
+}

@@ -475,22 +475,12 @@ func fastISO(s []byte) (int64, bool) {
 	if len(s) < 19 || s[4] != '-' || s[7] != '-' || (s[10] != 'T' && s[10] != ' ') || s[13] != ':' || s[16] != ':' {
 		return 0, false
 	}
-	num := func(a, b int) (int, bool) {
-		n := 0
-		for _, c := range s[a:b] {
-			if c < '0' || c > '9' {
-				return 0, false
-			}
-			n = n*10 + int(c-'0')
-		}
-		return n, true
-	}
-	y, ok1 := num(0, 4)
-	mo, ok2 := num(5, 7)
-	d, ok3 := num(8, 10)
-	h, ok4 := num(11, 13)
-	mi, ok5 := num(14, 16)
-	se, ok6 := num(17, 19)
+	y, ok1 := digits(s, 0, 4)
+	mo, ok2 := digits(s, 5, 7)
+	d, ok3 := digits(s, 8, 10)
+	h, ok4 := digits(s, 11, 13)
+	mi, ok5 := digits(s, 14, 16)
+	se, ok6 := digits(s, 17, 19)
 	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo) || h > 23 || mi > 59 || se > 59 {
 		return 0, false
 	}
@@ -526,14 +516,14 @@ func fastISO(s []byte) (int64, bool) {
 			var ok bool
 			switch {
 			case len(rest) == 5 && rest[2] == ':':
-				oh, ok = num(i+1, i+3)
+				oh, ok = digits(s, i+1, i+3)
 				if ok {
-					om, ok = num(i+4, i+6)
+					om, ok = digits(s, i+4, i+6)
 				}
 			case len(rest) == 4:
-				oh, ok = num(i+1, i+3)
+				oh, ok = digits(s, i+1, i+3)
 				if ok {
-					om, ok = num(i+3, i+5)
+					om, ok = digits(s, i+3, i+5)
 				}
 			}
 			if !ok || oh > 23 || om > 59 {
@@ -550,6 +540,21 @@ func fastISO(s []byte) (int64, bool) {
 	}
 	secs := daysFromCivil(y, mo, d)*86400 + int64(h*3600+mi*60+se) - int64(off)
 	return secs*1_000_000 + frac, true
+}
+
+// digits reads s[a:b] as a decimal number.
+func digits(s []byte, a, b int) (int, bool) {
+	if b > len(s) {
+		return 0, false
+	}
+	n := 0
+	for _, c := range s[a:b] {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
 }
 
 func daysIn(y, m int) int {

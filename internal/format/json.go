@@ -335,7 +335,7 @@ func (r *jsonReader) scanTop(b []byte) error {
 			i = skipWS(b, i+1)
 			var end int
 			if idx >= 0 {
-				end, r.stack, err = validate(b, i, r.stack)
+				end, err = r.validateValue(b, i)
 			} else {
 				end, err = skipValue(b, i)
 			}
@@ -361,6 +361,22 @@ func (r *jsonReader) scanTop(b []byte) error {
 		return synErr(b, i, "end of record")
 	}
 	return nil
+}
+
+// validateValue checks one value by the grammar; scalars, the common
+// case, skip validate's state machine.
+func (r *jsonReader) validateValue(b []byte, i int) (end int, err error) {
+	if i < len(b) {
+		switch c := b[i]; {
+		case c == '"':
+			end, _, err = scanString(b, i)
+			return end, err
+		case c == '-' || c >= '0' && c <= '9':
+			return scanNumber(b, i)
+		}
+	}
+	end, r.stack, err = validate(b, i, r.stack)
+	return end, err
 }
 
 // lookup finds the struct field a key literal names: exact match first,

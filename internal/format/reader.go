@@ -293,6 +293,9 @@ func (l *lineReader) next() (line []byte, n int64, err error) {
 		if l.line == 1 {
 			s = bytes.TrimPrefix(s, []byte("\xef\xbb\xbf"))
 		}
+		if len(s) > l.max {
+			s, l.tooLong = s[:l.max], true
+		}
 		return s, l.line, nil
 	}
 }

@@ -4,8 +4,9 @@
 --
 -- Reads the sample access logs shipped in testdata/sample/http_logs/ (three
 -- NDJSON files in Hive partition folders date=2026-11-28/ ..., two of them
--- gzip-compressed), aggregates them, and writes a Parquet table under the
--- data dir (./sluice-data unless --data-dir or $SLUICE_DATA_DIR says else).
+-- gzip-compressed), aggregates them, and writes a Parquet table into
+-- ./sluice-data/quickstart/ (the default data dir, which also holds the
+-- catalog; LOCATION paths are relative to the working directory).
 
 -- 1. A table over a folder. No column list: the schema is inferred from a
 --    sample, and the partition folders add a `date` column. The catalog

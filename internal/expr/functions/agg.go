@@ -149,3 +149,20 @@ func validityFromBools(has []bool, n int) ([]byte, int) {
 
 // bufferOf wraps bytes as an Arrow buffer.
 func bufferOf(b []byte) *memory.Buffer { return memory.NewBufferBytes(b) }
+
+var (
+	_ Accumulator = (*countAcc)(nil)
+	_ Accumulator = (*sumAcc[int64])(nil)
+	_ Accumulator = (*sumAcc[float64])(nil)
+	_ Accumulator = (*decSumAcc)(nil)
+	_ Accumulator = (*minMaxAcc[int64])(nil)
+	_ Accumulator = (*minMaxString)(nil)
+	_ Accumulator = (*minMaxDec)(nil)
+	_ Accumulator = (*boolAcc)(nil)
+	_ Accumulator = (*distinctAcc)(nil)
+	_ Accumulator = (*momentAcc)(nil)
+	_ Accumulator = (*hllAcc)(nil)
+	_ Accumulator = (*percentileAcc)(nil)
+	_ Accumulator = (*firstAcc)(nil)
+	_ Accumulator = (*collectAcc)(nil)
+)

@@ -38,18 +38,24 @@ func makeApproxCountDistinct(args []Arg, distinct bool) (*AggBound, error) {
 // HLL is one HyperLogLog sketch with 2^p registers.
 type HLL struct {
 	P      uint8
-	Sparse []uint64 // distinct hashes while small (exact counting)
-	Regs   []uint8  // dense registers, once Sparse outgrows them
+	Sparse []uint64            // distinct hashes while small (exact counting)
+	Regs   []uint8             // dense registers, once Sparse outgrows them
+	set    map[uint64]struct{} // index of Sparse (rebuilt after a restore)
 }
 
 // Add folds a 64-bit hash into the sketch.
 func (h *HLL) Add(x uint64) {
 	if h.Regs == nil {
-		for _, y := range h.Sparse {
-			if y == x {
-				return
+		if h.set == nil {
+			h.set = make(map[uint64]struct{}, len(h.Sparse))
+			for _, y := range h.Sparse {
+				h.set[y] = struct{}{}
 			}
 		}
+		if _, dup := h.set[x]; dup {
+			return
+		}
+		h.set[x] = struct{}{}
 		h.Sparse = append(h.Sparse, x)
 		if len(h.Sparse) > (1<<h.P)/8 {
 			h.densify()
@@ -73,7 +79,7 @@ func (h *HLL) densify() {
 	for _, y := range h.Sparse {
 		h.addDense(y)
 	}
-	h.Sparse = nil
+	h.Sparse, h.set = nil, nil
 }
 
 // Merge folds o (same precision) into h.

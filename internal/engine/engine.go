@@ -71,6 +71,7 @@ type Engine struct {
 	mu       sync.Mutex
 	settings map[string]string
 	streams  map[string]*runningStream
+	qm       manager
 }
 
 // Open opens (creating if needed) the data directory and its catalog.

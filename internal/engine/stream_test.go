@@ -136,3 +136,62 @@ func TestStreamIntervalStop(t *testing.T) {
 		t.Fatalf("out: %v", got)
 	}
 }
+
+// TestQueryManager submits a stream and a batch query, lists them,
+// watches the stream's progress and cancels it.
+func TestQueryManager(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in")
+	writeFile(t, filepath.Join(in, "a.json"), "{\"id\": 1}\n")
+	eng, err := Open(Options{DataDir: filepath.Join(dir, "data")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, q := range []string{
+		"CREATE TABLE src (id BIGINT) USING json LOCATION '" + in + "/'",
+		"CREATE TABLE out (id BIGINT) USING json LOCATION '" + filepath.Join(dir, "out") + "/'",
+	} {
+		if _, err := eng.Execute(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sid, err := eng.Submit(ctx, "INSERT STREAM INTO out SELECT id FROM src WITH (name = 'm', trigger = '50 ms')")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bid, err := eng.Submit(ctx, "SELECT count(*) FROM src")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info, err := eng.Wait(ctx, bid); err != nil || info.State != StateSuccess {
+		t.Fatalf("batch query: %+v %v", info, err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		_, st, err := eng.Status(sid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st != nil && st.Epochs >= 1 && st.State == StateRunning {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("stream made no progress: %+v", st)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if qs := eng.Queries(); len(qs) != 2 || qs[0].ID != sid {
+		t.Fatalf("Queries: %+v", qs)
+	}
+	if err := eng.Cancel(sid); err != nil {
+		t.Fatal(err)
+	}
+	info, err := eng.Wait(ctx, sid)
+	if err != nil || info.State != StateCancelled {
+		t.Fatalf("after cancel: %+v %v", info, err)
+	}
+	if err := eng.Cancel("q99"); err == nil {
+		t.Fatal("cancelling an unknown query should fail")
+	}
+}

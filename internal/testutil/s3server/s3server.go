@@ -243,6 +243,15 @@ func (s *Server) Stop() {
 	})
 }
 
+// PID returns the gateway's process id (0 when not running), so
+// benchmarks can read its CPU time.
+func (s *Server) PID() int {
+	if s == nil || s.cmd == nil || s.cmd.Process == nil {
+		return 0
+	}
+	return s.cmd.Process.Pid
+}
+
 // Client returns an S3 client for the server with its root credentials.
 func (s *Server) Client() *s3.Client {
 	return s3.New(s3.Options{

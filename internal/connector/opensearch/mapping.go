@@ -45,7 +45,7 @@ func fieldMapping(t arrow.DataType, text bool) map[string]any {
 		return map[string]any{"type": "double"}
 	case arrow.STRING, arrow.LARGE_STRING, arrow.STRING_VIEW:
 		if text {
-			return map[string]any{"type": "text", "fields": map[string]any{"keyword": map[string]any{"type": "keyword", "ignore_above": 8191}}}
+			return map[string]any{"type": "text", "analyzer": AnalyzerName, "fields": map[string]any{"keyword": map[string]any{"type": "keyword", "ignore_above": 8191}}}
 		}
 		return map[string]any{"type": "keyword"}
 	case arrow.BINARY, arrow.LARGE_BINARY:

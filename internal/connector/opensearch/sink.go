@@ -186,6 +186,10 @@ func (s *Sink) ensureIndex(ctx context.Context, name string) error {
 
 func ensureIndex(ctx context.Context, cl *client, o Options, name string, schema *arrow.Schema) error {
 	path := "/" + url.PathEscape(name)
+	create, err := indexBody(o, schema)
+	if err != nil {
+		return err
+	}
 	return withRetry(ctx, o, "creating index "+name, func() (bool, error) {
 		st, body, err := cl.do(ctx, http.MethodHead, path, nil)
 		if err != nil {
@@ -197,7 +201,7 @@ func ensureIndex(ctx context.Context, cl *client, o Options, name string, schema
 		if st != http.StatusNotFound {
 			return retryable(st), statusErr("checking index", st, body)
 		}
-		st, body, err = cl.do(ctx, http.MethodPut, path, indexBody(o, schema))
+		st, body, err = cl.do(ctx, http.MethodPut, path, create)
 		if err != nil {
 			return true, err
 		}
@@ -208,18 +212,25 @@ func ensureIndex(ctx context.Context, cl *client, o Options, name string, schema
 	})
 }
 
-func indexBody(o Options, schema *arrow.Schema) []byte {
+func indexBody(o Options, schema *arrow.Schema) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString(`{"mappings":`)
+	settings := []byte(o.IndexSettings)
 	if o.IndexMappings != "" {
 		b.WriteString(o.IndexMappings)
 	} else {
 		b.Write(MappingsJSON(schema, o.TextFields))
+		if len(o.TextFields) > 0 {
+			var err error
+			if settings, err = withAnalyzer(o.IndexSettings); err != nil {
+				return nil, fmt.Errorf("option index_settings: %w", err)
+			}
+		}
 	}
-	if o.IndexSettings != "" {
+	if len(settings) > 0 {
 		b.WriteString(`,"settings":`)
-		b.WriteString(o.IndexSettings)
+		b.Write(settings)
 	}
 	b.WriteString("}")
-	return b.Bytes()
+	return b.Bytes(), nil
 }

@@ -21,7 +21,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"sluice/internal/connector"
+	"sluice/internal/connector/console"
 	"sluice/internal/connector/file"
+	"sluice/internal/connector/opensearch"
 )
 
 // factories lists every connector, in the order SHOW prints them.
@@ -29,9 +31,9 @@ var factories = []*connector.Factory{
 	fileFactory("json", "newline-delimited JSON files (optionally compressed) on local disk or S3"),
 	fileFactory("csv", "CSV files (optionally compressed) on local disk or S3"),
 	fileFactory("parquet", "Parquet files on local disk or S3, with row-group pruning"),
-	// opensearch: added with internal/connector/opensearch (KindSink).
+	opensearchFactory(),
 	// index: the embedded Bleve index, internal/connector/index (KindBoth).
-	// console: prints rows, internal/connector/console (KindSink).
+	consoleFactory(),
 }
 
 // fileFactory describes the file connector for one format.
@@ -51,6 +53,36 @@ func fileFactory(format, description string) *connector.Factory {
 			return file.Infer(ctx, spec)
 		},
 		Validate: func(opts map[string]string) error { return file.ValidateOptions(format, opts) },
+	}
+}
+
+// opensearchFactory describes USING opensearch.
+func opensearchFactory() *connector.Factory {
+	return &connector.Factory{
+		Name:        "opensearch",
+		Kind:        connector.KindBoth,
+		OptionKeys:  opensearch.OptionKeys(),
+		Description: "an OpenSearch index (or date-pattern indices): bulk writes, reads with query pushdown",
+		NewSource: func(ctx context.Context, spec connector.TableSpec) (connector.Source, error) {
+			return opensearch.NewSource(ctx, spec)
+		},
+		NewSink: func(ctx context.Context, spec connector.TableSpec, opts connector.SinkOptions) (connector.Sink, error) {
+			return opensearch.NewSink(ctx, spec, opts)
+		},
+		Validate: opensearch.ValidateOptions,
+	}
+}
+
+// consoleFactory describes USING console.
+func consoleFactory() *connector.Factory {
+	return &connector.Factory{
+		Name:        "console",
+		Kind:        connector.KindSink,
+		OptionKeys:  console.OptionKeys(),
+		Description: "prints rows as JSON lines on standard output as they are written (demos)",
+		NewSink: func(ctx context.Context, spec connector.TableSpec, opts connector.SinkOptions) (connector.Sink, error) {
+			return console.NewSink(ctx, spec, opts)
+		},
 	}
 }
 

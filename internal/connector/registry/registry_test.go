@@ -22,7 +22,7 @@ func TestLookup(t *testing.T) {
 		}
 	}
 	_, err := Lookup("xml")
-	if err == nil || err.Error() != `unknown connector "xml" (known: csv, json, parquet)` {
+	if err == nil || !strings.HasPrefix(err.Error(), `unknown connector "xml" (known: `) || !strings.Contains(err.Error(), "csv, json") {
 		t.Errorf("Lookup(xml) error = %v", err)
 	}
 }

@@ -197,3 +197,47 @@ func TestFirstLastCollect(t *testing.T) {
 		t.Errorf("collect_set over partials = %v", ss)
 	}
 }
+
+func BenchmarkSumGrouped(b *testing.B) {
+	n := 8192
+	ib := array.NewInt64Builder(memory.DefaultAllocator)
+	groups := make([]uint32, n)
+	for i := 0; i < n; i++ {
+		ib.Append(int64(i))
+		groups[i] = uint32(i % 64)
+	}
+	arr := ib.NewArray()
+	defer arr.Release()
+	a, err := expr.NewAggregate("sum", []expr.Expr{expr.Col(0, "x", types.BigInt)}, false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	acc := a.NewAccumulator()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := acc.Update(groups, []arrow.Array{arr}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/row")
+}
+
+func BenchmarkApproxCountDistinct(b *testing.B) {
+	n := 8192
+	ib := array.NewInt64Builder(memory.DefaultAllocator)
+	for i := 0; i < n; i++ {
+		ib.Append(int64(i * 31))
+	}
+	arr := ib.NewArray()
+	defer arr.Release()
+	groups := make([]uint32, n)
+	a, _ := expr.NewAggregate("approx_count_distinct", []expr.Expr{expr.Col(0, "x", types.BigInt)}, false)
+	acc := a.NewAccumulator()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := acc.Update(groups, []arrow.Array{arr}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/row")
+}

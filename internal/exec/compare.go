@@ -102,7 +102,12 @@ func valueCmp(a arrow.Array) (rowCmp, error) {
 		x := v.Float32Values()
 		return func(i, j int) int { return floatCmp(float64(x[i]), float64(x[j])) }, nil
 	case *array.String:
-		return func(i, j int) int { return strings.Compare(v.Value(i), v.Value(j)) }, nil
+		// Slicing the strings once beats re-reading offsets per compare.
+		x := make([]string, v.Len())
+		for i := range x {
+			x[i] = v.Value(i)
+		}
+		return func(i, j int) int { return strings.Compare(x[i], x[j]) }, nil
 	case *array.LargeString:
 		return func(i, j int) int { return strings.Compare(v.Value(i), v.Value(j)) }, nil
 	case *array.Binary:
@@ -186,16 +191,43 @@ func sortedIndices(ctx context.Context, keys []SortKey, batch arrow.RecordBatch)
 		for i, v := range vals {
 			ps[i] = pair{v, int32(i)}
 		}
+		// The row number breaks ties, which makes the (faster) unstable
+		// sort stable.
 		if keys[0].Desc {
-			slices.SortStableFunc(ps, func(a, b pair) int { return cmp.Compare(b.v, a.v) })
+			slices.SortFunc(ps, func(a, b pair) int {
+				if a.v != b.v {
+					return cmp.Compare(b.v, a.v)
+				}
+				return cmp.Compare(a.i, b.i)
+			})
 		} else {
-			slices.SortStableFunc(ps, func(a, b pair) int { return cmp.Compare(a.v, b.v) })
+			slices.SortFunc(ps, func(a, b pair) int {
+				if a.v != b.v {
+					return cmp.Compare(a.v, b.v)
+				}
+				return cmp.Compare(a.i, b.i)
+			})
 		}
 		for i, p := range ps {
 			idx[i] = p.i
 		}
 		return idx, nil
 	}
+	rc, err := rowsCmp(keys, cols)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(idx, func(a, b int32) int {
+		if r := rc(int(a), int(b)); r != 0 {
+			return r
+		}
+		return cmp.Compare(a, b) // stability
+	})
+	return idx, nil
+}
+
+// rowsCmp compares rows of the evaluated key columns cols, key by key.
+func rowsCmp(keys []SortKey, cols []arrow.Array) (rowCmp, error) {
 	cmps := make([]rowCmp, len(keys))
 	for i, k := range keys {
 		c, err := columnCmp(cols[i], k.Desc, k.NullsFirst)
@@ -204,15 +236,26 @@ func sortedIndices(ctx context.Context, keys []SortKey, batch arrow.RecordBatch)
 		}
 		cmps[i] = c
 	}
-	slices.SortStableFunc(idx, func(a, b int32) int {
+	if len(cmps) == 1 {
+		return cmps[0], nil
+	}
+	return func(a, b int) int {
 		for _, c := range cmps {
-			if r := c(int(a), int(b)); r != 0 {
+			if r := c(a, b); r != 0 {
 				return r
 			}
 		}
 		return 0
-	})
-	return idx, nil
+	}, nil
+}
+
+// sortExprs returns the expressions of keys.
+func sortExprs(keys []SortKey) []expr.Expr {
+	es := make([]expr.Expr, len(keys))
+	for i, k := range keys {
+		es[i] = k.Expr
+	}
+	return es
 }
 
 // takeRows returns batch's rows at idx, in that order.

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 )
 
 // TopN is ORDER BY ... LIMIT n OFFSET offset without sorting everything:
@@ -20,6 +21,11 @@ type TopN struct {
 
 	buf  []arrow.RecordBatch
 	rows int64
+	// boundary holds the key values of the worst row kept by the last
+	// compaction, once n+offset rows are kept: later rows that do not
+	// sort strictly before it can never make the cut and are dropped
+	// before buffering.
+	boundary []arrow.Array
 }
 
 var (
@@ -44,9 +50,31 @@ func (t *TopN) Process(ctx context.Context, batch arrow.RecordBatch, out Output)
 	if batch.NumRows() == 0 || t.n == 0 {
 		return nil
 	}
+	if t.boundary != nil {
+		better, err := t.beatBoundary(ctx, batch)
+		if err != nil {
+			return err
+		}
+		if len(better) == 0 {
+			return nil
+		}
+		if len(better) < int(batch.NumRows()) {
+			kept, err := takeRows(ctx, batch, better)
+			if err != nil {
+				return fmt.Errorf("top-n: %w", err)
+			}
+			t.buf = append(t.buf, kept)
+			t.rows += kept.NumRows()
+			return t.maybeCompact(ctx)
+		}
+	}
 	batch.Retain()
 	t.buf = append(t.buf, batch)
 	t.rows += batch.NumRows()
+	return t.maybeCompact(ctx)
+}
+
+func (t *TopN) maybeCompact(ctx context.Context) error {
 	if t.rows > max(2*(t.n+t.offset), minCompact) {
 		return t.compact(ctx)
 	}
@@ -74,7 +102,45 @@ func (t *TopN) compact(ctx context.Context) error {
 		return fmt.Errorf("top-n: %w", err)
 	}
 	t.buf, t.rows = []arrow.RecordBatch{best}, best.NumRows()
+	releaseAll(t.boundary)
+	t.boundary = nil
+	if best.NumRows() == t.n+t.offset && best.NumRows() > 0 {
+		last := best.NewSlice(best.NumRows()-1, best.NumRows())
+		defer last.Release()
+		if t.boundary, err = evalAll(ctx, sortExprs(t.keys), last); err != nil {
+			return fmt.Errorf("top-n: %w", err)
+		}
+	}
 	return nil
+}
+
+// beatBoundary returns the rows of batch that sort strictly before the
+// boundary row.
+func (t *TopN) beatBoundary(ctx context.Context, batch arrow.RecordBatch) ([]int32, error) {
+	keys, err := evalAll(ctx, sortExprs(t.keys), batch)
+	if err != nil {
+		return nil, fmt.Errorf("top-n: %w", err)
+	}
+	defer releaseAll(keys)
+	cols := make([]arrow.Array, len(keys))
+	defer releaseAll(cols)
+	for i, k := range keys {
+		// Row 0 is the boundary, rows 1.. the batch.
+		if cols[i], err = array.Concatenate([]arrow.Array{t.boundary[i], k}, memAlloc); err != nil {
+			return nil, fmt.Errorf("top-n: %w", err)
+		}
+	}
+	rc, err := rowsCmp(t.keys, cols)
+	if err != nil {
+		return nil, fmt.Errorf("top-n: %w", err)
+	}
+	var better []int32
+	for i := 1; i <= int(batch.NumRows()); i++ {
+		if rc(i, 0) < 0 {
+			better = append(better, int32(i-1))
+		}
+	}
+	return better, nil
 }
 
 // OnWatermark emits the window of the order at WatermarkEnd, then
@@ -86,6 +152,8 @@ func (t *TopN) OnWatermark(ctx context.Context, wm int64, out Output) error {
 		}
 		best := t.buf[0]
 		t.buf, t.rows = nil, 0
+		releaseAll(t.boundary)
+		t.boundary = nil
 		lo := min(t.offset, best.NumRows())
 		res := best.NewSlice(lo, best.NumRows())
 		best.Release()
@@ -116,7 +184,8 @@ func (t *TopN) Restore(r io.Reader) error {
 		return fmt.Errorf("top-n restore: %w", err)
 	}
 	releaseBatches(t.buf)
-	t.buf, t.rows = rows, 0
+	releaseAll(t.boundary)
+	t.buf, t.rows, t.boundary = rows, 0, nil
 	for _, b := range rows {
 		t.rows += b.NumRows()
 	}

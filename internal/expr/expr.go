@@ -8,6 +8,21 @@
 //	five, _ := expr.Lit(int64(500), types.BigInt)
 //	pred, _ := expr.Call(">=", status, five) // INT widened to BIGINT
 //	mask, _ := pred.Eval(ctx, batch)         // a BOOLEAN array, NULL where status is NULL
+//
+// Aggregates are bound the same way and fold rows into dense group ids:
+//
+//	n, _ := expr.NewAggregate("count", []expr.Expr{clientip}, true) // count(DISTINCT clientip)
+//	acc := n.NewAccumulator()
+//	_ = acc.Update(groupIDs, []arrow.Array{ips}) // per batch, args evaluated from n.Args
+//	counts, _ := acc.Result(numGroups)           // BIGINT, one per group
+//
+// Semantics follow Spark SQL's non-ANSI mode: three-valued logic, NULL
+// for division by zero, `/` on integers gives DOUBLE, implicit casts
+// widen INT to BIGINT to DECIMAL to DOUBLE, and text compared with a
+// number or time is cast to it (a bad constant is an error at bind
+// time, a bad value in data is NULL). An explicit CAST fails on a bad
+// value; TRY_CAST gives NULL. Every function is listed in
+// functions/registry.go.
 package expr
 
 import (

@@ -297,3 +297,22 @@ func TestParquetRowGroupPruning(t *testing.T) {
 		})
 	}
 }
+
+func TestPushFilterTwice(t *testing.T) {
+	dir := logsTree(t)
+	src, err := NewSource(context.Background(), logsSpec(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p1, err := src.PushFilter(call("=", expr.Col(3, "year", types.Int), lit(int32(2026), types.Int)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p2, err := p1.(connector.FilterPusher).PushFilter(call("=", expr.Col(4, "month", types.Int), lit(int32(11), types.Int)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows := readAll(t, p2); len(rows) != 1 || p2.(*Source).stats.pruned.Load() != 3 {
+		t.Errorf("rows %v pruned %d: both filters should prune", rows, p2.(*Source).stats.pruned.Load())
+	}
+}

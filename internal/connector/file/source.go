@@ -48,15 +48,15 @@ type Source struct {
 
 	// filter is the pushed predicate over the table schema; the rest are
 	// the parts of it this source can use.
-	filter      expr.Expr
-	partPreds   []expr.Expr
-	statPreds   []statPred
-	listPrefix  []string
-	stats       *planStats
-	last        *lastOffset
-	dead        *deadLetter
-	mem         memory.Allocator
-	describeLoc string
+	filter    expr.Expr
+	partPreds []expr.Expr
+	statPreds []statPred
+
+	// stats and last are per pushed source: a push starts them over.
+	stats *planStats
+	last  *lastOffset
+	dead  *deadLetter
+	mem   memory.Allocator
 }
 
 // planStats counts what Plan kept and pruned, for EXPLAIN and tests.
@@ -207,7 +207,7 @@ func (s *Source) PushFilter(pred expr.Expr) (connector.Source, error) {
 	}
 	c := *s
 	c.filter = andFilters(c.filter, pred)
-	c.partPreds, c.statPreds = splitFilter(pred, s.table, s.isPart)
+	c.partPreds, c.statPreds = splitFilter(c.filter, s.table, s.isPart)
 	c.stats, c.last = &planStats{}, &lastOffset{}
 	return &c, nil
 }
@@ -315,9 +315,6 @@ func (s *Source) Plan(ctx context.Context, from, to connector.Offset) ([]connect
 	for _, f := range toOff.Files {
 		if etag, ok := seen[f.Key]; ok && (etag == f.ETag || !s.sopts.ReprocessChangedFiles) {
 			continue
-		}
-		if rel, ok := strings.CutPrefix(f.Key, s.loc.base); ok {
-			f.parts = parsePartitionPath(rel)
 		}
 		files = append(files, f)
 	}

@@ -256,6 +256,13 @@ func (r *csvReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			r.done = true
 			break
 		}
+		if err == nil {
+			if err := r.row(line); err != nil {
+				r.err = err
+				return nil, err
+			}
+			continue
+		}
 		var bad *csvBad
 		if errors.As(err, &bad) {
 			if err := r.badSyntax(line, r.raw, bad.reason); err != nil {
@@ -264,14 +271,8 @@ func (r *csvReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			}
 			continue
 		}
-		if err != nil {
-			r.err = r.readErr(err)
-			return nil, r.err
-		}
-		if err := r.row(line); err != nil {
-			r.err = err
-			return nil, err
-		}
+		r.err = r.readErr(err)
+		return nil, r.err
 	}
 	if r.pending == 0 {
 		return nil, io.EOF

@@ -38,7 +38,7 @@ func Infer(ctx context.Context, files []File, opts Options, sampleRows int) (*ar
 	if len(files) == 0 {
 		return nil, errors.New("inferring schema: no files")
 	}
-	f := strings.ToLower(opts.Format)
+	f := normalizeFormat(opts.Format)
 	if f == "" {
 		f = FormatFromName(files[0].Name)
 	}

@@ -126,7 +126,7 @@ var csvKeys = []string{"delimiter", "escape", "header", "null_value", "quote"}
 // sorted. An unknown format has no keys.
 func OptionKeys(format string) []string {
 	var keys []string
-	switch strings.ToLower(format) {
+	switch normalizeFormat(format) {
 	case "json":
 		keys = append(keys, commonKeys...)
 	case "csv":
@@ -145,7 +145,7 @@ func OptionKeys(format string) []string {
 //
 //	opts, err := format.ParseOptions("csv", map[string]string{"header": "true", "delimiter": "|"})
 func ParseOptions(format string, m map[string]string) (Options, error) {
-	format = strings.ToLower(strings.TrimSpace(format))
+	format = normalizeFormat(format)
 	keys := OptionKeys(format)
 	if keys == nil {
 		return Options{}, fmt.Errorf("unknown format %q (known: csv, json, parquet)", format)

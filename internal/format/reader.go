@@ -42,7 +42,7 @@ type StatsReader interface {
 // (.json/.jsonl/.ndjson, .csv/.tsv, .parquet).
 func NewReader(ctx context.Context, file File, schema *arrow.Schema, opts Options) (Reader, error) {
 	opts = opts.withDefaults()
-	f := strings.ToLower(opts.Format)
+	f := normalizeFormat(opts.Format)
 	if f == "" {
 		f = FormatFromName(file.Name)
 	}
@@ -55,6 +55,17 @@ func NewReader(ctx context.Context, file File, schema *arrow.Schema, opts Option
 		return newParquetReader(ctx, file, schema, opts)
 	}
 	return nil, fmt.Errorf("reading %s: unknown format %q (known: csv, json, parquet)", file.Name, opts.Format)
+}
+
+// normalizeFormat maps format spellings onto json, csv and parquet.
+func normalizeFormat(f string) string {
+	switch f = strings.ToLower(strings.TrimSpace(f)); f {
+	case "jsonl", "ndjson", "jsonlines", "json_lines":
+		return "json"
+	case "tsv":
+		return "csv"
+	}
+	return f
 }
 
 // FormatFromName guesses the format from a file name, looking through a
@@ -251,6 +262,8 @@ type lineReader struct {
 }
 
 func newLineReader(r io.Reader, max int) *lineReader {
+	// NewReaderSize returns r itself when it is a big enough bufio.Reader,
+	// so a stream already buffered (to peek at it) is not copied twice.
 	return &lineReader{br: bufio.NewReaderSize(r, 1<<20), max: max}
 }
 

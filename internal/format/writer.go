@@ -3,7 +3,6 @@ package format
 import (
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 )
@@ -22,7 +21,7 @@ import (
 // default), the empty string as "", nested values as JSON text.
 func NewWriter(w io.Writer, schema *arrow.Schema, opts Options) (Writer, error) {
 	opts = opts.withDefaults()
-	switch strings.ToLower(opts.Format) {
+	switch normalizeFormat(opts.Format) {
 	case "json":
 		return newJSONWriter(w, schema, opts)
 	case "csv":

@@ -5,6 +5,25 @@
 // epoch, then the watermark +infinity (WatermarkEnd), then EndEpoch. A
 // streaming query feeds epoch after epoch with finite watermarks, and
 // stateful operators keep their state in between.
+//
+// A plan is a tree of stages: a Stage is a chain of operators fed by a
+// Scan (or by other stages, for UNION ALL). Stateless operators built by
+// Scan.Local run inside the scan workers; the rest run in the driver's
+// goroutine. SELECT status, count(*) FROM t WHERE size > 0 GROUP BY status
+// ORDER BY 2 DESC LIMIT 10 runs as:
+//
+//	scan := &exec.Scan{Source: src, Splits: splits, Local: func() ([]exec.Operator, error) {
+//		f, err := exec.NewFilter(src.Schema(), sizePositive)
+//		return []exec.Operator{f}, err
+//	}}
+//	agg, _ := exec.NewHashAggregate([]expr.Expr{status}, []string{"status", "n"}, []*expr.Aggregate{count})
+//	top := exec.NewTopN(agg.Schema(), []exec.SortKey{{Expr: n, Desc: true}}, 10, 0)
+//	out := exec.NewCollect()
+//	err := exec.Run(ctx, &exec.Stage{Scan: scan, Ops: []exec.Operator{agg, top}}, exec.WatermarkEnd, out, nil)
+//
+// Operators that buffer (HashAggregate, Sort, TopN, the outer sides of
+// HashJoin) emit when the watermark reaches WatermarkEnd; Limit returns
+// ErrLimitReached, on which the driver stops reading but still flushes.
 package exec
 
 import (

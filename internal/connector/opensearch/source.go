@@ -33,10 +33,10 @@ type Source struct {
 }
 
 var (
-	_ connector.Source            = (*Source)(nil)
-	_ connector.ProjectionPusher  = (*Source)(nil)
-	_ connector.FilterPusher      = (*Source)(nil)
-	_ connector.Describer         = (*Source)(nil)
+	_ connector.Source           = (*Source)(nil)
+	_ connector.ProjectionPusher = (*Source)(nil)
+	_ connector.FilterPusher     = (*Source)(nil)
+	_ connector.Describer        = (*Source)(nil)
 )
 
 // NewSource opens an opensearch table for reading.
@@ -143,9 +143,11 @@ func (s *Source) Describe() string {
 // searchBody is one page's request.
 func (s *Source) searchBody(pit string, after []byte) []byte {
 	body := dsl{
-		"size":             s.o.PageSize,
-		"pit":              dsl{"id": pit, "keep_alive": "2m"},
-		"sort":             []any{dsl{"_shard_doc": "asc"}},
+		"size": s.o.PageSize,
+		"pit":  dsl{"id": pit, "keep_alive": "2m"},
+		// OpenSearch 2 has no _shard_doc: _doc repeats across shards, so
+		// _id breaks the ties search_after would otherwise skip.
+		"sort":             []any{"_doc", "_id"},
 		"track_total_hits": false,
 	}
 	if s.query != nil {

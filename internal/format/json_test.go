@@ -297,3 +297,25 @@ func TestJSONContextCancelled(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 }
+
+func TestEmptyInputs(t *testing.T) {
+	schema := schemaOf(fld("a", types.BigInt))
+	for _, name := range []string{"e.json", "e.json.gz", "e.csv", "e.json.zst"} {
+		var data []byte
+		if c := CodecFromName(name); c == CodecZstd {
+			data = compressBytes(t, c, nil)
+		}
+		if got := mustRead(t, memFile(name, data), schema, Options{}); len(got) != 0 {
+			t.Fatalf("%s: %v", name, got)
+		}
+	}
+	if _, err := readAll(t, memFile("file:///e.parquet", nil), schema, Options{}); err == nil || !strings.Contains(err.Error(), "file:///e.parquet") {
+		t.Fatalf("empty parquet: %v", err)
+	}
+	// Whitespace only, and a file that is only "[]".
+	for _, in := range []string{" \n\t\n", "[]", "[ ]\n"} {
+		if got := mustRead(t, memFile("w.json", []byte(in)), schema, Options{}); len(got) != 0 {
+			t.Fatalf("%q: %v", in, got)
+		}
+	}
+}

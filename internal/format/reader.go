@@ -127,6 +127,7 @@ type rowBase struct {
 func (r *rowBase) init(file File, schema *arrow.Schema, opts Options) {
 	r.file, r.opts, r.schema = file, opts, schema
 	r.rb = array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	r.rb.Reserve(opts.BatchSize)
 	r.fileIdx, r.rowIdx, r.corruptIdx = -1, -1, -1
 	for i, f := range schema.Fields() {
 		switch {
@@ -203,6 +204,8 @@ func (r *rowBase) flush() arrow.RecordBatch {
 	rec := r.rb.NewRecordBatch()
 	r.rows.Add(int64(r.pending))
 	r.pending = 0
+	// Sized for a full batch up front: growing by doubling copies.
+	r.rb.Reserve(r.opts.BatchSize)
 	return rec
 }
 

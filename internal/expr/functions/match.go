@@ -42,7 +42,7 @@ func StandardAnalyzer() (analysis.Analyzer, error) {
 type queryTerms struct {
 	terms [][]byte
 	pos   []int
-	ascii bool // every term is ASCII: a cheap substring pre-check is exact enough
+	ascii bool // every term is ASCII: ASCII text can take the fast path
 }
 
 func analyzeQuery(text string) (*queryTerms, error) {
@@ -61,53 +61,60 @@ func analyzeQuery(text string) (*queryTerms, error) {
 	return q, nil
 }
 
-// lowerASCII lower-cases s into buf; ok is false for non-ASCII text.
-func lowerASCII(buf []byte, s string) ([]byte, bool) {
-	buf = buf[:0]
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x80 {
-			return buf, false
-		}
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		buf = append(buf, c)
-	}
-	return buf, true
-}
-
-// matcher state per Eval; the analyzer allocates per document anyway.
+// textMatcher is the per-Eval state of match/match_phrase.
 type textMatcher struct {
 	q      *queryTerms
 	phrase bool
-	buf    []byte
+	words  []string // reused for phrases
+}
+
+// matchASCII is the allocation-free path for ASCII text: asciiWords
+// splits words as Bleve does; stop words need no filtering because an
+// analyzed query never contains one.
+func (m *textMatcher) matchASCII(text string) bool {
+	if !m.phrase {
+		found := false
+		asciiWords(text, func(w string, _ int) bool {
+			for _, t := range m.q.terms {
+				if equalFoldASCII(w, t) {
+					found = true
+					return false
+				}
+			}
+			return true
+		})
+		return found
+	}
+	m.words = m.words[:0]
+	asciiWords(text, func(w string, _ int) bool {
+		m.words = append(m.words, w)
+		return true
+	})
+	for p, w := range m.words {
+		if !equalFoldASCII(w, m.q.terms[0]) {
+			continue
+		}
+		ok := true
+		for k := 1; k < len(m.q.terms); k++ {
+			at := p + m.q.pos[k] - m.q.pos[0]
+			if at >= len(m.words) || !equalFoldASCII(m.words[at], m.q.terms[k]) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
 }
 
 func (m *textMatcher) match(text string) bool {
 	if len(m.q.terms) == 0 {
 		return false
 	}
-	// Cheap rejection: a term that is not even a substring of the lower-
-	// cased text cannot be one of its tokens.
-	if m.q.ascii {
-		if low, ok := lowerASCII(m.buf, text); ok {
-			m.buf = low
-			found := 0
-			for _, t := range m.q.terms {
-				if bytes.Contains(low, t) {
-					found++
-					if !m.phrase {
-						break
-					}
-				} else if m.phrase {
-					return false
-				}
-			}
-			if found == 0 {
-				return false
-			}
-		}
+	if m.q.ascii && isASCII(text) {
+		return m.matchASCII(text)
 	}
 	toks := analyzer.Analyze([]byte(text))
 	if !m.phrase {

@@ -435,5 +435,8 @@ func (j *HashJoin) String() string {
 	if j.residual != nil {
 		s += " cond=" + j.residual.String()
 	}
-	return s + fmt.Sprintf(" build=%d rows", j.build.NumRows())
+	if j.build != nil {
+		s += fmt.Sprintf(" build=%d rows", j.build.NumRows())
+	}
+	return s
 }

@@ -309,6 +309,9 @@ func (e *keyEncoder) encode(cols []arrow.Array, n int) [][]byte {
 		e.rows[i] = e.rows[i][:0]
 	}
 	for _, c := range cols {
+		if e.encodeColumn(c, n) {
+			continue
+		}
 		switch c.(type) {
 		case *array.Int64, *array.Int32, *array.Timestamp, *array.Date32, *array.Boolean:
 		default:
@@ -329,6 +332,55 @@ func (e *keyEncoder) encode(cols []arrow.Array, n int) [][]byte {
 		}
 	}
 	return e.rows
+}
+
+// encodeColumn is appendValue for a whole column of a common type, with
+// the type switch hoisted out of the row loop. It reports false for
+// other types.
+func (e *keyEncoder) encodeColumn(c arrow.Array, n int) bool {
+	rows := e.rows
+	nulls := c.NullN() > 0
+	switch v := c.(type) {
+	case *array.Int64:
+		vals := v.Int64Values()
+		for i := 0; i < n; i++ {
+			if nulls && v.IsNull(i) {
+				rows[i] = append(rows[i], 0)
+				continue
+			}
+			rows[i] = binary.LittleEndian.AppendUint64(append(rows[i], 1), uint64(vals[i]))
+		}
+	case *array.Timestamp:
+		vals := v.TimestampValues()
+		for i := 0; i < n; i++ {
+			if nulls && v.IsNull(i) {
+				rows[i] = append(rows[i], 0)
+				continue
+			}
+			rows[i] = binary.LittleEndian.AppendUint64(append(rows[i], 1), uint64(vals[i]))
+		}
+	case *array.Int32:
+		vals := v.Int32Values()
+		for i := 0; i < n; i++ {
+			if nulls && v.IsNull(i) {
+				rows[i] = append(rows[i], 0)
+				continue
+			}
+			rows[i] = binary.LittleEndian.AppendUint32(append(rows[i], 1), uint32(vals[i]))
+		}
+	case *array.String:
+		for i := 0; i < n; i++ {
+			if nulls && v.IsNull(i) {
+				rows[i] = append(rows[i], 0)
+				continue
+			}
+			s := v.Value(i)
+			rows[i] = append(binary.AppendUvarint(append(rows[i], 1), uint64(len(s))), s...)
+		}
+	default:
+		return false
+	}
+	return true
 }
 
 // appendValue appends a self-delimiting encoding of a[i]: a tag byte (0

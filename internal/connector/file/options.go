@@ -20,7 +20,7 @@ var SourceOptionKeys = []string{
 	"max_bytes_per_trigger",   // streaming: bytes per epoch (e.g. 512MB)
 	"latest_first",            // streaming: newest files first
 	"max_file_age",            // ignore files older than this interval (e.g. '7 days')
-	"discovery",               // listing (default)
+	"discovery",               // streaming: full (default; also 'listing') or start_after
 	"reprocess_changed_files", // streaming: a file whose etag changed is read again
 	"dead_letter_location",    // where bad rows go (the engine wires it)
 	"skip_files",              // comma-separated globs of keys (relative to the location) to ignore
@@ -85,8 +85,10 @@ func parseSourceOptions(m map[string]string) (sourceOptions, error) {
 			o.MaxFileAge, err = parseAge(v)
 		case "discovery":
 			o.Discovery = strings.ToLower(v)
-			if o.Discovery != "listing" {
-				err = fmt.Errorf("only 'listing' is supported")
+			switch o.Discovery {
+			case "full", "listing", "start_after":
+			default:
+				err = fmt.Errorf("want full or start_after")
 			}
 		case "reprocess_changed_files":
 			o.ReprocessChangedFiles, err = parseBool(v)

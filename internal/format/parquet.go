@@ -414,10 +414,9 @@ func castTo(ctx context.Context, a arrow.Array, t arrow.DataType) (arrow.Array, 
 }
 
 // Stats reports rows returned; Parquet has no bad rows.
-func (r *parquetReader) Stats() ReadStats { return ReadStats{Rows: r.rows} }
-
-// RowGroupsSkipped is how many row groups RowGroupFilter pruned.
-func (r *parquetReader) RowGroupsSkipped() int { return r.skipped }
+func (r *parquetReader) Stats() ReadStats {
+	return ReadStats{Rows: r.rows, RowGroups: len(r.groups) + r.skipped, RowGroupsSkipped: r.skipped}
+}
 
 func (r *parquetReader) Close() error {
 	if r.rr != nil {

@@ -76,6 +76,15 @@ func TestParquetRowGroupPruning(t *testing.T) {
 	}
 	f := memFile("p.parquet", data)
 	schema := schemaOf(fld("id", types.BigInt), fld("_row", types.BigInt))
+	rd, err := NewReader(context.Background(), f, schema, Options{Format: "parquet", RowGroupFilter: keepMiddle})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := rd.(StatsReader).Stats(); st.RowGroups != 3 || st.RowGroupsSkipped != 2 {
+		t.Fatalf("stats %+v", st)
+	}
+	rd.Close()
+	seen = nil
 	got := mustRead(t, f, schema, Options{Format: "parquet", RowGroupFilter: keepMiddle})
 	if len(got) != 10 || got[0] != `{"_row":11,"id":10}` || got[9] != `{"_row":20,"id":19}` {
 		t.Fatalf("got %v", got)

@@ -22,6 +22,8 @@ import (
 type ReadStats struct {
 	Rows    int64 // rows returned
 	BadRows int64 // rows that were malformed (kept, dropped or fatal)
+	// Parquet only: row groups in the file and those RowGroupFilter pruned.
+	RowGroups, RowGroupsSkipped int
 }
 
 // StatsReader is a Reader that counts rows and bad rows; every Reader

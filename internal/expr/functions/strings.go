@@ -27,12 +27,11 @@ func strUnary(f func(string) string) func([]Arg) Kernel {
 }
 
 func isASCII(s string) bool {
+	var or byte
 	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
+		or |= s[i]
 	}
-	return true
+	return or < utf8.RuneSelf
 }
 
 func initcap(s string) string {

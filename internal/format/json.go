@@ -168,12 +168,10 @@ func newJSONReader(ctx context.Context, file File, schema *arrow.Schema, opts Op
 	r.rc = rc
 	br := bufio.NewReaderSize(rc, 1<<20)
 	if first, err := firstByte(br); err == nil && first == '[' {
-		data, err := io.ReadAll(br)
-		if err != nil {
-			r.Close()
-			return nil, r.readErr(err)
+		if head, _ := br.Peek(3); bytes.Equal(head, []byte("\xef\xbb\xbf")) {
+			br.Discard(3)
 		}
-		r.whole = &wholeJSON{data: bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), line: 1}
+		r.whole = &wholeJSON{r: br, max: opts.MaxLineBytes, line: 1}
 	} else {
 		r.lines = newLineReader(br, opts.MaxLineBytes)
 	}
@@ -583,10 +581,14 @@ func (r *jsonReader) decodeMap(c *jsonCol, b array.Builder, v []byte) string {
 }
 
 // wholeJSON yields the elements of top-level arrays (and top-level
-// objects) of a file read whole, with the line each starts on.
+// objects) of a file, with the line each starts on. It holds a window of
+// the stream, not the file: about one element plus a read chunk.
 type wholeJSON struct {
+	r       io.Reader
+	max     int // longest element accepted
 	data    []byte
-	p       int
+	p       int // consumed up to here
+	eof     bool
 	inArray bool
 	lastPos int
 	line    int64
@@ -599,12 +601,42 @@ func (w *wholeJSON) lineAt(p int) int64 {
 	return w.line
 }
 
+// more drops the consumed prefix and reads another chunk.
+func (w *wholeJSON) more() error {
+	if w.p > 0 {
+		w.lineAt(w.p)
+		n := copy(w.data, w.data[w.p:])
+		w.data = w.data[:n]
+		w.lastPos -= w.p
+		w.p = 0
+	}
+	if cap(w.data)-len(w.data) < 256<<10 {
+		grown := make([]byte, len(w.data), 2*cap(w.data)+1<<20)
+		copy(grown, w.data)
+		w.data = grown
+	}
+	n, err := w.r.Read(w.data[len(w.data):cap(w.data)])
+	w.data = w.data[:len(w.data)+n]
+	if err == io.EOF {
+		w.eof = true
+		return nil
+	}
+	return err
+}
+
+// next returns the next element; the slice is valid until the next call.
 func (w *wholeJSON) next() ([]byte, int64, error) {
-	d := w.data
 	for !w.broken {
+		d := w.data
 		p := skipWS(d, w.p)
 		if p >= len(d) {
-			return nil, 0, io.EOF
+			if w.eof {
+				return nil, 0, io.EOF
+			}
+			if err := w.more(); err != nil {
+				return nil, 0, err
+			}
+			continue
 		}
 		if !w.inArray {
 			if d[p] == '[' {
@@ -624,10 +656,19 @@ func (w *wholeJSON) next() ([]byte, int64, error) {
 			}
 		}
 		end, err := skipValue(d, p)
-		if err != nil {
-			// The structure is broken: the rest is one bad record.
+		if (err != nil || end >= len(d)) && !w.eof && len(d)-p <= w.max {
+			// The element may go on past the window: read on and retry.
+			w.p = p
+			if err := w.more(); err != nil {
+				return nil, 0, err
+			}
+			continue
+		}
+		if err != nil || len(d)-p > w.max && end >= len(d) {
+			// The structure is broken (or the element too long): the
+			// rest is one bad record.
 			w.broken = true
-			return d[p:], w.lineAt(p), nil
+			return d[p:min(len(d), p+w.max)], w.lineAt(p), nil
 		}
 		w.p = end
 		return d[p:end], w.lineAt(p), nil

@@ -319,3 +319,31 @@ func TestEmptyInputs(t *testing.T) {
 		}
 	}
 }
+
+func TestJSONWholeFileStreams(t *testing.T) {
+	var buf bytes.Buffer
+	buf.WriteString("[\n")
+	const n = 60000
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			buf.WriteString(",\n")
+		}
+		if i == 30000 {
+			buf.WriteString(`{"a":` + strings.Repeat(" ", 3<<20) + `7}`) // spans several read chunks
+			continue
+		}
+		buf.WriteString(`{"a":1,"pad":"` + strings.Repeat("x", 40) + `"}`)
+	}
+	buf.WriteString("\n]\n")
+	got := mustRead(t, memFile("big.json", buf.Bytes()), schemaOf(fld("a", types.BigInt), fld("_row", types.BigInt)), Options{})
+	if len(got) != n || got[n-1] != `{"_row":60001,"a":1}` || got[30000] != `{"_row":30002,"a":7}` {
+		t.Fatalf("%d rows, last %s, mid %s", len(got), got[len(got)-1], got[30000])
+	}
+	// An element longer than MaxLineBytes ends the file as one bad row.
+	nbad := 0
+	got = mustRead(t, memFile("big.json", buf.Bytes()), schemaOf(fld("a", types.BigInt)),
+		Options{MaxLineBytes: 1 << 20, Mode: DropMalformed, OnBadRow: func(BadRow) { nbad++ }})
+	if len(got) != 30000 || nbad != 1 {
+		t.Fatalf("%d rows, %d bad", len(got), nbad)
+	}
+}

@@ -35,7 +35,24 @@ func (b *Binder) bindFrom(t sql.TableExpr) (Node, *scope, error) {
 			hidden[h] = true
 		}
 		scan := &Scan{Table: tbl.Name, Base: tbl.Source, Fields: append([]arrow.Field{}, tbl.Source.Schema().Fields()...)}
-		return scan, scopeFor(alias, scan.Schema(), hidden), nil
+		var n Node = scan
+		if b.Streaming && !b.streamSeen {
+			b.streamSeen = true
+			if tbl.EventTimeColumn != "" {
+				idx := -1
+				for i, f := range scan.Fields {
+					if strings.EqualFold(f.Name, tbl.EventTimeColumn) {
+						idx = i
+						break
+					}
+				}
+				if idx < 0 || scan.Fields[idx].Type.ID() != arrow.TIMESTAMP {
+					return nil, nil, errAt(te, "table %s: watermark column %s is not a TIMESTAMP column", tbl.Name, tbl.EventTimeColumn)
+				}
+				n = &EventTime{Input: scan, Column: idx, Delay: tbl.WatermarkDelay}
+			}
+		}
+		return n, scopeFor(alias, scan.Schema(), hidden), nil
 	case *sql.SubqueryTable:
 		n, _, err := b.bindQuery(te.Query)
 		if err != nil {

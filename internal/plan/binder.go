@@ -15,6 +15,10 @@ type Table struct {
 	Source connector.Source
 	// Hidden names columns of Source that SELECT * leaves out (_file, _row).
 	Hidden []string
+	// EventTimeColumn and WatermarkDelay (µs) come from the table's
+	// WATERMARK clause (or the query's watermark_delay); empty: none.
+	EventTimeColumn string
+	WatermarkDelay  int64
 }
 
 // Tables resolves table names for the binder; the engine implements it
@@ -49,6 +53,10 @@ type Binder struct {
 	ctx    context.Context
 	tables Tables
 	ctes   []map[string]*sql.CTE
+	// Streaming marks the first table read (the probe side) as the
+	// stream's input: its event-time column gets an EventTime node.
+	Streaming  bool
+	streamSeen bool
 }
 
 // NewBinder returns a binder resolving tables through t.

@@ -102,8 +102,8 @@ Project [name, BQcount(*)BQ]
 		{"SELECT * FROM (SELECT path, size FROM logs) t WHERE size > 10", `
 Project [path, size]
   Project [path, size]
-    Filter (size > 10L)
-      Scan logs columns=[path, size] filter=(size > 10L)`},
+    Filter (size > 10)
+      Scan logs columns=[path, size] filter=(size > 10)`},
 		{"SELECT geo.city, explode(tags) AS tag FROM logs", `
 Project [geo.city AS city, tag]
   Explode tags

@@ -128,6 +128,16 @@ func prune(n Node, need map[int]bool) (Node, map[int]int, error) {
 		}
 		out, err = out.WithChildren(child)
 		return out, m, err
+	case *EventTime:
+		cn := copySet(need)
+		cn[t.Column] = true
+		child, m, err := prune(t.Input, cn)
+		if err != nil {
+			return nil, nil, err
+		}
+		c := *t
+		c.Input, c.Column = child, m[t.Column]
+		return &c, m, nil
 	case *Limit:
 		child, m, err := prune(t.Input, need)
 		if err != nil {

@@ -15,6 +15,7 @@ var Rules = []Rule{
 	FoldConstants{},
 	MergeFilters{},
 	PushFilterThroughProject{},
+	PushFilterThroughEventTime{},
 	PushFilterIntoJoin{},
 	PushFilterIntoScan{},
 	LimitSortToTopN{},

@@ -51,6 +51,10 @@ type CommitRecord struct {
 	Files    int   `json:"files"`
 	Bytes    int64 `json:"bytes"`
 	Late     int64 `json:"late_rows"`
+	// MaxEventTime seen through this epoch and the watermark the next
+	// epoch will use (µs); a restart resumes event time from them.
+	MaxEventTime  int64 `json:"max_event_time,omitempty"`
+	NextWatermark int64 `json:"next_watermark,omitempty"`
 	Time     int64 `json:"time"`
 	Duration int64 `json:"duration_us"`
 }

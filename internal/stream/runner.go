@@ -42,12 +42,19 @@ type Query struct {
 	Owner string
 	// OnProgress is called after each committed epoch.
 	OnProgress func(Progress)
+	// LockTTL is the object-store lease's TTL (0: DefaultLeaseTTL).
+	LockTTL time.Duration
 	// Retain is how many epochs of offsets, commits and state to keep
 	// (default 100).
 	Retain int64
+	// EventTime, when the source has an event-time column, is the operator
+	// that drops late rows and reports the largest event time; Watermark
+	// turns that into each epoch's watermark.
+	EventTime *exec.EventTime
+	Watermark *Watermark
 
-	lastStart time.Time
-	rowsIn    atomic.Int64
+	lastStart     time.Time
+	lastWatermark int64
 }
 
 // ErrStopped is returned by Run when stop was requested (not an error for
@@ -66,7 +73,7 @@ func (q *Query) Run(ctx context.Context, stop <-chan struct{}) error {
 		q.Retain = 100
 	}
 	cp := q.Checkpoint
-	lock, err := AcquireLock(ctx, cp, q.Owner)
+	lock, err := AcquireLockTTL(ctx, cp, q.Owner, q.LockTTL)
 	if err != nil {
 		return fmt.Errorf("starting stream %s: %w", q.Name, err)
 	}
@@ -75,6 +82,15 @@ func (q *Query) Run(ctx context.Context, stop <-chan struct{}) error {
 	committed, err := cp.Last(ctx, "commits")
 	if err != nil {
 		return fmt.Errorf("starting stream %s: %w", q.Name, err)
+	}
+	if q.Watermark != nil && committed >= 0 {
+		c, err := cp.ReadCommit(ctx, committed)
+		if err != nil {
+			return fmt.Errorf("starting stream %s: %w", q.Name, err)
+		}
+		if c.MaxEventTime != 0 || c.NextWatermark != 0 {
+			q.Watermark.Restore(c.MaxEventTime, c.NextWatermark)
+		}
 	}
 	if err := q.restoreState(ctx, committed); err != nil {
 		return fmt.Errorf("starting stream %s: restoring state of epoch %d: %w", q.Name, committed, err)
@@ -175,16 +191,30 @@ func (q *Query) step(ctx context.Context, n int64) (ran bool, err error) {
 		if err != nil {
 			return false, fmt.Errorf("discovering new data: %w", err)
 		}
-		if len(off) == 0 {
-			q.lastStart = start
-			return false, nil
+		wm := int64(noWatermark)
+		if q.Watermark != nil {
+			wm = q.Watermark.Current()
 		}
-		rec = &OffsetRecord{Epoch: n, Source: off, Watermark: noWatermark, Time: start.UnixMicro()}
+		if len(off) == 0 {
+			// A no-data epoch: the watermark moved past what the last epoch
+			// used, so stateful operators may have windows to close.
+			if q.Watermark == nil || wm <= q.lastWatermark || len(statefulOps(q.Root)) == 0 {
+				q.lastStart = start
+				return false, nil
+			}
+			off = connector.Offset("null")
+		}
+		rec = &OffsetRecord{Epoch: n, Source: off, Watermark: wm, Time: start.UnixMicro()}
+		if q.Watermark != nil {
+			rec.MaxEventTime = q.Watermark.MaxEvent()
+		}
 		if err := cp.WriteOffset(ctx, rec); err != nil {
 			return false, err
 		}
+		crashPoint("planned", n)
 	}
 	q.lastStart = start
+	q.lastWatermark = rec.Watermark
 	p, err := q.runEpoch(ctx, rec)
 	if err != nil {
 		return false, err
@@ -224,26 +254,38 @@ func (q *Query) runEpoch(ctx context.Context, rec *OffsetRecord) (Progress, erro
 			return p, fmt.Errorf("starting sink epoch: %w", err)
 		}
 	}
-	out := &countingSink{sink: q.Sink}
+	out := &countingSink{sink: q.Sink, epoch: rec.Epoch}
 	obs := &countingObserver{}
+	if q.EventTime != nil {
+		q.EventTime.StartEpoch(rec.Watermark)
+	}
 	if err := exec.Run(ctx, q.Root, rec.Watermark, out, obs); err != nil {
 		return p, err
+	}
+	var maxEvent, nextWM int64
+	if q.EventTime != nil && q.Watermark != nil {
+		q.Watermark.Observe(q.EventTime.MaxEvent(), q.Clock.Now().UnixMicro())
+		p.LateRows = q.EventTime.Late()
+		maxEvent, nextWM = q.Watermark.MaxEvent(), q.Watermark.Current()
 	}
 	if err := q.Sink.Flush(ctx, rec.Epoch); err != nil {
 		return p, fmt.Errorf("flushing sink: %w", err)
 	}
+	crashPoint("after-flush", rec.Epoch)
 	if err := q.snapshotState(ctx, rec.Epoch); err != nil {
 		return p, fmt.Errorf("saving state: %w", err)
 	}
 	p.RowsIn, p.RowsOut = obs.rows.Load(), out.rows.Load()
 	commit := &CommitRecord{Epoch: rec.Epoch, RowsIn: p.RowsIn, RowsOut: p.RowsOut, Files: p.Files,
-		Bytes: p.Bytes, Time: q.Clock.Now().UnixMicro()}
+		Bytes: p.Bytes, Late: p.LateRows, Time: q.Clock.Now().UnixMicro(), MaxEventTime: maxEvent, NextWatermark: nextWM}
 	if err := cp.WriteCommit(ctx, commit); err != nil {
 		return p, err
 	}
+	crashPoint("after-commit", rec.Epoch)
 	if err := q.Source.Commit(ctx, rec.Epoch, rec.Source); err != nil {
 		return p, fmt.Errorf("recording source progress: %w", err)
 	}
+	crashPoint("done", rec.Epoch)
 	if lr, ok := q.Source.(LagReporter); ok {
 		p.LagFiles, p.LagBytes = lr.Lag()
 	}
@@ -251,15 +293,18 @@ func (q *Query) runEpoch(ctx context.Context, rec *OffsetRecord) (Progress, erro
 }
 
 type countingSink struct {
-	sink connector.Sink
-	rows atomic.Int64
+	sink  connector.Sink
+	epoch int64
+	rows  atomic.Int64
 }
 
 func (c *countingSink) Send(ctx context.Context, m exec.Message) error {
 	if m.IsWatermark() || m.Batch.NumRows() == 0 {
 		return nil
 	}
-	c.rows.Add(m.Batch.NumRows())
+	if c.rows.Add(m.Batch.NumRows()) == m.Batch.NumRows() {
+		crashPoint("decoding", c.epoch)
+	}
 	return c.sink.Write(ctx, m.Batch)
 }
 

@@ -136,6 +136,21 @@ func int64s(a arrow.Array, buf []int64) []int64 {
 	return buf
 }
 
+// int64s is int64s reusing the table's scratch buffer, which is kept
+// only when it was written (not when it aliases the batch).
+func (t *keyTable) int64s(col arrow.Array) []int64 {
+	vals := int64s(col, t.scratch)
+	if len(vals) > 0 && len(t.scratch) > 0 && &vals[0] == &t.scratch[:1][0] {
+		return vals
+	}
+	switch col.(type) {
+	case *array.Int64, *array.Timestamp, *array.Duration, *array.Time64, *array.Date64:
+		return vals
+	}
+	t.scratch = vals
+	return vals
+}
+
 // ptrSlice lets int64s view []T of an 8-byte integer type as []int64.
 func ptrSlice[T ~int64](s []T) *[]T { return &s }
 
@@ -155,10 +170,7 @@ func (t *keyTable) assign(cols []arrow.Array, rows int, ids []uint32, fresh []in
 		}
 	case keyInt:
 		col := cols[0]
-		vals := int64s(col, t.scratch)
-		if col.DataType().ID() != arrow.INT64 {
-			t.scratch = vals
-		}
+		vals := t.int64s(col)
 		hasNulls := col.NullN() > 0
 		for i := 0; i < rows; i++ {
 			if hasNulls && col.IsNull(i) {
@@ -233,10 +245,7 @@ func (t *keyTable) lookup(cols []arrow.Array, rows int, ids []int32) {
 		}
 	case keyInt:
 		col := cols[0]
-		vals := int64s(col, t.scratch)
-		if col.DataType().ID() != arrow.INT64 {
-			t.scratch = vals
-		}
+		vals := t.int64s(col)
 		for i := 0; i < rows; i++ {
 			ids[i] = -1
 			if col.IsNull(i) {

@@ -45,18 +45,18 @@ type OffsetRecord struct {
 
 // CommitRecord is the content of commits/N.
 type CommitRecord struct {
-	Epoch    int64 `json:"epoch"`
-	RowsIn   int64 `json:"rows_in"`
-	RowsOut  int64 `json:"rows_out"`
-	Files    int   `json:"files"`
-	Bytes    int64 `json:"bytes"`
-	Late     int64 `json:"late_rows"`
+	Epoch   int64 `json:"epoch"`
+	RowsIn  int64 `json:"rows_in"`
+	RowsOut int64 `json:"rows_out"`
+	Files   int   `json:"files"`
+	Bytes   int64 `json:"bytes"`
+	Late    int64 `json:"late_rows"`
 	// MaxEventTime seen through this epoch and the watermark the next
 	// epoch will use (µs); a restart resumes event time from them.
 	MaxEventTime  int64 `json:"max_event_time,omitempty"`
 	NextWatermark int64 `json:"next_watermark,omitempty"`
-	Time     int64 `json:"time"`
-	Duration int64 `json:"duration_us"`
+	Time          int64 `json:"time"`
+	Duration      int64 `json:"duration_us"`
 }
 
 func (c *Checkpoint) key(parts ...string) string { return c.Prefix + strings.Join(parts, "/") }

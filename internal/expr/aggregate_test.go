@@ -78,6 +78,10 @@ func TestAggregates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	dateOf, err := Cast(col(t, b, "t"), types.Date)
+	if err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name     string
 		args     []Expr
@@ -100,6 +104,12 @@ func TestAggregates(t *testing.T) {
 		{"min", []Expr{col(t, b, "d")}, false, "min(d)", "DOUBLE", []any{-2.0, nil, nil}},
 		{"min", []Expr{col(t, b, "ok")}, false, "min(ok)", "BOOLEAN", []any{true, false, nil}},
 		{"sum", []Expr{col(t, b, "b")}, true, "sum(DISTINCT b)", "BIGINT", []any{int64(40), int64(20), nil}},
+		{"max", []Expr{dec}, false, "max(CAST(d AS DECIMAL(10,2)))", "DECIMAL(10,2)", []any{"1.50", nil, nil}},
+		{"min", []Expr{dateOf}, false, "min(CAST(t AS DATE))", "DATE", []any{"2023-12-31", "2024-06-15", nil}},
+		{"every", []Expr{col(t, b, "ok")}, false, "bool_and(ok)", "BOOLEAN", []any{true, false, nil}},
+		{"approx_count_distinct", []Expr{col(t, b, "i")}, false, "approx_count_distinct(i)", "BIGINT", []any{int64(2), int64(1), int64(0)}},
+		{"collect_list", []Expr{col(t, b, "i")}, false, "collect_list(i)", "ARRAY<INT>", []any{[]any{int64(1), int64(4)}, []any{int64(2)}, []any{}}},
+		{"stddev_pop", []Expr{col(t, b, "i")}, false, "stddev_pop(i)", "DOUBLE", []any{1.5, 0.0, nil}},
 		{"count_if", []Expr{col(t, b, "ok")}, false, "count_if(ok)", "BIGINT", []any{int64(2), int64(0), int64(0)}},
 		{"bool_or", []Expr{mustCall(t, ">", col(t, b, "d"), lit(t, 1.0, types.Double))}, false, "bool_or((d > 1.0))", "BOOLEAN", []any{true, nil, nil}},
 	}

@@ -22,14 +22,37 @@ func Explain(root *Stage) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
+// sideInputs is an operator with inputs outside its stage, such as a
+// hash join's build side, printed as extra children after its main input.
+type sideInputs interface {
+	SideInputs() []*Stage
+}
+
 func explainStage(b *strings.Builder, st *Stage, depth int) {
 	if st == nil {
 		return
 	}
+	type side struct {
+		depth int
+		st    *Stage
+	}
+	var sides []side
 	for i := len(st.Ops) - 1; i >= 0; i-- {
 		line(b, depth, st.Ops[i].String())
+		if si, ok := st.Ops[i].(sideInputs); ok {
+			for _, s := range si.SideInputs() {
+				sides = append(sides, side{depth + 1, s})
+			}
+		}
 		depth++
 	}
+	// The deepest operator's side inputs belong to its subtree, which
+	// ends before the side inputs of the operators above it.
+	defer func() {
+		for i := len(sides) - 1; i >= 0; i-- {
+			explainStage(b, sides[i].st, sides[i].depth)
+		}
+	}()
 	n := len(st.Inputs)
 	if st.Scan != nil {
 		n++

@@ -59,6 +59,8 @@ type HashJoin struct {
 	matched  []bool // build rows matched so far (RIGHT, FULL)
 
 	ids []int32
+
+	buildPlan *Stage // for EXPLAIN only
 }
 
 var (
@@ -410,6 +412,18 @@ func (j *HashJoin) Restore(r io.Reader) error {
 		j.matched[i] = b == 1
 	}
 	return nil
+}
+
+// SetBuildPlan records the stage that produced the build side, so that
+// Explain prints it as the join's second child.
+func (j *HashJoin) SetBuildPlan(st *Stage) { j.buildPlan = st }
+
+// SideInputs returns the build plan set by SetBuildPlan, if any.
+func (j *HashJoin) SideInputs() []*Stage {
+	if j.buildPlan == nil {
+		return nil
+	}
+	return []*Stage{j.buildPlan}
 }
 
 // Release drops the build side.

@@ -120,3 +120,31 @@ func TestHashJoinSnapshot(t *testing.T) {
 	}
 	eqRows(t, rowsOf(out.Batches()), []string{"2,b,2,2", "NULL,NULL,NULL,3"})
 }
+
+func TestHashJoinExplain(t *testing.T) {
+	i64 := arrow.PrimitiveTypes.Int64
+	ctx := context.Background()
+	a, b, c := seqTable(t, 2, 1), seqTable(t, 3, 1), seqTable(t, 4, 1)
+	k := []expr.Expr{expr.Col(0, "x", i64)}
+	j1, err := NewHashJoin(ctx, InnerJoin, a.Schema(), b.Schema(), nil, k, k, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j1.SetBuildPlan(&Stage{Scan: scanOf(t, b, 1)})
+	j2, err := NewHashJoin(ctx, LeftJoin, j1.Schema(), c.Schema(), nil, k, k, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j2.SetBuildPlan(&Stage{Scan: scanOf(t, c, 1), Ops: []Operator{NewLimit(c.Schema(), 1, 0)}})
+	st := &Stage{Scan: scanOf(t, a, 1), Ops: []Operator{j1, j2, NewLimit(j2.Schema(), 5, 0)}}
+	want := `Limit 5
+  HashJoin Left on=[x = x] build=0 rows
+    HashJoin Inner on=[x = x] build=0 rows
+      Scan memory batches=2 rows=2
+      Scan memory batches=3 rows=3
+    Limit 1
+      Scan memory batches=4 rows=4`
+	if got := Explain(st); got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+}

@@ -74,10 +74,11 @@
 // # Substitutions
 //
 // ${TESTDATA} is the absolute path of the repository's testdata
-// directory and ${TMPDIR} a fresh empty directory per file. In actual
-// output (rows and errors) those paths are written back as ${TESTDATA}
-// and ${TMPDIR} before comparing, so expectations do not depend on
-// where the repository lives.
+// directory, ${TMPDIR} a fresh empty directory per file and ${DATADIR}
+// the engine's data directory (catalog, checkpoints). In actual output
+// (rows and errors) those paths are written back as ${TESTDATA},
+// ${TMPDIR} and ${DATADIR} before comparing, so expectations do not
+// depend on where the repository or the temp dirs live.
 //
 // Each file runs on a fresh engine with its own temporary data directory
 // and now() fixed at 2026-11-30 12:00:00 UTC.

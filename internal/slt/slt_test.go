@@ -59,8 +59,9 @@ func runFile(t *testing.T, path, name, testdata string) {
 	if script.Skip != "" && os.Getenv("SLT_NOSKIP") == "" {
 		t.Skip(script.Skip)
 	}
+	dataDir := t.TempDir()
 	eng, err := engine.Open(engine.Options{
-		DataDir: t.TempDir(),
+		DataDir: dataDir,
 		Now:     func() time.Time { return fixedNow },
 	})
 	if err != nil {
@@ -69,7 +70,7 @@ func runFile(t *testing.T, path, name, testdata string) {
 	defer eng.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Second)
 	defer cancel()
-	r := &Runner{Exec: eng, Vars: map[string]string{"TESTDATA": testdata, "TMPDIR": t.TempDir()}}
+	r := &Runner{Exec: eng, Vars: map[string]string{"TESTDATA": testdata, "TMPDIR": t.TempDir(), "DATADIR": dataDir}}
 	out := r.Run(ctx, script)
 	if *update && out.Changed {
 		if err := os.WriteFile(path, []byte(out.Updated), 0o644); err != nil {

@@ -38,8 +38,8 @@ var registry = []Def{
 	{Name: "is_not_false", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Operator: true, Bind: bindIsNull("is_not_false")},
 
 	// Pattern matching (like.go).
-	{Name: "like", MinArgs: 2, MaxArgs: 3, Kind: Scalar, Operator: true, Bind: bindLike("like")},
-	{Name: "ilike", MinArgs: 2, MaxArgs: 3, Kind: Scalar, Operator: true, Bind: bindLike("ilike")},
+	{Name: "like", MinArgs: 2, MaxArgs: 3, Kind: Scalar, Bind: bindLike("like")},
+	{Name: "ilike", MinArgs: 2, MaxArgs: 3, Kind: Scalar, Bind: bindLike("ilike")},
 	{Name: "rlike", Aliases: []string{"regexp", "regexp_like"}, MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindLike("rlike")},
 
 	// Math (math.go).

@@ -104,3 +104,22 @@ func TestUnknownCodec(t *testing.T) {
 		t.Fatal("bzip2 writing should be refused")
 	}
 }
+
+// A small compressed file can hold lines far longer than its read buffer.
+func TestCompressedLongLines(t *testing.T) {
+	long := strings.Repeat("x", 200000)
+	plain := []byte(`{"a":"` + long + `"}` + "\n" + `{"a":"y"}` + "\n")
+	gz := compressBytes(t, CodecGzip, plain)
+	if len(gz) > 4096 {
+		t.Fatalf("test wants a tiny file, got %d bytes", len(gz))
+	}
+	got := mustRead(t, memFile("x.json.gz", gz), schemaOf(fld("a", types.String), fld("_row", types.BigInt)), Options{})
+	if len(got) != 2 || len(got[0]) != len(long)+len(`{"_row":1,"a":""}`) || got[1] != `{"_row":2,"a":"y"}` {
+		t.Fatalf("got %d rows", len(got))
+	}
+	csvData := compressBytes(t, CodecGzip, []byte("a\n\""+long+"\n"+long+"\"\nz\n"))
+	got = mustRead(t, memFile("x.csv.gz", csvData), schemaOf(fld("a", types.String), fld("_row", types.BigInt)), Options{Format: "csv", Header: true})
+	if len(got) != 2 || got[1] != `{"_row":4,"a":"z"}` {
+		t.Fatalf("got %v", got[1:])
+	}
+}

@@ -82,7 +82,7 @@ func newCSVReader(ctx context.Context, file File, schema *arrow.Schema, opts Opt
 		return nil, err
 	}
 	r.rc = rc
-	r.lines = newLineReader(rc, opts.MaxLineBytes)
+	r.lines = newLineReader(rc, opts.MaxLineBytes, streamBufSize(file))
 	if err := r.resolveColumns(); err != nil {
 		r.Close()
 		return nil, r.readErr(err)

@@ -166,14 +166,14 @@ func newJSONReader(ctx context.Context, file File, schema *arrow.Schema, opts Op
 		return nil, err
 	}
 	r.rc = rc
-	br := bufio.NewReaderSize(rc, 1<<20)
+	br := bufio.NewReaderSize(rc, streamBufSize(file))
 	if first, err := firstByte(br); err == nil && first == '[' {
 		if head, _ := br.Peek(3); bytes.Equal(head, []byte("\xef\xbb\xbf")) {
 			br.Discard(3)
 		}
 		r.whole = &wholeJSON{r: br, max: opts.MaxLineBytes, line: 1}
 	} else {
-		r.lines = newLineReader(br, opts.MaxLineBytes)
+		r.lines = newLineReader(br, opts.MaxLineBytes, br.Size())
 	}
 	return r, nil
 }

@@ -266,10 +266,21 @@ type lineReader struct {
 	tooLong bool
 }
 
-func newLineReader(r io.Reader, max int) *lineReader {
+func newLineReader(r io.Reader, max, bufSize int) *lineReader {
 	// NewReaderSize returns r itself when it is a big enough bufio.Reader,
 	// so a stream already buffered (to peek at it) is not copied twice.
-	return &lineReader{br: bufio.NewReaderSize(r, 1<<20), max: max}
+	return &lineReader{br: bufio.NewReaderSize(r, bufSize), max: max}
+}
+
+// streamBufSize picks the read buffer for a file: 1 MB, or less for a
+// small file, so reading many small objects does not churn megabytes.
+// Lines longer than the buffer still work (lineReader joins them).
+func streamBufSize(f File) int {
+	const big = 1 << 20
+	if f.Size <= 0 || f.Size >= big/4 {
+		return big
+	}
+	return max(4096, int(f.Size)*4) // room for a compressed file's growth
 }
 
 // next returns the next line without its terminator and its 1-based

@@ -5,8 +5,11 @@
 //
 //	rep, err := runner.Run(ctx, runner.Options{Data: "/tmp/logs", Repeat: 3})
 //	rep.WriteText(os.Stdout)
-//	// layout     query  name               best     rows/s   MB/s  MB/s/core  result rows
-//	// ndjson     Q1     scan-filter-count  1.92s    1.8M     520   260        1
+//	// layout  query  name               input MB  files  best s  rows/s  MB/s  cores  MB/s/core  cpu s  MB/cpu-s  result rows
+//	// ndjson  Q1     scan-filter-count  1003.8    8      17.488  201.5k  57.4  2      28.7       3.69   271.8     1
+//
+// CPU seconds are reported beside wall time because a shared machine
+// stretches the wall clock but not the work done.
 package runner
 
 import (

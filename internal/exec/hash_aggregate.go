@@ -9,7 +9,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/compute"
 
 	"sluice/internal/expr"
 )
@@ -139,10 +138,8 @@ func (h *HashAggregate) keepKeys(ctx context.Context, cols []arrow.Array, rows [
 		}
 		return nil
 	}
-	idx := indexArray(rows)
-	defer idx.Release()
 	for c, col := range cols {
-		taken, err := compute.TakeArray(ctx, col, idx)
+		taken, err := gather(ctx, col, rows)
 		if err != nil {
 			return err
 		}

@@ -68,11 +68,12 @@ func ValueAt(arr arrow.Array, i int) any {
 	case *array.Float64:
 		return a.Value(i)
 	case *array.String:
-		return a.Value(i)
+		// Copies: the value must outlive the array's buffers.
+		return strings.Clone(a.Value(i))
 	case *array.LargeString:
-		return a.Value(i)
+		return strings.Clone(a.Value(i))
 	case *array.StringView:
-		return a.Value(i)
+		return strings.Clone(a.Value(i))
 	case *array.Binary:
 		return append([]byte(nil), a.Value(i)...)
 	case *array.Decimal128:

@@ -17,6 +17,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
+	"sluice/internal/storage"
 	"sluice/internal/testutil/faultproxy"
 	"sluice/internal/testutil/s3server"
 	"sluice/internal/types"
@@ -215,4 +216,19 @@ func assertClean(t testing.TB, err error) {
 		}
 	}
 	assertNoSecret(t, "error", msg)
+}
+
+type objectInfo = storage.ObjectInfo
+
+// s3Store opens the storage layer on bucket with the server's keys.
+func s3Store(t testing.TB, bucket string) *storage.S3Store {
+	t.Helper()
+	srv := needS3(t)
+	st, err := storage.NewS3Store(t.Context(), bucket, storage.Options{
+		Endpoint: srv.Endpoint, Region: srv.Region, AccessKeyID: srv.AccessKey, SecretAccessKey: srv.SecretKey,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
 }

@@ -1,0 +1,29 @@
+package exec
+
+// OperatorInfo describes one physical operator: the one list of them, for
+// documentation (EXPLAIN readers, SHOW-style listings) and tests.
+type OperatorInfo struct {
+	// Name is how EXPLAIN starts the operator's line.
+	Name string
+	// Stateful operators implement Stateful and are snapshotted at each
+	// streaming commit.
+	Stateful bool
+	// Buffers reports operators that hold rows until WatermarkEnd.
+	Buffers     bool
+	Description string
+}
+
+// Operators lists every operator in this package.
+func Operators() []OperatorInfo {
+	return []OperatorInfo{
+		{Name: "Filter", Description: "keeps rows where the predicate is TRUE"},
+		{Name: "Project", Description: "computes one column per expression"},
+		{Name: "Limit", Stateful: true, Description: "passes n rows after an offset, then stops the input early"},
+		{Name: "HashAggregate", Stateful: true, Buffers: true, Description: "GROUP BY with aggregate accumulators"},
+		{Name: "Sort", Stateful: true, Buffers: true, Description: "stable ORDER BY of all rows"},
+		{Name: "TopN", Stateful: true, Buffers: true, Description: "ORDER BY ... LIMIT keeping only candidate rows"},
+		{Name: "Distinct", Stateful: true, Description: "passes each distinct row once"},
+		{Name: "HashJoin", Stateful: true, Description: "equi-join against an in-memory build side (inner, outer, semi, anti, cross)"},
+		{Name: "Generate", Description: "explode/posexplode of an ARRAY or MAP"},
+	}
+}

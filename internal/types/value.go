@@ -162,6 +162,8 @@ func formatInto(b *strings.Builder, arr arrow.Array, i int) {
 		return
 	}
 	switch a := arr.(type) {
+	case *array.String:
+		b.WriteString(a.Value(i))
 	case *array.Float64:
 		b.WriteString(FormatDouble(a.Value(i)))
 	case *array.Float32:

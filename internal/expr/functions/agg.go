@@ -45,7 +45,12 @@ func grow[T any](s []T, g uint32) []T {
 	if int(g) < len(s) {
 		return s
 	}
-	n := max(int(g)+1, 2*len(s))
+	if int(g) < cap(s) {
+		// Grow within capacity: reallocating on every new group made
+		// aggregation quadratic in the number of groups.
+		return s[:int(g)+1]
+	}
+	n := max(int(g)+1, 2*cap(s))
 	out := make([]T, n)
 	copy(out, s)
 	return out[:int(g)+1]

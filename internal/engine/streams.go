@@ -19,6 +19,7 @@ import (
 	"sluice/internal/sql"
 	"sluice/internal/storage"
 	"sluice/internal/stream"
+	"sluice/internal/types"
 )
 
 // Query states reported by the query manager.
@@ -33,7 +34,7 @@ const (
 // streamOptionKeys are the WITH (...) keys of INSERT STREAM. File-source
 // options (max_files_per_trigger, ...) may be given too and override the
 // table's.
-var streamOptionKeys = []string{"name", "trigger", "checkpoint_location", "output_mode", "watermark_delay"}
+var streamOptionKeys = []string{"name", "trigger", "checkpoint_location", "output_mode", "watermark_delay", "lock_ttl"}
 
 // streamSpec is a stream definition as kept in the catalog.
 type streamSpec struct {
@@ -149,7 +150,18 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 			overrides[k] = v
 		}
 	}
-	n, err := plan.NewBinder(qctx, tableResolver{e: e, overrides: overrides}).BindQuery(s.Query)
+	res := tableResolver{e: e, overrides: overrides}
+	if v := spec.Options["watermark_delay"]; v != "" {
+		iv, err := types.ParseInterval(v)
+		if err != nil {
+			return nil, fmt.Errorf("stream %s: watermark_delay: %w", name, err)
+		}
+		d := types.IntervalMicros(iv)
+		res.watermarkDelay = &d
+	}
+	binder := plan.NewBinder(qctx, res)
+	binder.Streaming = true
+	n, err := binder.BindQuery(s.Query)
 	if err != nil {
 		return nil, err
 	}
@@ -193,11 +205,20 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 		return nil, err
 	}
 	defer e.unregisterStream(name, rs)
+	var lockTTL time.Duration
+	if v := spec.Options["lock_ttl"]; v != "" {
+		tt, err := stream.ParseTrigger(v)
+		if err != nil || tt.Interval <= 0 {
+			return nil, fmt.Errorf("stream %s: lock_ttl %q: want an interval like '5 seconds'", name, v)
+		}
+		lockTTL = tt.Interval
+	}
 	host, _ := os.Hostname()
 	q := &stream.Query{
 		Name: name, Checkpoint: &stream.Checkpoint{Store: store, Prefix: prefix}, Trigger: trig,
-		Clock: e.clock(), Source: src, Scan: c.streamScan, Root: root, Sink: sink,
-		Owner: fmt.Sprintf("pid %d on %s", os.Getpid(), host),
+		Clock: e.clock(), Source: src, LockTTL: lockTTL, Scan: c.streamScan, Root: root, Sink: sink,
+		Owner:     fmt.Sprintf("pid %d on %s", os.Getpid(), host),
+		EventTime: c.eventTime,
 		OnProgress: func(p stream.Progress) {
 			rs.mu.Lock()
 			rs.status.Last = p
@@ -209,6 +230,9 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 				e.opts.StreamProgress(p)
 			}
 		},
+	}
+	if c.eventTime != nil {
+		q.Watermark = stream.NewWatermark(c.eventDelay, 0)
 	}
 	// Cancelling ctx asks for a stop at the next epoch boundary; the
 	// epoch in flight still commits.

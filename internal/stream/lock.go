@@ -27,15 +27,25 @@ type Lock interface {
 	Release() error
 }
 
-// leaseTTL is how long an object-store lease lasts without renewal.
-const leaseTTL = 30 * time.Second
+// DefaultLeaseTTL is how long an object-store lease lasts without
+// renewal: after a crash, a restart waits at most this long.
+const DefaultLeaseTTL = 30 * time.Second
 
 // AcquireLock takes the checkpoint's lock or fails fast with ErrLocked.
 func AcquireLock(ctx context.Context, cp *Checkpoint, owner string) (Lock, error) {
+	return AcquireLockTTL(ctx, cp, owner, 0)
+}
+
+// AcquireLockTTL is AcquireLock with the object-store lease's TTL (0 is
+// DefaultLeaseTTL); local checkpoints ignore it.
+func AcquireLockTTL(ctx context.Context, cp *Checkpoint, owner string, ttl time.Duration) (Lock, error) {
 	if ls, ok := cp.Store.(*storage.LocalStore); ok {
 		return flockAcquire(filepath.Join(ls.Root(), filepath.FromSlash(cp.Prefix)), owner)
 	}
-	return leaseAcquire(ctx, cp, owner)
+	if ttl <= 0 {
+		ttl = DefaultLeaseTTL
+	}
+	return leaseAcquire(ctx, cp, owner, ttl)
 }
 
 type flock struct{ f *os.File }
@@ -71,19 +81,20 @@ type leaseRecord struct {
 
 type lease struct {
 	cp    *Checkpoint
+	ttl   time.Duration
 	owner string
 	stop  chan struct{}
 	wg    sync.WaitGroup
 }
 
-func leaseAcquire(ctx context.Context, cp *Checkpoint, owner string) (Lock, error) {
+func leaseAcquire(ctx context.Context, cp *Checkpoint, owner string, ttl time.Duration) (Lock, error) {
 	key := cp.key("lock")
-	rec := leaseRecord{Owner: owner, Expires: time.Now().Add(leaseTTL).UnixMilli()}
+	rec := leaseRecord{Owner: owner, Expires: time.Now().Add(ttl).UnixMilli()}
 	data, _ := json.Marshal(rec)
 	for attempt := 0; attempt < 2; attempt++ {
 		err := cp.Store.Put(ctx, key, bytes.NewReader(data), true)
 		if err == nil {
-			l := &lease{cp: cp, owner: owner, stop: make(chan struct{})}
+			l := &lease{cp: cp, ttl: ttl, owner: owner, stop: make(chan struct{})}
 			l.wg.Add(1)
 			go l.renew()
 			return l, nil
@@ -109,14 +120,14 @@ func leaseAcquire(ctx context.Context, cp *Checkpoint, owner string) (Lock, erro
 
 func (l *lease) renew() {
 	defer l.wg.Done()
-	t := time.NewTicker(leaseTTL / 3)
+	t := time.NewTicker(l.ttl / 3)
 	defer t.Stop()
 	for {
 		select {
 		case <-l.stop:
 			return
 		case <-t.C:
-			rec := leaseRecord{Owner: l.owner, Expires: time.Now().Add(leaseTTL).UnixMilli()}
+			rec := leaseRecord{Owner: l.owner, Expires: time.Now().Add(l.ttl).UnixMilli()}
 			data, _ := json.Marshal(rec)
 			_ = l.cp.Store.Put(context.Background(), l.cp.key("lock"), bytes.NewReader(data), false)
 		}

@@ -98,6 +98,18 @@ func (q *Query) Run(ctx context.Context, stop <-chan struct{}) error {
 	if err := q.Source.Recover(ctx, cp.SourceArea(), committed); err != nil {
 		return fmt.Errorf("starting stream %s: recovering source: %w", q.Name, err)
 	}
+	if committed >= 0 {
+		// A crash between commits/N and the source's own record of epoch
+		// N would otherwise leave N's input looking new. Source.Commit is
+		// idempotent, so repeat it for the last commit.
+		rec, err := cp.ReadOffset(ctx, committed)
+		if err != nil {
+			return fmt.Errorf("starting stream %s: reading offsets/%d: %w", q.Name, committed, err)
+		}
+		if err := q.Source.Commit(ctx, committed, rec.Source); err != nil {
+			return fmt.Errorf("starting stream %s: recording source progress of epoch %d: %w", q.Name, committed, err)
+		}
+	}
 	if q.Trigger.AvailableNow {
 		if an, ok := q.Source.(AvailableNowSource); ok {
 			if err := an.PrepareAvailableNow(ctx); err != nil {

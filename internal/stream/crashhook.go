@@ -1,0 +1,19 @@
+package stream
+
+// CrashHook is nil in production. Crash-recovery tests set it in a child
+// process to stop (SIGKILL itself) at a named point of an epoch, so the
+// moments that matter for exactly-once are hit deterministically rather
+// than by luck of timing. Points, in epoch order:
+//
+//	planned        offsets/N written, nothing read yet
+//	decoding       the first batch of the epoch reached the sink
+//	after-flush    the sink flushed, state and commit not yet written
+//	after-commit   commits/N written, the source's seen-file log not yet
+//	done           the source recorded the epoch too
+var CrashHook func(point string, epoch int64)
+
+func crashPoint(point string, epoch int64) {
+	if CrashHook != nil {
+		CrashHook(point, epoch)
+	}
+}

@@ -23,6 +23,7 @@ import (
 	"sluice/internal/connector"
 	"sluice/internal/connector/console"
 	"sluice/internal/connector/file"
+	"sluice/internal/connector/index"
 	"sluice/internal/connector/opensearch"
 )
 
@@ -32,7 +33,7 @@ var factories = []*connector.Factory{
 	fileFactory("csv", "CSV files (optionally compressed) on local disk or S3"),
 	fileFactory("parquet", "Parquet files on local disk or S3, with row-group pruning"),
 	opensearchFactory(),
-	// index: the embedded Bleve index, internal/connector/index (KindBoth).
+	indexFactory(),
 	consoleFactory(),
 }
 
@@ -70,6 +71,23 @@ func opensearchFactory() *connector.Factory {
 			return opensearch.NewSink(ctx, spec, opts)
 		},
 		Validate: opensearch.ValidateOptions,
+	}
+}
+
+// indexFactory describes USING index, the embedded local index.
+func indexFactory() *connector.Factory {
+	return &connector.Factory{
+		Name:        "index",
+		Kind:        connector.KindBoth,
+		OptionKeys:  index.OptionKeys(),
+		Description: "the embedded local search index (Bleve) in the data directory: the default sink",
+		NewSource: func(ctx context.Context, spec connector.TableSpec) (connector.Source, error) {
+			return index.NewSource(ctx, spec)
+		},
+		NewSink: func(ctx context.Context, spec connector.TableSpec, opts connector.SinkOptions) (connector.Sink, error) {
+			return index.NewSink(ctx, spec, opts)
+		},
+		Validate: index.ValidateOptions,
 	}
 }
 

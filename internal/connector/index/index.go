@@ -1,0 +1,161 @@
+// Package index is the embedded local search index, on Bleve: the
+// default sink when no OpenSearch cluster is around. It keeps the
+// OpenSearch connector's semantics (deterministic ids, index / create /
+// upsert, the same mapping rules, match() with the same analyzer) in a
+// directory under the data dir.
+//
+//	CREATE TABLE hot (ts TIMESTAMP, host STRING, msg STRING) USING index
+//	  OPTIONS (text_fields 'msg', id 'host');
+//	INSERT INTO hot SELECT ts, host, msg FROM logs;
+//	SELECT host FROM hot WHERE match(msg, 'login failed');  -- pushed to Bleve
+//
+// The index lives at OPTIONS path, else $SLUICE_DATA_DIR/indexes/<table>,
+// else ./sluice-data/indexes/<table>. Each document keeps its row as
+// JSON in a stored field, so reads give back exactly what was written.
+package index
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/blevesearch/bleve/v2"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"sluice/internal/connector"
+)
+
+// OptionKeys lists every OPTIONS key an index table accepts, sorted.
+func OptionKeys() []string {
+	return []string{"action", "dead_letter_location", "id", "path", "text_fields"}
+}
+
+// Options are a table's parsed options.
+type Options struct {
+	Path       string
+	ID         []string
+	Action     string
+	TextFields map[string]bool
+	DeadLetter string
+}
+
+// ValidateOptions checks keys and values.
+func ValidateOptions(m map[string]string) error {
+	known := map[string]bool{}
+	for _, k := range OptionKeys() {
+		known[k] = true
+	}
+	for k := range m {
+		if !known[k] {
+			return fmt.Errorf("unknown option %q for an index table (known: %s)", k, strings.Join(OptionKeys(), ", "))
+		}
+	}
+	_, err := ParseOptions(connector.TableSpec{Name: "t", Options: m})
+	return err
+}
+
+// ParseOptions reads a table's options, resolving the default path.
+func ParseOptions(spec connector.TableSpec) (Options, error) {
+	m := spec.Options
+	o := Options{Action: "index", TextFields: map[string]bool{}, DeadLetter: m["dead_letter_location"]}
+	o.Path = m["path"]
+	if o.Path == "" {
+		dir := os.Getenv("SLUICE_DATA_DIR")
+		if dir == "" {
+			dir = "sluice-data"
+		}
+		o.Path = filepath.Join(dir, "indexes", strings.ToLower(spec.Name))
+	}
+	for _, c := range strings.Split(m["id"], ",") {
+		if c = strings.Trim(strings.TrimSpace(c), "`"); c != "" {
+			o.ID = append(o.ID, c)
+		}
+	}
+	for _, c := range strings.Split(m["text_fields"], ",") {
+		if c = strings.Trim(strings.TrimSpace(c), "`"); c != "" {
+			o.TextFields[c] = true
+		}
+	}
+	if v := strings.ToLower(m["action"]); v != "" {
+		if v != "index" && v != "create" && v != "upsert" {
+			return o, fmt.Errorf("option action: %q is not index, create or upsert", m["action"])
+		}
+		o.Action = v
+	}
+	return o, nil
+}
+
+// shared is one open Bleve index: Bleve locks its directory, so every
+// sink and source of a path in this process shares one handle.
+type shared struct {
+	idx  bleve.Index
+	refs int
+	mu   sync.Mutex // serializes writers (upsert reads then writes)
+}
+
+var (
+	openMu sync.Mutex
+	opened = map[string]*shared{}
+)
+
+// acquire opens (or creates, with mappings from schema) the index at path.
+func acquire(path string, schema *arrow.Schema, text map[string]bool, create bool) (*shared, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	openMu.Lock()
+	defer openMu.Unlock()
+	if s := opened[abs]; s != nil {
+		s.refs++
+		return s, nil
+	}
+	idx, err := bleve.Open(abs)
+	if err == bleve.ErrorIndexPathDoesNotExist || (err != nil && os.IsNotExist(err)) {
+		if !create {
+			return nil, nil
+		}
+		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			return nil, fmt.Errorf("creating index %s: %w", path, err)
+		}
+		idx, err = bleve.New(abs, Mapping(schema, text))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("opening index %s: %w", path, err)
+	}
+	s := &shared{idx: idx, refs: 1}
+	opened[abs] = s
+	return s, nil
+}
+
+func release(path string) error {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return err
+	}
+	openMu.Lock()
+	defer openMu.Unlock()
+	s := opened[abs]
+	if s == nil {
+		return nil
+	}
+	s.refs--
+	if s.refs > 0 {
+		return nil
+	}
+	delete(opened, abs)
+	return s.idx.Close()
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -22,7 +22,7 @@ func TestLookup(t *testing.T) {
 		}
 	}
 	_, err := Lookup("xml")
-	if err == nil || !strings.HasPrefix(err.Error(), `unknown connector "xml" (known: `) || !strings.Contains(err.Error(), "csv, json") {
+	if err == nil || !strings.HasPrefix(err.Error(), `unknown connector "xml" (known: `) || !strings.Contains(err.Error(), "csv") || !strings.Contains(err.Error(), "parquet") {
 		t.Errorf("Lookup(xml) error = %v", err)
 	}
 }

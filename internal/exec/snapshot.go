@@ -64,6 +64,12 @@ func writeRows(w io.Writer, schema *arrow.Schema, batches []arrow.RecordBatch) e
 	var buf bytes.Buffer
 	iw := ipc.NewWriter(&buf, ipc.WithSchema(schema))
 	for _, b := range batches {
+		// Batches may differ from the plan's schema in field nullability
+		// or metadata only; IPC insists on one schema per stream.
+		if !b.Schema().Equal(schema) {
+			b = array.NewRecordBatch(schema, b.Columns(), b.NumRows())
+			defer b.Release()
+		}
 		if err := iw.Write(b); err != nil {
 			return fmt.Errorf("encoding rows: %w", err)
 		}

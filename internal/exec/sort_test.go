@@ -140,3 +140,27 @@ func TestSortSnapshot(t *testing.T) {
 		}
 	}
 }
+
+// TestSortSnapshotSchemaDrift snapshots batches whose schema differs from
+// the operator's only in nullability.
+func TestSortSnapshotSchemaDrift(t *testing.T) {
+	b := batchOf(t, []string{"x"}, []any{int64(2), int64(1)})
+	plan := arrow.NewSchema([]arrow.Field{{Name: "x", Type: arrow.PrimitiveTypes.Int64, Nullable: false}}, nil)
+	s := NewSort(plan, []SortKey{{Expr: expr.Col(0, "x", arrow.PrimitiveTypes.Int64)}})
+	if err := s.Process(context.Background(), b, nil); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := s.Snapshot(&buf); err != nil {
+		t.Fatal(err)
+	}
+	s2 := NewSort(plan, s.Keys())
+	if err := s2.Restore(&buf); err != nil {
+		t.Fatal(err)
+	}
+	out := NewCollect()
+	if err := s2.OnWatermark(context.Background(), WatermarkEnd, out); err != nil {
+		t.Fatal(err)
+	}
+	eqRows(t, rowsOf(out.Batches()), []string{"1", "2"})
+}

@@ -1,0 +1,256 @@
+package exec
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"sluice/internal/expr"
+)
+
+// OutputMode says when a streaming aggregate writes its groups.
+type OutputMode int
+
+// Output modes, as in Spark Structured Streaming.
+const (
+	// Append writes each window once, when the watermark passes its end,
+	// then drops it.
+	Append OutputMode = iota
+	// Update writes the groups of every window that changed, at each
+	// epoch's end; windows older than the watermark are then dropped.
+	Update
+	// Complete writes every group at each epoch's end (small unwindowed
+	// results).
+	Complete
+)
+
+func (m OutputMode) String() string { return [...]string{"append", "update", "complete"}[m] }
+
+// WindowAggregate is a streaming aggregation keyed by an event-time window
+// (one of the GROUP BY keys is TUMBLE/HOP/window(...), a STRUCT<start,
+// end>) and the other keys. Each open window holds its own HashAggregate,
+// so closing a window drops exactly its state: memory is bounded by open
+// windows, not by history. Rows of one window never mix with another's.
+type WindowAggregate struct {
+	groupBy []expr.Expr
+	names   []string
+	aggs    []*expr.Aggregate
+	window  int // index in groupBy of the window key
+	mode    OutputMode
+	schema  *arrow.Schema
+
+	windows map[int64]*openWindow // by window start (µs)
+}
+
+type openWindow struct {
+	start, end int64
+	agg        *HashAggregate
+	dirty      bool
+}
+
+var (
+	_ Operator = (*WindowAggregate)(nil)
+	_ Stateful = (*WindowAggregate)(nil)
+)
+
+// NewWindowAggregate aggregates per window; groupBy[window] must be a
+// STRUCT whose first two fields are the window's start and end.
+func NewWindowAggregate(groupBy []expr.Expr, names []string, aggs []*expr.Aggregate, window int, mode OutputMode) (*WindowAggregate, error) {
+	st, ok := groupBy[window].Type().(*arrow.StructType)
+	if !ok || st.NumFields() < 2 || st.Field(0).Type.ID() != arrow.TIMESTAMP || st.Field(1).Type.ID() != arrow.TIMESTAMP {
+		return nil, fmt.Errorf("window aggregate: key %s is not a window", groupBy[window])
+	}
+	proto, err := NewHashAggregate(groupBy, names, aggs)
+	if err != nil {
+		return nil, err
+	}
+	return &WindowAggregate{groupBy: groupBy, names: names, aggs: aggs, window: window, mode: mode,
+		schema: proto.Schema(), windows: map[int64]*openWindow{}}, nil
+}
+
+// Schema is the keys then the aggregates, as HashAggregate's.
+func (w *WindowAggregate) Schema() *arrow.Schema { return w.schema }
+
+// OpenWindows is the number of windows holding state.
+func (w *WindowAggregate) OpenWindows() int { return len(w.windows) }
+
+// Process routes each row to its window's aggregate. Rows whose window is
+// NULL (NULL event time) belong to none and are skipped.
+func (w *WindowAggregate) Process(ctx context.Context, batch arrow.RecordBatch, out Output) error {
+	n := int(batch.NumRows())
+	if n == 0 {
+		return nil
+	}
+	win, err := w.groupBy[w.window].Eval(ctx, batch)
+	if err != nil {
+		return fmt.Errorf("window aggregate: %w", err)
+	}
+	defer win.Release()
+	sa := win.(*array.Struct)
+	starts := sa.Field(0).(*array.Timestamp)
+	ends := sa.Field(1).(*array.Timestamp)
+	rows := map[int64][]int64{}
+	var order []int64
+	for i := 0; i < n; i++ {
+		if sa.IsNull(i) || starts.IsNull(i) {
+			continue
+		}
+		s := int64(starts.Value(i))
+		if _, ok := rows[s]; !ok {
+			order = append(order, s)
+			if _, open := w.windows[s]; !open {
+				agg, err := NewHashAggregate(w.groupBy, w.names, w.aggs)
+				if err != nil {
+					return err
+				}
+				w.windows[s] = &openWindow{start: s, end: int64(ends.Value(i)), agg: agg}
+			}
+		}
+		rows[s] = append(rows[s], int64(i))
+	}
+	for _, s := range order {
+		ow := w.windows[s]
+		ow.dirty = true
+		idx := rows[s]
+		if len(idx) == n {
+			if err := ow.agg.Process(ctx, batch, out); err != nil {
+				return err
+			}
+			continue
+		}
+		ib := array.NewInt64Builder(memory.DefaultAllocator)
+		ib.AppendValues(idx, nil)
+		ia := ib.NewArray()
+		ib.Release()
+		sub, err := compute.Take(ctx, *compute.DefaultTakeOptions(), compute.NewDatumWithoutOwning(batch), compute.NewDatumWithoutOwning(ia))
+		ia.Release()
+		if err != nil {
+			return fmt.Errorf("window aggregate: %w", err)
+		}
+		rb := sub.(*compute.RecordDatum).Value
+		err = ow.agg.Process(ctx, rb, out)
+		rb.Release()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *WindowAggregate) sortedStarts() []int64 {
+	ss := make([]int64, 0, len(w.windows))
+	for s := range w.windows {
+		ss = append(ss, s)
+	}
+	sort.Slice(ss, func(i, j int) bool { return ss[i] < ss[j] })
+	return ss
+}
+
+// OnWatermark closes the windows whose end the watermark has passed: in
+// append mode they are written now; in every mode their state goes.
+func (w *WindowAggregate) OnWatermark(ctx context.Context, t int64, out Output) error {
+	for _, s := range w.sortedStarts() {
+		ow := w.windows[s]
+		if ow.end > t {
+			continue
+		}
+		if w.mode == Append || (w.mode == Update && ow.dirty) {
+			if err := ow.agg.EmitAll(ctx, out); err != nil {
+				return err
+			}
+		}
+		ow.agg.Reset()
+		delete(w.windows, s)
+	}
+	return out.Send(ctx, Message{Watermark: t})
+}
+
+// EndEpoch writes changed windows (update) or all windows (complete).
+func (w *WindowAggregate) EndEpoch(ctx context.Context, out Output) error {
+	if w.mode == Append {
+		return nil
+	}
+	for _, s := range w.sortedStarts() {
+		ow := w.windows[s]
+		if w.mode == Complete || ow.dirty {
+			if err := ow.agg.EmitAll(ctx, out); err != nil {
+				return err
+			}
+		}
+		ow.dirty = false
+	}
+	return nil
+}
+
+// Snapshot writes each open window: start, end, then its aggregate's
+// snapshot, length-prefixed.
+func (w *WindowAggregate) Snapshot(wr io.Writer) error {
+	ss := w.sortedStarts()
+	if err := binary.Write(wr, binary.LittleEndian, int64(len(ss))); err != nil {
+		return err
+	}
+	for _, s := range ss {
+		ow := w.windows[s]
+		var buf bytes.Buffer
+		if err := ow.agg.Snapshot(&buf); err != nil {
+			return fmt.Errorf("window %d: %w", s, err)
+		}
+		for _, v := range []int64{ow.start, ow.end, int64(buf.Len())} {
+			if err := binary.Write(wr, binary.LittleEndian, v); err != nil {
+				return err
+			}
+		}
+		if _, err := wr.Write(buf.Bytes()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Restore replaces the open windows with a snapshot's.
+func (w *WindowAggregate) Restore(r io.Reader) error {
+	var n int64
+	if err := binary.Read(r, binary.LittleEndian, &n); err != nil {
+		return fmt.Errorf("window aggregate snapshot: %w", err)
+	}
+	w.windows = map[int64]*openWindow{}
+	for i := int64(0); i < n; i++ {
+		var hdr [3]int64
+		if err := binary.Read(r, binary.LittleEndian, &hdr); err != nil {
+			return fmt.Errorf("window aggregate snapshot: %w", err)
+		}
+		data := make([]byte, hdr[2])
+		if _, err := io.ReadFull(r, data); err != nil {
+			return fmt.Errorf("window aggregate snapshot: %w", err)
+		}
+		agg, err := NewHashAggregate(w.groupBy, w.names, w.aggs)
+		if err != nil {
+			return err
+		}
+		if err := agg.Restore(bytes.NewReader(data)); err != nil {
+			return fmt.Errorf("window aggregate snapshot: %w", err)
+		}
+		w.windows[hdr[0]] = &openWindow{start: hdr[0], end: hdr[1], agg: agg}
+	}
+	return nil
+}
+
+func (w *WindowAggregate) String() string {
+	keys := make([]string, len(w.groupBy))
+	for i, g := range w.groupBy {
+		keys[i] = g.String()
+	}
+	aggs := make([]string, len(w.aggs))
+	for i, a := range w.aggs {
+		aggs[i] = a.String()
+	}
+	return fmt.Sprintf("WindowAggregate %s window=%s keys=%v aggs=%v", w.mode, w.groupBy[w.window], keys, aggs)
+}

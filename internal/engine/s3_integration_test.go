@@ -131,6 +131,9 @@ func TestS3PartitionPruning(t *testing.T) {
 		{"SELECT n FROM ev WHERE day = 2", 6, 3, 3},
 		{"SELECT n, day FROM ev WHERE day >= 3", 12, 6, 6},
 		{"SELECT n FROM ev WHERE day = 9", 0, 0, 0},
+		// Several pinned partitions are listed in parallel.
+		{"SELECT n FROM ev WHERE day IN (1, 3, 4)", 18, 9, 9},
+		{"SELECT n FROM ev WHERE day = 1 OR day = 4", 12, 6, 6},
 	}
 	for _, c := range cases {
 		proxy.ResetCounts()
@@ -139,6 +142,7 @@ func TestS3PartitionPruning(t *testing.T) {
 		if len(rows) != c.rows {
 			t.Errorf("%s: %d rows, want %d", c.sql, len(rows), c.rows)
 		}
+		t.Logf("%s: %d listing requests, %d object GETs", c.sql, got.ByMethod["GET"]-got.ObjectGets, got.ObjectGets)
 		if got.ObjectGets != c.wantGets {
 			t.Errorf("%s: %d object GETs, want %d (counts %+v)", c.sql, got.ObjectGets, c.wantGets, got)
 		}

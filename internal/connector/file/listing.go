@@ -137,9 +137,17 @@ func (l *location) list(ctx context.Context, opts *sourceOptions, prefixes []str
 	if prefixes == nil {
 		prefixes = []string{l.listPrefix()}
 	}
-	for _, p := range prefixes {
-		if err := l.store.List(ctx, p, "", add); err != nil {
-			return nil, fmt.Errorf("listing %s: %w", l.uri, err)
+	if len(prefixes) > 1 {
+		more, err := l.listPrefixes(ctx, opts, prefixes)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, more...)
+	} else {
+		for _, p := range prefixes {
+			if err := l.store.List(ctx, p, "", add); err != nil {
+				return nil, fmt.Errorf("listing %s: %w", l.uri, err)
+			}
 		}
 	}
 	if len(prefixes) > 1 {

@@ -149,6 +149,42 @@ func TestS3PartitionPruning(t *testing.T) {
 	}
 }
 
+// TestS3PartitionListing: string partitions pinned by the filter are
+// listed by prefix (in parallel), so the other partitions are not even
+// listed, let alone fetched.
+func TestS3PartitionListing(t *testing.T) {
+	proxy := countingProxy(t)
+	bucket := newBucket(t)
+	eng := newTestEngine(t)
+	regions := []string{"ap", "eu", "sa", "us"}
+	for _, r := range regions {
+		for i := 0; i < 5; i++ {
+			putObject(t, bucket, fmt.Sprintf("sales/region=%s/part-%d.json", r, i), []byte(fmt.Sprintf("{\"n\": %d}\n", i)))
+		}
+	}
+	mustExec(t, eng, fmt.Sprintf("CREATE TABLE sales (n INT, region STRING) USING json LOCATION 's3://%s/sales/' PARTITIONED BY (region) %s",
+		bucket, s3Opts(proxy.URL)))
+	cases := []struct {
+		sql               string
+		rows              int
+		gets, maxListings int64
+	}{
+		{"SELECT n, region FROM sales", 20, 20, 1},
+		{"SELECT n FROM sales WHERE region = 'eu'", 5, 5, 2},
+		{"SELECT n, region FROM sales WHERE region IN ('ap', 'us', 'xx')", 10, 10, 4},
+	}
+	for _, c := range cases {
+		proxy.ResetCounts()
+		rows := sortedRows(t, eng, c.sql)
+		got := proxy.Counts()
+		listings := got.ByMethod["GET"] - got.ObjectGets
+		t.Logf("%s: %d listing requests, %d object GETs", c.sql, listings, got.ObjectGets)
+		if len(rows) != c.rows || got.ObjectGets != c.gets || listings > c.maxListings {
+			t.Errorf("%s: %d rows, %d GETs, %d listings; want %d, %d, <= %d", c.sql, len(rows), got.ObjectGets, listings, c.rows, c.gets, c.maxListings)
+		}
+	}
+}
+
 // TestS3ManyKeys lists 2,500 keys (three pages of 1,000) and reads them.
 func TestS3ManyKeys(t *testing.T) {
 	srv := needS3(t)

@@ -10,6 +10,7 @@ import (
 
 	"sluice/internal/connector/memtable"
 	"sluice/internal/exec"
+	"sluice/internal/expr"
 	"sluice/internal/plan"
 )
 
@@ -25,6 +26,9 @@ type compiler struct {
 	streaming   bool
 	streamScan  *exec.Scan
 	streamTable string
+	eventTime   *exec.EventTime
+	eventDelay  int64
+	outputMode  exec.OutputMode
 	splits      int
 	bytes       int64
 }
@@ -94,6 +98,17 @@ func (c *compiler) build(ctx context.Context, n plan.Node) (*localStage, error) 
 			return nil, err
 		}
 		return in.addStateless(func() (exec.Operator, error) { return exec.NewProject(t.Exprs, t.Names) })
+	case *plan.EventTime:
+		in, err := c.build(ctx, t.Input)
+		if err != nil {
+			return nil, err
+		}
+		op, err := exec.NewEventTime(t.Input.Schema(), t.Column)
+		if err != nil {
+			return nil, err
+		}
+		c.eventTime, c.eventDelay = op, t.Delay
+		return in.add(op), nil
 	case *plan.Union:
 		st := &exec.Stage{}
 		for _, child := range t.Inputs {
@@ -126,6 +141,17 @@ func (c *compiler) build(ctx context.Context, n plan.Node) (*localStage, error) 
 			return nil, err
 		}
 		return probe.add(op), nil
+	}
+	if agg, ok := n.(*plan.Aggregate); ok && c.streaming && c.onStreamPath(agg.Input) {
+		in, err := c.build(ctx, agg.Input)
+		if err != nil {
+			return nil, err
+		}
+		op, err := c.streamAggregate(agg)
+		if err != nil {
+			return nil, err
+		}
+		return in.add(op), nil
 	}
 	// Single-input operators that keep state.
 	kids := n.Children()
@@ -200,4 +226,64 @@ func valuesBatch(ctx context.Context, v *plan.Values) (arrow.RecordBatch, error)
 		cols[j] = col
 	}
 	return array.NewRecordBatch(schema, cols, int64(n)), nil
+}
+
+// onStreamPath reports whether n reads the stream (its left-most scan is
+// the streaming one), as opposed to a static join side.
+func (c *compiler) onStreamPath(n plan.Node) bool {
+	for {
+		switch t := n.(type) {
+		case *plan.Scan:
+			return true
+		case *plan.Values:
+			return false
+		case *plan.Join:
+			n = t.Left
+		default:
+			kids := n.Children()
+			if len(kids) == 0 {
+				return false
+			}
+			n = kids[0]
+		}
+	}
+}
+
+// streamAggregate picks the streaming form of an aggregation: per window
+// when a GROUP BY key is an event-time window, else one set of groups
+// written whole every epoch.
+func (c *compiler) streamAggregate(a *plan.Aggregate) (exec.Operator, error) {
+	names := append(append([]string{}, a.KeyNames...), a.AggNames...)
+	window := -1
+	for i, k := range a.Keys {
+		if isWindowKey(k) {
+			window = i
+			break
+		}
+	}
+	if window >= 0 {
+		if c.outputMode == exec.Append && c.eventTime == nil {
+			return nil, fmt.Errorf("append output mode needs a watermark on the streamed table to close windows (WATERMARK FOR ... in CREATE TABLE, or watermark_delay)")
+		}
+		return exec.NewWindowAggregate(a.Keys, names, a.Aggs, window, c.outputMode)
+	}
+	if c.outputMode == exec.Append {
+		return nil, fmt.Errorf("append output mode is not supported for a streaming aggregation without an event-time window; use output_mode = 'complete' or 'update'")
+	}
+	h, err := exec.NewHashAggregate(a.Keys, names, a.Aggs)
+	if err != nil {
+		return nil, err
+	}
+	return exec.NewStreamAggregate(h, c.outputMode), nil
+}
+
+// isWindowKey recognises TUMBLE/HOP/window(...) keys: a STRUCT whose first
+// two fields are TIMESTAMP start and end.
+func isWindowKey(e expr.Expr) bool {
+	st, ok := e.Type().(*arrow.StructType)
+	if !ok || st.NumFields() < 2 {
+		return false
+	}
+	return st.Field(0).Name == "start" && st.Field(1).Name == "end" &&
+		st.Field(0).Type.ID() == arrow.TIMESTAMP && st.Field(1).Type.ID() == arrow.TIMESTAMP
 }

@@ -195,3 +195,113 @@ func TestQueryManager(t *testing.T) {
 		t.Fatal("cancelling an unknown query should fail")
 	}
 }
+
+// TestStreamLateRowsDropped: with WATERMARK ts - 1 minute, a row older
+// than the previous epoch's max event time minus a minute is dropped and
+// counted, never written.
+func TestStreamLateRowsDropped(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in")
+	writeFile(t, filepath.Join(in, "a.json"), "{\"id\": 1, \"ts\": \"2026-11-30T10:00:00Z\"}\n{\"id\": 2, \"ts\": \"2026-11-30T10:05:00Z\"}\n")
+	writeFile(t, filepath.Join(in, "b.json"), "{\"id\": 3, \"ts\": \"2026-11-30T09:00:00Z\"}\n{\"id\": 4, \"ts\": \"2026-11-30T10:04:30Z\"}\n{\"id\": 5, \"ts\": \"2026-11-30T10:10:00Z\"}\n")
+	var ps []stream.Progress
+	eng, err := Open(Options{DataDir: filepath.Join(dir, "data"), StreamProgress: func(p stream.Progress) { ps = append(ps, p) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, q := range []string{
+		"CREATE TABLE src (id BIGINT, ts TIMESTAMP, WATERMARK FOR ts AS ts - INTERVAL 1 MINUTE) USING json LOCATION '" + in + "/'",
+		"CREATE TABLE out (id BIGINT) USING json LOCATION '" + filepath.Join(dir, "out") + "/'",
+		"INSERT STREAM INTO out SELECT id FROM src WITH (name = 'late', trigger = 'available_now', max_files_per_trigger = 1)",
+	} {
+		if _, err := eng.Execute(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	if len(ps) != 2 || ps[1].LateRows != 1 || ps[1].Watermark != time.Date(2026, 11, 30, 10, 4, 0, 0, time.UTC).UnixMicro() {
+		t.Fatalf("progress: %+v", ps)
+	}
+	if got := queryRows(t, eng, "SELECT id FROM out"); strings.Join(got, ",") != "1,2,4,5" {
+		t.Fatalf("out: %v", got)
+	}
+	desc := strings.Join(queryRows(t, eng, "DESCRIBE STREAM late"), "\n")
+	if !strings.Contains(desc, "late_rows_dropped 1") {
+		t.Fatalf("DESCRIBE STREAM:\n%s", desc)
+	}
+}
+
+// TestStreamTumbleAppend: a 5-minute tumbling count in append mode writes
+// each window once, when the watermark passes its end, and the result
+// equals the batch query over the windows the stream closed.
+func TestStreamTumbleAppend(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in")
+	writeFile(t, filepath.Join(in, "a.json"), "{\"ip\": \"a\", \"ts\": \"2026-11-30T10:01:00Z\"}\n{\"ip\": \"b\", \"ts\": \"2026-11-30T10:02:00Z\"}\n{\"ip\": \"a\", \"ts\": \"2026-11-30T10:04:00Z\"}\n")
+	writeFile(t, filepath.Join(in, "b.json"), "{\"ip\": \"a\", \"ts\": \"2026-11-30T10:06:00Z\"}\n{\"ip\": \"a\", \"ts\": \"2026-11-30T10:03:00Z\"}\n")
+	writeFile(t, filepath.Join(in, "c.json"), "{\"ip\": \"b\", \"ts\": \"2026-11-30T10:12:00Z\"}\n")
+	var ps []stream.Progress
+	eng, err := Open(Options{DataDir: filepath.Join(dir, "data"), StreamProgress: func(p stream.Progress) { ps = append(ps, p) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, q := range []string{
+		"CREATE TABLE src (ip STRING, ts TIMESTAMP, WATERMARK FOR ts AS ts - INTERVAL 1 MINUTE) USING json LOCATION '" + in + "/'",
+		"CREATE TABLE out (w_start TIMESTAMP, ip STRING, n BIGINT) USING json LOCATION '" + filepath.Join(dir, "out") + "/'",
+		"INSERT STREAM INTO out SELECT TUMBLE(ts, '5 minutes').start, ip, count(*) FROM src GROUP BY TUMBLE(ts, '5 minutes'), ip WITH (name = 'w', trigger = 'available_now', max_files_per_trigger = 1)",
+	} {
+		if _, err := eng.Execute(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	// Epoch 0 (a): watermark none. Epoch 1 (b): watermark 10:03, nothing
+	// closes; 10:03 is not late. Epoch 2 (c): watermark 10:05 closes
+	// [10:00, 10:05). Then a no-data epoch with watermark 10:11 closes
+	// [10:05, 10:10). [10:10, 10:15) stays open.
+	got := queryRows(t, eng, "SELECT * FROM out")
+	want := []string{"2026-11-30 10:00:00 a 3", "2026-11-30 10:00:00 b 1", "2026-11-30 10:05:00 a 1"}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Fatalf("out: %v\nwant %v\nprogress: %+v", got, want, ps)
+	}
+}
+
+// TestStreamTumbleRestartEveryEpoch runs the same windowed stream one
+// epoch per engine (trigger once, a fresh engine each time), so window
+// state goes through snapshot and restore between every epoch; the
+// output must equal the straight-through run's.
+func TestStreamTumbleRestartEveryEpoch(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in")
+	writeFile(t, filepath.Join(in, "a.json"), "{\"ip\": \"a\", \"ts\": \"2026-11-30T10:01:00Z\"}\n{\"ip\": \"b\", \"ts\": \"2026-11-30T10:02:00Z\"}\n{\"ip\": \"a\", \"ts\": \"2026-11-30T10:04:00Z\"}\n")
+	writeFile(t, filepath.Join(in, "b.json"), "{\"ip\": \"a\", \"ts\": \"2026-11-30T10:06:00Z\"}\n{\"ip\": \"a\", \"ts\": \"2026-11-30T10:03:00Z\"}\n")
+	writeFile(t, filepath.Join(in, "c.json"), "{\"ip\": \"b\", \"ts\": \"2026-11-30T10:12:00Z\"}\n")
+	data := filepath.Join(dir, "data")
+	ctx := context.Background()
+	setup, err := Open(Options{DataDir: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		"CREATE TABLE src (ip STRING, ts TIMESTAMP, WATERMARK FOR ts AS ts - INTERVAL 1 MINUTE) USING json LOCATION '" + in + "/'",
+		"CREATE TABLE out (w_start TIMESTAMP, ip STRING, n BIGINT) USING json LOCATION '" + filepath.Join(dir, "out") + "/'",
+	} {
+		if _, err := setup.Execute(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 0; i < 6; i++ {
+		eng, err := Open(Options{DataDir: data})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := eng.Execute(ctx, "INSERT STREAM INTO out SELECT TUMBLE(ts, '5 minutes').start, ip, count(*) FROM src GROUP BY TUMBLE(ts, '5 minutes'), ip WITH (name = 'w', trigger = 'once', max_files_per_trigger = 1)"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := queryRows(t, setup, "SELECT * FROM out")
+	want := []string{"2026-11-30 10:00:00 a 3", "2026-11-30 10:00:00 b 1", "2026-11-30 10:05:00 a 1"}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Fatalf("out: %v\nwant %v", got, want)
+	}
+}

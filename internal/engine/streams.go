@@ -15,6 +15,7 @@ import (
 	"sluice/internal/connector"
 	"sluice/internal/connector/file"
 	"sluice/internal/connector/registry"
+	"sluice/internal/exec"
 	"sluice/internal/plan"
 	"sluice/internal/sql"
 	"sluice/internal/storage"
@@ -172,6 +173,12 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 		return nil, err
 	}
 	c := &compiler{e: e, streaming: true}
+	switch spec.Options["output_mode"] {
+	case "update":
+		c.outputMode = exec.Update
+	case "complete":
+		c.outputMode = exec.Complete
+	}
 	root, err := c.compile(qctx, n)
 	if err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package opensearch_test
 
 import (
 	"context"
+	"flag"
 	"io"
 	"log"
 	"net/http"
@@ -18,6 +19,10 @@ import (
 var node *ostest.Node
 
 func TestMain(m *testing.M) {
+	flag.Parse()
+	if f := flag.Lookup("test.bench"); f != nil && f.Value.String() != "" {
+		ostest.JavaOpts = "" // full JIT: benchmarks measure throughput
+	}
 	var err error
 	node, err = ostest.Start()
 	if err != nil {

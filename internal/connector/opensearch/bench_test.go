@@ -1,0 +1,124 @@
+package opensearch_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"sluice/internal/connector"
+	"sluice/internal/connector/opensearch"
+	"sluice/internal/connector/opensearch/suite"
+)
+
+// benchDocs is how many documents one run indexes.
+const benchDocs = 50000
+
+func benchBatches() []arrow.RecordBatch {
+	var out []arrow.RecordBatch
+	for i := 0; i < benchDocs; i += 1000 {
+		out = append(out, suite.Batch(i, 1000))
+	}
+	return out
+}
+
+// BenchmarkIndexing compares documents per second into the real node:
+// sluice's sink from Arrow batches (encoding included) against a minimal
+// bulk loader that sends pre-encoded bodies of the same documents with
+// the same request size and concurrency (the ceiling for this node).
+func BenchmarkIndexing(b *testing.B) {
+	if node == nil {
+		b.Skip("OPENSEARCH UNAVAILABLE")
+	}
+	batches := benchBatches()
+	ctx := context.Background()
+	run := 0
+	b.Run("sluice", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			run++
+			spec := connector.TableSpec{Name: "bench", Schema: suite.Schema, Options: map[string]string{
+				"endpoint": node.URL, "index": fmt.Sprintf("bench-sluice-%d", run), "text_fields": "msg",
+				"bulk_max_actions": "1000", "bulk_concurrent_requests": "2"}}
+			start := time.Now()
+			s, err := opensearch.NewSink(ctx, spec, connector.SinkOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, bt := range batches {
+				if err := s.Write(ctx, bt); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if err := s.Flush(ctx, 0); err != nil {
+				b.Fatal(err)
+			}
+			s.Close()
+			b.ReportMetric(benchDocs/time.Since(start).Seconds(), "docs/s")
+		}
+	})
+	b.Run("minimal", func(b *testing.B) {
+		enc, _ := opensearch.NewEncoder(suite.Schema, nil, "", "")
+		var docs []opensearch.Doc
+		for _, bt := range batches {
+			d, _ := enc.Encode(bt)
+			docs = append(docs, d...)
+		}
+		for i := 0; i < b.N; i++ {
+			run++
+			index := fmt.Sprintf("bench-minimal-%d", run)
+			// Same mappings as the sink creates, made before the clock starts.
+			body := `{"settings":{"analysis":{"analyzer":{"` + opensearch.AnalyzerName + `":{"type":"standard"}}}},"mappings":` +
+				string(opensearch.MappingsJSON(suite.Schema, map[string]bool{"msg": true})) + `}`
+			req, _ := http.NewRequest(http.MethodPut, node.URL+"/"+index, bytes.NewReader([]byte(body)))
+			req.Header.Set("Content-Type", "application/json")
+			if resp, err := http.DefaultClient.Do(req); err != nil {
+				b.Fatal(err)
+			} else {
+				resp.Body.Close()
+			}
+			var bodies [][]byte
+			for j := 0; j < len(docs); j += 1000 {
+				var w bytes.Buffer
+				for _, d := range docs[j:min(j+1000, len(docs))] {
+					fmt.Fprintf(&w, `{"index":{"_index":%q,"_id":%q}}`+"\n", index, d.ID)
+					w.Write(d.Source)
+					w.WriteByte('\n')
+				}
+				bodies = append(bodies, w.Bytes())
+			}
+			start := time.Now()
+			work := make(chan []byte)
+			var wg sync.WaitGroup
+			for k := 0; k < 2; k++ {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for body := range work {
+						resp, err := http.Post(node.URL+"/_bulk", "application/x-ndjson", bytes.NewReader(body))
+						if err != nil {
+							b.Error(err)
+							continue
+						}
+						if resp.StatusCode != 200 {
+							b.Errorf("bulk: HTTP %d", resp.StatusCode)
+						}
+						var sink bytes.Buffer
+						_, _ = sink.ReadFrom(resp.Body)
+						resp.Body.Close()
+					}
+				}()
+			}
+			for _, body := range bodies {
+				work <- body
+			}
+			close(work)
+			wg.Wait()
+			b.ReportMetric(benchDocs/time.Since(start).Seconds(), "docs/s")
+		}
+	})
+}

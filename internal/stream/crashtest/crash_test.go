@@ -115,6 +115,8 @@ type run struct {
 // scenario is a stream over a directory of input files.
 type scenario struct {
 	dataDir string
+	// session runs first in every engine (SET s3.* for S3 checkpoints).
+	session []string
 	setup   []string
 	stmt    string
 	env     []string
@@ -124,7 +126,7 @@ type scenario struct {
 func (s *scenario) start(t *testing.T, extra ...string) (*exec.Cmd, *bytes.Buffer) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), envChild+"="+s.dataDir, envSetup+"="+strings.Join(s.setup, ";\n"), envStmt+"="+s.stmt)
+	cmd.Env = append(os.Environ(), envChild+"="+s.dataDir, envSetup+"="+strings.Join(append(append([]string{}, s.session...), s.setup...), ";\n"), envStmt+"="+s.stmt)
 	cmd.Env = append(cmd.Env, s.env...)
 	cmd.Env = append(cmd.Env, extra...)
 	var stderr bytes.Buffer
@@ -181,13 +183,18 @@ func (s *scenario) catchUp(t *testing.T) {
 }
 
 // rows reads a table's rows, sorted, in a fresh engine over the data dir.
-func rows(t *testing.T, dataDir, q string) []string {
+func (s *scenario) rows(t *testing.T, q string) []string {
 	t.Helper()
-	eng, err := engine.Open(engine.Options{DataDir: dataDir})
+	eng, err := engine.Open(engine.Options{DataDir: s.dataDir})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer eng.Close()
+	for _, q := range s.session {
+		if _, err := eng.Execute(context.Background(), q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
 	res, err := eng.Execute(context.Background(), q)
 	if err != nil {
 		t.Fatalf("%s: %v", q, err)
@@ -207,9 +214,10 @@ func rows(t *testing.T, dataDir, q string) []string {
 	return out
 }
 
-func execIn(t *testing.T, dataDir string, qs ...string) {
+func (s *scenario) exec(t *testing.T, qs ...string) {
 	t.Helper()
-	eng, err := engine.Open(engine.Options{DataDir: dataDir})
+	qs = append(append([]string{}, s.session...), qs...)
+	eng, err := engine.Open(engine.Options{DataDir: s.dataDir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,10 +249,10 @@ func writeInputs(t *testing.T, dir string, n, per int) {
 
 // compare checks the streamed table against a batch INSERT of the same
 // query: equal multisets, so a duplicate or a loss both fail.
-func compare(t *testing.T, dataDir string, wantRows int) {
+func (s *scenario) compare(t *testing.T, wantRows int) {
 	t.Helper()
-	got := rows(t, dataDir, "SELECT id, status, msg FROM out")
-	want := rows(t, dataDir, "SELECT id, status, msg FROM batch")
+	got := s.rows(t, "SELECT id, status, msg FROM out")
+	want := s.rows(t, "SELECT id, status, msg FROM batch")
 	if len(want) != wantRows {
 		t.Fatalf("batch INSERT wrote %d rows, want %d", len(want), wantRows)
 	}
@@ -322,8 +330,8 @@ func TestCrashRecoveryLocal(t *testing.T) {
 			} else {
 				s.catchUp(t)
 			}
-			execIn(t, s.dataDir, "INSERT INTO batch SELECT id, status, msg FROM src WHERE status < 500")
-			compare(t, s.dataDir, 100*50*3/5)
+			s.exec(t, "INSERT INTO batch SELECT id, status, msg FROM src WHERE status < 500")
+			s.compare(t, 100*50*3/5)
 		})
 	}
 }

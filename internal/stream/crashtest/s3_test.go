@@ -1,0 +1,108 @@
+package crashtest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+
+	"sluice/internal/testutil/s3server"
+)
+
+var bucketN atomic.Int32
+
+// needS3 starts the shared server on first use, or skips loudly.
+func needS3(t *testing.T) *s3server.Server {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("S3 SERVER UNAVAILABLE (-short): skipping S3 crash test")
+	}
+	if s3srv == nil {
+		srv, err := s3server.Start()
+		if err != nil {
+			t.Skipf("%v: skipping S3 crash test", err)
+		}
+		s3srv = srv
+	}
+	return s3srv
+}
+
+// s3Scenario is localScenario with the input, both tables and the
+// checkpoint in a fresh bucket, reached through SET s3.*; the lease TTL
+// is short so a SIGKILLed run blocks restarts for a second, not 30.
+func s3Scenario(t *testing.T, nFiles int) *scenario {
+	srv := needS3(t)
+	bucket := fmt.Sprintf("crash%d-%d", os.Getpid(), bucketN.Add(1))
+	if err := srv.CreateBucket(bucket); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in")
+	writeInputs(t, in, nFiles, 50)
+	ents, err := os.ReadDir(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		data, err := os.ReadFile(filepath.Join(in, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		_, err = srv.Client().PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(bucket), Key: aws.String("in/" + e.Name()), Body: bytes.NewReader(data)})
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	loc := func(p string) string { return "s3://" + bucket + "/" + p + "/" }
+	return &scenario{
+		dataDir: filepath.Join(dir, "data"),
+		session: []string{
+			fmt.Sprintf("SET s3.endpoint = '%s'", srv.Endpoint),
+			fmt.Sprintf("SET s3.access_key = '%s'", srv.AccessKey),
+			fmt.Sprintf("SET s3.secret_key = '%s'", srv.SecretKey),
+			fmt.Sprintf("SET s3.region = '%s'", srv.Region),
+			"SET s3.path_style = 'true'",
+		},
+		setup: []string{
+			"CREATE TABLE IF NOT EXISTS src (id BIGINT, status INT, msg STRING) USING json LOCATION '" + loc("in") + "'",
+			"CREATE TABLE IF NOT EXISTS out (id BIGINT, status INT, msg STRING) USING parquet LOCATION '" + loc("out") + "'",
+			"CREATE TABLE IF NOT EXISTS batch (id BIGINT, status INT, msg STRING) USING parquet LOCATION '" + loc("batch") + "'",
+		},
+		stmt: "INSERT STREAM INTO out SELECT id, status, msg FROM src WHERE status < 500 " +
+			"WITH (name = 'feed', trigger = 'available_now', max_files_per_trigger = 1, lock_ttl = '1 second', " +
+			"checkpoint_location = '" + strings.TrimSuffix(loc("cp/feed"), "/") + "')",
+	}
+}
+
+// TestCrashRecoveryS3 is TestCrashRecoveryLocal against the real S3
+// server, with fewer kills: each one costs a lease expiry.
+func TestCrashRecoveryS3(t *testing.T) {
+	for _, crash := range []bool{false, true} {
+		t.Run(map[bool]string{false: "straight", true: "killed"}[crash], func(t *testing.T) {
+			s := s3Scenario(t, 40)
+			t0 := time.Now()
+			if crash {
+				killed, _ := s.killLoop(t, 20, 43)
+				t.Logf("%d kills, caught up in %s", killed, time.Since(t0))
+			} else {
+				s.catchUp(t)
+			}
+			s.exec(t, "INSERT INTO batch SELECT id, status, msg FROM src WHERE status < 500")
+			s.compare(t, 40*50*3/5)
+		})
+	}
+}
+
+func TestTwoProcessesRaceS3(t *testing.T) {
+	race(t, s3Scenario(t, 6), 6*50*3/5)
+}

@@ -131,7 +131,7 @@ func (c *Catalog) CreateTable(t *Table, ifNotExists bool) error {
 		}
 		return fmt.Errorf("table %q %w", t.Spec.Name, ErrExists)
 	}
-	if o, ok := c.objects[k]; ok {
+	if o, ok := c.objects[k]; ok && o.Kind != "mview" {
 		return fmt.Errorf("%s %q %w", o.Kind, o.Name, ErrExists)
 	}
 	if t.Created.IsZero() {
@@ -207,7 +207,8 @@ func (c *Catalog) PutObject(o *Object, replace bool) error {
 		return err
 	}
 	k := key(o.Name)
-	if _, ok := c.tables[k]; ok {
+	// A materialized view owns the table of its name (its sink).
+	if _, ok := c.tables[k]; ok && o.Kind != "mview" {
 		return fmt.Errorf("table %q %w", o.Name, ErrExists)
 	}
 	old, ok := c.objects[k]

@@ -42,6 +42,10 @@ func (e *Engine) createTable(ctx context.Context, s *sql.CreateTable) (*Result, 
 	if err := registry.ValidateOptions(using, opts); err != nil {
 		return nil, fmt.Errorf("CREATE TABLE %s: %w", s.Name, err)
 	}
+	if using == "index" && opts["path"] == "" && e.opts.DataDir != "" {
+		// The embedded index lives in the data directory unless told else.
+		opts["path"] = filepath.Join(e.opts.DataDir, "indexes", strings.ToLower(s.Name))
+	}
 	spec := connector.TableSpec{Name: s.Name, Using: using, Location: normalizeLocation(s.Location),
 		Options: opts, PartitionBy: s.PartitionedBy}
 	if isFileFormat(using) && spec.Location == "" {

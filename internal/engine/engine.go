@@ -167,6 +167,18 @@ func (e *Engine) dispatch(ctx context.Context, st sql.Statement) (*Result, error
 		return e.stopStream(ctx, s.Name)
 	case *sql.StartStream:
 		return e.startStream(ctx, s.Name)
+	case *sql.CreateMaterializedView:
+		return e.createMView(ctx, s)
+	case *sql.RefreshMaterializedView:
+		return e.refreshMViewStmt(ctx, s.Name)
+	case *sql.ShowMaterializedViews:
+		return e.showMViews(ctx)
+	case *sql.DescribeMaterializedView:
+		return e.describeMView(ctx, s.Name)
+	case *sql.AlterMaterializedView:
+		return e.alterMView(ctx, s)
+	case *sql.DropMaterializedView:
+		return e.dropMView(ctx, s)
 	}
 	return nil, fmt.Errorf("%s: %w (arrives with streaming and materialized views)", statementName(st), ErrNotSupported)
 }

@@ -8,6 +8,8 @@ import (
 	"sluice/internal/connector"
 	"sluice/internal/connector/registry"
 	"sluice/internal/plan"
+	"sluice/internal/sql"
+	"sluice/internal/types"
 )
 
 // tableResolver opens catalog tables for the binder.
@@ -16,6 +18,9 @@ type tableResolver struct {
 	// overrides replace table options for this query (a stream's WITH
 	// max_files_per_trigger and the like).
 	overrides map[string]string
+	// watermarkDelay, when set, replaces the table's watermark delay (the
+	// query option watermark_delay).
+	watermarkDelay *int64
 }
 
 var _ plan.Tables = tableResolver{}
@@ -50,6 +55,16 @@ func (r tableResolver) ResolveTable(ctx context.Context, name string) (*plan.Tab
 		return nil, fmt.Errorf("opening table %s: %w", t.Spec.Name, err)
 	}
 	out := &plan.Table{Name: t.Spec.Name, Source: src}
+	if t.Watermark != nil {
+		delay, err := watermarkDelay(t.Watermark.Expr)
+		if err != nil {
+			return nil, fmt.Errorf("table %s: WATERMARK: %w", t.Spec.Name, err)
+		}
+		out.EventTimeColumn, out.WatermarkDelay = t.Watermark.Column, delay
+	}
+	if r.watermarkDelay != nil && out.EventTimeColumn != "" {
+		out.WatermarkDelay = *r.watermarkDelay
+	}
 	if pp, ok := src.(connector.ProjectionPusher); ok && isFileFormat(spec.Using) {
 		var names []string
 		for _, f := range src.Schema().Fields() {
@@ -77,7 +92,9 @@ func isFileFormat(using string) bool {
 func (e *Engine) withSessionOptions(spec connector.TableSpec) connector.TableSpec {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if len(e.settings) == 0 {
+	// Only tables whose location is in object storage take s3.* defaults:
+	// an OpenSearch table must not pick up s3.endpoint.
+	if len(e.settings) == 0 || !isFileFormat(spec.Using) {
 		return spec
 	}
 	opts := map[string]string{}
@@ -93,4 +110,33 @@ func (e *Engine) withSessionOptions(spec connector.TableSpec) connector.TableSpe
 	}
 	spec.Options = opts
 	return spec
+}
+
+// watermarkDelay reads the delay out of a WATERMARK expression:
+// ts - INTERVAL 1 MINUTE gives one minute; a bare column gives zero.
+func watermarkDelay(text string) (int64, error) {
+	e, err := sql.ParseExpr(text)
+	if err != nil {
+		return 0, err
+	}
+	switch t := e.(type) {
+	case *sql.ColumnRef:
+		return 0, nil
+	case *sql.Binary:
+		if _, ok := t.L.(*sql.ColumnRef); ok && t.Op == sql.OpSub {
+			if lit, ok := t.R.(*sql.Literal); ok {
+				switch lit.Kind {
+				case sql.LitInterval:
+					return types.IntervalMicros(lit.Interval), nil
+				case sql.LitString:
+					iv, err := types.ParseInterval(lit.Value)
+					if err != nil {
+						return 0, err
+					}
+					return types.IntervalMicros(iv), nil
+				}
+			}
+		}
+	}
+	return 0, fmt.Errorf("%s: want column - INTERVAL ...", text)
 }

@@ -30,6 +30,10 @@ type Source struct {
 	query   dsl           // nil: match_all
 	pushed  []string      // the predicates pushed, for EXPLAIN
 	project bool          // a projection was pushed
+	// exact: the pushed query keeps exactly the rows the pushed
+	// predicates keep, and no predicate was left to the engine, so an
+	// aggregation may be computed by the cluster.
+	exact bool
 }
 
 var (
@@ -48,7 +52,7 @@ func NewSource(_ context.Context, spec connector.TableSpec) (*Source, error) {
 	if spec.Schema == nil {
 		return nil, fmt.Errorf("opensearch table %s has no schema", spec.Name)
 	}
-	return &Source{spec: spec, o: o, schema: spec.Schema}, nil
+	return &Source{spec: spec, o: o, schema: spec.Schema, exact: true}, nil
 }
 
 // Schema is the projected schema.
@@ -103,16 +107,20 @@ func (s *Source) PushFilter(pred expr.Expr) (connector.Source, error) {
 	t := &translator{schema: s.schema, text: s.o.TextFields, exactPhrase: s.o.IndexMappings == ""}
 	var qs []any
 	var pushed []string
+	exact := s.exact
 	for _, c := range expr.SplitConjuncts(pred) {
-		if q, _, ok := t.translate(c); ok {
+		q, ex, ok := t.translate(c)
+		exact = exact && ok && ex
+		if ok {
 			qs = append(qs, q)
 			pushed = append(pushed, c.String())
 		}
 	}
-	if len(qs) == 0 {
-		return s, nil
-	}
 	n := *s
+	n.exact = exact
+	if len(qs) == 0 {
+		return &n, nil
+	}
 	if n.query != nil {
 		qs = append([]any{n.query}, qs...)
 	}

@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # Runs everything CI runs: go vet and every package's tests.
 #
-# The S3 integration tests start a local Versity S3 gateway themselves;
-# installing it first (once, a couple of minutes) keeps that out of the
-# test timeout. Without it those tests skip and say so.
+# Integration tests start their own servers (a Versity S3 gateway, a
+# single-node OpenSearch) and skip loudly when they cannot. Installing
+# both first (once; minutes the first time) keeps downloads out of the
+# test timeouts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [ -x scripts/versitygw.sh ]; then
 	scripts/versitygw.sh >/dev/null || echo "warning: versitygw unavailable; S3 integration tests will skip" >&2
 fi
+if [ -x scripts/opensearch.sh ]; then
+	scripts/opensearch.sh install >/dev/null || echo "warning: OpenSearch unavailable; its integration tests will skip" >&2
+fi
 
 go vet ./...
-go test -timeout 10m ./...
+go test -timeout 15m ./...

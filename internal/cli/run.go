@@ -150,6 +150,8 @@ type executor interface {
 	Execute(ctx context.Context, script string) ([]*engine.Result, error)
 }
 
+var _ executor = (*engine.Engine)(nil)
+
 // runScript executes statements one at a time so results appear as they
 // finish, and names the failing statement's line when the script has
 // more than one.

@@ -96,7 +96,7 @@ func RunSQL(ctx context.Context, o Options) error {
 		return err
 	}
 	defer eng.Close()
-	return runScript(ctx, eng, bar, f, o.Stdout, name, script)
+	return runScript(ctx, eng, bar, newOutput(f, o.Stdout, o.Stderr), name, script)
 }
 
 func readScript(o Options) (name, script string, err error) {
@@ -155,7 +155,7 @@ var _ executor = (*engine.Engine)(nil)
 // runScript executes statements one at a time so results appear as they
 // finish, and names the failing statement's line when the script has
 // more than one.
-func runScript(ctx context.Context, eng executor, bar *progressBar, f Formatter, out io.Writer, name, script string) error {
+func runScript(ctx context.Context, eng executor, bar *progressBar, out output, name, script string) error {
 	// The ";" lets the last statement go without one, as in psql -f.
 	stmts, unfinished := sql.SplitStatements(script + "\n;")
 	if unfinished {
@@ -170,7 +170,7 @@ func runScript(ctx context.Context, eng executor, bar *progressBar, f Formatter,
 			line = 1 + strings.Count(script[:at], "\n")
 			pos = at + len(stmt)
 		}
-		err := runStatement(ctx, eng, bar, f, out, stmt)
+		err := runStatement(ctx, eng, bar, out, stmt)
 		if err != nil {
 			if len(stmts) > 1 && line > 0 {
 				return fmt.Errorf("%s:%d: %w", name, line, err)
@@ -181,13 +181,41 @@ func runScript(ctx context.Context, eng executor, bar *progressBar, f Formatter,
 	return nil
 }
 
-func runStatement(ctx context.Context, eng executor, bar *progressBar, f Formatter, out io.Writer, stmt string) error {
+// output routes results: rows through the formatter to stdout; messages
+// ("table t created") to stdout with the table format but to stderr with
+// csv, json and jsonl, so piped machine output stays parseable.
+type output struct {
+	f          Formatter
+	rows, msgs io.Writer
+}
+
+func newOutput(f Formatter, stdout, stderr io.Writer) output {
+	out := output{f: f, rows: stdout, msgs: stdout}
+	if _, table := f.(Table); !table && stderr != nil {
+		out.msgs = stderr
+	}
+	return out
+}
+
+func (o output) write(r *engine.Result) error {
+	if r.Schema != nil {
+		if err := WriteResult(o.rows, o.f, &engine.Result{Schema: r.Schema, Batches: r.Batches}); err != nil {
+			return err
+		}
+	}
+	if r.Message != "" {
+		return WriteResult(o.msgs, o.f, &engine.Result{Message: r.Message})
+	}
+	return nil
+}
+
+func runStatement(ctx context.Context, eng executor, bar *progressBar, out output, stmt string) error {
 	results, err := eng.Execute(ctx, stmt)
 	if bar != nil {
 		bar.Clear()
 	}
 	for _, r := range results {
-		if werr := WriteResult(out, f, r); werr != nil {
+		if werr := out.write(r); werr != nil {
 			return werr
 		}
 	}

@@ -34,16 +34,19 @@ func TestRunScript(t *testing.T) {
 	tests := []struct {
 		script, out, err string
 	}{
-		{"CREATE TABLE t (a INT);\nSELECT a FROM t;", "table created\n[]\n", ""},
-		{"CREATE TABLE t (a INT);\n\n  BOGUS;\nSELECT a FROM t;", "table created\n", "x.sql:3: syntax error at 1:1: unexpected BOGUS"},
+		{"CREATE TABLE t (a INT);\nSELECT a FROM t;", "[]\n", ""},
+		{"CREATE TABLE t (a INT);\n\n  BOGUS;\nSELECT a FROM t;", "", "x.sql:3: syntax error at 1:1: unexpected BOGUS"},
 		{"BOGUS", "", "syntax error at 1:1: unexpected BOGUS"},
 		{"-- nothing\n", "", ""},
 		{"SELECT a FROM t\n", "[]\n", ""},
 		{"SELECT a FROM t; SELECT 'open", "", "x.sql: unterminated quote or comment after the last statement"},
 	}
 	for _, tt := range tests {
-		var out bytes.Buffer
-		err := runScript(context.Background(), exec, nil, JSON{}, &out, "x.sql", tt.script)
+		var out, msgs bytes.Buffer
+		err := runScript(context.Background(), exec, nil, newOutput(JSON{}, &out, &msgs), "x.sql", tt.script)
+		if strings.HasPrefix(tt.script, "CREATE") && msgs.String() != "table created\n" {
+			t.Errorf("%q: messages %q, want them on stderr", tt.script, msgs.String())
+		}
 		if got := errString(err); got != tt.err {
 			t.Errorf("%q: error %q, want %q", tt.script, got, tt.err)
 		}
@@ -69,4 +72,15 @@ func errString(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+func TestTableMessagesOnStdout(t *testing.T) {
+	exec := &scripted{answers: map[string]*engine.Result{"CREATE TABLE t": {Message: "table created"}}}
+	var out, msgs bytes.Buffer
+	if err := runScript(context.Background(), exec, nil, newOutput(Table{}, &out, &msgs), "-e", "CREATE TABLE t"); err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != "table created\n" || msgs.Len() != 0 {
+		t.Errorf("stdout %q, stderr %q", out.String(), msgs.String())
+	}
 }

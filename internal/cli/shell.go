@@ -57,6 +57,7 @@ func shell(ctx context.Context, o Options, eng executor, bar *progressBar, f For
 	defer rl.Close()
 	fmt.Fprintf(o.Stdout, "Sluice %s. End statements with ';'. Type help for help, exit or Ctrl-D to leave.\n", Version)
 
+	out := newOutput(f, o.Stdout, o.Stderr)
 	var lines []string
 	for {
 		line, err := rl.Readline()
@@ -94,7 +95,7 @@ func shell(ctx context.Context, o Options, eng executor, bar *progressBar, f For
 		rl.SetPrompt(prompt)
 		for _, stmt := range stmts {
 			sctx, stop := signal.NotifyContext(ctx, os.Interrupt)
-			err := runStatement(sctx, eng, bar, f, o.Stdout, stmt)
+			err := runStatement(sctx, eng, bar, out, stmt)
 			stop()
 			if err != nil {
 				fmt.Fprintln(o.Stderr, "error:", err)

@@ -29,8 +29,8 @@ func TestShell(t *testing.T) {
 	if strings.Join(exec.ran, "|") != strings.Join(want, "|") {
 		t.Errorf("ran %q, want %q", exec.ran, want)
 	}
-	if !strings.Contains(out.String(), "Statements end with ';'") || !strings.Contains(out.String(), "table t created\n") {
-		t.Errorf("stdout:\n%s", out.String())
+	if !strings.Contains(out.String(), "Statements end with ';'") || !strings.Contains(errs.String(), "table t created\n") {
+		t.Errorf("stdout:\n%s\nstderr:\n%s", out.String(), errs.String())
 	}
 	if got := errs.String(); strings.Count(got, "error: ") != 2 || !strings.Contains(got, "error: syntax error at 1:1: unexpected BOGUS\n") {
 		t.Errorf("stderr:\n%s", got)

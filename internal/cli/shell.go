@@ -41,10 +41,16 @@ func Shell(ctx context.Context, o Options) error {
 // shell is the read-eval-print loop, apart from the engine so tests can
 // drive it with a fake executor and piped input.
 func shell(ctx context.Context, o Options, eng executor, bar *progressBar, f Formatter) error {
+	// History holds statements as typed, OPTIONS credentials included:
+	// create it readable by its owner only (readline would use 0666).
+	history := filepath.Join(o.DataDir, ".sluice_history")
+	if f, err := os.OpenFile(history, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600); err == nil {
+		f.Close()
+	}
 	stdin, _ := o.Stdin.(io.ReadCloser)
 	rl, err := readline.NewEx(&readline.Config{
 		Prompt:                 prompt,
-		HistoryFile:            filepath.Join(o.DataDir, ".sluice_history"),
+		HistoryFile:            history,
 		DisableAutoSaveHistory: true,
 		InterruptPrompt:        "^C",
 		Stdin:                  stdin,

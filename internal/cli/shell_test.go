@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -46,5 +48,9 @@ func TestShellExit(t *testing.T) {
 	}
 	if len(exec.ran) != 0 {
 		t.Errorf("ran %q after quit", exec.ran)
+	}
+	fi, err := os.Stat(filepath.Join(o.DataDir, ".sluice_history"))
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("history file: %v, %v; want mode 0600", fi, err)
 	}
 }

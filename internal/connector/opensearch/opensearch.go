@@ -1,0 +1,29 @@
+// Package opensearch is the OpenSearch connector: a sink that bulk-indexes
+// rows as documents and a source that reads an index back with the
+// query pushed down.
+//
+//	CREATE TABLE errors (`@timestamp` TIMESTAMP, host STRING, msg STRING, status INT)
+//	USING opensearch OPTIONS (
+//	  endpoint 'https://search:9200', index 'errors-{@timestamp|yyyy.MM.dd}',
+//	  auth 'basic', user 'sluice', password '${env:OS_PASSWORD}',
+//	  text_fields 'msg', dead_letter_location 's3://bucket/dead/');
+//	INSERT INTO errors SELECT `@timestamp`, host, msg, status FROM logs WHERE status >= 500;
+//	SELECT host, count(*) FROM errors WHERE match(msg, 'timeout') GROUP BY host;
+//
+// Writing: documents get deterministic ids (see Encoder), so a replayed
+// epoch overwrites; a missing index is created with mappings derived from
+// the schema (Mappings); _bulk requests are bounded in actions and bytes,
+// at most bulk_concurrent_requests are in flight (Write blocks beyond
+// that), and 429/502/503/504 and network errors are retried with
+// exponential backoff and jitter for up to retry_max_time. Documents the
+// cluster rejects for good go to dead_letter_location as JSON lines
+// (index, id, status, reason, document) and are counted in Stats; with no
+// location, Flush fails instead: nothing is dropped silently.
+//
+// Reading: one point in time, paged with search_after; projections become
+// _source includes; filters become query DSL (term, terms, range, exists,
+// bool, match, match_phrase) that match a superset of the rows (the engine
+// re-applies the predicate); simple GROUP BYs can be computed by the
+// cluster through AggregatePusher. Describe shows what was pushed, never
+// credentials.
+package opensearch

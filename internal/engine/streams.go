@@ -57,6 +57,7 @@ type StreamStatus struct {
 	Epochs     int64
 	RowsIn     int64
 	RowsOut    int64
+	BadRows    int64
 	LastError  string
 }
 
@@ -227,11 +228,15 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 		Owner:     fmt.Sprintf("pid %d on %s", os.Getpid(), host),
 		EventTime: c.eventTime,
 		OnProgress: func(p stream.Progress) {
+			if bc, ok := src.(stream.BadRowCounter); ok {
+				p.BadRows = bc.TakeBadRows()
+			}
 			rs.mu.Lock()
 			rs.status.Last = p
 			rs.status.Epochs++
 			rs.status.RowsIn += p.RowsIn
 			rs.status.RowsOut += p.RowsOut
+			rs.status.BadRows += p.BadRows
 			rs.mu.Unlock()
 			if e.opts.StreamProgress != nil {
 				e.opts.StreamProgress(p)

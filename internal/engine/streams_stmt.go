@@ -92,6 +92,8 @@ func (e *Engine) describeStream(ctx context.Context, name string) (*Result, erro
 		{"last_epoch_rows_out", strconv.FormatInt(st.Last.RowsOut, 10)},
 		{"rows_in", strconv.FormatInt(st.RowsIn, 10)},
 		{"rows_out", strconv.FormatInt(st.RowsOut, 10)},
+		{"last_epoch_bad_rows", strconv.FormatInt(st.Last.BadRows, 10)},
+		{"bad_rows", strconv.FormatInt(st.BadRows, 10)},
 		{"input_rate", fmt.Sprintf("%.1f", st.Last.InputRate)},
 		{"processing_rate", fmt.Sprintf("%.1f", st.Last.ProcessRate)},
 		{"watermark", wm},

@@ -11,10 +11,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/klauspost/compress/zstd"
 
 	"sluice/internal/connector"
+	"sluice/internal/format"
 	"sluice/internal/storage"
 )
 
@@ -44,6 +46,7 @@ type StreamSource struct {
 	lagBytes     int64
 	bound        map[string]bool // available_now: the keys that existed at start
 	warned       map[string]bool
+	badRows      atomic.Int64
 
 	// Warnf reports files skipped because they changed; default log.Printf.
 	Warnf func(format string, args ...any)
@@ -390,6 +393,34 @@ func (s *StreamSource) compact(ctx context.Context, epoch int64) error {
 	}
 	return nil
 }
+
+// Open counts the split's malformed rows (mode DROPMALFORMED or
+// PERMISSIVE) when its reader closes, for the epoch's progress.
+func (s *StreamSource) Open(ctx context.Context, split connector.Split) (connector.RecordReader, error) {
+	rr, err := s.Source.Open(ctx, split)
+	if err != nil {
+		return nil, err
+	}
+	if r, ok := rr.(*reader); ok {
+		return &badCountingReader{reader: r, n: &s.badRows}, nil
+	}
+	return rr, nil
+}
+
+type badCountingReader struct {
+	*reader
+	n *atomic.Int64
+}
+
+func (r *badCountingReader) Close() error {
+	if sr, ok := r.fr.(format.StatsReader); ok {
+		r.n.Add(sr.Stats().BadRows)
+	}
+	return r.reader.Close()
+}
+
+// TakeBadRows returns the malformed rows counted since the last call.
+func (s *StreamSource) TakeBadRows() int64 { return s.badRows.Swap(0) }
 
 // Lag is what the rate limits left for later epochs at the last Latest.
 func (s *StreamSource) Lag() (int, int64) {

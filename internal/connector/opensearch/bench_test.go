@@ -30,95 +30,124 @@ func benchBatches() []arrow.RecordBatch {
 // BenchmarkIndexing compares documents per second into the real node:
 // sluice's sink from Arrow batches (encoding included) against a minimal
 // bulk loader that sends pre-encoded bodies of the same documents with
-// the same request size and concurrency (the ceiling for this node).
+// the same request size and concurrency (the ceiling for this node). The
+// node's JIT warms up over the first loads, so the two alternate, four
+// rounds each, and the best round of each counts.
 func BenchmarkIndexing(b *testing.B) {
 	if node == nil {
 		b.Skip("OPENSEARCH UNAVAILABLE")
 	}
 	batches := benchBatches()
-	ctx := context.Background()
+	enc, _ := opensearch.NewEncoder(suite.Schema, nil, "", "")
+	var docs []opensearch.Doc
+	for _, bt := range batches {
+		d, _ := enc.Encode(bt)
+		docs = append(docs, d...)
+	}
 	run := 0
-	b.Run("sluice", func(b *testing.B) {
-		for i := 0; i < b.N; i++ {
-			run++
-			spec := connector.TableSpec{Name: "bench", Schema: suite.Schema, Options: map[string]string{
-				"endpoint": node.URL, "index": fmt.Sprintf("bench-sluice-%d", run), "text_fields": "msg",
-				"bulk_max_actions": "1000", "bulk_concurrent_requests": "2"}}
-			start := time.Now()
-			s, err := opensearch.NewSink(ctx, spec, connector.SinkOptions{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			for _, bt := range batches {
-				if err := s.Write(ctx, bt); err != nil {
-					b.Fatal(err)
+	for i := 0; i < b.N; i++ {
+		var best [2]time.Duration
+		for round := 0; round < 4; round++ {
+			for k, load := range []func(int) time.Duration{
+				func(r int) time.Duration { return loadMinimal(b, docs, r) },
+				func(r int) time.Duration { return loadSluice(b, batches, r) },
+			} {
+				run++
+				d := load(run)
+				if best[k] == 0 || d < best[k] {
+					best[k] = d
 				}
 			}
-			if err := s.Flush(ctx, 0); err != nil {
-				b.Fatal(err)
-			}
-			s.Close()
-			b.ReportMetric(benchDocs/time.Since(start).Seconds(), "docs/s")
 		}
-	})
-	b.Run("minimal", func(b *testing.B) {
-		enc, _ := opensearch.NewEncoder(suite.Schema, nil, "", "")
-		var docs []opensearch.Doc
-		for _, bt := range batches {
-			d, _ := enc.Encode(bt)
-			docs = append(docs, d...)
+		minimal, sluice := benchDocs/best[0].Seconds(), benchDocs/best[1].Seconds()
+		b.ReportMetric(minimal, "minimal-docs/s")
+		b.ReportMetric(sluice, "sluice-docs/s")
+		b.ReportMetric(sluice/minimal, "ratio")
+	}
+}
+
+func loadSluice(b *testing.B, batches []arrow.RecordBatch, run int) time.Duration {
+	ctx := context.Background()
+	spec := connector.TableSpec{Name: "bench", Schema: suite.Schema, Options: map[string]string{
+		"endpoint": node.URL, "index": fmt.Sprintf("bench-sluice-%d", run), "text_fields": "msg",
+		"bulk_max_actions": "1000", "bulk_concurrent_requests": "2"}}
+	start := time.Now()
+	s, err := opensearch.NewSink(ctx, spec, connector.SinkOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, bt := range batches {
+		if err := s.Write(ctx, bt); err != nil {
+			b.Fatal(err)
 		}
-		for i := 0; i < b.N; i++ {
-			run++
-			index := fmt.Sprintf("bench-minimal-%d", run)
-			// Same mappings as the sink creates, made before the clock starts.
-			body := `{"settings":{"analysis":{"analyzer":{"` + opensearch.AnalyzerName + `":{"type":"standard"}}}},"mappings":` +
-				string(opensearch.MappingsJSON(suite.Schema, map[string]bool{"msg": true})) + `}`
-			req, _ := http.NewRequest(http.MethodPut, node.URL+"/"+index, bytes.NewReader([]byte(body)))
-			req.Header.Set("Content-Type", "application/json")
-			if resp, err := http.DefaultClient.Do(req); err != nil {
-				b.Fatal(err)
-			} else {
+	}
+	if err := s.Flush(ctx, 0); err != nil {
+		b.Fatal(err)
+	}
+	s.Close()
+	d := time.Since(start)
+	deleteIndex(b, fmt.Sprintf("bench-sluice-%d", run))
+	return d
+}
+
+func loadMinimal(b *testing.B, docs []opensearch.Doc, run int) time.Duration {
+	index := fmt.Sprintf("bench-minimal-%d", run)
+	// Same mappings as the sink creates, made before the clock starts.
+	body := `{"settings":{"analysis":{"analyzer":{"` + opensearch.AnalyzerName + `":{"type":"standard"}}}},"mappings":` +
+		string(opensearch.MappingsJSON(suite.Schema, map[string]bool{"msg": true})) + `}`
+	req, _ := http.NewRequest(http.MethodPut, node.URL+"/"+index, bytes.NewReader([]byte(body)))
+	req.Header.Set("Content-Type", "application/json")
+	if resp, err := http.DefaultClient.Do(req); err != nil {
+		b.Fatal(err)
+	} else {
+		resp.Body.Close()
+	}
+	var bodies [][]byte
+	for j := 0; j < len(docs); j += 1000 {
+		var w bytes.Buffer
+		for _, d := range docs[j:min(j+1000, len(docs))] {
+			fmt.Fprintf(&w, `{"index":{"_index":%q,"_id":%q}}`+"\n", index, d.ID)
+			w.Write(d.Source)
+			w.WriteByte('\n')
+		}
+		bodies = append(bodies, w.Bytes())
+	}
+	start := time.Now()
+	work := make(chan []byte)
+	var wg sync.WaitGroup
+	for k := 0; k < 2; k++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for body := range work {
+				resp, err := http.Post(node.URL+"/_bulk", "application/x-ndjson", bytes.NewReader(body))
+				if err != nil {
+					b.Error(err)
+					continue
+				}
+				if resp.StatusCode != 200 {
+					b.Errorf("bulk: HTTP %d", resp.StatusCode)
+				}
+				var sink bytes.Buffer
+				_, _ = sink.ReadFrom(resp.Body)
 				resp.Body.Close()
 			}
-			var bodies [][]byte
-			for j := 0; j < len(docs); j += 1000 {
-				var w bytes.Buffer
-				for _, d := range docs[j:min(j+1000, len(docs))] {
-					fmt.Fprintf(&w, `{"index":{"_index":%q,"_id":%q}}`+"\n", index, d.ID)
-					w.Write(d.Source)
-					w.WriteByte('\n')
-				}
-				bodies = append(bodies, w.Bytes())
-			}
-			start := time.Now()
-			work := make(chan []byte)
-			var wg sync.WaitGroup
-			for k := 0; k < 2; k++ {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					for body := range work {
-						resp, err := http.Post(node.URL+"/_bulk", "application/x-ndjson", bytes.NewReader(body))
-						if err != nil {
-							b.Error(err)
-							continue
-						}
-						if resp.StatusCode != 200 {
-							b.Errorf("bulk: HTTP %d", resp.StatusCode)
-						}
-						var sink bytes.Buffer
-						_, _ = sink.ReadFrom(resp.Body)
-						resp.Body.Close()
-					}
-				}()
-			}
-			for _, body := range bodies {
-				work <- body
-			}
-			close(work)
-			wg.Wait()
-			b.ReportMetric(benchDocs/time.Since(start).Seconds(), "docs/s")
-		}
-	})
+		}()
+	}
+	for _, body := range bodies {
+		work <- body
+	}
+	close(work)
+	wg.Wait()
+	d := time.Since(start)
+	deleteIndex(b, index)
+	return d
+}
+
+// deleteIndex keeps the node's disk and heap from growing run after run.
+func deleteIndex(b *testing.B, index string) {
+	req, _ := http.NewRequest(http.MethodDelete, node.URL+"/"+index, nil)
+	if resp, err := http.DefaultClient.Do(req); err == nil {
+		resp.Body.Close()
+	}
 }

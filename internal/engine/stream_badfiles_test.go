@@ -65,11 +65,12 @@ func (r *badFileRig) failFast(t *testing.T) {
 func TestStreamFailFastFixFile(t *testing.T) {
 	r := newBadFileRig(t, "OPTIONS (mode 'FAILFAST')")
 	r.failFast(t)
-	writeFile(t, filepath.Join(r.in, "b.json"), "{\"id\": 3}\n{\"id\": 4}\n")
+	// Longer than the recorded size: the replay must read all of it.
+	writeFile(t, filepath.Join(r.in, "b.json"), "{\"id\": 3}\n{\"id\": 4}\n{\"id\": 40}\n{\"id\": 41}\n")
 	if _, err := r.eng.Execute(context.Background(), "START STREAM feed"); err != nil {
 		t.Fatalf("START STREAM after fixing the file: %v", err)
 	}
-	if got := strings.Join(queryRows(t, r.eng, "SELECT id FROM out"), ","); got != "1,2,3,4,5" {
+	if got := strings.Join(queryRows(t, r.eng, "SELECT id FROM out"), ","); got != "1,2,3,4,40,41,5" {
 		t.Fatalf("out = %s", got)
 	}
 }

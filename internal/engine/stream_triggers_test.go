@@ -189,3 +189,49 @@ func TestOnceTrigger(t *testing.T) {
 		t.Fatalf("out = %s", got)
 	}
 }
+
+// TestAvailableNowBound: available_now takes the backlog that existed
+// when it started, in rate-limited epochs, then stops; a file landing
+// during the run waits for the next run. Both discovery modes.
+func TestAvailableNowBound(t *testing.T) {
+	for _, disc := range []string{"full", "start_after"} {
+		r := newTriggerRig(t, "")
+		r.land("d1/a.json", "d1/bb.json", "d1/ccc.json")
+		landed := false
+		r.eng.opts.StreamProgress = func(p stream.Progress) {
+			if !landed {
+				landed = true
+				r.land("d2/dddd.json") // mid-run
+			}
+			r.progress <- p
+		}
+		stmt := "INSERT STREAM INTO out SELECT id FROM src WITH (name = 's', trigger = 'available_now', max_files_per_trigger = 2, discovery = '" + disc + "')"
+		collect := func() string {
+			t.Helper()
+			if _, err := r.eng.Execute(context.Background(), stmt); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for {
+				select {
+				case p := <-r.progress:
+					got = append(got, fmt.Sprintf("%d:%d", p.Epoch, p.Files))
+				default:
+					return strings.Join(got, ",")
+				}
+			}
+		}
+		if got := collect(); got != "0:2,1:1" {
+			t.Fatalf("%s: first run epochs %s, want 0:2,1:1 (the backlog only)", disc, got)
+		}
+		if got := collect(); got != "2:1" {
+			t.Fatalf("%s: second run epochs %s, want 2:1 (the file that landed mid-run)", disc, got)
+		}
+		if got := collect(); got != "" {
+			t.Fatalf("%s: caught up, yet ran %s", disc, got)
+		}
+		if got := strings.Join(queryRows(t, r.eng, "SELECT id FROM out"), ","); got != "10,11,12,9" {
+			t.Fatalf("%s: out = %s", disc, got)
+		}
+	}
+}

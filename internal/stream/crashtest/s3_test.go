@@ -46,25 +46,28 @@ func s3Scenario(t *testing.T, nFiles int) *scenario {
 	}
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in")
-	writeInputs(t, in, nFiles, 50)
-	ents, err := os.ReadDir(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range ents {
-		data, err := os.ReadFile(filepath.Join(in, e.Name()))
-		if err != nil {
-			t.Fatal(err)
+	upload := func(t *testing.T, from, n int) {
+		t.Helper()
+		writeInputsFrom(t, in, from, n, 50)
+		for i := from; i < from+n; i++ {
+			name := fmt.Sprintf("f%03d.json", i)
+			data, err := os.ReadFile(filepath.Join(in, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			_, err = srv.Client().PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(bucket), Key: aws.String("in/" + name), Body: bytes.NewReader(data)})
+			cancel()
+			if err != nil {
+				t.Fatal(err)
+			}
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		_, err = srv.Client().PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(bucket), Key: aws.String("in/" + e.Name()), Body: bytes.NewReader(data)})
-		cancel()
-		if err != nil {
-			t.Fatal(err)
-		}
 	}
+	upload(t, 0, nFiles)
 	loc := func(p string) string { return "s3://" + bucket + "/" + p + "/" }
 	return &scenario{
+		files:   nFiles,
+		more:    upload,
 		dataDir: filepath.Join(dir, "data"),
 		session: []string{
 			fmt.Sprintf("SET s3.endpoint = '%s'", srv.Endpoint),
@@ -92,13 +95,13 @@ func TestCrashRecoveryS3(t *testing.T) {
 			s := s3Scenario(t, 40)
 			t0 := time.Now()
 			if crash {
-				killed, _ := s.killLoop(t, 20, 43)
-				t.Logf("%d kills, caught up in %s", killed, time.Since(t0))
+				killed, finished := s.killLoop(t, 20, 43)
+				t.Logf("%d kills, %d runs caught up before the end, %d files, done in %s", killed, finished, s.files, time.Since(t0))
 			} else {
 				s.catchUp(t)
 			}
 			s.exec(t, "INSERT INTO batch SELECT id, status, msg FROM src WHERE status < 500")
-			s.compare(t, 40*50*3/5)
+			s.compare(t, s.files*50*3/5)
 		})
 	}
 }

@@ -29,6 +29,8 @@ type compiler struct {
 	eventTime   *exec.EventTime
 	eventDelay  int64
 	outputMode  exec.OutputMode
+	// lookups are a stream's static join sides, re-read on an interval.
+	lookups []lookup
 	splits      int
 	bytes       int64
 }
@@ -139,6 +141,9 @@ func (c *compiler) build(ctx context.Context, n plan.Node) (*localStage, error) 
 		op, err := newJoin(ctx, t, coll.Batches())
 		if err != nil {
 			return nil, err
+		}
+		if hj, ok := op.(*exec.HashJoin); ok && c.streaming {
+			c.lookups = append(c.lookups, lookup{stage: buildStage, join: hj})
 		}
 		return probe.add(op), nil
 	}
@@ -286,4 +291,42 @@ func isWindowKey(e expr.Expr) bool {
 	}
 	return st.Field(0).Name == "start" && st.Field(1).Name == "end" &&
 		st.Field(0).Type.ID() == arrow.TIMESTAMP && st.Field(1).Type.ID() == arrow.TIMESTAMP
+}
+
+// lookup is the static side of a stream-static join.
+type lookup struct {
+	stage *exec.Stage
+	join  *exec.HashJoin
+}
+
+// refresh re-lists the lookup's files and rebuilds the join's table, so
+// enrichment data that changed is picked up without restarting.
+func (l lookup) refresh(ctx context.Context) error {
+	if err := replan(ctx, l.stage); err != nil {
+		return err
+	}
+	coll := exec.NewCollect()
+	if err := exec.Run(ctx, l.stage, exec.WatermarkEnd, coll, nil); err != nil {
+		return fmt.Errorf("refreshing join side: %w", err)
+	}
+	return l.join.Rebuild(ctx, coll.Batches())
+}
+
+// replan lists every scan of a stage again.
+func replan(ctx context.Context, st *exec.Stage) error {
+	if sc := st.Scan; sc != nil {
+		latest, err := sc.Source.Latest(ctx)
+		if err != nil {
+			return err
+		}
+		if sc.Splits, err = sc.Source.Plan(ctx, nil, latest); err != nil {
+			return err
+		}
+	}
+	for _, in := range st.Inputs {
+		if err := replan(ctx, in); err != nil {
+			return err
+		}
+	}
+	return nil
 }

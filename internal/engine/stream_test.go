@@ -305,3 +305,60 @@ func TestStreamTumbleRestartEveryEpoch(t *testing.T) {
 		t.Fatalf("out: %v\nwant %v", got, want)
 	}
 }
+
+// TestStreamStaticJoinRefresh enriches a stream with a lookup table that
+// changes while the stream runs: epochs after lookup_refresh_interval see
+// the new lookup rows.
+func TestStreamStaticJoinRefresh(t *testing.T) {
+	dir := t.TempDir()
+	in, users := filepath.Join(dir, "in"), filepath.Join(dir, "users")
+	writeFile(t, filepath.Join(in, "a.json"), "{\"uid\": 1}\n{\"uid\": 2}\n")
+	writeFile(t, filepath.Join(users, "u.json"), "{\"uid\": 1, \"name\": \"ada\"}\n")
+	clock := stream.NewManualClock(time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC))
+	epochs := make(chan stream.Progress, 10)
+	eng, err := Open(Options{DataDir: filepath.Join(dir, "data"), Clock: clock, StreamProgress: func(p stream.Progress) { epochs <- p }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, q := range []string{
+		"CREATE TABLE events (uid BIGINT) USING json LOCATION '" + in + "/'",
+		"CREATE TABLE users (uid BIGINT, name STRING) USING json LOCATION '" + users + "/'",
+		"CREATE TABLE out (uid BIGINT, name STRING) USING json LOCATION '" + filepath.Join(dir, "out") + "/'",
+	} {
+		if _, err := eng.Execute(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := eng.Execute(ctx, "INSERT STREAM INTO out SELECT e.uid, u.name FROM events e LEFT JOIN users u ON e.uid = u.uid WITH (name = 'j', trigger = '10 seconds', lookup_refresh_interval = '10 seconds')")
+		done <- err
+	}()
+	select {
+	case <-epochs:
+	case err := <-done:
+		t.Fatalf("stream ended before its first epoch: %v", err)
+	}
+	writeFile(t, filepath.Join(users, "v.json"), "{\"uid\": 3, \"name\": \"cy\"}\n")
+	writeFile(t, filepath.Join(in, "b.json"), "{\"uid\": 3}\n")
+	for clock.Waiters() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	clock.Advance(10 * time.Second)
+	select {
+	case <-epochs:
+	case err := <-done:
+		t.Fatalf("stream ended early: %v", err)
+	}
+	if _, err := eng.Execute(ctx, "STOP STREAM j"); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	got := queryRows(t, eng, "SELECT uid, name FROM out")
+	if strings.Join(got, ",") != "1 ada,2 NULL,3 cy" {
+		t.Fatalf("out: %v", got)
+	}
+}

@@ -35,7 +35,8 @@ const (
 // streamOptionKeys are the WITH (...) keys of INSERT STREAM. File-source
 // options (max_files_per_trigger, ...) may be given too and override the
 // table's.
-var streamOptionKeys = []string{"name", "trigger", "checkpoint_location", "output_mode", "watermark_delay", "lock_ttl"}
+var streamOptionKeys = []string{"name", "trigger", "checkpoint_location", "output_mode", "watermark_delay", "lock_ttl",
+	"lookup_refresh_interval"}
 
 // streamSpec is a stream definition as kept in the catalog.
 type streamSpec struct {
@@ -245,6 +246,30 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 	}
 	if c.eventTime != nil {
 		q.Watermark = stream.NewWatermark(c.eventDelay, 0)
+	}
+	if len(c.lookups) > 0 {
+		every := time.Minute
+		if v := spec.Options["lookup_refresh_interval"]; v != "" {
+			iv, err := types.ParseInterval(v)
+			if err != nil {
+				return nil, fmt.Errorf("stream %s: lookup_refresh_interval: %w", name, err)
+			}
+			every = time.Duration(types.IntervalMicros(iv)) * time.Microsecond
+		}
+		clock := e.clock()
+		loaded := clock.Now()
+		q.BeforeEpoch = func(ctx context.Context) error {
+			if clock.Now().Sub(loaded) < every {
+				return nil
+			}
+			for _, l := range c.lookups {
+				if err := l.refresh(ctx); err != nil {
+					return err
+				}
+			}
+			loaded = clock.Now()
+			return nil
+		}
 	}
 	// Cancelling ctx asks for a stop at the next epoch boundary; the
 	// epoch in flight still commits.

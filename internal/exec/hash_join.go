@@ -454,3 +454,27 @@ func (j *HashJoin) String() string {
 	}
 	return s
 }
+
+// Rebuild replaces the build side (a stream-static join refreshing its
+// lookup table between epochs). Unmatched-row tracking starts over.
+func (j *HashJoin) Rebuild(ctx context.Context, build []arrow.RecordBatch) error {
+	b, err := concatRows(j.buildSchema, build)
+	if err != nil {
+		return fmt.Errorf("hash join: rebuilding: %w", err)
+	}
+	old, oldTable := j.build, j.table
+	types := make([]arrow.DataType, len(j.buildKeys))
+	for i, k := range j.buildKeys {
+		types[i] = k.Type()
+	}
+	j.build, j.table = b, newKeyTable(types)
+	if err := j.index(ctx); err != nil {
+		b.Release()
+		j.build, j.table = old, oldTable
+		return fmt.Errorf("hash join: rebuilding: %w", err)
+	}
+	if old != nil {
+		old.Release()
+	}
+	return nil
+}

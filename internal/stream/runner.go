@@ -47,6 +47,9 @@ type Query struct {
 	// Retain is how many epochs of offsets, commits and state to keep
 	// (default 100).
 	Retain int64
+	// BeforeEpoch runs before every epoch (refreshing a stream-static
+	// join's lookup side, for one).
+	BeforeEpoch func(ctx context.Context) error
 	// EventTime, when the source has an event-time column, is the operator
 	// that drops late rows and reports the largest event time; Watermark
 	// turns that into each epoch's watermark.
@@ -252,6 +255,11 @@ func (q *Query) step(ctx context.Context, n int64) (ran bool, err error) {
 func (q *Query) runEpoch(ctx context.Context, rec *OffsetRecord) (Progress, error) {
 	cp := q.Checkpoint
 	p := Progress{Name: q.Name, Epoch: rec.Epoch, Watermark: rec.Watermark, Time: q.Clock.Now()}
+	if q.BeforeEpoch != nil {
+		if err := q.BeforeEpoch(ctx); err != nil {
+			return p, fmt.Errorf("before epoch: %w", err)
+		}
+	}
 	splits, err := q.Source.Plan(ctx, nil, rec.Source)
 	if err != nil {
 		return p, fmt.Errorf("planning: %w", err)

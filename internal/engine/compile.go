@@ -31,8 +31,8 @@ type compiler struct {
 	outputMode  exec.OutputMode
 	// lookups are a stream's static join sides, re-read on an interval.
 	lookups []lookup
-	splits      int
-	bytes       int64
+	splits  int
+	bytes   int64
 }
 
 // localStage remembers the stateless operators that run inside scan

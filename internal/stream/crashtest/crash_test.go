@@ -121,9 +121,9 @@ type scenario struct {
 	// stream that caught up before enough kills gets a new backlog).
 	files int
 	more  func(t *testing.T, from, n int)
-	setup   []string
-	stmt    string
-	env     []string
+	setup []string
+	stmt  string
+	env   []string
 }
 
 // start launches one child.

@@ -41,6 +41,10 @@ type StreamSource struct {
 	seen         map[string]seenFile
 	lastKey      string
 	newest       int64 // newest mtime seen (µs)
+	// coveredUpTo: keys up to it were read in start_after mode, whose
+	// snapshots keep no seen set; a stream switched to full discovery
+	// must not take them for new.
+	coveredUpTo string
 	sinceCompact int
 	lagFiles     int
 	lagBytes     int64
@@ -97,6 +101,8 @@ type snapshot struct {
 	LastKey string              `json:"last_key,omitempty"`
 	Newest  int64               `json:"newest_us,omitempty"`
 	Seen    map[string]seenFile `json:"seen"`
+	// CoveredUpTo: every key up to it was read (start_after snapshots).
+	CoveredUpTo string `json:"covered_up_to,omitempty"`
 }
 
 // logEntry is one committed epoch's files.
@@ -134,7 +140,7 @@ func (s *StreamSource) Recover(ctx context.Context, area connector.CheckpointAre
 		if err := s.readZst(ctx, s.snapKey(base), &sn); err != nil {
 			return err
 		}
-		s.seen, s.lastKey, s.newest = sn.Seen, sn.LastKey, sn.Newest
+		s.seen, s.lastKey, s.newest, s.coveredUpTo = sn.Seen, sn.LastKey, sn.Newest, sn.CoveredUpTo
 		if s.seen == nil {
 			s.seen = map[string]seenFile{}
 		}
@@ -238,6 +244,9 @@ func (s *StreamSource) Latest(ctx context.Context) (connector.Offset, error) {
 			continue
 		}
 		old, ok := s.seen[f.Key]
+		if !ok && f.Key <= s.coveredUpTo {
+			continue
+		}
 		if ok {
 			if old.ETag == f.ETag || old.ETag == "" || f.ETag == "" {
 				continue
@@ -355,10 +364,11 @@ func (s *StreamSource) compact(ctx context.Context, epoch int64) error {
 			}
 		}
 	}
-	sn := snapshot{Epoch: epoch, LastKey: s.lastKey, Newest: s.newest, Seen: s.seen}
+	sn := snapshot{Epoch: epoch, LastKey: s.lastKey, Newest: s.newest, Seen: s.seen, CoveredUpTo: s.coveredUpTo}
 	if s.startAfter() {
 		// Only keys after lastKey are ever listed again.
 		sn.Seen = map[string]seenFile{}
+		sn.CoveredUpTo = s.lastKey
 	}
 	var buf bytes.Buffer
 	zw, _ := zstd.NewWriter(&buf, zstd.WithEncoderLevel(zstd.SpeedFastest))

@@ -37,14 +37,14 @@ type StreamSource struct {
 	area      connector.CheckpointArea
 	committed int64
 
-	mu           sync.Mutex
-	seen         map[string]seenFile
-	lastKey      string
-	newest       int64 // newest mtime seen (µs)
+	mu      sync.Mutex
+	seen    map[string]seenFile
+	lastKey string
+	newest  int64 // newest mtime seen (µs)
 	// coveredUpTo: keys up to it were read in start_after mode, whose
 	// snapshots keep no seen set; a stream switched to full discovery
 	// must not take them for new.
-	coveredUpTo string
+	coveredUpTo  string
 	sinceCompact int
 	lagFiles     int
 	lagBytes     int64

@@ -142,6 +142,9 @@ func (c *compiler) build(ctx context.Context, n plan.Node) (*localStage, error) 
 		if err != nil {
 			return nil, err
 		}
+		if hj, ok := op.(*exec.HashJoin); ok {
+			hj.SetBuildPlan(buildStage)
+		}
 		if hj, ok := op.(*exec.HashJoin); ok && c.streaming {
 			c.lookups = append(c.lookups, lookup{stage: buildStage, join: hj})
 		}

@@ -449,7 +449,8 @@ func (j *HashJoin) String() string {
 	if j.residual != nil {
 		s += " cond=" + j.residual.String()
 	}
-	if j.build != nil {
+	if j.build != nil && j.buildPlan == nil {
+		// With a build plan the tree shows the build side itself.
 		s += fmt.Sprintf(" build=%d rows", j.build.NumRows())
 	}
 	return s

@@ -138,8 +138,8 @@ func TestHashJoinExplain(t *testing.T) {
 	j2.SetBuildPlan(&Stage{Scan: scanOf(t, c, 1), Ops: []Operator{NewLimit(c.Schema(), 1, 0)}})
 	st := &Stage{Scan: scanOf(t, a, 1), Ops: []Operator{j1, j2, NewLimit(j2.Schema(), 5, 0)}}
 	want := `Limit 5
-  HashJoin Left on=[x = x] build=0 rows
-    HashJoin Inner on=[x = x] build=0 rows
+  HashJoin Left on=[x = x]
+    HashJoin Inner on=[x = x]
       Scan memory batches=2 rows=2
       Scan memory batches=3 rows=3
     Limit 1

@@ -112,9 +112,17 @@ func (r *csvReader) resolveColumns() error {
 		name := r.schema.Field(c).Name
 		r.index[k] = -1
 		if !r.opts.Header {
-			if n, ok := strings.CutPrefix(name, "_c"); ok {
-				if i, err := strconv.Atoi(n); err == nil && i >= 0 {
+			for i, c := range r.opts.ColumnOrder {
+				if c == name {
 					r.index[k] = i
+					break
+				}
+			}
+			if r.index[k] < 0 {
+				if n, ok := strings.CutPrefix(name, "_c"); ok {
+					if i, err := strconv.Atoi(n); err == nil && i >= 0 {
+						r.index[k] = i
+					}
 				}
 			}
 			continue

@@ -53,6 +53,9 @@ const MaxBadRowRaw = 4096
 type Options struct {
 	// Format is "json", "csv" or "parquet".
 	Format string
+	// ColumnOrder is the table's data columns in declared order: a CSV
+	// file without a header binds its fields to them by position.
+	ColumnOrder []string
 	// Compression is "auto" (from the file extension, then magic bytes),
 	// "none", "gzip", "zstd", "snappy" or "bzip2". For Parquet it is the
 	// column codec the writer uses ("snappy" default, "zstd", "gzip", "none").

@@ -61,7 +61,8 @@ func (b *Binder) bindAggregate(sel *sql.Select, items []selectItem, calls []*sql
 		keyStrings[i] = k.String()
 	}
 	outTypes := agg.Schema()
-	h := func(e sql.Expr) (expr.Expr, bool, error) {
+	var h hook
+	h = func(e sql.Expr) (expr.Expr, bool, error) {
 		if c, ok := e.(*sql.Call); ok && expr.IsAggregate(strings.ToLower(c.Name)) {
 			a, err := b.bindAggCall(c, pre)
 			if err != nil {
@@ -85,6 +86,19 @@ func (b *Binder) bindAggregate(sel *sql.Select, items []selectItem, calls []*sql
 			}
 		}
 		if c, ok := e.(*sql.ColumnRef); ok {
+			// HAVING n > 1 where n is a select-list alias, as Spark allows.
+			if len(c.Parts) == 1 {
+				for _, it := range items {
+					if it.alias == "" || !strings.EqualFold(it.alias, c.Parts[0]) || it.ast == nil {
+						continue
+					}
+					if ref, self := it.ast.(*sql.ColumnRef); self && len(ref.Parts) == 1 && strings.EqualFold(ref.Parts[0], c.Parts[0]) {
+						continue
+					}
+					be, err := (&exprBinder{b: b, sc: &scope{}, hook: h}).bind(it.ast)
+					return be, err == nil, err
+				}
+			}
 			return nil, false, errAt(e, "column %q must appear in GROUP BY or be used in an aggregate function", strings.Join(c.Parts, "."))
 		}
 		return nil, false, nil

@@ -72,6 +72,14 @@ func (eb *exprBinder) bindNode(e sql.Expr) (expr.Expr, error) {
 	case *sql.Star:
 		return nil, errAt(t, "* is only allowed in a SELECT list or count(*)")
 	case *sql.Unary:
+		if lit, ok := t.X.(*sql.Literal); ok && t.Op == sql.OpNeg && !strings.HasPrefix(lit.Value, "-") &&
+			(lit.Kind == sql.LitInteger || lit.Kind == sql.LitDecimal || lit.Kind == sql.LitFloat) {
+			// -1 is a literal, not negate(1): functions that need a constant
+			// argument (round(x, -1)) see one, and -2147483648 fits INT.
+			neg := *lit
+			neg.Value = "-" + lit.Value
+			return bindLiteral(&neg)
+		}
 		x, err := eb.bind(t.X)
 		if err != nil {
 			return nil, err
@@ -329,6 +337,8 @@ func bindLiteral(l *sql.Literal) (expr.Expr, error) {
 
 func decimalLiteral(l *sql.Literal) (expr.Expr, error) {
 	s := l.Value
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
 	intPart, frac, _ := strings.Cut(s, ".")
 	digits := strings.TrimLeft(intPart+frac, "0")
 	prec := int32(len(digits))
@@ -340,7 +350,7 @@ func decimalLiteral(l *sql.Literal) (expr.Expr, error) {
 		prec = 1
 	}
 	if prec > 38 {
-		v, err := strconv.ParseFloat(s, 64)
+		v, err := strconv.ParseFloat(l.Value, 64)
 		if err != nil {
 			return nil, errAt(l, "invalid number %s", s)
 		}
@@ -349,6 +359,9 @@ func decimalLiteral(l *sql.Literal) (expr.Expr, error) {
 	bi, ok := new(big.Int).SetString(intPart+frac, 10)
 	if !ok {
 		return nil, errAt(l, "invalid number %s", s)
+	}
+	if neg {
+		bi.Neg(bi)
 	}
 	return expr.Lit(decimal128.FromBigInt(bi), types.Decimal(prec, scale))
 }

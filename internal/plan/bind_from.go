@@ -109,6 +109,18 @@ func (b *Binder) bindJoin(j *sql.Join) (Node, *scope, error) {
 		}
 		conds = expr.SplitConjuncts(on)
 	case len(j.Using) > 0:
+		for i := range sc.cols {
+			c := &sc.cols[i]
+			if i < len(ls.cols) {
+				continue
+			}
+			for _, name := range j.Using {
+				if strings.EqualFold(c.Name, name) {
+					// SELECT * shows a USING key once, as Spark does.
+					c.Hidden = true
+				}
+			}
+		}
 		for _, name := range j.Using {
 			l, err := ls.find("", name)
 			if err != nil || l == nil {

@@ -70,6 +70,18 @@ func (a *scope) find(table, name string) (*scopeCol, error) {
 	if len(matches) == 0 {
 		matches = fold
 	}
+	if len(matches) > 1 {
+		// A USING key is hidden on one side: the visible one is meant.
+		var visible []*scopeCol
+		for _, m := range matches {
+			if !m.Hidden {
+				visible = append(visible, m)
+			}
+		}
+		if len(visible) == 1 {
+			matches = visible
+		}
+	}
 	switch len(matches) {
 	case 0:
 		return nil, nil

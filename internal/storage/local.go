@@ -293,6 +293,9 @@ func (s *LocalStore) Put(ctx context.Context, key string, data io.Reader, ifAbse
 	if err != nil {
 		return s.mapErr("writing", key, err)
 	}
+	// CreateTemp makes the file 0600; data files are shared like any
+	// other file the user writes.
+	_ = tmp.Chmod(0o644)
 	tmpName := tmp.Name()
 	done := false
 	defer func() {

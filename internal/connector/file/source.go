@@ -102,6 +102,15 @@ func NewSource(ctx context.Context, spec connector.TableSpec) (*Source, error) {
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", spec.Name, err)
 	}
+	isPartCol := map[string]bool{}
+	for _, p := range spec.PartitionBy {
+		isPartCol[strings.ToLower(p)] = true
+	}
+	for _, f := range spec.Schema.Fields() {
+		if !isPartCol[strings.ToLower(f.Name)] {
+			fopts.ColumnOrder = append(fopts.ColumnOrder, f.Name)
+		}
+	}
 	s := &Source{
 		spec: spec, format: fmtName, loc: loc, fopts: fopts, sopts: sopts,
 		table: spec.Schema, out: spec.Schema, stats: &planStats{}, last: &lastOffset{}, mem: memory.DefaultAllocator,

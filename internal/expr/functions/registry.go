@@ -103,7 +103,7 @@ var registry = []Def{
 	{Name: "to_timestamp", MinArgs: 1, MaxArgs: 2, Kind: Scalar, Bind: bindToTimestamp(false)},
 	{Name: "to_date", MinArgs: 1, MaxArgs: 2, Kind: Scalar, Bind: bindToTimestamp(true)},
 	{Name: "from_unixtime", MinArgs: 1, MaxArgs: 2, Kind: Scalar, Bind: bindFromUnixtime},
-	{Name: "unix_timestamp", MinArgs: 0, MaxArgs: 2, Kind: Scalar, Bind: bindUnixTimestamp},
+	{Name: "unix_timestamp", MinArgs: 0, MaxArgs: 2, Kind: Scalar, Volatile: true, Bind: bindUnixTimestamp},
 	{Name: "datediff", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindDatediff},
 	{Name: "date_add", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindDateAdd(1)},
 	{Name: "date_sub", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindDateAdd(-1)},

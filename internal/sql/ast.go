@@ -141,8 +141,11 @@ const (
 	OpLe     = "<="
 	OpGt     = ">"
 	OpGe     = ">="
-	OpAnd    = "AND"
-	OpOr     = "OR"
+	// OpNullSafeEq is a <=> b, also spelled a IS NOT DISTINCT FROM b: true
+	// when both are NULL, false when only one is.
+	OpNullSafeEq = "<=>"
+	OpAnd        = "AND"
+	OpOr         = "OR"
 )
 
 // Binary is L op R for arithmetic, comparison, || and AND/OR.

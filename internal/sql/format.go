@@ -28,7 +28,7 @@ func binaryPrec(op string) int {
 		return precOr
 	case OpAnd:
 		return precAnd
-	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe:
+	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe, OpNullSafeEq:
 		return precCmp
 	case OpConcat:
 		return precConcat
@@ -267,6 +267,12 @@ var callNeedsQuote = map[string]bool{"CAST": true, "TRY_CAST": true, "EXTRACT": 
 
 func (e *Call) format(b *strings.Builder) {
 	name := QuoteIdent(e.Name)
+	switch strings.ToUpper(e.Name) {
+	case "LIKE", "ILIKE", "RLIKE", "REGEXP":
+		// Only the call form reaches here (x LIKE p is a Like node), and
+		// the parser reads these names as calls before '('.
+		name = e.Name
+	}
 	if callNeedsQuote[strings.ToUpper(e.Name)] {
 		name = "`" + strings.ReplaceAll(e.Name, "`", "``") + "`"
 	}

@@ -140,6 +140,12 @@ func (lx *lexer) next() token {
 	case c >= '0' && c <= '9' || c == '.' && isDigit(lx.peekByte(1)):
 		return lx.lexNumber(p, off)
 	}
+	if strings.HasPrefix(lx.src[off:], "<=>") {
+		lx.advance()
+		lx.advance()
+		lx.advance()
+		return token{kind: tkOp, text: "<=>", pos: p, off: off, end: lx.off}
+	}
 	if off+2 <= len(lx.src) && twoCharOps[lx.src[off:off+2]] {
 		lx.advance()
 		lx.advance()

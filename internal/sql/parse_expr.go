@@ -14,6 +14,7 @@ func (p *parser) expr() (Expr, error) { return p.exprPrec(precOr) }
 var binaryOps = map[string]string{
 	"+": OpAdd, "-": OpSub, "*": OpMul, "/": OpDiv, "%": OpMod, "||": OpConcat,
 	"=": OpEq, "==": OpEq, "<>": OpNe, "!=": OpNe, "<": OpLt, "<=": OpLe, ">": OpGt, ">=": OpGe,
+	"<=>": OpNullSafeEq,
 }
 
 // likeOps maps the pattern keywords to their operator.
@@ -80,6 +81,21 @@ func (p *parser) predicate(x Expr) (Expr, error) {
 	at := p.tok().pos
 	if p.acceptKw("IS") {
 		not := p.acceptKw("NOT")
+		if p.acceptKw("DISTINCT") {
+			// IS [NOT] DISTINCT FROM is the null-safe (in)equality <=>.
+			if err := p.expectKw("FROM"); err != nil {
+				return nil, err
+			}
+			r, err := p.exprPrec(precCmp + 1)
+			if err != nil {
+				return nil, err
+			}
+			var e Expr = &Binary{At: at, Op: OpNullSafeEq, L: x, R: r}
+			if !not {
+				e = &Unary{At: at, Op: OpNot, X: e}
+			}
+			return e, nil
+		}
 		var k IsKind
 		switch {
 		case p.acceptKw("NULL"):
@@ -222,8 +238,10 @@ func (p *parser) postfix(x Expr) (Expr, error) {
 }
 
 // callKeywords are reserved words that still name functions when a '('
-// follows: left(s, 3), right(s, 3).
-var callKeywords = map[string]bool{"LEFT": true, "RIGHT": true}
+// follows: left(s, 3), right(s, 3), rlike(s, re), like(s, p).
+var callKeywords = map[string]bool{
+	"LEFT": true, "RIGHT": true, "LIKE": true, "ILIKE": true, "RLIKE": true, "REGEXP": true,
+}
 
 func (p *parser) primary() (Expr, error) {
 	t := p.tok()

@@ -138,6 +138,9 @@ var roundTrips = []struct {
 	{"RESET s3.endpoint", ""},
 	{"RESET", ""},
 	{"SHOW SETTINGS", ""},
+	{"SELECT a <=> b, a<=>NULL = TRUE", "SELECT a <=> b, a <=> NULL = TRUE"},
+	{"SELECT a IS NOT DISTINCT FROM b + 1, a IS DISTINCT FROM b", "SELECT a <=> b + 1, NOT a <=> b"},
+	{"SELECT rlike(s, 'x'), like(s, 'a%'), s RLIKE 'x'", ""},
 }
 
 func TestRoundTrip(t *testing.T) {

@@ -208,6 +208,9 @@ func bindRound(args []Arg) (*Bound, error) {
 		if digits >= 0 {
 			return x
 		}
+		if digits < -18 {
+			return 0
+		}
 		p := int64(math.Pow(10, float64(-digits)))
 		q, r := x/p, x%p
 		if 2*abs64(r) >= p {
@@ -232,6 +235,22 @@ func bindRound(args []Arg) (*Bound, error) {
 		}}, nil
 	case arrow.DECIMAL128:
 		d := t.(*arrow.Decimal128Type)
+		if digits < 0 {
+			// Spark keeps scale 0 and rounds to a multiple of 10^-digits:
+			// round(123.456, -1) = 120 as DECIMAL(4,0).
+			k := int32(min(-digits, 38))
+			rt := types.Decimal(min(38, max(d.Precision-d.Scale+1, k+1)), 0)
+			reduce := d.Scale + k
+			return &Bound{Type: rt, Casts: casts, Eval: func(ctx context.Context, n int, args []arrow.Array) (arrow.Array, error) {
+				x := decs(args[0])
+				return fixedResult(rt, n, args[:1], func(i int) (decimal128.Num, bool) {
+					if reduce > 38 {
+						return decimal128.Num{}, true
+					}
+					return x[i].ReduceScaleBy(reduce, true).IncreaseScaleBy(k), true
+				}), nil
+			}}, nil
+		}
 		ns := int32(max(0, min(digits, int64(d.Scale))))
 		rt := types.Decimal(min(38, d.Precision-d.Scale+ns+1), ns)
 		return &Bound{Type: rt, Casts: casts, Eval: func(ctx context.Context, n int, args []arrow.Array) (arrow.Array, error) {

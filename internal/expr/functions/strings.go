@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"golang.org/x/text/cases"
+	"golang.org/x/text/language"
 
 	"sluice/internal/types"
 )
@@ -63,7 +66,25 @@ func reverse(s string) string {
 }
 
 var bindLower = simple("lower", types.String, strUnary(strings.ToLower), pString)
-var bindUpper = simple("upper", types.String, strUnary(strings.ToUpper), pString)
+var bindUpper = simple("upper", types.String, strUnary(upper), pString)
+
+// upperCasers pools full-case-mapping casers (a Caser keeps state, so one
+// per goroutine).
+var upperCasers = sync.Pool{New: func() any { c := cases.Upper(language.Und); return &c }}
+
+// upper applies Unicode full case mapping as Spark (Java) does, so 'ß'
+// becomes "SS"; strings.ToUpper maps rune by rune and keeps 'ß'.
+func upper(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			c := upperCasers.Get().(*cases.Caser)
+			defer upperCasers.Put(c)
+			return c.String(s)
+		}
+	}
+	return strings.ToUpper(s)
+}
+
 var bindInitcap = simple("initcap", types.String, strUnary(initcap), pString)
 var bindReverse = simple("reverse", types.String, strUnary(reverse), pString)
 

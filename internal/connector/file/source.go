@@ -493,8 +493,8 @@ func (r *reader) Next(ctx context.Context) (arrow.RecordBatch, error) {
 
 // Close closes the decoder and records the row groups it skipped.
 func (r *reader) Close() error {
-	if rg, ok := r.fr.(interface{ RowGroupsSkipped() int }); ok {
-		r.src.stats.rowGroupsSkipped.Add(int64(rg.RowGroupsSkipped()))
+	if sr, ok := r.fr.(format.StatsReader); ok {
+		r.src.stats.rowGroupsSkipped.Add(int64(sr.Stats().RowGroupsSkipped))
 	}
 	err := r.fr.Close()
 	if r.bad != nil {

@@ -53,9 +53,37 @@ WHERE status >= 400
 GROUP BY date
 ORDER BY date;
 
--- 4. Later: the embedded local index is the default sink. When `USING index`
---    lands, this replaces step 3:
+-- 4. The embedded local index (Bleve, stored in the data dir) is the default
+--    sink. Document ids come from the id columns, so writing the same rows
+--    again (a second run, or the stream below) upserts the same 78
+--    documents instead of adding copies. match() is pushed down to the
+--    index as a full-text query (see EXPLAIN).
+CREATE TABLE IF NOT EXISTS errors (`@timestamp` TIMESTAMP, clientip STRING, request STRING, status BIGINT)
+  USING index OPTIONS (text_fields 'request', id '@timestamp,clientip,request');
+
+INSERT INTO errors
+SELECT `@timestamp`, clientip, request, status FROM http_logs WHERE status >= 400;
+
+SELECT status, count(*) AS logins_failed
+FROM errors
+WHERE match(request, 'login')
+GROUP BY status
+ORDER BY status;
+
+-- 5. The same pipeline as a stream: it picks up only files it has not
+--    seen (tracked in a checkpoint under the data dir). 'available_now'
+--    processes the backlog in epochs of at most two files and stops; with
+--    trigger = '10 seconds' it would keep running until Ctrl-C.
+INSERT STREAM INTO errors
+SELECT `@timestamp`, clientip, request, status FROM http_logs WHERE status >= 400
+WITH (name = 'errors_feed', trigger = 'available_now', max_files_per_trigger = 2);
+
+SHOW STREAMS;
+
+SELECT count(*) AS documents FROM errors;
+
+-- OpenSearch instead of the local index (a node on localhost:9200):
 --
---   CREATE TABLE hot USING index;
---   INSERT INTO hot SELECT * FROM http_logs WHERE status >= 500;
---   SELECT clientip, count(*) FROM hot WHERE match(request, 'login') GROUP BY clientip;
+--   CREATE TABLE errors_os USING opensearch
+--     OPTIONS (endpoint 'http://localhost:9200', index 'errors-{@timestamp|yyyy.MM.dd}',
+--              auth 'basic', user 'admin', password '${env:OS_PASSWORD}');

@@ -61,9 +61,29 @@ func bindArgs(args []Expr) []functions.Arg {
 		if l, ok := a.(*Literal); ok {
 			out[i].Const = true
 			out[i].Value = l.Value
+		} else if v, ok := foldArray(a); ok {
+			out[i].Const = true
+			out[i].Value = v
 		}
 	}
 	return out
+}
+
+// foldArray evaluates a constant array(...) call, so binders that take a
+// constant list (approx_percentile(x, array(0.25, 0.75))) see its value,
+// a []any as types.ValueAt gives it. Only array() is folded: other calls
+// may read the query's clock or fail at run time.
+func foldArray(e Expr) ([]any, bool) {
+	c, ok := e.(*CallExpr)
+	if !ok || c.Name != "array" || !IsConstant(c) {
+		return nil, false
+	}
+	v, err := EvalScalar(context.Background(), c)
+	if err != nil {
+		return nil, false
+	}
+	l, ok := v.([]any)
+	return l, ok
 }
 
 // applyCasts wraps arguments in implicit casts; literals are converted

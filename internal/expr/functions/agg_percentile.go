@@ -84,12 +84,18 @@ func asFloat(v any) (float64, bool) {
 	return float64(i), ok
 }
 
-// KLL is the sketch of one group.
+// KLL is the sketch of one group. Min and Max are exact, so p = 0 and
+// p = 1 are too; a level compacts only when it holds more than K values,
+// so up to K values the sketch is exact (as Spark is while n <= accuracy).
 type KLL struct {
 	K      int
 	Levels [][]float64
 	Flip   []bool // per level: which half the next compaction keeps
 	N      int64
+	// HasMinMax marks Min and Max as tracked (snapshots written before
+	// they were fall back to the levels).
+	HasMinMax bool
+	Min, Max  float64
 }
 
 // Add inserts one value.
@@ -99,14 +105,19 @@ func (s *KLL) Add(x float64) {
 		s.Flip = []bool{false}
 	}
 	s.Levels[0] = append(s.Levels[0], x)
+	if s.N == 0 {
+		s.Min, s.Max, s.HasMinMax = x, x, true
+	} else {
+		s.Min, s.Max = min(s.Min, x), max(s.Max, x)
+	}
 	s.N++
-	if len(s.Levels[0]) >= s.K {
+	if len(s.Levels[0]) > s.K {
 		s.compact(0)
 	}
 }
 
 func (s *KLL) compact(l int) {
-	for ; l < len(s.Levels) && len(s.Levels[l]) >= s.K; l++ {
+	for ; l < len(s.Levels) && len(s.Levels[l]) > s.K; l++ {
 		lv := s.Levels[l]
 		slices.Sort(lv)
 		if l+1 == len(s.Levels) {
@@ -139,9 +150,17 @@ func (s *KLL) Merge(o *KLL) {
 	for l, lv := range o.Levels {
 		s.Levels[l] = append(s.Levels[l], lv...)
 	}
+	switch {
+	case o.N == 0:
+	case s.N == 0:
+		s.Min, s.Max, s.HasMinMax = o.Min, o.Max, o.HasMinMax
+	default:
+		s.Min, s.Max = min(s.Min, o.Min), max(s.Max, o.Max)
+		s.HasMinMax = s.HasMinMax && o.HasMinMax
+	}
 	s.N += o.N
 	for l := 0; l < len(s.Levels); l++ {
-		if len(s.Levels[l]) >= s.K {
+		if len(s.Levels[l]) > s.K {
 			s.compact(l)
 		}
 	}
@@ -172,6 +191,13 @@ func (s *KLL) Quantiles(ps []float64) []float64 {
 	})
 	out := make([]float64, len(ps))
 	for i, p := range ps {
+		if s.HasMinMax && (p == 0 || p == 1) {
+			out[i] = s.Min
+			if p == 1 {
+				out[i] = s.Max
+			}
+			continue
+		}
 		target := int64(math.Ceil(p * float64(total)))
 		var cum int64
 		out[i] = all[len(all)-1].v

@@ -160,6 +160,35 @@ func TestApproxPercentile(t *testing.T) {
 	}
 }
 
+// Up to k = 1000 values the sketch is exact (Spark is while n <= accuracy),
+// p = 0 and p = 1 are the exact extremes at any n, and a constant array()
+// call is accepted as the list of percentages.
+func TestApproxPercentileExact(t *testing.T) {
+	for _, n := range []int{1000, 1001, 50000} {
+		fb := array.NewFloat64Builder(memory.DefaultAllocator)
+		for i := 0; i < n; i++ {
+			fb.Append(float64((i * 7919) % n))
+		}
+		arr := fb.NewArray()
+		schema := arrow.NewSchema([]arrow.Field{{Name: "x", Type: types.Double}}, nil)
+		b := array.NewRecordBatch(schema, []arrow.Array{arr}, int64(n))
+		arr.Release()
+		x := expr.Col(0, "x", types.Double)
+		ps, err := expr.Call("array", F(0), F(0.25), F(0.5), F(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := aggregate(t, "approx_percentile", false, b, make([]uint32, n), 1, x, ps)[0].([]any)
+		b.Release()
+		if got[0].(float64) != 0 || got[3].(float64) != float64(n-1) {
+			t.Errorf("n=%d: min, max = %v, %v, want 0, %d", n, got[0], got[3], n-1)
+		}
+		if n == 1000 && (got[1].(float64) != 249 || got[2].(float64) != 499) {
+			t.Errorf("n=1000: p25, p50 = %v, %v, want 249, 499 (exact)", got[1], got[2])
+		}
+	}
+}
+
 func TestFirstLastCollect(t *testing.T) {
 	c, b := column(t, types.String, nil, "a", "b", "a", nil, "c")
 	defer b.Release()

@@ -326,15 +326,22 @@ func castScalar(arr arrow.Array, to arrow.DataType, try bool) (arrow.Array, erro
 		switch to.ID() {
 		case arrow.INT32, arrow.INT64, arrow.TIMESTAMP, arrow.BOOL:
 			ints := make([]int64, n)
+			nw := &narrowing{valid: valid, n: n, try: try, to: to}
 			for i, v := range d {
 				if scale > 0 {
 					v = v.ReduceScaleBy(scale, false)
 				} else if scale < 0 {
 					v = v.IncreaseScaleBy(-scale)
 				}
-				ints[i] = int64(v.LowBits())
+				if hi, lo := v.HighBits(), v.LowBits(); hi == 0 && lo <= math.MaxInt64 || hi == -1 && lo > math.MaxInt64 {
+					ints[i] = int64(lo)
+				} else if nw.ok(i) {
+					if err := nw.fail(i, d[i].ToString(scale)); err != nil {
+						return nil, err
+					}
+				}
 			}
-			return fromInt64s(ints, to, valid, try)
+			return fromInt64s(ints, to, nw.valid, try)
 		}
 		fs := make([]float64, n)
 		for i, v := range d {
@@ -401,10 +408,42 @@ func castScalar(arr arrow.Array, to arrow.DataType, try bool) (arrow.Array, erro
 	return nil, fmt.Errorf("cannot cast %s to %s", sqlName(from), sqlName(to))
 }
 
-// fromInt64s converts integer values (seconds for TIMESTAMP) to type to.
-// Narrowing to INT wraps as in Spark's non-ANSI mode.
+// narrowing handles values that do not fit the target type: with try
+// they become NULL (TRY_CAST), otherwise the first one fails the cast, as
+// an unparsable string does (Spark's ANSI mode) rather than wrapping.
+type narrowing struct {
+	valid *memory.Buffer // nil while every value is valid
+	n     int
+	try   bool
+	to    arrow.DataType
+}
+
+// ok reports whether row i is not NULL (NULL rows may hold any value).
+func (nw *narrowing) ok(i int) bool {
+	return nw.valid == nil || bitutil.BitIsSet(nw.valid.Bytes(), i)
+}
+
+// fail nulls row i under try, else returns the error (releasing valid).
+func (nw *narrowing) fail(i int, v string) error {
+	if !nw.try {
+		if nw.valid != nil {
+			nw.valid.Release()
+			nw.valid = nil
+		}
+		return fmt.Errorf("cannot cast %s to %s: value out of range", v, sqlName(nw.to))
+	}
+	if nw.valid == nil {
+		nw.valid = newValidity(nw.n)
+	}
+	bitutil.ClearBit(nw.valid.Bytes(), i)
+	return nil
+}
+
+// fromInt64s converts integer values (seconds for TIMESTAMP) to type to;
+// values out of range are NULL under try, else an error.
 func fromInt64s(v []int64, to arrow.DataType, valid *memory.Buffer, try bool) (arrow.Array, error) {
 	n := len(v)
+	nw := &narrowing{valid: valid, n: n, try: try, to: to}
 	switch to.ID() {
 	case arrow.INT64:
 		out := make([]int64, n)
@@ -413,9 +452,15 @@ func fromInt64s(v []int64, to arrow.DataType, valid *memory.Buffer, try bool) (a
 	case arrow.INT32:
 		out := make([]int32, n)
 		for i, x := range v {
-			out[i] = int32(x)
+			if x >= math.MinInt32 && x <= math.MaxInt32 {
+				out[i] = int32(x)
+			} else if nw.ok(i) {
+				if err := nw.fail(i, strconv.FormatInt(x, 10)); err != nil {
+					return nil, err
+				}
+			}
 		}
-		return fixedArray(to, out, valid), nil
+		return fixedArray(to, out, nw.valid), nil
 	case arrow.FLOAT64:
 		out := make([]float64, n)
 		for i, x := range v {
@@ -431,9 +476,15 @@ func fromInt64s(v []int64, to arrow.DataType, valid *memory.Buffer, try bool) (a
 	case arrow.TIMESTAMP:
 		out := make([]arrow.Timestamp, n)
 		for i, x := range v {
-			out[i] = arrow.Timestamp(x * 1e6)
+			if x >= math.MinInt64/1_000_000 && x <= math.MaxInt64/1_000_000 {
+				out[i] = arrow.Timestamp(x * 1e6)
+			} else if nw.ok(i) {
+				if err := nw.fail(i, strconv.FormatInt(x, 10)); err != nil {
+					return nil, err
+				}
+			}
 		}
-		return fixedArray(to, out, valid), nil
+		return fixedArray(to, out, nw.valid), nil
 	}
 	if valid != nil {
 		valid.Release()
@@ -441,10 +492,15 @@ func fromInt64s(v []int64, to arrow.DataType, valid *memory.Buffer, try bool) (a
 	return nil, fmt.Errorf("cannot cast BIGINT to %s", sqlName(to))
 }
 
-// fromFloat64s converts doubles to type to; NaN and out-of-range values
-// saturate for integers as Java's casts do.
+// fromFloat64s converts doubles to type to. To the integers the fraction
+// is truncated; NaN, infinities and values out of range are NULL under
+// try, else an error (Spark's ANSI casts).
 func fromFloat64s(v []float64, to arrow.DataType, valid *memory.Buffer, try bool) (arrow.Array, error) {
 	n := len(v)
+	nw := &narrowing{valid: valid, n: n, try: try, to: to}
+	fail := func(i int, x float64) error {
+		return nw.fail(i, strconv.FormatFloat(x, 'g', -1, 64))
+	}
 	switch to.ID() {
 	case arrow.FLOAT64:
 		out := make([]float64, n)
@@ -453,31 +509,28 @@ func fromFloat64s(v []float64, to arrow.DataType, valid *memory.Buffer, try bool
 	case arrow.INT32:
 		out := make([]int32, n)
 		for i, x := range v {
-			switch {
-			case math.IsNaN(x):
-			case x >= math.MaxInt32:
-				out[i] = math.MaxInt32
-			case x <= math.MinInt32:
-				out[i] = math.MinInt32
-			default:
-				out[i] = int32(x)
+			if t := math.Trunc(x); t >= math.MinInt32 && t <= math.MaxInt32 {
+				out[i] = int32(t)
+			} else if nw.ok(i) {
+				if err := fail(i, x); err != nil {
+					return nil, err
+				}
 			}
 		}
-		return fixedArray(to, out, valid), nil
+		return fixedArray(to, out, nw.valid), nil
 	case arrow.INT64:
 		out := make([]int64, n)
 		for i, x := range v {
-			switch {
-			case math.IsNaN(x):
-			case x >= math.MaxInt64:
-				out[i] = math.MaxInt64
-			case x <= math.MinInt64:
-				out[i] = math.MinInt64
-			default:
-				out[i] = int64(x)
+			// -2^63 is exact as a double; 2^63 is the first value above MaxInt64.
+			if t := math.Trunc(x); t >= math.MinInt64 && t < math.MaxInt64 {
+				out[i] = int64(t)
+			} else if nw.ok(i) {
+				if err := fail(i, x); err != nil {
+					return nil, err
+				}
 			}
 		}
-		return fixedArray(to, out, valid), nil
+		return fixedArray(to, out, nw.valid), nil
 	case arrow.BOOL:
 		bits := newBits(n)
 		for i, x := range v {

@@ -2,6 +2,7 @@ package functions_test
 
 import (
 	"context"
+	"math"
 	"strings"
 	"testing"
 
@@ -29,7 +30,16 @@ func TestCastTable(t *testing.T) {
 		{types.String, []any{"2024-01-02T03:04:05.5+01:00"}, types.Timestamp, []any{tm("2024-01-02 02:04:05.5")}, ""},
 		{types.String, []any{"2024-01-02 10:00:00"}, types.Date, []any{"2024-01-02"}, ""},
 		{types.String, []any{"90 minutes"}, types.Interval, []any{arrow.MonthDayNanoInterval{Nanoseconds: 5400e9}}, ""},
-		{types.Double, []any{1e20, -1.5}, types.Int, []any{int64(2147483647), int64(-1)}, ""},
+		// Narrowing out of range fails (NULL under TRY_CAST) instead of
+		// wrapping or saturating, as Spark's ANSI casts do.
+		{types.Double, []any{2147483647.9, -1.5}, types.Int, []any{int64(2147483647), int64(-1)}, ""},
+		{types.Double, []any{1.0, 1e20}, types.Int, nil, "cannot cast 1e+20 to INT"},
+		{types.Double, []any{math.NaN()}, types.BigInt, nil, "cannot cast NaN to BIGINT"},
+		{types.Double, []any{9.3e18}, types.BigInt, nil, "cannot cast 9.3e+18 to BIGINT"},
+		{types.BigInt, []any{int64(-2147483648), nil}, types.Int, []any{int64(-2147483648), nil}, ""},
+		{types.BigInt, []any{int64(3000000000)}, types.Int, nil, "cannot cast 3000000000 to INT"},
+		{types.Decimal(38, 0), []any{"99999999999999999999"}, types.BigInt, nil, "cannot cast 99999999999999999999 to BIGINT"},
+		{types.Decimal(12, 1), []any{"3000000000.5"}, types.Int, nil, "cannot cast 3000000000 to INT"},
 		{types.Double, []any{0.125}, types.Decimal(4, 3), []any{"0.125"}, ""},
 		{types.BigInt, []any{int64(1700000000)}, types.Timestamp, []any{tm("2023-11-14 22:13:20")}, ""},
 		{types.Timestamp, []any{"2023-11-14 22:13:20"}, types.BigInt, []any{int64(1700000000)}, ""},

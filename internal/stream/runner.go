@@ -56,8 +56,10 @@ type Query struct {
 	EventTime *exec.EventTime
 	Watermark *Watermark
 
-	lastStart     time.Time
-	lastWatermark int64
+	lastStart time.Time
+	// lastEpochStart is when the previous epoch that ran started.
+	lastEpochStart time.Time
+	lastWatermark  int64
 }
 
 // ErrStopped is returned by Run when stop was requested (not an error for
@@ -228,7 +230,8 @@ func (q *Query) step(ctx context.Context, n int64) (ran bool, err error) {
 		}
 		crashPoint("planned", n)
 	}
-	q.lastStart = start
+	prevEpochStart := q.lastEpochStart
+	q.lastStart, q.lastEpochStart = start, start
 	q.lastWatermark = rec.Watermark
 	p, err := q.runEpoch(ctx, rec)
 	if err != nil {
@@ -238,6 +241,13 @@ func (q *Query) step(ctx context.Context, n int64) (ran bool, err error) {
 	p.Duration = q.Clock.Now().Sub(start)
 	if secs := p.Duration.Seconds(); secs > 0 {
 		p.ProcessRate = float64(p.RowsIn) / secs
+	}
+	// Input rate: rows that arrived per second of processing time since
+	// the previous epoch started (Spark's inputRowsPerSecond).
+	if !prevEpochStart.IsZero() {
+		if secs := start.Sub(prevEpochStart).Seconds(); secs > 0 {
+			p.InputRate = float64(p.RowsIn) / secs
+		}
 	}
 	if q.OnProgress != nil {
 		q.OnProgress(p)

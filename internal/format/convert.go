@@ -38,6 +38,7 @@ const (
 	kString
 	kDate
 	kTimestamp
+	kInterval
 	kStruct
 	kList
 	kMap
@@ -69,6 +70,8 @@ func kindOf(t arrow.DataType) (kind, bool) {
 		return kDate, true
 	case arrow.TIMESTAMP:
 		return kTimestamp, true
+	case arrow.INTERVAL_MONTH_DAY_NANO:
+		return kInterval, true
 	case arrow.STRUCT:
 		return kStruct, true
 	case arrow.LIST:
@@ -400,6 +403,17 @@ func (c *scalar) appendText(b array.Builder, s []byte, isNum bool) string {
 		if b != nil {
 			b.(*array.Date32Builder).Append(arrow.Date32(d))
 		}
+	case kInterval:
+		if isNum {
+			return c.bad(b, s)
+		}
+		iv, ok := parseIntervalText(bstr(s))
+		if !ok {
+			return c.bad(b, s)
+		}
+		if b != nil {
+			b.(*array.MonthDayNanoIntervalBuilder).Append(iv)
+		}
 	default:
 		return c.bad(b, s)
 	}
@@ -585,4 +599,29 @@ func daysFromCivil(y, m, d int) int64 {
 	doy := (153*mp+2)/5 + d - 1
 	doe := yoe*365 + yoe/4 - yoe/100 + doy
 	return int64(era)*146097 + int64(doe) - 719468
+}
+
+// parseIntervalText reads an interval as SQL users write it ("5 minutes",
+// "1 day 2 hours") or as Sluice displays it ("1 month 2 days 1h5m0s", a
+// Go duration last), so values copied from query output read back.
+func parseIntervalText(s string) (arrow.MonthDayNanoInterval, bool) {
+	if iv, err := types.ParseInterval(s); err == nil {
+		return iv, true
+	}
+	fields := strings.Fields(s)
+	if len(fields) == 0 {
+		return arrow.MonthDayNanoInterval{}, false
+	}
+	d, err := time.ParseDuration(fields[len(fields)-1])
+	if err != nil {
+		return arrow.MonthDayNanoInterval{}, false
+	}
+	var iv arrow.MonthDayNanoInterval
+	if len(fields) > 1 {
+		if iv, err = types.ParseInterval(strings.Join(fields[:len(fields)-1], " ")); err != nil {
+			return arrow.MonthDayNanoInterval{}, false
+		}
+	}
+	iv.Nanoseconds += int64(d)
+	return iv, true
 }

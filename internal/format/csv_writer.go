@@ -147,7 +147,7 @@ func csvText(a arrow.Array, i int) string {
 	case *array.Struct, *array.List, *array.Map, *array.LargeList:
 		return string(appendJSONValue(nil, a, i))
 	case *array.MonthDayNanoInterval:
-		return types.FormatInterval(c.Value(i))
+		return formatIntervalText(c.Value(i))
 	}
 	return a.ValueStr(i)
 }

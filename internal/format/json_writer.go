@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -182,7 +183,7 @@ func appendJSONValue(b []byte, a arrow.Array, i int) []byte {
 		}
 		return append(b, ']')
 	case *array.MonthDayNanoInterval:
-		return appendJSONString(b, types.FormatInterval(c.Value(i)))
+		return appendJSONString(b, formatIntervalText(c.Value(i)))
 	}
 	return appendJSONString(b, a.ValueStr(i))
 }
@@ -241,4 +242,50 @@ func appendJSONString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// formatIntervalText writes an interval in words that types.ParseInterval
+// reads back exactly ("1 month 2 days 1 hour 5 minutes 250 milliseconds"),
+// which the display form "1 month 2 days 1h5m0.25s" is not.
+func formatIntervalText(iv arrow.MonthDayNanoInterval) string {
+	var parts []string
+	unit := func(n int64, name string) {
+		if n == 1 || n == -1 {
+			parts = append(parts, strconv.FormatInt(n, 10)+" "+name)
+		} else {
+			parts = append(parts, strconv.FormatInt(n, 10)+" "+name+"s")
+		}
+	}
+	if iv.Months != 0 {
+		unit(int64(iv.Months), "month")
+	}
+	if iv.Days != 0 {
+		unit(int64(iv.Days), "day")
+	}
+	ns := iv.Nanoseconds
+	if h := ns / int64(time.Hour); h != 0 {
+		unit(h, "hour")
+	}
+	if m := ns % int64(time.Hour) / int64(time.Minute); m != 0 {
+		unit(m, "minute")
+	}
+	// Sub-second parts as whole units: the parser reads "0.1 seconds"
+	// through a float and could be off by a nanosecond.
+	sec := ns % int64(time.Minute)
+	if s := sec / int64(time.Second); s != 0 {
+		unit(s, "second")
+	}
+	if ms := sec % int64(time.Second) / int64(time.Millisecond); ms != 0 {
+		unit(ms, "millisecond")
+	}
+	if us := sec % int64(time.Millisecond) / int64(time.Microsecond); us != 0 {
+		unit(us, "microsecond")
+	}
+	if n := sec % int64(time.Microsecond); n != 0 {
+		unit(n, "nanosecond")
+	}
+	if len(parts) == 0 {
+		return "0 seconds"
+	}
+	return strings.Join(parts, " ")
 }

@@ -86,6 +86,29 @@ func TestEngineQueries(t *testing.T) {
 			t.Logf("%d rows; %s", len(a), plan)
 		})
 	}
+	// GROUP BY pushed down as an aggregation equals the engine's own
+	// aggregation over the file, and EXPLAIN says it was pushed.
+	groups := []string{
+		"SELECT city, count(*), sum(id), min(score), max(score), avg(score) FROM %s GROUP BY city",
+		"SELECT active, count(*) FROM %s WHERE score >= 70 GROUP BY active",
+		"SELECT date_trunc('day', joined) AS d, count(*) FROM %s GROUP BY date_trunc('day', joined)",
+	}
+	for _, q := range groups {
+		t.Run(q, func(t *testing.T) {
+			a := flat(exec(fmt.Sprintf(q, "os_people")))
+			b := flat(exec(fmt.Sprintf(q, "people")))
+			sort.Strings(a)
+			sort.Strings(b)
+			if strings.Join(a, "\n") != strings.Join(b, "\n") {
+				t.Errorf("opensearch:\n%s\nengine over the file:\n%s", strings.Join(a, "\n"), strings.Join(b, "\n"))
+			}
+			plan := strings.Join(flat(exec("EXPLAIN "+fmt.Sprintf(q, "os_people"))), "\n")
+			if strings.Contains(plan, "HashAggregate") {
+				t.Errorf("aggregation not pushed down:\n%s", plan)
+			}
+			t.Logf("%s", plan)
+		})
+	}
 }
 
 func flat(rows [][]string) []string {

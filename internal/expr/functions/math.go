@@ -173,9 +173,38 @@ func pow10(k int32) decimal128.Num {
 }
 
 // round(x[, d]) rounds half away from zero (Spark's HALF_UP), keeping
-// x's type; DECIMAL(p,s) gives DECIMAL(p-s+d+1, d).
-func bindRound(args []Arg) (*Bound, error) {
-	t, err := numericArg("round", args[0])
+// x's type; DECIMAL(p,s) gives DECIMAL(p-s+d+1, d), and a negative d
+// rounds to tens, hundreds, ... (round(125, -1) = 130).
+func bindRound(args []Arg) (*Bound, error) { return bindRounding("round", false, args) }
+
+// bround(x[, d]) is round with HALF_EVEN (banker's) rounding:
+// bround(2.5) = 2, bround(3.5) = 4, bround(125, -1) = 120.
+func bindBRound(args []Arg) (*Bound, error) { return bindRounding("bround", true, args) }
+
+// decRound divides x by 10^k, rounding half away from zero or, with
+// halfEven, half to even.
+func decRound(x decimal128.Num, k int32, halfEven bool) decimal128.Num {
+	if !halfEven {
+		return x.ReduceScaleBy(k, true)
+	}
+	if k == 0 {
+		return x
+	}
+	p := pow10(k)
+	q, r := x.Div(p)
+	twice := r.Abs().Add(r.Abs())
+	if c := twice.Cmp(p); c > 0 || c == 0 && q.LowBits()&1 == 1 {
+		if x.Sign() < 0 {
+			q = q.Sub(decimal128.FromI64(1))
+		} else {
+			q = q.Add(decimal128.FromI64(1))
+		}
+	}
+	return q
+}
+
+func bindRounding(name string, halfEven bool, args []Arg) (*Bound, error) {
+	t, err := numericArg(name, args[0])
 	if err != nil {
 		return nil, err
 	}
@@ -183,15 +212,19 @@ func bindRound(args []Arg) (*Bound, error) {
 	if len(args) == 2 {
 		v, ok := args[1].Value.(int64)
 		if !args[1].Const {
-			return nil, fmt.Errorf("function round expects a constant number of digits")
+			return nil, fmt.Errorf("function %s expects a constant number of digits", name)
 		}
 		if iv, ok32 := args[1].Value.(int32); ok32 {
 			v, ok = int64(iv), true
 		}
 		if !ok || !types.IsInteger(args[1].Type) {
-			return nil, fmt.Errorf("function round expects an integer number of digits")
+			return nil, fmt.Errorf("function %s expects an integer number of digits", name)
 		}
 		digits = v
+	}
+	rnd := math.Round
+	if halfEven {
+		rnd = math.RoundToEven
 	}
 	casts := []arrow.DataType{t, nil}[:len(args)]
 	scale := math.Pow(10, float64(digits))
@@ -200,9 +233,9 @@ func bindRound(args []Arg) (*Bound, error) {
 			return x
 		}
 		if digits >= 0 {
-			return math.Round(x*scale) / scale
+			return rnd(x*scale) / scale
 		}
-		return math.Round(x/math.Pow(10, float64(-digits))) * math.Pow(10, float64(-digits))
+		return rnd(x/math.Pow(10, float64(-digits))) * math.Pow(10, float64(-digits))
 	}
 	roundI := func(x int64) int64 {
 		if digits >= 0 {
@@ -213,7 +246,7 @@ func bindRound(args []Arg) (*Bound, error) {
 		}
 		p := int64(math.Pow(10, float64(-digits)))
 		q, r := x/p, x%p
-		if 2*abs64(r) >= p {
+		if c := 2 * abs64(r); c > p || c == p && (!halfEven || q%2 != 0) {
 			if x < 0 {
 				q--
 			} else {
@@ -247,7 +280,7 @@ func bindRound(args []Arg) (*Bound, error) {
 					if reduce > 38 {
 						return decimal128.Num{}, true
 					}
-					return x[i].ReduceScaleBy(reduce, true).IncreaseScaleBy(k), true
+					return decRound(x[i], reduce, halfEven).IncreaseScaleBy(k), true
 				}), nil
 			}}, nil
 		}
@@ -256,7 +289,7 @@ func bindRound(args []Arg) (*Bound, error) {
 		return &Bound{Type: rt, Casts: casts, Eval: func(ctx context.Context, n int, args []arrow.Array) (arrow.Array, error) {
 			x := decs(args[0])
 			return fixedResult(rt, n, args[:1], func(i int) (decimal128.Num, bool) {
-				return x[i].ReduceScaleBy(d.Scale-ns, true), true
+				return decRound(x[i], d.Scale-ns, halfEven), true
 			}), nil
 		}}, nil
 	}

@@ -45,6 +45,7 @@ var registry = []Def{
 	// Math (math.go).
 	{Name: "abs", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindAbs},
 	{Name: "round", MinArgs: 1, MaxArgs: 2, Kind: Scalar, Bind: bindRound},
+	{Name: "bround", MinArgs: 1, MaxArgs: 2, Kind: Scalar, Bind: bindBRound},
 	{Name: "floor", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindFloorCeil("floor", math.Floor)},
 	{Name: "ceil", Aliases: []string{"ceiling"}, MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindFloorCeil("ceil", math.Ceil)},
 	{Name: "mod", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindArith("%")},

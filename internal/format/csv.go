@@ -294,7 +294,12 @@ func (r *csvReader) row(line int64) error {
 		r.width = len(r.fields)
 	}
 	if len(r.fields) > r.width {
-		return r.badSyntax(line, r.raw, fmt.Sprintf("%d fields, expected %d", len(r.fields), r.width))
+		if r.opts.Mode != Permissive {
+			return r.badSyntax(line, r.raw, fmt.Sprintf("%d fields, expected %d", len(r.fields), r.width))
+		}
+		// Spark's PERMISSIVE CSV keeps the first fields and drops the extra
+		// tokens.
+		r.fields = r.fields[:r.width]
 	}
 	if r.opts.Mode == DropMalformed {
 		for k := range r.cols {

@@ -225,6 +225,11 @@ func (eb *exprBinder) bindNode(e sql.Expr) (expr.Expr, error) {
 
 func (eb *exprBinder) bindCall(c *sql.Call) (expr.Expr, error) {
 	name := strings.ToLower(c.Name)
+	if name == "hop" && eb.b.hopAST != "" && c.String() == eb.b.hopAST {
+		if col, _ := eb.sc.find("", hopColumn); col != nil {
+			return expr.Col(col.Index, col.Name, col.Type), nil
+		}
+	}
 	if expr.IsAggregate(name) {
 		return nil, errAt(c, "aggregate function %s is not allowed here", name)
 	}

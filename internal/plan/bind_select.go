@@ -61,6 +61,12 @@ func (b *Binder) bindSelect(sel *sql.Select, orderBy []*sql.OrderItem) (Node, er
 	if err != nil {
 		return nil, err
 	}
+	savedHop := b.hopAST
+	defer func() { b.hopAST = savedHop }()
+	b.hopAST = ""
+	if input, sc, err = b.bindHop(sel, input, sc); err != nil {
+		return nil, err
+	}
 
 	// Aggregation: GROUP BY, or any aggregate call in SELECT, HAVING or
 	// ORDER BY.
@@ -293,3 +299,69 @@ func collectAggs(e sql.Expr, acc []*sql.Call) []*sql.Call {
 	})
 	return acc
 }
+
+// bindHop expands HOP(ts, size, slide), used in GROUP BY or the select
+// list, into one row per window: an Explode of the row's windows adds a
+// hidden column __hop, which every mention of that HOP call then reads.
+func (b *Binder) bindHop(sel *sql.Select, input Node, sc *scope) (Node, *scope, error) {
+	var hop *sql.Call
+	visit := func(e sql.Expr) error {
+		var err error
+		walkSQL(e, func(x sql.Expr) bool {
+			c, ok := x.(*sql.Call)
+			if !ok || !strings.EqualFold(c.Name, "hop") {
+				return true
+			}
+			if hop != nil && hop.String() != c.String() {
+				err = errAt(c, "only one HOP window per SELECT")
+			}
+			hop = c
+			return false
+		})
+		return err
+	}
+	for _, g := range sel.GroupBy {
+		if err := visit(g); err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, it := range sel.Items {
+		if err := visit(it.Expr); err != nil {
+			return nil, nil, err
+		}
+	}
+	if hop == nil {
+		return input, sc, nil
+	}
+	if len(hop.Args) != 3 {
+		return nil, nil, errAt(hop, "hop expects 3 arguments (ts, size, slide), got %d", len(hop.Args))
+	}
+	args := make([]expr.Expr, 3)
+	for i, a := range hop.Args {
+		e, err := b.bindScalar(a, sc)
+		if err != nil {
+			return nil, nil, err
+		}
+		args[i] = e
+	}
+	size, err := expr.IntervalArg("hop", args[1])
+	if err != nil {
+		return nil, nil, errAt(hop.Args[1], "%v", err)
+	}
+	slide, err := expr.IntervalArg("hop", args[2])
+	if err != nil {
+		return nil, nil, errAt(hop.Args[2], "%v", err)
+	}
+	gen, err := expr.HopWindows(args[0], size, slide)
+	if err != nil {
+		return nil, nil, errAt(hop, "%v", err)
+	}
+	ex := &Explode{Input: input, Gen: gen, Names: []string{hopColumn}, Types: []arrow.DataType{expr.WindowType}}
+	out := &scope{cols: append(append([]scopeCol{}, sc.cols...),
+		scopeCol{Name: hopColumn, Type: expr.WindowType, Index: len(sc.cols), Hidden: true})}
+	b.hopAST = hop.String()
+	return ex, out, nil
+}
+
+// hopColumn names the exploded HOP window column.
+const hopColumn = "__hop"

@@ -57,6 +57,9 @@ type Binder struct {
 	// stream's input: its event-time column gets an EventTime node.
 	Streaming  bool
 	streamSeen bool
+	// hopAST is the HOP(...) call of the SELECT being bound, which reads
+	// the exploded window column __hop.
+	hopAST string
 }
 
 // NewBinder returns a binder resolving tables through t.

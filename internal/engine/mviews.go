@@ -25,7 +25,7 @@ import (
 // (OpenSearch Flint's, plus sink). Keys starting with "sink." or any
 // option of the chosen sink connector configure the sink table.
 var mviewOptionKeys = []string{"auto_refresh", "refresh_interval", "checkpoint_location", "watermark_delay",
-	"output_mode", "id_expression", "index_settings", "index_mappings", "sink", "extra_options"}
+	"output_mode", "id_expression", "index_settings", "index_mappings", "sink", "extra_options", "watermark_idle_timeout"}
 
 // mviewSpec is a materialized view as kept in the catalog.
 type mviewSpec struct {
@@ -189,7 +189,7 @@ func (e *Engine) refreshMView(ctx context.Context, name string, spec mviewSpec) 
 func streamOptions(m map[string]string) map[string]string {
 	out := map[string]string{}
 	for k, v := range m {
-		if k == "output_mode" || k == "watermark_delay" || isSourceOption(k) {
+		if k == "output_mode" || k == "watermark_delay" || k == "watermark_idle_timeout" || isSourceOption(k) {
 			out[k] = v
 		}
 	}

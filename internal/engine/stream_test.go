@@ -393,3 +393,60 @@ func TestStreamHopAppend(t *testing.T) {
 		t.Fatalf("stream: %v\nbatch: %v", got, want)
 	}
 }
+
+// TestStreamIdleTimeoutClosesWindows: with watermark_idle_timeout, a
+// source that stops receiving files still closes its open windows as
+// processing time passes; without it the window would wait for data.
+func TestStreamIdleTimeoutClosesWindows(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in")
+	writeFile(t, filepath.Join(in, "a.json"), "{\"k\": \"a\", \"ts\": \"2026-11-30T10:01:00Z\"}\n")
+	clock := stream.NewManualClock(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC))
+	epochs := make(chan stream.Progress, 100)
+	eng, err := Open(Options{DataDir: filepath.Join(dir, "data"), Clock: clock, StreamProgress: func(p stream.Progress) { epochs <- p }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, q := range []string{
+		"CREATE TABLE src (k STRING, ts TIMESTAMP, WATERMARK FOR ts AS ts - INTERVAL 1 MINUTE) USING json LOCATION '" + in + "/'",
+		"CREATE TABLE out (w TIMESTAMP, k STRING, n BIGINT) USING json LOCATION '" + filepath.Join(dir, "out") + "/'",
+	} {
+		if _, err := eng.Execute(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := eng.Execute(ctx, "INSERT STREAM INTO out SELECT TUMBLE(ts, '5 minutes').start, k, count(*) FROM src GROUP BY TUMBLE(ts, '5 minutes'), k WITH (name = 'idle', trigger = '10 seconds', watermark_idle_timeout = '30 seconds')")
+		done <- err
+	}()
+	var closed bool
+	for i := 0; i < 100 && !closed; i++ {
+		select {
+		case p := <-epochs:
+			closed = p.RowsOut > 0
+			continue
+		case err := <-done:
+			t.Fatalf("stream ended: %v", err)
+		default:
+		}
+		for clock.Waiters() == 0 {
+			time.Sleep(time.Millisecond)
+		}
+		clock.Advance(10 * time.Second)
+		time.Sleep(2 * time.Millisecond)
+	}
+	for len(epochs) > 0 && !closed {
+		closed = (<-epochs).RowsOut > 0
+	}
+	if _, err := eng.Execute(ctx, "STOP STREAM idle"); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if got := queryRows(t, eng, "SELECT * FROM out"); strings.Join(got, ",") != "2026-11-30 10:00:00 a 1" {
+		t.Fatalf("out: %v (window closed by idle timeout: %v)", got, closed)
+	}
+}

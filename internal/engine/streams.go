@@ -36,7 +36,7 @@ const (
 // options (max_files_per_trigger, ...) may be given too and override the
 // table's.
 var streamOptionKeys = []string{"name", "trigger", "checkpoint_location", "output_mode", "watermark_delay", "lock_ttl",
-	"lookup_refresh_interval"}
+	"lookup_refresh_interval", "watermark_idle_timeout"}
 
 // streamSpec is a stream definition as kept in the catalog.
 type streamSpec struct {
@@ -245,7 +245,15 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 		},
 	}
 	if c.eventTime != nil {
-		q.Watermark = stream.NewWatermark(c.eventDelay, 0)
+		var idle int64
+		if v := spec.Options["watermark_idle_timeout"]; v != "" {
+			iv, err := types.ParseInterval(v)
+			if err != nil {
+				return nil, fmt.Errorf("stream %s: watermark_idle_timeout: %w", name, err)
+			}
+			idle = types.IntervalMicros(iv)
+		}
+		q.Watermark = stream.NewWatermark(c.eventDelay, idle)
 	}
 	if len(c.lookups) > 0 {
 		every := time.Minute

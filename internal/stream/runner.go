@@ -212,6 +212,12 @@ func (q *Query) step(ctx context.Context, n int64) (ran bool, err error) {
 		if q.Watermark != nil {
 			wm = q.Watermark.Current()
 		}
+		if len(off) == 0 && q.Watermark != nil && q.Watermark.IdleTimeout > 0 {
+			// An idle source: watermark_idle_timeout lets processing time
+			// move the watermark so open windows still close.
+			q.Watermark.Observe(NoWatermark, q.Clock.Now().UnixMicro())
+			wm = q.Watermark.Current()
+		}
 		if len(off) == 0 {
 			// A no-data epoch: the watermark moved past what the last epoch
 			// used, so stateful operators may have windows to close.

@@ -25,6 +25,8 @@ func newOperator(n plan.Node) (exec.Operator, error) {
 		return exec.NewSort(t.Input.Schema(), sortKeys(t.Keys)), nil
 	case *plan.TopN:
 		return exec.NewTopN(t.Input.Schema(), sortKeys(t.Keys), t.N, t.Offset), nil
+	case *plan.SessionAssign:
+		return exec.NewSessionWindow(t.Input.Schema(), t.Keys, t.TS, t.Gap, "__session")
 	case *plan.Distinct:
 		return exec.NewDistinct(t.Input.Schema()), nil
 	case *plan.Explode:

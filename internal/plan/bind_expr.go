@@ -225,6 +225,11 @@ func (eb *exprBinder) bindNode(e sql.Expr) (expr.Expr, error) {
 
 func (eb *exprBinder) bindCall(c *sql.Call) (expr.Expr, error) {
 	name := strings.ToLower(c.Name)
+	if name == "session" && eb.b.sessionAST != "" && c.String() == eb.b.sessionAST {
+		if col, _ := eb.sc.find("", sessionColumn); col != nil {
+			return expr.Col(col.Index, col.Name, col.Type), nil
+		}
+	}
 	if name == "hop" && eb.b.hopAST != "" && c.String() == eb.b.hopAST {
 		if col, _ := eb.sc.find("", hopColumn); col != nil {
 			return expr.Col(col.Index, col.Name, col.Type), nil

@@ -67,6 +67,12 @@ func (b *Binder) bindSelect(sel *sql.Select, orderBy []*sql.OrderItem) (Node, er
 	if input, sc, err = b.bindHop(sel, input, sc); err != nil {
 		return nil, err
 	}
+	savedSession := b.sessionAST
+	defer func() { b.sessionAST = savedSession }()
+	b.sessionAST = ""
+	if input, sc, err = b.bindSession(sel, input, sc); err != nil {
+		return nil, err
+	}
 
 	// Aggregation: GROUP BY, or any aggregate call in SELECT, HAVING or
 	// ORDER BY.
@@ -365,3 +371,59 @@ func (b *Binder) bindHop(sel *sql.Select, input Node, sc *scope) (Node, *scope, 
 
 // hopColumn names the exploded HOP window column.
 const hopColumn = "__hop"
+
+// bindSession handles GROUP BY SESSION(ts, gap), k...: a SessionAssign
+// node computes each row's session per the other keys, and the SESSION
+// call then reads its column.
+func (b *Binder) bindSession(sel *sql.Select, input Node, sc *scope) (Node, *scope, error) {
+	var sess *sql.Call
+	var others []sql.Expr
+	for _, g := range sel.GroupBy {
+		if c, ok := g.(*sql.Call); ok && strings.EqualFold(c.Name, "session") {
+			if sess != nil {
+				return nil, nil, errAt(c, "only one SESSION window per GROUP BY")
+			}
+			sess = c
+			continue
+		}
+		if _, isOrdinal := literalInt(g); !isOrdinal {
+			others = append(others, g)
+		}
+	}
+	if sess == nil {
+		return input, sc, nil
+	}
+	if b.Streaming {
+		return nil, nil, errAt(sess, "SESSION windows in streaming queries are not supported yet; use TUMBLE or HOP")
+	}
+	if len(sess.Args) != 2 {
+		return nil, nil, errAt(sess, "session expects 2 arguments (ts, gap), got %d", len(sess.Args))
+	}
+	ts, err := b.bindScalar(sess.Args[0], sc)
+	if err != nil {
+		return nil, nil, err
+	}
+	if ts.Type().ID() != arrow.TIMESTAMP {
+		return nil, nil, errAt(sess.Args[0], "session expects a TIMESTAMP, got %s", typeName(ts.Type()))
+	}
+	gapArg, err := b.bindScalar(sess.Args[1], sc)
+	if err != nil {
+		return nil, nil, err
+	}
+	gap, err := expr.IntervalArg("session", gapArg)
+	if err != nil {
+		return nil, nil, errAt(sess.Args[1], "%v", err)
+	}
+	node := &SessionAssign{Input: input, TS: ts, Gap: gap}
+	for _, o := range others {
+		k, err := b.bindScalar(o, sc)
+		if err != nil {
+			return nil, nil, err
+		}
+		node.Keys = append(node.Keys, k)
+	}
+	out := &scope{cols: append(append([]scopeCol{}, sc.cols...),
+		scopeCol{Name: sessionColumn, Type: expr.WindowType, Index: len(sc.cols), Hidden: true})}
+	b.sessionAST = sess.String()
+	return node, out, nil
+}

@@ -60,6 +60,9 @@ type Binder struct {
 	// hopAST is the HOP(...) call of the SELECT being bound, which reads
 	// the exploded window column __hop.
 	hopAST string
+	// sessionAST is the SESSION(...) call of the SELECT being bound; it
+	// reads the assigned column __session.
+	sessionAST string
 }
 
 // NewBinder returns a binder resolving tables through t.

@@ -74,6 +74,13 @@ func mapExprs(n Node, fn func(expr.Expr) (expr.Expr, error)) (Node, error) {
 			c.Residual, err = fn(t.Residual)
 		}
 		return &c, err
+	case *SessionAssign:
+		c := *t
+		if c.Keys, err = all(t.Keys); err != nil {
+			return nil, err
+		}
+		c.TS, err = fn(t.TS)
+		return &c, err
 	case *Explode:
 		c := *t
 		c.Gen, err = fn(t.Gen)

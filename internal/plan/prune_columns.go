@@ -128,6 +128,29 @@ func prune(n Node, need map[int]bool) (Node, map[int]int, error) {
 		}
 		out, err = out.WithChildren(child)
 		return out, m, err
+	case *SessionAssign:
+		nin := t.Input.Schema().NumFields()
+		cn := map[int]bool{}
+		for i := range need {
+			if i < nin {
+				cn[i] = true
+			}
+		}
+		for _, k := range t.Keys {
+			addCols(cn, k)
+		}
+		addCols(cn, t.TS)
+		child, cm, err := prune(t.Input, cn)
+		if err != nil {
+			return nil, nil, err
+		}
+		c := *t
+		c.Input = child
+		c.Keys = remapAll(t.Keys, cm)
+		c.TS = expr.Remap(t.TS, cm)
+		m := copyMap(cm)
+		m[nin] = child.Schema().NumFields()
+		return &c, m, nil
 	case *EventTime:
 		cn := copySet(need)
 		cn[t.Column] = true

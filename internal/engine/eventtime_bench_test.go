@@ -53,47 +53,83 @@ func etBenchInputs(b *testing.B, dir string, files, rows int) int64 {
 }
 
 // BenchmarkEventTimeWindowedNDJSON: a 1-minute tumbling count and sum by
-// status and path in append mode over local NDJSON files, available_now,
-// 4 files an epoch. rows/cpu-s is the per-core figure (user+system CPU
-// of the whole process), rows/s the wall-clock one.
+// status and path in append mode over NDJSON files, available_now, 4
+// files an epoch, from local disk and from the real S3 server
+// (testutil/s3server; the output goes to local Parquet either way).
+// rows/cpu-s is the per-core figure (user+system CPU of this process;
+// the S3 server is a separate versitygw process, not counted), rows/s
+// the wall-clock one. state-KB is the largest state/N snapshot the run
+// checkpointed.
 func BenchmarkEventTimeWindowedNDJSON(b *testing.B) {
 	const files, rows = 32, 25000
 	dir := b.TempDir()
 	in := filepath.Join(dir, "in")
 	size := etBenchInputs(b, in, files, rows)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		run := filepath.Join(dir, fmt.Sprintf("run%d", i))
-		var epochs int
-		var late, out int64
-		eng, err := Open(Options{DataDir: filepath.Join(run, "data"), StreamProgress: func(p stream.Progress) { epochs++; late += p.LateRows; out += p.RowsOut }})
-		if err != nil {
-			b.Fatal(err)
+	for _, src := range []string{"local", "s3"} {
+		b.Run(src, func(b *testing.B) {
+			location, setup := in, []string(nil)
+			if src == "s3" {
+				srv := needS3(b)
+				bucket := newBucket(b)
+				for f := 0; f < files; f++ {
+					uploadFile(b, bucket, fmt.Sprintf("in/f%06d.json", f), filepath.Join(in, fmt.Sprintf("f%06d.json", f)))
+				}
+				location = "s3://" + bucket + "/in"
+				setup = []string{
+					fmt.Sprintf("SET s3.endpoint = '%s'", srv.Endpoint),
+					fmt.Sprintf("SET s3.access_key = '%s'", srv.AccessKey),
+					fmt.Sprintf("SET s3.secret_key = '%s'", srv.SecretKey),
+					fmt.Sprintf("SET s3.region = '%s'", srv.Region),
+					"SET s3.path_style = 'true'",
+				}
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				etBenchWindowed(b, filepath.Join(dir, fmt.Sprintf("%s%d", src, i)), location, setup, files*rows, size)
+			}
+		})
+	}
+}
+
+func etBenchWindowed(b *testing.B, run, location string, setup []string, rows int, size int64) {
+	var epochs int
+	var late, out int64
+	eng, err := Open(Options{DataDir: filepath.Join(run, "data"), StreamProgress: func(p stream.Progress) { epochs++; late += p.LateRows; out += p.RowsOut }})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, q := range append(setup,
+		"CREATE TABLE src (id BIGINT, ts TIMESTAMP, status INT, path STRING, bytes BIGINT, WATERMARK FOR ts AS ts - INTERVAL 1 MINUTE) USING json LOCATION '"+location+"/'",
+		"CREATE TABLE out (w TIMESTAMP, status INT, path STRING, n BIGINT, b BIGINT) USING parquet LOCATION '"+filepath.Join(run, "out")+"/'") {
+		if _, err := eng.Execute(ctx, q); err != nil {
+			b.Fatalf("%s: %v", q, err)
 		}
-		ctx := context.Background()
-		for _, q := range []string{
-			"CREATE TABLE src (id BIGINT, ts TIMESTAMP, status INT, path STRING, bytes BIGINT, WATERMARK FOR ts AS ts - INTERVAL 1 MINUTE) USING json LOCATION '" + in + "/'",
-			"CREATE TABLE out (w TIMESTAMP, status INT, path STRING, n BIGINT, b BIGINT) USING parquet LOCATION '" + filepath.Join(run, "out") + "/'",
-		} {
-			if _, err := eng.Execute(ctx, q); err != nil {
-				b.Fatal(err)
+	}
+	cpu0, t0 := cpuTime(), time.Now()
+	if _, err := eng.Execute(ctx, "INSERT STREAM INTO out SELECT TUMBLE(ts, '1 minute').start, status, path, count(*), sum(bytes) FROM src GROUP BY TUMBLE(ts, '1 minute'), status, path WITH (trigger = 'available_now', max_files_per_trigger = 4)"); err != nil {
+		b.Fatal(err)
+	}
+	cpu, wall := cpuTime()-cpu0, time.Since(t0)
+	if late != 0 || out == 0 {
+		b.Fatalf("late %d rows, wrote %d", late, out)
+	}
+	n := float64(rows)
+	b.ReportMetric(n/cpu.Seconds(), "rows/cpu-s")
+	b.ReportMetric(n/wall.Seconds(), "rows/s")
+	b.ReportMetric(float64(size)/(1<<20)/wall.Seconds(), "MB/s")
+	b.ReportMetric(float64(epochs), "epochs")
+	b.ReportMetric(float64(out), "rows-out")
+	var state int64
+	_ = filepath.WalkDir(filepath.Join(run, "data"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.Contains(filepath.ToSlash(p), "/state/") {
+			if fi, err := d.Info(); err == nil && fi.Size() > state {
+				state = fi.Size()
 			}
 		}
-		cpu0, t0 := cpuTime(), time.Now()
-		if _, err := eng.Execute(ctx, "INSERT STREAM INTO out SELECT TUMBLE(ts, '1 minute').start, status, path, count(*), sum(bytes) FROM src GROUP BY TUMBLE(ts, '1 minute'), status, path WITH (trigger = 'available_now', max_files_per_trigger = 4)"); err != nil {
-			b.Fatal(err)
-		}
-		cpu, wall := cpuTime()-cpu0, time.Since(t0)
-		if late != 0 || out == 0 {
-			b.Fatalf("late %d rows, wrote %d", late, out)
-		}
-		n := float64(files * rows)
-		b.ReportMetric(n/cpu.Seconds(), "rows/cpu-s")
-		b.ReportMetric(n/wall.Seconds(), "rows/s")
-		b.ReportMetric(float64(size)/(1<<20)/wall.Seconds(), "MB/s")
-		b.ReportMetric(float64(epochs), "epochs")
-		b.ReportMetric(float64(out), "rows-out")
-	}
+		return nil
+	})
+	b.ReportMetric(float64(state)/1024, "state-KB")
 }
 
 // etWindowAgg is tumble(ts, 5 minutes), key -> count(*), sum(v) over a

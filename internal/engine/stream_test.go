@@ -450,3 +450,52 @@ func TestStreamIdleTimeoutClosesWindows(t *testing.T) {
 		t.Fatalf("out: %v (window closed by idle timeout: %v)", got, closed)
 	}
 }
+
+// TestStreamSessionAppend: session windows in a stream are written once
+// the watermark passes their end, straight through and with a fresh
+// engine per epoch (buffered session rows go through snapshots).
+func TestStreamSessionAppend(t *testing.T) {
+	for _, restart := range []bool{false, true} {
+		t.Run(fmt.Sprintf("restart=%v", restart), func(t *testing.T) {
+			dir := t.TempDir()
+			in := filepath.Join(dir, "in")
+			writeFile(t, filepath.Join(in, "a.json"), "{\"k\": \"a\", \"ts\": \"2026-11-30T10:00:00Z\"}\n{\"k\": \"a\", \"ts\": \"2026-11-30T10:03:00Z\"}\n{\"k\": \"b\", \"ts\": \"2026-11-30T10:01:00Z\"}\n")
+			writeFile(t, filepath.Join(in, "b.json"), "{\"k\": \"a\", \"ts\": \"2026-11-30T10:20:00Z\"}\n{\"k\": \"b\", \"ts\": \"2026-11-30T10:04:00Z\"}\n")
+			data := filepath.Join(dir, "data")
+			ctx := context.Background()
+			setup, err := Open(Options{DataDir: data})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, q := range []string{
+				"CREATE TABLE src (k STRING, ts TIMESTAMP, WATERMARK FOR ts AS ts - INTERVAL 1 MINUTE) USING json LOCATION '" + in + "/'",
+				"CREATE TABLE out (s TIMESTAMP, e TIMESTAMP, k STRING, n BIGINT) USING json LOCATION '" + filepath.Join(dir, "out") + "/'",
+			} {
+				if _, err := setup.Execute(ctx, q); err != nil {
+					t.Fatal(err)
+				}
+			}
+			stmt := "INSERT STREAM INTO out SELECT SESSION(ts, '5 minutes').start, SESSION(ts, '5 minutes').end, k, count(*) FROM src GROUP BY SESSION(ts, '5 minutes'), k WITH (name = 's', trigger = '%s', max_files_per_trigger = 1)"
+			if restart {
+				for i := 0; i < 4; i++ {
+					eng, err := Open(Options{DataDir: data})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if _, err := eng.Execute(ctx, fmt.Sprintf(stmt, "once")); err != nil {
+						t.Fatal(err)
+					}
+				}
+			} else if _, err := setup.Execute(ctx, fmt.Sprintf(stmt, "available_now")); err != nil {
+				t.Fatal(err)
+			}
+			// Final watermark 10:19: a's [10:00, 10:08) and b's [10:01, 10:09)
+			// are closed; a's session at 10:20 stays open.
+			got := queryRows(t, setup, "SELECT * FROM out")
+			want := []string{"2026-11-30 10:00:00 2026-11-30 10:08:00 a 2", "2026-11-30 10:01:00 2026-11-30 10:09:00 b 2"}
+			if strings.Join(got, ",") != strings.Join(want, ",") {
+				t.Fatalf("out: %v\nwant %v", got, want)
+			}
+		})
+	}
+}

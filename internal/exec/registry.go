@@ -28,6 +28,6 @@ func Operators() []OperatorInfo {
 		{Name: "EventTime", Description: "drops rows older than the epoch's watermark and tracks the largest event time"},
 		{Name: "WindowAggregate", Stateful: true, Description: "streaming GROUP BY an event-time window: per-window state, written when the watermark closes the window (append) or each epoch (update)"},
 		{Name: "StreamAggregate", Stateful: true, Description: "streaming GROUP BY without a window: every group written each epoch (complete, update)"},
-		{Name: "SessionWindow", Buffers: true, Description: "assigns SESSION(ts, gap) windows per key in a bounded query"},
+		{Name: "SessionWindow", Stateful: true, Buffers: true, Description: "assigns SESSION(ts, gap) windows per key, emitting each session's rows when the watermark closes it"},
 	}
 }

@@ -3,21 +3,26 @@ package exec
 import (
 	"context"
 	"fmt"
+	"io"
 	"sort"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"sluice/internal/expr"
 )
 
-// SessionWindow assigns SESSION(ts, gap) windows in a bounded query: per
-// key, events closer than gap to the previous one share a session whose
-// start is the first event and whose end is the last event plus gap, as
-// in Spark. It buffers its input and emits every row with the session
-// appended when input ends (watermark +infinity). Rows with a NULL time
-// get a NULL session.
+// SessionWindow assigns SESSION(ts, gap) windows: per key, events closer
+// than gap to the previous one share a session whose start is the first
+// event and whose end is the last event plus gap, as in Spark. It
+// buffers rows and, at each watermark, emits the rows of every session
+// the watermark has closed (end <= watermark), with the session
+// appended; rows of open sessions stay buffered (and snapshotted) until a
+// later watermark closes them, so a downstream window aggregate sees each
+// session whole. A bounded query ends with watermark +infinity, which
+// closes every session. Rows with a NULL time get a NULL session at once.
 type SessionWindow struct {
 	schema *arrow.Schema
 	in     *arrow.Schema
@@ -27,7 +32,10 @@ type SessionWindow struct {
 	buf    []arrow.RecordBatch
 }
 
-var _ Operator = (*SessionWindow)(nil)
+var (
+	_ Operator = (*SessionWindow)(nil)
+	_ Stateful = (*SessionWindow)(nil)
+)
 
 // NewSessionWindow appends a column named name of expr.WindowType.
 func NewSessionWindow(in *arrow.Schema, keys []expr.Expr, ts expr.Expr, gap int64, name string) (*SessionWindow, error) {
@@ -53,20 +61,39 @@ func (s *SessionWindow) Process(ctx context.Context, batch arrow.RecordBatch, ou
 	return nil
 }
 
-// OnWatermark assigns and emits every buffered row once input ends.
+// OnWatermark emits the rows of the sessions the watermark closed.
 func (s *SessionWindow) OnWatermark(ctx context.Context, t int64, out Output) error {
-	if t == WatermarkEnd && len(s.buf) > 0 {
-		if err := s.emit(ctx, out); err != nil {
+	if len(s.buf) > 0 {
+		if err := s.emit(ctx, t, out); err != nil {
 			return err
 		}
 	}
 	return out.Send(ctx, Message{Watermark: t})
 }
 
-// EndEpoch does nothing: sessions close only at the end of input.
+// EndEpoch does nothing: sessions close on watermarks.
 func (s *SessionWindow) EndEpoch(ctx context.Context, out Output) error { return nil }
 
-func (s *SessionWindow) emit(ctx context.Context, out Output) error {
+// Snapshot writes the rows of open sessions.
+func (s *SessionWindow) Snapshot(w io.Writer) error {
+	if err := writeRows(w, s.in, s.buf); err != nil {
+		return fmt.Errorf("session window snapshot: %w", err)
+	}
+	return nil
+}
+
+// Restore replaces the buffered rows with the snapshot's.
+func (s *SessionWindow) Restore(r io.Reader) error {
+	_, rows, err := readRows(r)
+	if err != nil {
+		return fmt.Errorf("session window restore: %w", err)
+	}
+	releaseBatches(s.buf)
+	s.buf = rows
+	return nil
+}
+
+func (s *SessionWindow) emit(ctx context.Context, watermark int64, out Output) error {
 	all, err := concatRows(s.in, s.buf)
 	for _, b := range s.buf {
 		b.Release()
@@ -137,10 +164,54 @@ func (s *SessionWindow) emit(ctx context.Context, out Output) error {
 	}
 	sess := sb.NewArray()
 	defer sess.Release()
+	// Rows of sessions still open stay buffered for a later watermark.
+	closed := array.NewBooleanBuilder(memory.DefaultAllocator)
+	defer closed.Release()
+	open := 0
+	for i := 0; i < n; i++ {
+		done := ts.IsNull(i) || ends[i] <= watermark
+		closed.Append(done)
+		if !done {
+			open++
+		}
+	}
+	mask := closed.NewBooleanArray()
+	defer mask.Release()
 	cols := append(append([]arrow.Array{}, all.Columns()...), sess)
 	rec := array.NewRecordBatch(s.schema, cols, int64(n))
 	defer rec.Release()
+	if open > 0 {
+		keep, err := filterRows(ctx, all, mask, true)
+		if err != nil {
+			return fmt.Errorf("session window: %w", err)
+		}
+		s.buf = []arrow.RecordBatch{keep}
+		if open == n {
+			return nil
+		}
+		done, err := filterRows(ctx, rec, mask, false)
+		if err != nil {
+			return fmt.Errorf("session window: %w", err)
+		}
+		defer done.Release()
+		return sendSliced(ctx, done, out)
+	}
 	return sendSliced(ctx, rec, out)
+}
+
+// filterRows keeps the rows where mask is true (or false, with invert).
+func filterRows(ctx context.Context, b arrow.RecordBatch, mask *array.Boolean, invert bool) (arrow.RecordBatch, error) {
+	m := mask
+	if invert {
+		ib := array.NewBooleanBuilder(memory.DefaultAllocator)
+		defer ib.Release()
+		for i := 0; i < mask.Len(); i++ {
+			ib.Append(!mask.Value(i))
+		}
+		m = ib.NewBooleanArray()
+		defer m.Release()
+	}
+	return compute.FilterRecordBatch(ctx, b, m, compute.DefaultFilterOptions())
 }
 
 func (s *SessionWindow) String() string {

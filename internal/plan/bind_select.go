@@ -394,9 +394,6 @@ func (b *Binder) bindSession(sel *sql.Select, input Node, sc *scope) (Node, *sco
 	if sess == nil {
 		return input, sc, nil
 	}
-	if b.Streaming {
-		return nil, nil, errAt(sess, "SESSION windows in streaming queries are not supported yet; use TUMBLE or HOP")
-	}
 	if len(sess.Args) != 2 {
 		return nil, nil, errAt(sess, "session expects 2 arguments (ts, gap), got %d", len(sess.Args))
 	}

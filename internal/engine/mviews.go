@@ -14,6 +14,7 @@ import (
 
 	"sluice/internal/catalog"
 	"sluice/internal/connector"
+	"sluice/internal/connector/opensearch"
 	"sluice/internal/connector/registry"
 	"sluice/internal/expr"
 	"sluice/internal/plan"
@@ -333,6 +334,11 @@ func (e *Engine) dropMView(ctx context.Context, s *sql.DropMaterializedView) (*R
 		if p := t.Spec.Options["path"]; t.Spec.Using == "index" && p != "" {
 			if err := os.RemoveAll(p); err != nil {
 				return nil, fmt.Errorf("dropping index of %s: %w", o.Name, err)
+			}
+		}
+		if t.Spec.Using == "opensearch" {
+			if err := opensearch.DropIndex(ctx, t.Spec); err != nil {
+				return nil, fmt.Errorf("dropping materialized view %s: %w", o.Name, err)
 			}
 		}
 		if err := e.catalog.DropTable(o.Name, true); err != nil {

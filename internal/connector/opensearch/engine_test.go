@@ -3,6 +3,7 @@ package opensearch_test
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -118,4 +119,58 @@ func flat(rows [][]string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// TestEngineMaterializedView: a materialized view whose sink is an
+// OpenSearch index is queryable like a table, equals the batch query,
+// and DROP removes its index from the node.
+func TestEngineMaterializedView(t *testing.T) {
+	n := needNode(t)
+	_, here, _, _ := runtime.Caller(0)
+	people := filepath.Join(filepath.Dir(here), "..", "..", "..", "testdata", "data", "json", "people.json")
+	eng, err := engine.Open(engine.Options{DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	ctx := context.Background()
+	rowsOf := func(sql string) []string {
+		t.Helper()
+		res, err := eng.Execute(ctx, sql)
+		if err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+		var rows []string
+		for _, r := range res {
+			for _, b := range r.Batches {
+				for i := 0; i < int(b.NumRows()); i++ {
+					var vals []string
+					for c := 0; c < int(b.NumCols()); c++ {
+						vals = append(vals, types.FormatValue(b.Column(c), i))
+					}
+					rows = append(rows, strings.Join(vals, " "))
+				}
+			}
+		}
+		sort.Strings(rows)
+		return rows
+	}
+	rowsOf(fmt.Sprintf(`CREATE TABLE people (id INT, name STRING, city STRING, score DOUBLE, active BOOLEAN,
+		joined TIMESTAMP, tags ARRAY<STRING>) USING json LOCATION '%s'`, people))
+	rowsOf(fmt.Sprintf(`CREATE MATERIALIZED VIEW city_counts AS SELECT city, count(*) AS n FROM people GROUP BY city
+		WITH (sink = 'opensearch', endpoint = '%s', index = 'mv-city-counts', refresh = 'wait_for')`, n.URL))
+	got := rowsOf("SELECT city, n FROM city_counts")
+	want := rowsOf("SELECT city, count(*) FROM people GROUP BY city")
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Fatalf("view: %v\nbatch: %v", got, want)
+	}
+	rowsOf("DROP MATERIALIZED VIEW city_counts")
+	resp, err := http.Get(n.URL + "/mv-city-counts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("the view's index still exists after DROP: %d", resp.StatusCode)
+	}
 }

@@ -21,9 +21,14 @@ func TestOperators(t *testing.T) {
 	h, _ := NewHashAggregate(nil, nil, nil)
 	j, _ := NewHashJoin(context.Background(), InnerJoin, s, s, nil, []expr.Expr{id}, []expr.Expr{id}, nil)
 	g, _ := NewGenerate([]expr.Expr{expr.Col(1, "tags", s.Field(1).Type)}, nil, 0, false, false)
+	et, _ := NewEventTime(tsSchema, 0)
+	wa := newTumbleCount(t, Append)
+	sa := NewStreamAggregate(h, Complete)
+	sw, _ := NewSessionWindow(tsSchema, nil, expr.Col(0, "ts", tsSchema.Field(0).Type), 60_000_000, "__session")
 	ops := map[string]Operator{
 		"Filter": f, "Project": p, "Limit": NewLimit(s, 1, 0), "HashAggregate": h,
 		"Sort": NewSort(s, nil), "TopN": NewTopN(s, nil, 1, 0), "Distinct": NewDistinct(s), "HashJoin": j, "Generate": g,
+		"EventTime": et, "WindowAggregate": wa, "StreamAggregate": sa, "SessionWindow": sw,
 	}
 	list := Operators()
 	if len(list) != len(ops) {

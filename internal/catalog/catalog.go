@@ -121,6 +121,11 @@ func (c *Catalog) Tables() ([]*Table, error) {
 func (c *Catalog) CreateTable(t *Table, ifNotExists bool) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	unlock, err := c.lockFile()
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	if err := c.reloadLocked(); err != nil {
 		return err
 	}
@@ -149,6 +154,11 @@ func (c *Catalog) CreateTable(t *Table, ifNotExists bool) error {
 func (c *Catalog) DropTable(name string, ifExists bool) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	unlock, err := c.lockFile()
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	if err := c.reloadLocked(); err != nil {
 		return err
 	}
@@ -203,6 +213,11 @@ func (c *Catalog) Objects(kind string) ([]*Object, error) {
 func (c *Catalog) PutObject(o *Object, replace bool) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	unlock, err := c.lockFile()
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	if err := c.reloadLocked(); err != nil {
 		return err
 	}
@@ -234,6 +249,11 @@ func (c *Catalog) PutObject(o *Object, replace bool) error {
 func (c *Catalog) DropObject(kind, name string, ifExists bool) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	unlock, err := c.lockFile()
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	if err := c.reloadLocked(); err != nil {
 		return err
 	}

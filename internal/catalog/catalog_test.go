@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -80,5 +81,34 @@ func TestObjects(t *testing.T) {
 	}
 	if err := c.DropObject("stream", "feed", false); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestConcurrentWriters: handles on one data directory (as separate
+// processes would have) creating tables at once all keep their table.
+func TestConcurrentWriters(t *testing.T) {
+	dir := t.TempDir()
+	const n = 8
+	errs := make(chan error, n)
+	for i := 0; i < n; i++ {
+		go func(i int) {
+			c, err := Open(dir)
+			if err != nil {
+				errs <- err
+				return
+			}
+			schema := arrow.NewSchema([]arrow.Field{{Name: "a", Type: types.Int, Nullable: true}}, nil)
+			errs <- c.CreateTable(&Table{Spec: connector.TableSpec{Name: fmt.Sprintf("t%d", i), Using: "json", Location: "/x", Schema: schema}}, false)
+		}(i)
+	}
+	for i := 0; i < n; i++ {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, _ := Open(dir)
+	ts, err := c.Tables()
+	if err != nil || len(ts) != n {
+		t.Fatalf("%d tables kept of %d (%v)", len(ts), n, err)
 	}
 }

@@ -231,9 +231,6 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 		Owner:     fmt.Sprintf("pid %d on %s", os.Getpid(), host),
 		EventTime: c.eventTime,
 		OnProgress: func(p stream.Progress) {
-			if bc, ok := src.(stream.BadRowCounter); ok {
-				p.BadRows = bc.TakeBadRows()
-			}
 			rs.mu.Lock()
 			rs.status.Last = p
 			rs.status.Epochs++

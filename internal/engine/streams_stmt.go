@@ -41,7 +41,8 @@ func (e *Engine) streamStatus(ctx context.Context, o *catalog.Object, spec strea
 		if last, err := cp.Last(ctx, "commits"); err == nil && last >= 0 {
 			st.Epochs = last + 1
 			if c, err := cp.ReadCommit(ctx, last); err == nil {
-				st.Last = stream.Progress{Epoch: last, Files: c.Files, Bytes: c.Bytes, RowsIn: c.RowsIn, RowsOut: c.RowsOut}
+				st.Last = stream.Progress{Epoch: last, Files: c.Files, Bytes: c.Bytes, RowsIn: c.RowsIn, RowsOut: c.RowsOut,
+					LateRows: c.Late, BadRows: c.BadRows}
 			}
 		}
 	}

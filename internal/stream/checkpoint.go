@@ -51,6 +51,7 @@ type CommitRecord struct {
 	Files   int   `json:"files"`
 	Bytes   int64 `json:"bytes"`
 	Late    int64 `json:"late_rows"`
+	BadRows int64 `json:"bad_rows,omitempty"`
 	// MaxEventTime seen through this epoch and the watermark the next
 	// epoch will use (µs); a restart resumes event time from them.
 	MaxEventTime  int64 `json:"max_event_time,omitempty"`

@@ -312,8 +312,12 @@ func (q *Query) runEpoch(ctx context.Context, rec *OffsetRecord) (Progress, erro
 		return p, fmt.Errorf("saving state: %w", err)
 	}
 	p.RowsIn, p.RowsOut = obs.rows.Load(), out.rows.Load()
+	if bc, ok := q.Source.(BadRowCounter); ok {
+		p.BadRows = bc.TakeBadRows()
+	}
 	commit := &CommitRecord{Epoch: rec.Epoch, RowsIn: p.RowsIn, RowsOut: p.RowsOut, Files: p.Files,
-		Bytes: p.Bytes, Late: p.LateRows, Time: q.Clock.Now().UnixMicro(), MaxEventTime: maxEvent, NextWatermark: nextWM}
+		Bytes: p.Bytes, Late: p.LateRows, BadRows: p.BadRows, Time: q.Clock.Now().UnixMicro(),
+		MaxEventTime: maxEvent, NextWatermark: nextWM}
 	if err := cp.WriteCommit(ctx, commit); err != nil {
 		return p, err
 	}

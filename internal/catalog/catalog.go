@@ -119,63 +119,47 @@ func (c *Catalog) Tables() ([]*Table, error) {
 // CreateTable adds t. With ifNotExists an existing table is left alone
 // and no error returned.
 func (c *Catalog) CreateTable(t *Table, ifNotExists bool) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	unlock, err := c.lockFile()
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	if err := c.reloadLocked(); err != nil {
-		return err
-	}
-	k := key(t.Spec.Name)
-	if _, ok := c.tables[k]; ok {
-		if ifNotExists {
-			return nil
+	return c.update(func() error {
+		k := key(t.Spec.Name)
+		if _, ok := c.tables[k]; ok {
+			if ifNotExists {
+				return nil
+			}
+			return fmt.Errorf("table %q %w", t.Spec.Name, ErrExists)
 		}
-		return fmt.Errorf("table %q %w", t.Spec.Name, ErrExists)
-	}
-	if o, ok := c.objects[k]; ok && o.Kind != "mview" {
-		return fmt.Errorf("%s %q %w", o.Kind, o.Name, ErrExists)
-	}
-	if t.Created.IsZero() {
-		t.Created = time.Now().UTC()
-	}
-	c.tables[k] = t
-	if err := c.saveLocked(); err != nil {
-		delete(c.tables, k)
-		return err
-	}
-	return nil
+		if o, ok := c.objects[k]; ok && o.Kind != "mview" {
+			return fmt.Errorf("%s %q %w", o.Kind, o.Name, ErrExists)
+		}
+		if t.Created.IsZero() {
+			t.Created = time.Now().UTC()
+		}
+		c.tables[k] = t
+		if err := c.saveLocked(); err != nil {
+			delete(c.tables, k)
+			return err
+		}
+		return nil
+	})
 }
 
 // DropTable removes the named table.
 func (c *Catalog) DropTable(name string, ifExists bool) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	unlock, err := c.lockFile()
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	if err := c.reloadLocked(); err != nil {
-		return err
-	}
-	k := key(name)
-	t, ok := c.tables[k]
-	if !ok {
-		if ifExists {
-			return nil
+	return c.update(func() error {
+		k := key(name)
+		t, ok := c.tables[k]
+		if !ok {
+			if ifExists {
+				return nil
+			}
+			return fmt.Errorf("table %q %w", name, ErrNotFound)
 		}
-		return fmt.Errorf("table %q %w", name, ErrNotFound)
-	}
-	delete(c.tables, k)
-	if err := c.saveLocked(); err != nil {
-		c.tables[k] = t
-		return err
-	}
-	return nil
+		delete(c.tables, k)
+		if err := c.saveLocked(); err != nil {
+			c.tables[k] = t
+			return err
+		}
+		return nil
+	})
 }
 
 // Object returns the named object of the given kind.
@@ -211,42 +195,56 @@ func (c *Catalog) Objects(kind string) ([]*Object, error) {
 
 // PutObject creates or (replace) updates an object.
 func (c *Catalog) PutObject(o *Object, replace bool) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	unlock, err := c.lockFile()
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	if err := c.reloadLocked(); err != nil {
-		return err
-	}
-	k := key(o.Name)
-	// A materialized view owns the table of its name (its sink).
-	if _, ok := c.tables[k]; ok && o.Kind != "mview" {
-		return fmt.Errorf("table %q %w", o.Name, ErrExists)
-	}
-	old, ok := c.objects[k]
-	if ok && !replace {
-		return fmt.Errorf("%s %q %w", old.Kind, o.Name, ErrExists)
-	}
-	if o.Created.IsZero() {
-		o.Created = time.Now().UTC()
-	}
-	c.objects[k] = o
-	if err := c.saveLocked(); err != nil {
-		if ok {
-			c.objects[k] = old
-		} else {
-			delete(c.objects, k)
+	return c.update(func() error {
+		k := key(o.Name)
+		// A materialized view owns the table of its name (its sink).
+		if _, ok := c.tables[k]; ok && o.Kind != "mview" {
+			return fmt.Errorf("table %q %w", o.Name, ErrExists)
 		}
-		return err
-	}
-	return nil
+		old, ok := c.objects[k]
+		if ok && !replace {
+			return fmt.Errorf("%s %q %w", old.Kind, o.Name, ErrExists)
+		}
+		if o.Created.IsZero() {
+			o.Created = time.Now().UTC()
+		}
+		c.objects[k] = o
+		if err := c.saveLocked(); err != nil {
+			if ok {
+				c.objects[k] = old
+			} else {
+				delete(c.objects, k)
+			}
+			return err
+		}
+		return nil
+	})
 }
 
 // DropObject removes an object of the given kind.
 func (c *Catalog) DropObject(kind, name string, ifExists bool) error {
+	return c.update(func() error {
+		k := key(name)
+		o, ok := c.objects[k]
+		if !ok || o.Kind != kind {
+			if ifExists {
+				return nil
+			}
+			return fmt.Errorf("%s %q %w", kind, name, ErrNotFound)
+		}
+		delete(c.objects, k)
+		if err := c.saveLocked(); err != nil {
+			c.objects[k] = o
+			return err
+		}
+		return nil
+	})
+}
+
+// update runs a change under the process lock and the data directory's
+// file lock, on the catalog as currently on disk; fn saves what it
+// changed.
+func (c *Catalog) update(fn func() error) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	unlock, err := c.lockFile()
@@ -257,18 +255,5 @@ func (c *Catalog) DropObject(kind, name string, ifExists bool) error {
 	if err := c.reloadLocked(); err != nil {
 		return err
 	}
-	k := key(name)
-	o, ok := c.objects[k]
-	if !ok || o.Kind != kind {
-		if ifExists {
-			return nil
-		}
-		return fmt.Errorf("%s %q %w", kind, name, ErrNotFound)
-	}
-	delete(c.objects, k)
-	if err := c.saveLocked(); err != nil {
-		c.objects[k] = o
-		return err
-	}
-	return nil
+	return fn()
 }

@@ -309,16 +309,6 @@ func (e *Engine) alterMView(ctx context.Context, s *sql.AlterMaterializedView) (
 	return message("materialized view %s altered", o.Name), nil
 }
 
-func (e *Engine) stopIfRunning(stream string) {
-	e.mu.Lock()
-	rs := e.streams[strings.ToLower(stream)]
-	e.mu.Unlock()
-	if rs != nil && rs.snapshot().State == StateRunning {
-		rs.requestStop()
-		<-rs.done
-	}
-}
-
 // dropMView stops the view, and removes its sink table, its local index
 // and its checkpoint.
 func (e *Engine) dropMView(ctx context.Context, s *sql.DropMaterializedView) (*Result, error) {

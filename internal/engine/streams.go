@@ -156,12 +156,9 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 		}
 	}
 	res := tableResolver{e: e, overrides: overrides}
-	if v := spec.Options["watermark_delay"]; v != "" {
-		iv, err := types.ParseInterval(v)
-		if err != nil {
-			return nil, fmt.Errorf("stream %s: watermark_delay: %w", name, err)
-		}
-		d := types.IntervalMicros(iv)
+	if d, ok, err := intervalOption(spec.Options, "watermark_delay"); err != nil {
+		return nil, fmt.Errorf("stream %s: %w", name, err)
+	} else if ok {
 		res.watermarkDelay = &d
 	}
 	binder := plan.NewBinder(qctx, res)
@@ -245,24 +242,18 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 		},
 	}
 	if c.eventTime != nil {
-		var idle int64
-		if v := spec.Options["watermark_idle_timeout"]; v != "" {
-			iv, err := types.ParseInterval(v)
-			if err != nil {
-				return nil, fmt.Errorf("stream %s: watermark_idle_timeout: %w", name, err)
-			}
-			idle = types.IntervalMicros(iv)
+		idle, _, err := intervalOption(spec.Options, "watermark_idle_timeout")
+		if err != nil {
+			return nil, fmt.Errorf("stream %s: %w", name, err)
 		}
 		q.Watermark = stream.NewWatermark(c.eventDelay, idle)
 	}
 	if len(c.lookups) > 0 {
 		every := time.Minute
-		if v := spec.Options["lookup_refresh_interval"]; v != "" {
-			iv, err := types.ParseInterval(v)
-			if err != nil {
-				return nil, fmt.Errorf("stream %s: lookup_refresh_interval: %w", name, err)
-			}
-			every = time.Duration(types.IntervalMicros(iv)) * time.Microsecond
+		if us, ok, err := intervalOption(spec.Options, "lookup_refresh_interval"); err != nil {
+			return nil, fmt.Errorf("stream %s: %w", name, err)
+		} else if ok {
+			every = time.Duration(us) * time.Microsecond
 		}
 		clock := e.clock()
 		loaded := clock.Now()
@@ -374,4 +365,32 @@ func isSourceOption(k string) bool {
 		}
 	}
 	return false
+}
+
+// intervalOption reads an interval-valued option ('30 seconds') in
+// microseconds; ok is false when the option is not set.
+func intervalOption(opts map[string]string, key string) (us int64, ok bool, err error) {
+	v := opts[key]
+	if v == "" {
+		return 0, false, nil
+	}
+	iv, err := types.ParseInterval(v)
+	if err != nil {
+		return 0, false, fmt.Errorf("%s: %w", key, err)
+	}
+	return types.IntervalMicros(iv), true, nil
+}
+
+// stopIfRunning stops a stream running in this process at its next epoch
+// boundary and waits for it; false when it is not running here.
+func (e *Engine) stopIfRunning(stream string) bool {
+	e.mu.Lock()
+	rs := e.streams[strings.ToLower(stream)]
+	e.mu.Unlock()
+	if rs == nil || rs.snapshot().State != StateRunning {
+		return false
+	}
+	rs.requestStop()
+	<-rs.done
+	return true
 }

@@ -118,12 +118,7 @@ func (e *Engine) stopStream(ctx context.Context, name string) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.mu.Lock()
-	rs := e.streams[strings.ToLower(name)]
-	e.mu.Unlock()
-	if rs != nil && rs.snapshot().State == StateRunning {
-		rs.requestStop()
-		<-rs.done
+	if e.stopIfRunning(name) {
 		return message("stream %s stopped", name), nil
 	}
 	store, prefix, err := e.resolveCheckpoint(ctx, spec.Checkpoint)

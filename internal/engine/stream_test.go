@@ -23,6 +23,15 @@ func writeFile(t *testing.T, path, content string) {
 	}
 }
 
+// mustExecAll runs statements in order with mustExec, failing the test on
+// the first error.
+func mustExecAll(t *testing.T, eng *Engine, stmts ...string) {
+	t.Helper()
+	for _, q := range stmts {
+		mustExec(t, eng, q)
+	}
+}
+
 func queryRows(t *testing.T, eng *Engine, q string) []string {
 	t.Helper()
 	res, err := eng.Execute(context.Background(), q)
@@ -49,15 +58,11 @@ func TestInsertStreamAvailableNow(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	for _, q := range []string{
-		"CREATE TABLE src (id BIGINT, status INT) USING json LOCATION '" + in + "/'",
-		"CREATE TABLE out (id BIGINT, status INT) USING parquet LOCATION '" + filepath.Join(dir, "out") + "/'",
-		"CREATE TABLE batch (id BIGINT, status INT) USING parquet LOCATION '" + filepath.Join(dir, "batch") + "/'",
-	} {
-		if _, err := eng.Execute(ctx, q); err != nil {
-			t.Fatal(err)
-		}
-	}
+	mustExecAll(t, eng,
+		"CREATE TABLE src (id BIGINT, status INT) USING json LOCATION '"+in+"/'",
+		"CREATE TABLE out (id BIGINT, status INT) USING parquet LOCATION '"+filepath.Join(dir, "out")+"/'",
+		"CREATE TABLE batch (id BIGINT, status INT) USING parquet LOCATION '"+filepath.Join(dir, "batch")+"/'",
+	)
 	stmt := "INSERT STREAM INTO out SELECT id, status FROM src WHERE status >= 200 WITH (name = 'feed', trigger = 'available_now', max_files_per_trigger = 2)"
 	if _, err := eng.Execute(ctx, stmt); err != nil {
 		t.Fatal(err)
@@ -102,14 +107,10 @@ func TestStreamIntervalStop(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	for _, q := range []string{
-		"CREATE TABLE src (id BIGINT) USING json LOCATION '" + in + "/'",
-		"CREATE TABLE out (id BIGINT) USING json LOCATION '" + filepath.Join(dir, "out") + "/'",
-	} {
-		if _, err := eng.Execute(ctx, q); err != nil {
-			t.Fatal(err)
-		}
-	}
+	mustExecAll(t, eng,
+		"CREATE TABLE src (id BIGINT) USING json LOCATION '"+in+"/'",
+		"CREATE TABLE out (id BIGINT) USING json LOCATION '"+filepath.Join(dir, "out")+"/'",
+	)
 	done := make(chan error, 1)
 	go func() {
 		_, err := eng.Execute(ctx, "INSERT STREAM INTO out SELECT id FROM src WITH (name = 's', trigger = '10 seconds')")
@@ -148,14 +149,10 @@ func TestQueryManager(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	for _, q := range []string{
-		"CREATE TABLE src (id BIGINT) USING json LOCATION '" + in + "/'",
-		"CREATE TABLE out (id BIGINT) USING json LOCATION '" + filepath.Join(dir, "out") + "/'",
-	} {
-		if _, err := eng.Execute(ctx, q); err != nil {
-			t.Fatal(err)
-		}
-	}
+	mustExecAll(t, eng,
+		"CREATE TABLE src (id BIGINT) USING json LOCATION '"+in+"/'",
+		"CREATE TABLE out (id BIGINT) USING json LOCATION '"+filepath.Join(dir, "out")+"/'",
+	)
 	sid, err := eng.Submit(ctx, "INSERT STREAM INTO out SELECT id FROM src WITH (name = 'm', trigger = '50 ms')")
 	if err != nil {
 		t.Fatal(err)
@@ -209,16 +206,11 @@ func TestStreamLateRowsDropped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	for _, q := range []string{
-		"CREATE TABLE src (id BIGINT, ts TIMESTAMP, WATERMARK FOR ts AS ts - INTERVAL 1 MINUTE) USING json LOCATION '" + in + "/'",
-		"CREATE TABLE out (id BIGINT) USING json LOCATION '" + filepath.Join(dir, "out") + "/'",
+	mustExecAll(t, eng,
+		"CREATE TABLE src (id BIGINT, ts TIMESTAMP, WATERMARK FOR ts AS ts - INTERVAL 1 MINUTE) USING json LOCATION '"+in+"/'",
+		"CREATE TABLE out (id BIGINT) USING json LOCATION '"+filepath.Join(dir, "out")+"/'",
 		"INSERT STREAM INTO out SELECT id FROM src WITH (name = 'late', trigger = 'available_now', max_files_per_trigger = 1)",
-	} {
-		if _, err := eng.Execute(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	)
 	if len(ps) != 2 || ps[1].LateRows != 1 || ps[1].Watermark != time.Date(2026, 11, 30, 10, 4, 0, 0, time.UTC).UnixMicro() {
 		t.Fatalf("progress: %+v", ps)
 	}
@@ -245,16 +237,11 @@ func TestStreamTumbleAppend(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	for _, q := range []string{
-		"CREATE TABLE src (ip STRING, ts TIMESTAMP, WATERMARK FOR ts AS ts - INTERVAL 1 MINUTE) USING json LOCATION '" + in + "/'",
-		"CREATE TABLE out (w_start TIMESTAMP, ip STRING, n BIGINT) USING json LOCATION '" + filepath.Join(dir, "out") + "/'",
+	mustExecAll(t, eng,
+		"CREATE TABLE src (ip STRING, ts TIMESTAMP, WATERMARK FOR ts AS ts - INTERVAL 1 MINUTE) USING json LOCATION '"+in+"/'",
+		"CREATE TABLE out (w_start TIMESTAMP, ip STRING, n BIGINT) USING json LOCATION '"+filepath.Join(dir, "out")+"/'",
 		"INSERT STREAM INTO out SELECT TUMBLE(ts, '5 minutes').start, ip, count(*) FROM src GROUP BY TUMBLE(ts, '5 minutes'), ip WITH (name = 'w', trigger = 'available_now', max_files_per_trigger = 1)",
-	} {
-		if _, err := eng.Execute(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	)
 	// Epoch 0 (a): watermark none. Epoch 1 (b): watermark 10:03, nothing
 	// closes; 10:03 is not late. Epoch 2 (c): watermark 10:05 closes
 	// [10:00, 10:05). Then a no-data epoch with watermark 10:11 closes
@@ -282,14 +269,10 @@ func TestStreamTumbleRestartEveryEpoch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range []string{
-		"CREATE TABLE src (ip STRING, ts TIMESTAMP, WATERMARK FOR ts AS ts - INTERVAL 1 MINUTE) USING json LOCATION '" + in + "/'",
-		"CREATE TABLE out (w_start TIMESTAMP, ip STRING, n BIGINT) USING json LOCATION '" + filepath.Join(dir, "out") + "/'",
-	} {
-		if _, err := setup.Execute(ctx, q); err != nil {
-			t.Fatal(err)
-		}
-	}
+	mustExecAll(t, setup,
+		"CREATE TABLE src (ip STRING, ts TIMESTAMP, WATERMARK FOR ts AS ts - INTERVAL 1 MINUTE) USING json LOCATION '"+in+"/'",
+		"CREATE TABLE out (w_start TIMESTAMP, ip STRING, n BIGINT) USING json LOCATION '"+filepath.Join(dir, "out")+"/'",
+	)
 	for i := 0; i < 6; i++ {
 		eng, err := Open(Options{DataDir: data})
 		if err != nil {
@@ -321,15 +304,11 @@ func TestStreamStaticJoinRefresh(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	for _, q := range []string{
-		"CREATE TABLE events (uid BIGINT) USING json LOCATION '" + in + "/'",
-		"CREATE TABLE users (uid BIGINT, name STRING) USING json LOCATION '" + users + "/'",
-		"CREATE TABLE out (uid BIGINT, name STRING) USING json LOCATION '" + filepath.Join(dir, "out") + "/'",
-	} {
-		if _, err := eng.Execute(ctx, q); err != nil {
-			t.Fatal(err)
-		}
-	}
+	mustExecAll(t, eng,
+		"CREATE TABLE events (uid BIGINT) USING json LOCATION '"+in+"/'",
+		"CREATE TABLE users (uid BIGINT, name STRING) USING json LOCATION '"+users+"/'",
+		"CREATE TABLE out (uid BIGINT, name STRING) USING json LOCATION '"+filepath.Join(dir, "out")+"/'",
+	)
 	done := make(chan error, 1)
 	go func() {
 		_, err := eng.Execute(ctx, "INSERT STREAM INTO out SELECT e.uid, u.name FROM events e LEFT JOIN users u ON e.uid = u.uid WITH (name = 'j', trigger = '10 seconds', lookup_refresh_interval = '10 seconds')")
@@ -376,16 +355,11 @@ func TestStreamHopAppend(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	for _, q := range []string{
-		"CREATE TABLE src (ip STRING, ts TIMESTAMP, WATERMARK FOR ts AS ts - INTERVAL 1 MINUTE) USING json LOCATION '" + in + "/'",
-		"CREATE TABLE out (w_start TIMESTAMP, ip STRING, n BIGINT) USING json LOCATION '" + filepath.Join(dir, "out") + "/'",
+	mustExecAll(t, eng,
+		"CREATE TABLE src (ip STRING, ts TIMESTAMP, WATERMARK FOR ts AS ts - INTERVAL 1 MINUTE) USING json LOCATION '"+in+"/'",
+		"CREATE TABLE out (w_start TIMESTAMP, ip STRING, n BIGINT) USING json LOCATION '"+filepath.Join(dir, "out")+"/'",
 		"INSERT STREAM INTO out SELECT HOP(ts, '10 minutes', '5 minutes').start, ip, count(*) FROM src GROUP BY HOP(ts, '10 minutes', '5 minutes'), ip WITH (name = 'h', trigger = 'available_now', max_files_per_trigger = 1)",
-	} {
-		if _, err := eng.Execute(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	)
 	// The final watermark is 10:11: windows ending by then are closed.
 	got := queryRows(t, eng, "SELECT * FROM out")
 	want := queryRows(t, eng, "SELECT * FROM (SELECT HOP(ts, '10 minutes', '5 minutes').start AS s, ip, count(*) FROM src GROUP BY HOP(ts, '10 minutes', '5 minutes'), ip) b WHERE s <= TIMESTAMP '2026-11-30 10:01:00'")
@@ -408,14 +382,10 @@ func TestStreamIdleTimeoutClosesWindows(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	for _, q := range []string{
-		"CREATE TABLE src (k STRING, ts TIMESTAMP, WATERMARK FOR ts AS ts - INTERVAL 1 MINUTE) USING json LOCATION '" + in + "/'",
-		"CREATE TABLE out (w TIMESTAMP, k STRING, n BIGINT) USING json LOCATION '" + filepath.Join(dir, "out") + "/'",
-	} {
-		if _, err := eng.Execute(ctx, q); err != nil {
-			t.Fatal(err)
-		}
-	}
+	mustExecAll(t, eng,
+		"CREATE TABLE src (k STRING, ts TIMESTAMP, WATERMARK FOR ts AS ts - INTERVAL 1 MINUTE) USING json LOCATION '"+in+"/'",
+		"CREATE TABLE out (w TIMESTAMP, k STRING, n BIGINT) USING json LOCATION '"+filepath.Join(dir, "out")+"/'",
+	)
 	done := make(chan error, 1)
 	go func() {
 		_, err := eng.Execute(ctx, "INSERT STREAM INTO out SELECT TUMBLE(ts, '5 minutes').start, k, count(*) FROM src GROUP BY TUMBLE(ts, '5 minutes'), k WITH (name = 'idle', trigger = '10 seconds', watermark_idle_timeout = '30 seconds')")
@@ -467,14 +437,10 @@ func TestStreamSessionAppend(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, q := range []string{
-				"CREATE TABLE src (k STRING, ts TIMESTAMP, WATERMARK FOR ts AS ts - INTERVAL 1 MINUTE) USING json LOCATION '" + in + "/'",
-				"CREATE TABLE out (s TIMESTAMP, e TIMESTAMP, k STRING, n BIGINT) USING json LOCATION '" + filepath.Join(dir, "out") + "/'",
-			} {
-				if _, err := setup.Execute(ctx, q); err != nil {
-					t.Fatal(err)
-				}
-			}
+			mustExecAll(t, setup,
+				"CREATE TABLE src (k STRING, ts TIMESTAMP, WATERMARK FOR ts AS ts - INTERVAL 1 MINUTE) USING json LOCATION '"+in+"/'",
+				"CREATE TABLE out (s TIMESTAMP, e TIMESTAMP, k STRING, n BIGINT) USING json LOCATION '"+filepath.Join(dir, "out")+"/'",
+			)
 			stmt := "INSERT STREAM INTO out SELECT SESSION(ts, '5 minutes').start, SESSION(ts, '5 minutes').end, k, count(*) FROM src GROUP BY SESSION(ts, '5 minutes'), k WITH (name = 's', trigger = '%s', max_files_per_trigger = 1)"
 			if restart {
 				for i := 0; i < 4; i++ {

@@ -225,13 +225,8 @@ func (eb *exprBinder) bindNode(e sql.Expr) (expr.Expr, error) {
 
 func (eb *exprBinder) bindCall(c *sql.Call) (expr.Expr, error) {
 	name := strings.ToLower(c.Name)
-	if name == "session" && eb.b.sessionAST != "" && c.String() == eb.b.sessionAST {
-		if col, _ := eb.sc.find("", sessionColumn); col != nil {
-			return expr.Col(col.Index, col.Name, col.Type), nil
-		}
-	}
-	if (name == "hop" || name == "window" && len(c.Args) == 3) && eb.b.hopAST != "" && c.String() == eb.b.hopAST {
-		if col, _ := eb.sc.find("", hopColumn); col != nil {
+	if colName, ok := eb.b.windowCols[c.String()]; ok {
+		if col, _ := eb.sc.find("", colName); col != nil {
 			return expr.Col(col.Index, col.Name, col.Type), nil
 		}
 	}

@@ -61,15 +61,12 @@ func (b *Binder) bindSelect(sel *sql.Select, orderBy []*sql.OrderItem) (Node, er
 	if err != nil {
 		return nil, err
 	}
-	savedHop := b.hopAST
-	defer func() { b.hopAST = savedHop }()
-	b.hopAST = ""
+	saved := b.windowCols
+	defer func() { b.windowCols = saved }()
+	b.windowCols = map[string]string{}
 	if input, sc, err = b.bindHop(sel, input, sc); err != nil {
 		return nil, err
 	}
-	savedSession := b.sessionAST
-	defer func() { b.sessionAST = savedSession }()
-	b.sessionAST = ""
 	if input, sc, err = b.bindSession(sel, input, sc); err != nil {
 		return nil, err
 	}
@@ -364,9 +361,8 @@ func (b *Binder) bindHop(sel *sql.Select, input Node, sc *scope) (Node, *scope, 
 		return nil, nil, errAt(hop, "%v", err)
 	}
 	ex := &Explode{Input: input, Gen: gen, Names: []string{hopColumn}, Types: []arrow.DataType{expr.WindowType}}
-	out := &scope{cols: append(append([]scopeCol{}, sc.cols...),
-		scopeCol{Name: hopColumn, Type: expr.WindowType, Index: len(sc.cols), Hidden: true})}
-	b.hopAST = hop.String()
+	out := sc.withHidden(hopColumn, expr.WindowType)
+	b.windowCols[hop.String()] = hopColumn
 	return ex, out, nil
 }
 
@@ -420,8 +416,7 @@ func (b *Binder) bindSession(sel *sql.Select, input Node, sc *scope) (Node, *sco
 		}
 		node.Keys = append(node.Keys, k)
 	}
-	out := &scope{cols: append(append([]scopeCol{}, sc.cols...),
-		scopeCol{Name: sessionColumn, Type: expr.WindowType, Index: len(sc.cols), Hidden: true})}
-	b.sessionAST = sess.String()
+	out := sc.withHidden(sessionColumn, expr.WindowType)
+	b.windowCols[sess.String()] = sessionColumn
 	return node, out, nil
 }

@@ -57,12 +57,10 @@ type Binder struct {
 	// stream's input: its event-time column gets an EventTime node.
 	Streaming  bool
 	streamSeen bool
-	// hopAST is the HOP(...) call of the SELECT being bound, which reads
-	// the exploded window column __hop.
-	hopAST string
-	// sessionAST is the SESSION(...) call of the SELECT being bound; it
-	// reads the assigned column __session.
-	sessionAST string
+	// windowCols maps the HOP(...) and SESSION(...) calls of the SELECT
+	// being bound (as canonical SQL) to the hidden column that holds their
+	// window (__hop, __session).
+	windowCols map[string]string
 }
 
 // NewBinder returns a binder resolving tables through t.

@@ -116,3 +116,10 @@ func (a *scope) names() string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// withHidden returns a scope with one more column, at the end, that
+// SELECT * leaves out (a generated window column).
+func (a *scope) withHidden(name string, t arrow.DataType) *scope {
+	cols := append(append([]scopeCol{}, a.cols...), scopeCol{Name: name, Type: t, Index: len(a.cols), Hidden: true})
+	return &scope{cols: cols}
+}

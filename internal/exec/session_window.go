@@ -165,53 +165,42 @@ func (s *SessionWindow) emit(ctx context.Context, watermark int64, out Output) e
 	sess := sb.NewArray()
 	defer sess.Release()
 	// Rows of sessions still open stay buffered for a later watermark.
-	closed := array.NewBooleanBuilder(memory.DefaultAllocator)
-	defer closed.Release()
+	closedB := array.NewBooleanBuilder(memory.DefaultAllocator)
+	defer closedB.Release()
+	openB := array.NewBooleanBuilder(memory.DefaultAllocator)
+	defer openB.Release()
 	open := 0
 	for i := 0; i < n; i++ {
 		done := ts.IsNull(i) || ends[i] <= watermark
-		closed.Append(done)
+		closedB.Append(done)
+		openB.Append(!done)
 		if !done {
 			open++
 		}
 	}
-	mask := closed.NewBooleanArray()
-	defer mask.Release()
+	closed, stillOpen := closedB.NewBooleanArray(), openB.NewBooleanArray()
+	defer closed.Release()
+	defer stillOpen.Release()
 	cols := append(append([]arrow.Array{}, all.Columns()...), sess)
 	rec := array.NewRecordBatch(s.schema, cols, int64(n))
 	defer rec.Release()
-	if open > 0 {
-		keep, err := filterRows(ctx, all, mask, true)
-		if err != nil {
-			return fmt.Errorf("session window: %w", err)
-		}
-		s.buf = []arrow.RecordBatch{keep}
-		if open == n {
-			return nil
-		}
-		done, err := filterRows(ctx, rec, mask, false)
-		if err != nil {
-			return fmt.Errorf("session window: %w", err)
-		}
-		defer done.Release()
-		return sendSliced(ctx, done, out)
+	if open == 0 {
+		return sendSliced(ctx, rec, out)
 	}
-	return sendSliced(ctx, rec, out)
-}
-
-// filterRows keeps the rows where mask is true (or false, with invert).
-func filterRows(ctx context.Context, b arrow.RecordBatch, mask *array.Boolean, invert bool) (arrow.RecordBatch, error) {
-	m := mask
-	if invert {
-		ib := array.NewBooleanBuilder(memory.DefaultAllocator)
-		defer ib.Release()
-		for i := 0; i < mask.Len(); i++ {
-			ib.Append(!mask.Value(i))
-		}
-		m = ib.NewBooleanArray()
-		defer m.Release()
+	keep, err := compute.FilterRecordBatch(ctx, all, stillOpen, compute.DefaultFilterOptions())
+	if err != nil {
+		return fmt.Errorf("session window: %w", err)
 	}
-	return compute.FilterRecordBatch(ctx, b, m, compute.DefaultFilterOptions())
+	s.buf = []arrow.RecordBatch{keep}
+	if open == n {
+		return nil
+	}
+	done, err := compute.FilterRecordBatch(ctx, rec, closed, compute.DefaultFilterOptions())
+	if err != nil {
+		return fmt.Errorf("session window: %w", err)
+	}
+	defer done.Release()
+	return sendSliced(ctx, done, out)
 }
 
 func (s *SessionWindow) String() string {

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"sluice/internal/connector"
+	"sluice/internal/safepath"
 )
 
 // Sentinel errors; messages name the object.
@@ -44,7 +45,12 @@ type Table struct {
 	Comment   string
 	// Inferred is true when the schema was sampled rather than declared.
 	Inferred bool
-	Created  time.Time
+	// Managed is true when Sluice chose where the table's data lives (a
+	// local index under the data dir, a materialized view's sink): DROP
+	// then removes the data too. Tables over a user-given location are
+	// external: DROP forgets them and leaves the data alone.
+	Managed bool
+	Created time.Time
 }
 
 // Object is a named definition other than a table: a stream or a
@@ -119,6 +125,9 @@ func (c *Catalog) Tables() ([]*Table, error) {
 // CreateTable adds t. With ifNotExists an existing table is left alone
 // and no error returned.
 func (c *Catalog) CreateTable(t *Table, ifNotExists bool) error {
+	if err := safepath.CheckName(t.Spec.Name); err != nil {
+		return fmt.Errorf("table: %w", err)
+	}
 	return c.update(func() error {
 		k := key(t.Spec.Name)
 		if _, ok := c.tables[k]; ok {
@@ -195,6 +204,11 @@ func (c *Catalog) Objects(kind string) ([]*Object, error) {
 
 // PutObject creates or (replace) updates an object.
 func (c *Catalog) PutObject(o *Object, replace bool) error {
+	// Names become folder names (indexes, checkpoints): refuse the ones
+	// that could point anywhere else.
+	if err := safepath.CheckName(o.Name); err != nil {
+		return fmt.Errorf("%s: %w", o.Kind, err)
+	}
 	return c.update(func() error {
 		k := key(o.Name)
 		// A materialized view owns the table of its name (its sink).

@@ -29,6 +29,7 @@ type tableJSON struct {
 	Watermark   *Watermark        `json:"watermark,omitempty"`
 	Comment     string            `json:"comment,omitempty"`
 	Inferred    bool              `json:"inferred,omitempty"`
+	Managed     bool              `json:"managed,omitempty"`
 	Created     time.Time         `json:"created"`
 }
 
@@ -67,7 +68,7 @@ func (c *Catalog) load() error {
 		tables[key(tj.Name)] = &Table{
 			Spec: connector.TableSpec{Name: tj.Name, Using: tj.Using, Location: tj.Location,
 				Options: tj.Options, Schema: s, PartitionBy: tj.PartitionBy},
-			Watermark: tj.Watermark, Comment: tj.Comment, Inferred: tj.Inferred, Created: tj.Created,
+			Watermark: tj.Watermark, Comment: tj.Comment, Inferred: tj.Inferred, Managed: tj.Managed, Created: tj.Created,
 		}
 	}
 	objects := map[string]*Object{}
@@ -91,7 +92,7 @@ func (c *Catalog) saveLocked() error {
 		f.Tables = append(f.Tables, tableJSON{Name: t.Spec.Name, Using: t.Spec.Using,
 			Location: t.Spec.Location, Options: t.Spec.Options, Schema: s,
 			PartitionBy: t.Spec.PartitionBy, Watermark: t.Watermark, Comment: t.Comment,
-			Inferred: t.Inferred, Created: t.Created})
+			Inferred: t.Inferred, Managed: t.Managed, Created: t.Created})
 	}
 	for _, o := range c.objects {
 		f.Objects = append(f.Objects, o)

@@ -42,7 +42,15 @@ type SinkOptions struct {
 	// deterministic in it: the same prefix and the same input order give
 	// the same file names, so a replayed epoch overwrites its own files.
 	FilePrefix string
+	// TempDir holds the sink's scratch files (a file being written before
+	// it is stored), under the data dir so that a killed process's
+	// leftovers are found and swept at the next start; "" is the system
+	// temp dir.
+	TempDir string
 }
+
+// TempFilePrefix starts the names of sinks' scratch files in TempDir.
+const TempFilePrefix = "sluice-sink-"
 
 // EpochBeginner is a sink that wants to know which epoch the following
 // Writes belong to, before its Flush(epoch). File sinks put the epoch in
@@ -73,4 +81,10 @@ type Factory struct {
 	// Validate checks option values (keys are already known to be in
 	// OptionKeys); nil when there is nothing to check beyond the keys.
 	Validate func(opts map[string]string) error
+	// Drop removes the data of a table whose storage Sluice manages
+	// (DROP TABLE of a managed table, DROP MATERIALIZED VIEW). It removes
+	// only what the connector wrote, and deletes nothing and returns an
+	// error when the place holds anything else. A table with no data yet
+	// is not an error. nil: the connector keeps no data of its own.
+	Drop func(ctx context.Context, spec TableSpec) error
 }

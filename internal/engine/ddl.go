@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"sluice/internal/catalog"
 	"sluice/internal/connector"
 	"sluice/internal/connector/registry"
+	"sluice/internal/safepath"
 	"sluice/internal/sql"
 	"sluice/internal/types"
 )
@@ -42,16 +44,22 @@ func (e *Engine) createTable(ctx context.Context, s *sql.CreateTable) (*Result, 
 	if err := registry.ValidateOptions(using, opts); err != nil {
 		return nil, fmt.Errorf("CREATE TABLE %s: %w", s.Name, err)
 	}
+	managed := false
 	if using == "index" && opts["path"] == "" && e.opts.DataDir != "" {
 		// The embedded index lives in the data directory unless told else.
-		opts["path"] = filepath.Join(e.opts.DataDir, "indexes", strings.ToLower(s.Name))
+		p, err := safepath.Join(e.opts.DataDir, "indexes", strings.ToLower(s.Name))
+		if err != nil {
+			return nil, fmt.Errorf("CREATE TABLE %s: %w", s.Name, err)
+		}
+		opts["path"] = p
+		managed = true
 	}
 	spec := connector.TableSpec{Name: s.Name, Using: using, Location: normalizeLocation(s.Location),
 		Options: opts, PartitionBy: s.PartitionedBy}
 	if isFileFormat(using) && spec.Location == "" {
 		return nil, fmt.Errorf("CREATE TABLE %s: USING %s needs a LOCATION", s.Name, using)
 	}
-	tbl := &catalog.Table{Spec: spec, Comment: s.Comment, Created: e.now()}
+	tbl := &catalog.Table{Spec: spec, Comment: s.Comment, Managed: managed, Created: e.now()}
 	switch {
 	case len(s.Columns) > 0:
 		fields := make([]arrow.Field, 0, len(s.Columns))
@@ -104,6 +112,10 @@ func (e *Engine) createTable(ctx context.Context, s *sql.CreateTable) (*Result, 
 		ins := &sql.Insert{Table: s.Name, Query: s.As}
 		r, err := e.insert(ctx, ins)
 		if err != nil {
+			// A failed CTAS leaves no table behind (DDL is atomic).
+			if uerr := e.forgetTable(ctx, tbl); uerr != nil {
+				return nil, fmt.Errorf("%w (and undoing CREATE TABLE %s: %v)", err, s.Name, uerr)
+			}
 			return nil, err
 		}
 		return message("table %s created; %s", s.Name, r.Message), nil
@@ -152,9 +164,52 @@ func normalizeLocation(loc string) string {
 	return loc
 }
 
-func (e *Engine) dropTable(s *sql.DropTable) (*Result, error) {
-	if err := e.catalog.DropTable(s.Name, s.IfExists); err != nil {
+// dropTable forgets a table; a managed table's data goes with it, an
+// external table's stays where it is.
+func (e *Engine) dropTable(ctx context.Context, s *sql.DropTable) (*Result, error) {
+	t, err := e.catalog.Table(s.Name)
+	if err != nil {
+		if s.IfExists && errors.Is(err, catalog.ErrNotFound) {
+			return message("table %s does not exist", s.Name), nil
+		}
 		return nil, err
 	}
-	return message("table %s dropped", s.Name), nil
+	if _, err := e.catalog.Object("mview", t.Spec.Name); err == nil {
+		return nil, fmt.Errorf("DROP TABLE %s: it is a materialized view; use DROP MATERIALIZED VIEW", t.Spec.Name)
+	}
+	if err := e.forgetTable(ctx, t); err != nil {
+		return nil, fmt.Errorf("DROP TABLE %s: %w", t.Spec.Name, err)
+	}
+	return message("table %s dropped", t.Spec.Name), nil
+}
+
+// forgetTable removes a table's data when Sluice manages it, then the
+// table from the catalog. Data is removed first: when that fails the
+// table is still there to drop again.
+func (e *Engine) forgetTable(ctx context.Context, t *catalog.Table) error {
+	if e.isManaged(t) {
+		f, err := registry.Lookup(t.Spec.Using)
+		if err != nil {
+			return err
+		}
+		if f.Drop != nil {
+			if err := f.Drop(ctx, t.Spec); err != nil {
+				return err
+			}
+		}
+	}
+	return e.catalog.DropTable(t.Spec.Name, true)
+}
+
+// isManaged reports whether DROP removes the table's data. Catalogs
+// written before tables recorded it count a local index kept under the
+// data dir's indexes/ folder as managed: only Sluice puts one there.
+func (e *Engine) isManaged(t *catalog.Table) bool {
+	if t.Managed {
+		return true
+	}
+	if t.Spec.Using != "index" || e.opts.DataDir == "" {
+		return false
+	}
+	return safepath.Within(filepath.Join(e.opts.DataDir, "indexes"), t.Spec.Options["path"])
 }

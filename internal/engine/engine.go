@@ -19,7 +19,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"sluice/internal/catalog"
+	"sluice/internal/connector"
 	"sluice/internal/sql"
+	"sluice/internal/storage"
 	"sluice/internal/stream"
 )
 
@@ -88,7 +90,24 @@ func Open(opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Engine{opts: opts, catalog: cat, settings: map[string]string{}}, nil
+	e := &Engine{opts: opts, catalog: cat, settings: map[string]string{}}
+	// Scratch files of a process that was killed mid-write are swept;
+	// those of processes still running hold a lock and stay.
+	if dir := e.tempDir(); dir != "" {
+		if _, err := storage.SweepTemp(dir, connector.TempFilePrefix); err != nil {
+			return nil, fmt.Errorf("opening data directory: %w", err)
+		}
+	}
+	return e, nil
+}
+
+// tempDir is where sinks keep scratch files: <data dir>/tmp, or the
+// system temp dir without a data dir.
+func (e *Engine) tempDir() string {
+	if e.opts.DataDir == "" {
+		return ""
+	}
+	return filepath.Join(e.opts.DataDir, "tmp")
 }
 
 // Close releases the engine's resources.
@@ -140,7 +159,7 @@ func (e *Engine) dispatch(ctx context.Context, st sql.Statement) (*Result, error
 	case *sql.CreateTable:
 		return e.createTable(ctx, s)
 	case *sql.DropTable:
-		return e.dropTable(s)
+		return e.dropTable(ctx, s)
 	case *sql.ShowTables:
 		return e.showTables()
 	case *sql.DescribeTable:

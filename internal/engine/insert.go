@@ -49,7 +49,7 @@ func (e *Engine) insert(ctx context.Context, s *sql.Insert) (*Result, error) {
 	if n, err = plan.Optimize(n); err != nil {
 		return nil, err
 	}
-	sink, err := f.NewSink(ctx, e.withSessionOptions(t.Spec), connector.SinkOptions{FilePrefix: e.newQueryID()})
+	sink, err := f.NewSink(ctx, e.withSessionOptions(t.Spec), connector.SinkOptions{FilePrefix: e.newQueryID(), TempDir: e.tempDir()})
 	if err != nil {
 		return nil, fmt.Errorf("opening %s for writing: %w", t.Spec.Name, err)
 	}

@@ -3,9 +3,8 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -14,11 +13,12 @@ import (
 
 	"sluice/internal/catalog"
 	"sluice/internal/connector"
-	"sluice/internal/connector/opensearch"
 	"sluice/internal/connector/registry"
 	"sluice/internal/expr"
 	"sluice/internal/plan"
+	"sluice/internal/safepath"
 	"sluice/internal/sql"
+	"sluice/internal/stream"
 	"sluice/internal/types"
 )
 
@@ -111,7 +111,11 @@ func (e *Engine) createMView(ctx context.Context, s *sql.CreateMaterializedView)
 		}
 	}
 	if sinkUsing == "index" && sinkOpts["path"] == "" && e.opts.DataDir != "" {
-		sinkOpts["path"] = filepath.Join(e.opts.DataDir, "indexes", strings.ToLower(s.Name))
+		p, err := safepath.Join(e.opts.DataDir, "indexes", strings.ToLower(s.Name))
+		if err != nil {
+			return nil, fmt.Errorf("CREATE MATERIALIZED VIEW %s: %w", s.Name, err)
+		}
+		sinkOpts["path"] = p
 	}
 	if err := registry.ValidateOptions(sinkUsing, sinkOpts); err != nil {
 		return nil, fmt.Errorf("CREATE MATERIALIZED VIEW %s: %w", s.Name, err)
@@ -121,10 +125,14 @@ func (e *Engine) createMView(ctx context.Context, s *sql.CreateMaterializedView)
 		if e.opts.DataDir == "" {
 			return nil, fmt.Errorf("CREATE MATERIALIZED VIEW %s: checkpoint_location is required without a data directory", s.Name)
 		}
-		cpLoc = filepath.Join(e.opts.DataDir, "checkpoints", "mv_"+strings.ToLower(s.Name))
+		p, err := safepath.Join(e.opts.DataDir, "checkpoints", "mv_"+strings.ToLower(s.Name))
+		if err != nil {
+			return nil, fmt.Errorf("CREATE MATERIALIZED VIEW %s: %w", s.Name, err)
+		}
+		cpLoc = p
 	}
 	tbl := &catalog.Table{Spec: connector.TableSpec{Name: s.Name, Using: sinkUsing, Options: sinkOpts,
-		Schema: nullable(n.Schema())}, Comment: "materialized view", Created: e.now()}
+		Schema: nullable(n.Schema())}, Comment: "materialized view", Managed: true, Created: e.now()}
 	if err := e.catalog.CreateTable(tbl, false); err != nil {
 		return nil, fmt.Errorf("CREATE MATERIALIZED VIEW %s: %w", s.Name, err)
 	}
@@ -135,8 +143,16 @@ func (e *Engine) createMView(ctx context.Context, s *sql.CreateMaterializedView)
 		_ = e.catalog.DropTable(s.Name, true)
 		return nil, fmt.Errorf("CREATE MATERIALIZED VIEW %s: %w", s.Name, err)
 	}
+	before := e.streamRun("mv_" + s.Name)
 	r, err := e.refreshMView(ctx, s.Name, spec)
 	if err != nil {
+		// DDL is atomic: a view whose first refresh failed before
+		// committing anything is removed again, so a retry can create it.
+		if run := e.streamRun("mv_" + s.Name); run == before || run.snapshot().Epochs == 0 {
+			if uerr := e.removeMView(ctx, s.Name, spec, false); uerr != nil {
+				return nil, fmt.Errorf("%w (and undoing CREATE MATERIALIZED VIEW %s: %v)", err, s.Name, uerr)
+			}
+		}
 		return nil, err
 	}
 	return message("materialized view %s created; %s", s.Name, r.Message), nil
@@ -320,29 +336,55 @@ func (e *Engine) dropMView(ctx context.Context, s *sql.DropMaterializedView) (*R
 		return nil, err
 	}
 	e.stopIfRunning("mv_" + o.Name)
-	if t, err := e.catalog.Table(o.Name); err == nil {
-		if p := t.Spec.Options["path"]; t.Spec.Using == "index" && p != "" {
-			if err := os.RemoveAll(p); err != nil {
-				return nil, fmt.Errorf("dropping index of %s: %w", o.Name, err)
-			}
-		}
-		if t.Spec.Using == "opensearch" {
-			if err := opensearch.DropIndex(ctx, t.Spec); err != nil {
-				return nil, fmt.Errorf("dropping materialized view %s: %w", o.Name, err)
-			}
-		}
-		if err := e.catalog.DropTable(o.Name, true); err != nil {
-			return nil, err
-		}
-	}
-	if !strings.Contains(spec.Checkpoint, "://") {
-		_ = os.RemoveAll(spec.Checkpoint)
-	}
-	_ = e.catalog.DropObject("stream", "mv_"+o.Name, true)
-	if err := e.catalog.DropObject("mview", o.Name, false); err != nil {
-		return nil, err
+	if err := e.removeMView(ctx, o.Name, spec, true); err != nil {
+		return nil, fmt.Errorf("DROP MATERIALIZED VIEW %s: %w", o.Name, err)
 	}
 	return message("materialized view %s dropped", o.Name), nil
+}
+
+// removeMView deletes a view's checkpoint (only the checkpoint's own
+// files), its sink's data, and its catalog entries. strict stops at the
+// first failure, leaving the view in the catalog to drop again; the undo
+// of a failed CREATE is not strict: it removes what it can, and never
+// deletes what the view did not write.
+func (e *Engine) removeMView(ctx context.Context, name string, spec mviewSpec, strict bool) error {
+	var errs []error
+	fail := func(err error) bool {
+		errs = append(errs, err)
+		return strict
+	}
+	if store, prefix, err := e.resolveCheckpoint(ctx, spec.Checkpoint); err != nil {
+		if fail(fmt.Errorf("checkpoint %s: %w", spec.Checkpoint, err)) {
+			return errors.Join(errs...)
+		}
+	} else if err := stream.RemoveCheckpoint(ctx, &stream.Checkpoint{Store: store, Prefix: prefix}); err != nil {
+		if fail(err) {
+			return errors.Join(errs...)
+		}
+	}
+	if t, err := e.catalog.Table(name); err == nil {
+		if err := e.forgetTable(ctx, t); err != nil {
+			if fail(err) {
+				return errors.Join(errs...)
+			}
+			// Not strict: forget the table even though its data stays.
+			_ = e.catalog.DropTable(name, true)
+		}
+	}
+	_ = e.catalog.DropObject("stream", "mv_"+name, true)
+	if err := e.catalog.DropObject("mview", name, true); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+// streamRun is the latest run of the named stream in this process (nil
+// when there was none): a statement that compares it before and after
+// knows whether its stream started at all.
+func (e *Engine) streamRun(name string) *runningStream {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.streams[strings.ToLower(name)]
 }
 
 func hasAggregate(n plan.Node) bool {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -17,6 +16,7 @@ import (
 	"sluice/internal/connector/registry"
 	"sluice/internal/exec"
 	"sluice/internal/plan"
+	"sluice/internal/safepath"
 	"sluice/internal/sql"
 	"sluice/internal/storage"
 	"sluice/internal/stream"
@@ -94,6 +94,9 @@ func (e *Engine) insertStream(ctx context.Context, s *sql.InsertStream) (*Result
 	if name == "" {
 		name = strings.ToLower(s.Table) + "_stream"
 	}
+	if err := safepath.CheckName(name); err != nil {
+		return nil, fmt.Errorf("INSERT STREAM: stream %w", err)
+	}
 	if err := validateStreamOptions(opts); err != nil {
 		return nil, fmt.Errorf("INSERT STREAM %s: %w", name, err)
 	}
@@ -102,15 +105,32 @@ func (e *Engine) insertStream(ctx context.Context, s *sql.InsertStream) (*Result
 		if e.opts.DataDir == "" {
 			return nil, fmt.Errorf("INSERT STREAM %s: checkpoint_location is required without a data directory", name)
 		}
-		cpLoc = filepath.Join(e.opts.DataDir, "checkpoints", name)
+		p, err := safepath.Join(e.opts.DataDir, "checkpoints", name)
+		if err != nil {
+			return nil, fmt.Errorf("INSERT STREAM %s: %w", name, err)
+		}
+		cpLoc = p
 	}
 	spec := streamSpec{Table: s.Table, Trigger: opts["trigger"], Checkpoint: normalizeLocation(cpLoc), Options: opts}
 	raw, _ := json.Marshal(spec)
 	obj := &catalog.Object{Kind: "stream", Name: name, SQL: s.String(), Options: raw, Created: e.now()}
+	prev, _ := e.catalog.Object("stream", name)
 	if err := e.catalog.PutObject(obj, true); err != nil {
 		return nil, fmt.Errorf("INSERT STREAM %s: %w", name, err)
 	}
-	return e.runStream(ctx, name, s, spec)
+	before := e.streamRun(name)
+	r, err := e.runStream(ctx, name, s, spec)
+	if err != nil && e.streamRun(name) == before {
+		// The stream never started (its query did not plan): leave the
+		// catalog as it was. A stream that ran and then failed stays, so
+		// that START STREAM can resume it once the cause is fixed.
+		if prev != nil {
+			_ = e.catalog.PutObject(prev, true)
+		} else {
+			_ = e.catalog.DropObject("stream", name, true)
+		}
+	}
+	return r, err
 }
 
 func validateStreamOptions(opts map[string]string) error {
@@ -200,7 +220,7 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 	if err != nil {
 		return nil, fmt.Errorf("stream %s: checkpoint %s: %w", name, spec.Checkpoint, err)
 	}
-	sink, err := f.NewSink(qctx, e.withSessionOptions(t.Spec), connector.SinkOptions{FilePrefix: name})
+	sink, err := f.NewSink(qctx, e.withSessionOptions(t.Spec), connector.SinkOptions{FilePrefix: name, TempDir: e.tempDir()})
 	if err != nil {
 		return nil, fmt.Errorf("stream %s: opening %s: %w", name, t.Spec.Name, err)
 	}

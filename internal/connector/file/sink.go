@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 
@@ -17,6 +16,7 @@ import (
 
 	"sluice/internal/connector"
 	"sluice/internal/format"
+	"sluice/internal/storage"
 )
 
 // Sink writes new files into a file table's location.
@@ -47,6 +47,8 @@ type Sink struct {
 	partIdx []int
 	ext     string
 	codec   string
+	// tempDir holds files being written before they are stored.
+	tempDir string
 	prefix  string
 	mem     memory.Allocator
 
@@ -67,7 +69,7 @@ var (
 // openFile is one file being written.
 type openFile struct {
 	key  string
-	tmp  *os.File
+	tmp  *storage.TempFile
 	comp io.WriteCloser
 	w    format.Writer
 	rows int64
@@ -99,7 +101,7 @@ func NewSink(ctx context.Context, spec connector.TableSpec, opts connector.SinkO
 		return nil, fmt.Errorf("table %s: %w", spec.Name, err)
 	}
 	s := &Sink{spec: spec, format: fmtName, loc: loc, fopts: fopts, sopts: sopts, table: spec.Schema,
-		mem: memory.DefaultAllocator, open: map[string]*openFile{}}
+		mem: memory.DefaultAllocator, open: map[string]*openFile{}, tempDir: opts.TempDir}
 	isPart := make([]bool, spec.Schema.NumFields())
 	for _, p := range spec.PartitionBy {
 		i := fieldIndex(spec.Schema, p)
@@ -309,7 +311,7 @@ func (s *Sink) fileFor(ctx context.Context, dir string) (*openFile, error) {
 	name := fmt.Sprintf("part-%s%s-%05d%s", s.prefix, s.epochTag, s.seq, s.ext)
 	s.seq++
 	key := s.loc.base + dir + name
-	tmp, err := os.CreateTemp("", "sluice-sink-*")
+	tmp, err := storage.CreateTemp(s.tempDir, connector.TempFilePrefix+"*")
 	if err != nil {
 		return nil, fmt.Errorf("writing %s: %w", s.spec.Name, err)
 	}
@@ -334,8 +336,7 @@ type nopCloser struct{ io.Writer }
 func (nopCloser) Close() error { return nil }
 
 func (f *openFile) discard() {
-	f.tmp.Close()
-	os.Remove(f.tmp.Name())
+	_ = f.tmp.Remove()
 }
 
 // finish completes dir's open file and stores it.

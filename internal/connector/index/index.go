@@ -115,6 +115,13 @@ func acquire(path string, schema *arrow.Schema, text map[string]bool, create boo
 		return s, nil
 	}
 	idx, err := bleve.Open(abs)
+	if err == bleve.ErrorIndexMetaMissing && create && emptyDir(abs) {
+		// An empty folder (a dropped index's, or one made by hand) is an
+		// empty index: Bleve wants to create the folder itself.
+		if rerr := os.Remove(abs); rerr == nil {
+			err = bleve.ErrorIndexPathDoesNotExist
+		}
+	}
 	if err == bleve.ErrorIndexPathDoesNotExist || (err != nil && os.IsNotExist(err)) {
 		if !create {
 			return nil, nil
@@ -130,6 +137,12 @@ func acquire(path string, schema *arrow.Schema, text map[string]bool, create boo
 	s := &shared{idx: idx, refs: 1}
 	opened[abs] = s
 	return s, nil
+}
+
+// emptyDir reports whether dir is a folder with nothing in it.
+func emptyDir(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	return err == nil && len(entries) == 0
 }
 
 func release(path string) error {

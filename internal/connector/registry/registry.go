@@ -71,6 +71,7 @@ func opensearchFactory() *connector.Factory {
 			return opensearch.NewSink(ctx, spec, opts)
 		},
 		Validate: opensearch.ValidateOptions,
+		Drop:     opensearch.DropIndex,
 	}
 }
 
@@ -88,6 +89,7 @@ func indexFactory() *connector.Factory {
 			return index.NewSink(ctx, spec, opts)
 		},
 		Validate: index.ValidateOptions,
+		Drop:     index.Drop,
 	}
 }
 

@@ -1,0 +1,104 @@
+package stream
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"sluice/internal/storage"
+)
+
+// ErrForeignFiles is wrapped by RemoveCheckpoint when the checkpoint's
+// folder holds something the stream did not write.
+var ErrForeignFiles = errors.New("holds files Sluice did not write")
+
+// checkpointEntries are the top-level names a checkpoint is made of (see
+// Checkpoint): whatever lies below them is the checkpoint's own.
+var checkpointEntries = map[string]bool{
+	"offsets": true, "commits": true, "state": true, "sources": true,
+	"metadata": true, "stop": true, "lock": true, ".lock": true,
+}
+
+// isCheckpointEntry also accepts the temporary files of an interrupted
+// local Put, which are the checkpoint's own too.
+func isCheckpointEntry(name string) bool {
+	return checkpointEntries[name] || strings.HasPrefix(name, ".sluice-tmp-")
+}
+
+// RemoveCheckpoint deletes a stream's checkpoint: its own files and
+// folders, and then the folder itself when that leaves it empty. It
+// deletes nothing, and returns an error wrapping ErrForeignFiles, when
+// the folder holds anything else: a user-given checkpoint_location may be
+// a folder with other data in it. A checkpoint that does not exist is
+// not an error.
+func RemoveCheckpoint(ctx context.Context, cp *Checkpoint) error {
+	if ls, ok := cp.Store.(*storage.LocalStore); ok {
+		return removeLocalCheckpoint(filepath.Join(ls.Root(), filepath.FromSlash(cp.Prefix)))
+	}
+	var keys, foreign []string
+	err := cp.Store.List(ctx, cp.Prefix, "", func(o storage.ObjectInfo) error {
+		top, _, _ := strings.Cut(strings.TrimPrefix(o.Key, cp.Prefix), "/")
+		if isCheckpointEntry(top) {
+			keys = append(keys, o.Key)
+		} else {
+			foreign = append(foreign, o.Key)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("removing checkpoint %s%s: %w", cp.Store, cp.Prefix, err)
+	}
+	if len(foreign) > 0 {
+		return fmt.Errorf("removing checkpoint %s%s: it %w (%s); remove them first or delete the folder yourself", cp.Store, cp.Prefix, ErrForeignFiles, sample(foreign))
+	}
+	for _, k := range keys {
+		if err := cp.Store.Delete(ctx, k); err != nil {
+			return fmt.Errorf("removing checkpoint %s%s: %w", cp.Store, cp.Prefix, err)
+		}
+	}
+	return nil
+}
+
+func removeLocalCheckpoint(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("removing checkpoint %s: %w", dir, err)
+	}
+	var foreign []string
+	for _, e := range entries {
+		if !isCheckpointEntry(e.Name()) {
+			foreign = append(foreign, e.Name())
+		}
+	}
+	if len(foreign) > 0 {
+		return fmt.Errorf("removing checkpoint %s: it %w (%s); remove them first or delete the folder yourself", dir, ErrForeignFiles, sample(foreign))
+	}
+	for _, e := range entries {
+		// RemoveAll does not follow symbolic links: a link named state/
+		// pointing elsewhere loses the link, never its target.
+		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+			return fmt.Errorf("removing checkpoint %s: %w", dir, err)
+		}
+	}
+	if err := os.Remove(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("removing checkpoint %s: %w", dir, err)
+	}
+	return nil
+}
+
+// sample names up to three entries for an error message.
+func sample(names []string) string {
+	sort.Strings(names)
+	if len(names) > 3 {
+		return strings.Join(names[:3], ", ") + fmt.Sprintf(" and %d more", len(names)-3)
+	}
+	return strings.Join(names, ", ")
+}

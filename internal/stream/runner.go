@@ -19,12 +19,6 @@ const NoWatermark = math.MinInt64
 
 const noWatermark = NoWatermark
 
-// LagReporter is a streaming source that knows how much is waiting beyond
-// the rate limits after its last Latest.
-type LagReporter interface {
-	Lag() (files int, bytes int64)
-}
-
 // Query is one streaming query: a compiled plan whose Scan is fed one
 // epoch of splits at a time, a sink, and a checkpoint.
 type Query struct {
@@ -116,7 +110,7 @@ func (q *Query) Run(ctx context.Context, stop <-chan struct{}) error {
 		}
 	}
 	if q.Trigger.AvailableNow {
-		if an, ok := q.Source.(AvailableNowSource); ok {
+		if an, ok := q.Source.(connector.AvailableNowSource); ok {
 			if err := an.PrepareAvailableNow(ctx); err != nil {
 				return fmt.Errorf("starting stream %s: %w", q.Name, err)
 			}
@@ -166,8 +160,6 @@ func (q *Query) Run(ctx context.Context, stop <-chan struct{}) error {
 	}
 }
 
-// AvailableNowSource mirrors connector.AvailableNowSource.
-type AvailableNowSource = connector.AvailableNowSource
 
 func (q *Query) waitTrigger(ctx context.Context, stop <-chan struct{}) error {
 	d := q.Trigger.Interval
@@ -312,7 +304,7 @@ func (q *Query) runEpoch(ctx context.Context, rec *OffsetRecord) (Progress, erro
 		return p, fmt.Errorf("saving state: %w", err)
 	}
 	p.RowsIn, p.RowsOut = obs.rows.Load(), out.rows.Load()
-	if bc, ok := q.Source.(BadRowCounter); ok {
+	if bc, ok := q.Source.(connector.BadRowCounter); ok {
 		p.BadRows = bc.TakeBadRows()
 	}
 	commit := &CommitRecord{Epoch: rec.Epoch, RowsIn: p.RowsIn, RowsOut: p.RowsOut, Files: p.Files,
@@ -326,7 +318,7 @@ func (q *Query) runEpoch(ctx context.Context, rec *OffsetRecord) (Progress, erro
 		return p, fmt.Errorf("recording source progress: %w", err)
 	}
 	crashPoint("done", rec.Epoch)
-	if lr, ok := q.Source.(LagReporter); ok {
+	if lr, ok := q.Source.(connector.LagReporter); ok {
 		p.LagFiles, p.LagBytes = lr.Lag()
 	}
 	return p, nil

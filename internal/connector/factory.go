@@ -52,14 +52,6 @@ type SinkOptions struct {
 // TempFilePrefix starts the names of sinks' scratch files in TempDir.
 const TempFilePrefix = "sluice-sink-"
 
-// EpochBeginner is a sink that wants to know which epoch the following
-// Writes belong to, before its Flush(epoch). File sinks put the epoch in
-// the names of the files they write so that a replay of epoch N after a
-// restart writes exactly the names the first attempt did.
-type EpochBeginner interface {
-	BeginEpoch(ctx context.Context, epoch int64) error
-}
-
 // Factory describes one connector in the registry.
 type Factory struct {
 	// Name is what USING names, lower case.

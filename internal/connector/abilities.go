@@ -1,0 +1,107 @@
+package connector
+
+import (
+	"context"
+
+	"sluice/internal/expr"
+	"sluice/internal/storage"
+)
+
+// Optional abilities. A Source or Sink implements the ones it has; the
+// planner, the driver and the stream runner discover them with a type
+// assertion, so a connector without one simply does not get that
+// optimisation or report. This file is the whole list.
+
+// ProjectionPusher is a source that can read only some columns. columns
+// are names in the order the returned source's schema must have; they
+// may include the metadata columns.
+type ProjectionPusher interface {
+	PushProjection(columns []string) (Source, error)
+}
+
+// FilterPusher is a source that can skip data using a predicate over its
+// own schema (partition pruning, Parquet statistics, a search query).
+// The source may still return rows that fail the predicate: the engine
+// always re-applies it. Describe says what was pushed, for EXPLAIN.
+type FilterPusher interface {
+	PushFilter(pred expr.Expr) (Source, error)
+}
+
+// MetadataColumnSource is a source that offers hidden columns besides its
+// schema (a file table's _file and _row). They are not part of SELECT *;
+// a query that names them gets them through PushProjection.
+type MetadataColumnSource interface {
+	MetadataColumns() []string
+}
+
+// Describer is a source or sink that explains itself in EXPLAIN, e.g.
+// "files=12 pruned=30 columns=[status, size]".
+type Describer interface {
+	Describe() string
+}
+
+// Streamable is a source a streaming query can read incrementally: Stream
+// returns the streaming form of the same (projected, filtered) source.
+type Streamable interface {
+	Stream() (StreamingSource, error)
+}
+
+// CheckpointArea is the part of a stream's checkpoint a streaming source
+// owns, to keep its own progress (the files it has seen) across restarts.
+type CheckpointArea struct {
+	Store  storage.Store
+	Prefix string // ends with '/'
+}
+
+// StreamingSource is a source a streaming query reads incrementally.
+//
+// Lifecycle, driven by internal/stream:
+//
+//	Recover(area, committed)  once, before anything else: load progress as
+//	                          of the last committed epoch (-1: none); drop
+//	                          anything recorded for later epochs, which
+//	                          will be replayed from their offsets.
+//	Latest(ctx)               discover what is new since the last Commit,
+//	                          within the rate limits (max_files_per_trigger,
+//	                          max_bytes_per_trigger; always at least one
+//	                          file). nil means nothing new.
+//	Plan(ctx, nil, offset)    the splits of one epoch's offset: the same
+//	                          splits every time, so a replay is exact.
+//	Commit(epoch, offset)     the epoch is durable: its files are seen.
+//
+// Latest does not change what is seen: calling it twice without Commit
+// returns the same data again (plus anything newer, within limits).
+type StreamingSource interface {
+	Source
+	Recover(ctx context.Context, area CheckpointArea, committed int64) error
+	Commit(ctx context.Context, epoch int64, offset Offset) error
+}
+
+// AvailableNowSource is a streaming source that can fix the end of its
+// backlog: after PrepareAvailableNow, Latest only returns data that existed
+// when it was called, so trigger 'available_now' stops once caught up even
+// while new files keep landing.
+type AvailableNowSource interface {
+	PrepareAvailableNow(ctx context.Context) error
+}
+
+// LagReporter is a streaming source that knows how much is waiting beyond
+// the rate limits after its last Latest.
+type LagReporter interface {
+	Lag() (files int, bytes int64)
+}
+
+// BadRowCounter is a streaming source that counts the malformed rows it
+// dropped or dead-lettered; TakeBadRows returns the count since the last
+// call and starts over, so each epoch reports its own.
+type BadRowCounter interface {
+	TakeBadRows() int64
+}
+
+// EpochBeginner is a sink that wants to know which epoch the following
+// Writes belong to, before its Flush(epoch). File sinks put the epoch in
+// the names of the files they write so that a replay of epoch N after a
+// restart writes exactly the names the first attempt did.
+type EpochBeginner interface {
+	BeginEpoch(ctx context.Context, epoch int64) error
+}

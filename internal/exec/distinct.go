@@ -91,6 +91,11 @@ func (d *Distinct) Snapshot(w io.Writer) error {
 	return nil
 }
 
+// StateDescription is the columns of the rows seen.
+func (d *Distinct) StateDescription() StateDescription {
+	return StateDescription{Kind: "distinct", Props: []StateProperty{{Name: "columns", Value: describeSchema(d.schema)}}}
+}
+
 // Restore rebuilds the set from a snapshot.
 func (d *Distinct) Restore(r io.Reader) error {
 	_, rows, err := readRows(r)

@@ -28,7 +28,10 @@ type Generate struct {
 	schema   *arrow.Schema
 }
 
-var _ Operator = (*Generate)(nil)
+var (
+	_ Operator    = (*Generate)(nil)
+	_ StateShaper = (*Generate)(nil)
+)
 
 // NewGenerate projects exprs, exploding exprs[index]. names names every
 // output column in order (the generated ones where exprs[index] stands);
@@ -70,6 +73,15 @@ func NewGenerate(exprs []expr.Expr, names []string, index int, outer, position b
 	}
 	g.schema = arrow.NewSchema(fields, nil)
 	return g, nil
+}
+
+// StateShape is the HOP windows it assigns, if it explodes a window list:
+// a window aggregate after it keeps those windows' state.
+func (g *Generate) StateShape() []StateProperty {
+	if h, ok := g.exprs[g.index].(*expr.HopWindowsExpr); ok {
+		return []StateProperty{{Name: "hop windows", Value: h.String()}}
+	}
+	return nil
 }
 
 // Schema is the projected columns with the generated ones in place.

@@ -250,6 +250,14 @@ func (h *HashAggregate) Snapshot(w io.Writer) error {
 	return nil
 }
 
+// StateDescription is the group keys and the aggregates.
+func (h *HashAggregate) StateDescription() StateDescription {
+	return StateDescription{Kind: "hash_aggregate", Props: []StateProperty{
+		{Name: "group keys", Value: describeExprs(h.groupBy)},
+		{Name: "aggregates", Value: describeAggs(h.aggs)},
+	}}
+}
+
 // Restore replaces the state with what Snapshot wrote.
 func (h *HashAggregate) Restore(r io.Reader) error {
 	h.Reset()

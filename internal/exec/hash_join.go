@@ -399,6 +399,22 @@ func (j *HashJoin) Snapshot(w io.Writer) error {
 	return nil
 }
 
+// StateDescription is the join kind, keys and build columns: the matched
+// flags are per build row.
+func (j *HashJoin) StateDescription() StateDescription {
+	cond := ""
+	if j.residual != nil {
+		cond = j.residual.String()
+	}
+	return StateDescription{Kind: "hash_join", Props: []StateProperty{
+		{Name: "join kind", Value: j.kind.String()},
+		{Name: "probe keys", Value: describeExprs(j.probeKeys)},
+		{Name: "build keys", Value: describeExprs(j.buildKeys)},
+		{Name: "condition", Value: cond},
+		{Name: "build columns", Value: describeSchema(j.buildSchema)},
+	}}
+}
+
 // Restore loads the matched flags.
 func (j *HashJoin) Restore(r io.Reader) error {
 	p, err := readSection(r)

@@ -96,6 +96,14 @@ func (l *Limit) Restore(r io.Reader) error {
 	return nil
 }
 
+// StateDescription is the limit and offset the counters count towards.
+func (l *Limit) StateDescription() StateDescription {
+	return StateDescription{Kind: "limit", Props: []StateProperty{
+		{Name: "limit", Value: fmt.Sprint(l.n)},
+		{Name: "offset", Value: fmt.Sprint(l.offset)},
+	}}
+}
+
 // String is the EXPLAIN line.
 func (l *Limit) String() string {
 	switch {

@@ -25,9 +25,12 @@ type Operator interface {
 
 // Stateful operators keep state across epochs and snapshot it at each
 // commit; Restore is called before the first message after a restart.
+// StateDescription says what the snapshot means: a snapshot is only
+// restored into an operator whose description has the same fingerprint.
 type Stateful interface {
 	Snapshot(w io.Writer) error
 	Restore(r io.Reader) error
+	StateDescription() StateDescription
 }
 
 // Base gives an operator no-op defaults: watermarks pass through and

@@ -93,6 +93,17 @@ func (s *SessionWindow) Restore(r io.Reader) error {
 	return nil
 }
 
+// StateDescription is the keys, the time, the gap and the buffered rows'
+// columns: a filter in front that reads another column changes those.
+func (s *SessionWindow) StateDescription() StateDescription {
+	return StateDescription{Kind: "session_window", Props: []StateProperty{
+		{Name: "session keys", Value: describeExprs(s.keys)},
+		{Name: "event time", Value: s.ts.String()},
+		{Name: "gap", Value: fmt.Sprintf("%dus", s.gap)},
+		{Name: "buffered columns", Value: describeSchema(s.in)},
+	}}
+}
+
 func (s *SessionWindow) emit(ctx context.Context, watermark int64, out Output) error {
 	all, err := concatRows(s.in, s.buf)
 	for _, b := range s.buf {

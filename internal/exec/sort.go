@@ -89,6 +89,12 @@ func (s *Sort) Snapshot(w io.Writer) error {
 	return nil
 }
 
+// StateDescription is the buffered rows' columns; the sort keys apply
+// only when the rows are written, so they are not part of the state.
+func (s *Sort) StateDescription() StateDescription {
+	return StateDescription{Kind: "sort", Props: []StateProperty{{Name: "columns", Value: describeSchema(s.schema)}}}
+}
+
 // Restore replaces the buffer with the snapshot's rows.
 func (s *Sort) Restore(r io.Reader) error {
 	_, rows, err := readRows(r)

@@ -38,6 +38,13 @@ func (s *StreamAggregate) EndEpoch(ctx context.Context, out Output) error {
 	return s.EmitAll(ctx, out)
 }
 
+// StateDescription is the aggregate's with the output mode.
+func (s *StreamAggregate) StateDescription() StateDescription {
+	d := s.HashAggregate.StateDescription().With(StateProperty{Name: "output mode", Value: s.mode.String()})
+	d.Kind = "stream_aggregate"
+	return d
+}
+
 func (s *StreamAggregate) String() string {
 	return fmt.Sprintf("StreamAggregate %s %s", s.mode, s.HashAggregate.String())
 }

@@ -177,6 +177,17 @@ func (t *TopN) Snapshot(w io.Writer) error {
 	return nil
 }
 
+// StateDescription is what chose the candidates (keys, limit, offset)
+// and their columns.
+func (t *TopN) StateDescription() StateDescription {
+	return StateDescription{Kind: "top_n", Props: []StateProperty{
+		{Name: "sort keys", Value: describeSortKeys(t.keys)},
+		{Name: "limit", Value: fmt.Sprint(t.n)},
+		{Name: "offset", Value: fmt.Sprint(t.offset)},
+		{Name: "columns", Value: describeSchema(t.schema)},
+	}}
+}
+
 // Restore replaces the candidates with the snapshot's rows.
 func (t *TopN) Restore(r io.Reader) error {
 	_, rows, err := readRows(r)

@@ -243,6 +243,23 @@ func (w *WindowAggregate) Restore(r io.Reader) error {
 	return nil
 }
 
+// StateDescription is the keys besides the window, the window, the
+// aggregates and the output mode.
+func (w *WindowAggregate) StateDescription() StateDescription {
+	keys := make([]expr.Expr, 0, len(w.groupBy))
+	for i, g := range w.groupBy {
+		if i != w.window {
+			keys = append(keys, g)
+		}
+	}
+	return StateDescription{Kind: "window_aggregate", Props: []StateProperty{
+		{Name: "group keys", Value: describeExprs(keys)},
+		{Name: "window", Value: w.groupBy[w.window].String()},
+		{Name: "aggregates", Value: describeAggs(w.aggs)},
+		{Name: "output mode", Value: w.mode.String()},
+	}}
+}
+
 func (w *WindowAggregate) String() string {
 	keys := make([]string, len(w.groupBy))
 	for i, g := range w.groupBy {

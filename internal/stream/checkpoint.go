@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"sluice/internal/connector"
+	"sluice/internal/exec"
 	"sluice/internal/storage"
 )
 
@@ -19,8 +20,11 @@ import (
 //
 //	offsets/N   what epoch N reads and the watermark it uses, written
 //	            before the epoch runs (put-if-absent: one writer wins)
-//	state/N/i   snapshot of stateful operator i after epoch N
-//	commits/N   epoch N is done: its output is flushed, its state saved
+//	state/N/ID  snapshot of the stateful operator with id ID (kind-ordinal,
+//	            "window_aggregate-0") after epoch N; checkpoints written
+//	            before ids existed number them state/N/0, 1, ...
+//	commits/N   epoch N is done: its output is flushed, its state saved;
+//	            its "state" lists the operators' ids and fingerprints
 //	sources/    the source's own progress (seen files)
 //	metadata    the stream's id and query, written once
 type Checkpoint struct {
@@ -58,6 +62,22 @@ type CommitRecord struct {
 	NextWatermark int64 `json:"next_watermark,omitempty"`
 	Time          int64 `json:"time"`
 	Duration      int64 `json:"duration_us"`
+	// State is what state/N holds; nil in checkpoints written before
+	// stateful operators had ids.
+	State *StateManifest `json:"state,omitempty"`
+}
+
+// StateManifest lists the stateful operators whose snapshots an epoch
+// saved, so a restart can check that its plan's operators are the same.
+type StateManifest struct {
+	Operators []StateEntry `json:"operators"`
+}
+
+// StateEntry is one operator in a StateManifest.
+type StateEntry struct {
+	ID          string                `json:"id"`
+	Fingerprint string                `json:"fingerprint"`
+	Description exec.StateDescription `json:"description"`
 }
 
 func (c *Checkpoint) key(parts ...string) string { return c.Prefix + strings.Join(parts, "/") }
@@ -152,9 +172,20 @@ func (c *Checkpoint) WriteCommit(ctx context.Context, r *CommitRecord) error {
 	return err
 }
 
-// StateKey names operator i's snapshot after epoch n.
-func (c *Checkpoint) StateKey(n int64, i int) string {
-	return c.key("state", strconv.FormatInt(n, 10), strconv.Itoa(i))
+// StateKey names the snapshot after epoch n of the operator with id id.
+func (c *Checkpoint) StateKey(n int64, id string) string {
+	return c.key("state", strconv.FormatInt(n, 10), id)
+}
+
+// legacyStateKey names the i-th stateful operator's snapshot in
+// checkpoints written before operators had ids.
+func (c *Checkpoint) legacyStateKey(n int64, i int) string {
+	return c.StateKey(n, strconv.Itoa(i))
+}
+
+// String names the checkpoint's location for messages.
+func (c *Checkpoint) String() string {
+	return strings.TrimSuffix(fmt.Sprintf("%s/%s", c.Store, c.Prefix), "/")
 }
 
 // SourceArea is the part of the checkpoint the source owns.

@@ -54,6 +54,8 @@ type Query struct {
 	// lastEpochStart is when the previous epoch that ran started.
 	lastEpochStart time.Time
 	lastWatermark  int64
+	// ops are Root's stateful operators with their ids (see stateOps).
+	ops []exec.StatefulOp
 }
 
 // ErrStopped is returned by Run when stop was requested (not an error for
@@ -82,17 +84,23 @@ func (q *Query) Run(ctx context.Context, stop <-chan struct{}) error {
 	if err != nil {
 		return fmt.Errorf("starting stream %s: %w", q.Name, err)
 	}
-	if q.Watermark != nil && committed >= 0 {
-		c, err := cp.ReadCommit(ctx, committed)
-		if err != nil {
+	var last *CommitRecord
+	if committed >= 0 {
+		if last, err = cp.ReadCommit(ctx, committed); err != nil {
 			return fmt.Errorf("starting stream %s: %w", q.Name, err)
 		}
-		if c.MaxEventTime != 0 || c.NextWatermark != 0 {
-			q.Watermark.Restore(c.MaxEventTime, c.NextWatermark)
-		}
 	}
-	if err := q.restoreState(ctx, committed); err != nil {
+	// The state is checked against the plan before anything else moves:
+	// a mismatch must leave the checkpoint and the sink as they are.
+	if err := q.restoreState(ctx, committed, last); err != nil {
+		var mismatch *StateMismatchError
+		if errors.As(err, &mismatch) {
+			return err
+		}
 		return fmt.Errorf("starting stream %s: restoring state of epoch %d: %w", q.Name, committed, err)
+	}
+	if q.Watermark != nil && last != nil && (last.MaxEventTime != 0 || last.NextWatermark != 0) {
+		q.Watermark.Restore(last.MaxEventTime, last.NextWatermark)
 	}
 	if err := q.Source.Recover(ctx, cp.SourceArea(), committed); err != nil {
 		return fmt.Errorf("starting stream %s: recovering source: %w", q.Name, err)
@@ -213,7 +221,11 @@ func (q *Query) step(ctx context.Context, n int64) (ran bool, err error) {
 		if len(off) == 0 {
 			// A no-data epoch: the watermark moved past what the last epoch
 			// used, so stateful operators may have windows to close.
-			if q.Watermark == nil || wm <= q.lastWatermark || len(statefulOps(q.Root)) == 0 {
+			ops, err := q.stateOps()
+			if err != nil {
+				return false, err
+			}
+			if q.Watermark == nil || wm <= q.lastWatermark || len(ops) == 0 {
 				q.lastStart = start
 				return false, nil
 			}
@@ -300,7 +312,8 @@ func (q *Query) runEpoch(ctx context.Context, rec *OffsetRecord) (Progress, erro
 		return p, fmt.Errorf("flushing sink: %w", err)
 	}
 	crashPoint("after-flush", rec.Epoch)
-	if err := q.snapshotState(ctx, rec.Epoch); err != nil {
+	manifest, err := q.snapshotState(ctx, rec.Epoch)
+	if err != nil {
 		return p, fmt.Errorf("saving state: %w", err)
 	}
 	p.RowsIn, p.RowsOut = obs.rows.Load(), out.rows.Load()
@@ -309,7 +322,7 @@ func (q *Query) runEpoch(ctx context.Context, rec *OffsetRecord) (Progress, erro
 	}
 	commit := &CommitRecord{Epoch: rec.Epoch, RowsIn: p.RowsIn, RowsOut: p.RowsOut, Files: p.Files,
 		Bytes: p.Bytes, Late: p.LateRows, BadRows: p.BadRows, Time: q.Clock.Now().UnixMicro(),
-		MaxEventTime: maxEvent, NextWatermark: nextWM}
+		MaxEventTime: maxEvent, NextWatermark: nextWM, State: manifest}
 	if err := cp.WriteCommit(ctx, commit); err != nil {
 		return p, err
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -18,6 +19,7 @@ import (
 	"sluice/internal/plan"
 	"sluice/internal/safepath"
 	"sluice/internal/sql"
+	"sluice/internal/storage"
 	"sluice/internal/stream"
 	"sluice/internal/types"
 )
@@ -144,12 +146,13 @@ func (e *Engine) createMView(ctx context.Context, s *sql.CreateMaterializedView)
 		return nil, fmt.Errorf("CREATE MATERIALIZED VIEW %s: %w", s.Name, err)
 	}
 	before := e.streamRun("mv_" + s.Name)
+	cpExisted := e.checkpointExists(ctx, spec.Checkpoint)
 	r, err := e.refreshMView(ctx, s.Name, spec)
 	if err != nil {
 		// DDL is atomic: a view whose first refresh failed before
 		// committing anything is removed again, so a retry can create it.
 		if run := e.streamRun("mv_" + s.Name); run == before || run.snapshot().Epochs == 0 {
-			if uerr := e.removeMView(ctx, s.Name, spec, false); uerr != nil {
+			if uerr := e.removeMView(ctx, s.Name, spec, false, !cpExisted); uerr != nil {
 				return nil, fmt.Errorf("%w (and undoing CREATE MATERIALIZED VIEW %s: %v)", err, s.Name, uerr)
 			}
 		}
@@ -336,24 +339,27 @@ func (e *Engine) dropMView(ctx context.Context, s *sql.DropMaterializedView) (*R
 		return nil, err
 	}
 	e.stopIfRunning("mv_" + o.Name)
-	if err := e.removeMView(ctx, o.Name, spec, true); err != nil {
+	if err := e.removeMView(ctx, o.Name, spec, true, true); err != nil {
 		return nil, fmt.Errorf("DROP MATERIALIZED VIEW %s: %w", o.Name, err)
 	}
 	return message("materialized view %s dropped", o.Name), nil
 }
 
 // removeMView deletes a view's checkpoint (only the checkpoint's own
-// files), its sink's data, and its catalog entries. strict stops at the
-// first failure, leaving the view in the catalog to drop again; the undo
-// of a failed CREATE is not strict: it removes what it can, and never
-// deletes what the view did not write.
-func (e *Engine) removeMView(ctx context.Context, name string, spec mviewSpec, strict bool) error {
+// files, and only with withCheckpoint), its sink's data, and its catalog
+// entries. strict stops at the first failure, leaving the view in the
+// catalog to drop again; the undo of a failed CREATE is not strict: it
+// removes what it can, and never what the view did not write (a
+// checkpoint that was there before it).
+func (e *Engine) removeMView(ctx context.Context, name string, spec mviewSpec, strict, withCheckpoint bool) error {
 	var errs []error
 	fail := func(err error) bool {
 		errs = append(errs, err)
 		return strict
 	}
-	if store, prefix, err := e.resolveCheckpoint(ctx, spec.Checkpoint); err != nil {
+	if !withCheckpoint {
+		// Leave it.
+	} else if store, prefix, err := e.resolveCheckpoint(ctx, spec.Checkpoint); err != nil {
 		if fail(fmt.Errorf("checkpoint %s: %w", spec.Checkpoint, err)) {
 			return errors.Join(errs...)
 		}
@@ -376,6 +382,23 @@ func (e *Engine) removeMView(ctx context.Context, name string, spec mviewSpec, s
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
+}
+
+// checkpointExists reports whether anything is stored at a checkpoint
+// location (errors count as "yes": when in doubt, nothing is deleted).
+func (e *Engine) checkpointExists(ctx context.Context, loc string) bool {
+	if !strings.Contains(loc, "://") {
+		if _, err := os.Stat(loc); errors.Is(err, os.ErrNotExist) {
+			return false
+		}
+	}
+	store, prefix, err := e.resolveCheckpoint(ctx, loc)
+	if err != nil {
+		return true
+	}
+	found := errors.New("found")
+	err = store.List(ctx, prefix, "", func(storage.ObjectInfo) error { return found })
+	return err != nil
 }
 
 // streamRun is the latest run of the named stream in this process (nil

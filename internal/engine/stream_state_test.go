@@ -88,9 +88,10 @@ func TestStreamStateMatchesPlanOnRestart(t *testing.T) {
 	}
 }
 
-// TestMaterializedViewRecreatedWithOtherKeys: dropping a view whose
-// checkpoint is kept (a file:// location, as on S3) and creating it again
-// over that checkpoint with other group keys is refused.
+// TestMaterializedViewRecreatedWithOtherKeys: a view created over the
+// checkpoint of another with other group keys is refused, and the undo of
+// the failed CREATE leaves that checkpoint alone (the new view did not
+// write it).
 func TestMaterializedViewRecreatedWithOtherKeys(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in")
@@ -105,15 +106,20 @@ func TestMaterializedViewRecreatedWithOtherKeys(t *testing.T) {
 	mustExecAll(t, eng,
 		"CREATE TABLE logs (status INT, host STRING, ts TIMESTAMP, WATERMARK FOR ts AS ts - INTERVAL 1 MINUTE) USING json LOCATION '"+in+"/'",
 		"CREATE MATERIALIZED VIEW errors_5m AS SELECT TUMBLE(ts, '5 minutes').start AS w, status, count(*) AS n FROM logs GROUP BY TUMBLE(ts, '5 minutes'), status WITH (auto_refresh = false, checkpoint_location = '"+cp+"')",
-		"DROP MATERIALIZED VIEW errors_5m",
 	)
-	_, err = eng.Execute(context.Background(), "CREATE MATERIALIZED VIEW errors_5m AS SELECT TUMBLE(ts, '5 minutes').start AS w, status, count(*) AS n FROM logs GROUP BY TUMBLE(ts, '5 minutes'), status, host WITH (auto_refresh = false, checkpoint_location = '"+cp+"')")
+	_, err = eng.Execute(context.Background(), "CREATE MATERIALIZED VIEW errors_by_host AS SELECT TUMBLE(ts, '5 minutes').start AS w, status, count(*) AS n FROM logs GROUP BY TUMBLE(ts, '5 minutes'), status, host WITH (auto_refresh = false, checkpoint_location = '"+cp+"')")
 	if err == nil {
-		t.Fatal("recreating the view with other keys over its old checkpoint ran")
+		t.Fatal("a view with other keys over an existing checkpoint ran")
 	}
-	for _, want := range []string{"stream mv_errors_5m:", "group keys were [status INT] and are now [status INT, host STRING]", "new checkpoint_location"} {
+	for _, want := range []string{"stream mv_errors_by_host:", "group keys were [status INT] and are now [status INT, host STRING]", "new checkpoint_location"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q: %v", want, err)
 		}
+	}
+	if _, serr := os.Stat(filepath.Join(dir, "mvcp", "commits", "0")); serr != nil {
+		t.Fatalf("the failed CREATE removed the other view's checkpoint: %v", serr)
+	}
+	if _, err := eng.Execute(context.Background(), "REFRESH MATERIALIZED VIEW errors_5m"); err != nil {
+		t.Fatalf("the first view no longer refreshes: %v", err)
 	}
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"sort"
@@ -120,9 +121,10 @@ func (e *Engine) insertStream(ctx context.Context, s *sql.InsertStream) (*Result
 	}
 	before := e.streamRun(name)
 	r, err := e.runStream(ctx, name, s, spec)
-	if err != nil && e.streamRun(name) == before {
-		// The stream never started (its query did not plan): leave the
-		// catalog as it was. A stream that ran and then failed stays, so
+	var mismatch *stream.StateMismatchError
+	if err != nil && (e.streamRun(name) == before || errors.As(err, &mismatch)) {
+		// The stream never started (its query did not plan, or its state
+		// does not match the checkpoint's): leave the catalog as it was. A stream that ran and then failed stays, so
 		// that START STREAM can resume it once the cause is fixed.
 		if prev != nil {
 			_ = e.catalog.PutObject(prev, true)

@@ -168,7 +168,6 @@ func (q *Query) Run(ctx context.Context, stop <-chan struct{}) error {
 	}
 }
 
-
 func (q *Query) waitTrigger(ctx context.Context, stop <-chan struct{}) error {
 	d := q.Trigger.Interval
 	if d <= 0 {

@@ -52,13 +52,31 @@ type SinkOptions struct {
 // TempFilePrefix starts the names of sinks' scratch files in TempDir.
 const TempFilePrefix = "sluice-sink-"
 
-// Factory describes one connector in the registry.
+// Env is what a connector may take its defaults from: never the process
+// environment, which only the registry reads.
+type Env struct {
+	// DataDir is the engine's data directory ("" when it has none).
+	DataDir string
+	// Settings are the session's SET values, keys lower-cased
+	// (s3.endpoint = ...).
+	Settings map[string]string
+}
+
+// Factory describes one connector in the registry. The registry checks
+// option keys against OptionKeys before any function here runs, so a
+// connector only checks values.
 type Factory struct {
 	// Name is what USING names, lower case.
 	Name string
 	Kind Kind
 	// OptionKeys lists every OPTIONS key the connector accepts, sorted.
 	OptionKeys []string
+	// StreamOptionKeys are the OptionKeys a streaming query may set in its
+	// own WITH (...) for that stream only, over the table's
+	// (max_files_per_trigger and the like).
+	StreamOptionKeys []string
+	// NeedsLocation is true when a table must have a LOCATION.
+	NeedsLocation bool
 	// Description is one line for SHOW CONNECTORS and errors.
 	Description string
 
@@ -73,6 +91,15 @@ type Factory struct {
 	// Validate checks option values (keys are already known to be in
 	// OptionKeys); nil when there is nothing to check beyond the keys.
 	Validate func(opts map[string]string) error
+	// Defaults fills in, at CREATE, the options Sluice chooses and stores
+	// with the table (a local index's path under the data dir). managed
+	// is true when Sluice chose where the table's data lives, so that
+	// DROP removes the data too. nil: nothing to fill in, not managed.
+	Defaults func(spec *TableSpec, env Env) (managed bool, err error)
+	// Session adds the session's settings to a table's options each time
+	// it is opened, without storing them (SET s3.endpoint for file
+	// tables); options set on the table win. nil: settings do not apply.
+	Session func(spec TableSpec, env Env) TableSpec
 	// Drop removes the data of a table whose storage Sluice manages
 	// (DROP TABLE of a managed table, DROP MATERIALIZED VIEW). It removes
 	// only what the connector wrote, and deletes nothing and returns an

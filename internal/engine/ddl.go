@@ -28,36 +28,23 @@ func (e *Engine) createTable(ctx context.Context, s *sql.CreateTable) (*Result, 
 	}
 	using := strings.ToLower(s.Using)
 	if using == "" {
-		using = formatFromLocation(s.Location)
+		using = registry.GuessUsing(s.Location)
 		if using == "" {
 			return nil, fmt.Errorf("CREATE TABLE %s: USING is required (json, csv, parquet, index, ...)", s.Name)
 		}
-	}
-	f, err := registry.Lookup(using)
-	if err != nil {
-		return nil, fmt.Errorf("CREATE TABLE %s: %w", s.Name, err)
 	}
 	opts := map[string]string{}
 	for _, o := range s.Options {
 		opts[strings.ToLower(o.Key)] = o.Value.Value
 	}
-	if err := registry.ValidateOptions(using, opts); err != nil {
-		return nil, fmt.Errorf("CREATE TABLE %s: %w", s.Name, err)
-	}
-	managed := false
-	if using == "index" && opts["path"] == "" && e.opts.DataDir != "" {
-		// The embedded index lives in the data directory unless told else.
-		p, err := safepath.Join(e.opts.DataDir, "indexes", strings.ToLower(s.Name))
-		if err != nil {
-			return nil, fmt.Errorf("CREATE TABLE %s: %w", s.Name, err)
-		}
-		opts["path"] = p
-		managed = true
-	}
 	spec := connector.TableSpec{Name: s.Name, Using: using, Location: normalizeLocation(s.Location),
 		Options: opts, PartitionBy: s.PartitionedBy}
-	if isFileFormat(using) && spec.Location == "" {
-		return nil, fmt.Errorf("CREATE TABLE %s: USING %s needs a LOCATION", s.Name, using)
+	if err := safepath.CheckName(s.Name); err != nil {
+		return nil, fmt.Errorf("CREATE TABLE: table %w", err)
+	}
+	managed, err := registry.Prepare(&spec, e.env())
+	if err != nil {
+		return nil, fmt.Errorf("CREATE TABLE %s: %w", s.Name, err)
 	}
 	tbl := &catalog.Table{Spec: spec, Comment: s.Comment, Managed: managed, Created: e.now()}
 	switch {
@@ -86,12 +73,9 @@ func (e *Engine) createTable(ctx context.Context, s *sql.CreateTable) (*Result, 
 		}
 		tbl.Spec.Schema = n.Schema()
 	default:
-		if f.Infer == nil {
-			return nil, fmt.Errorf("CREATE TABLE %s: USING %s needs a column list", s.Name, using)
-		}
-		schema, parts, err := f.Infer(ctx, e.withSessionOptions(spec))
+		schema, parts, err := registry.Infer(ctx, spec, e.env())
 		if err != nil {
-			return nil, fmt.Errorf("CREATE TABLE %s: inferring schema: %w", s.Name, err)
+			return nil, fmt.Errorf("CREATE TABLE %s: %w", s.Name, err)
 		}
 		tbl.Spec.Schema = schema
 		if len(spec.PartitionBy) == 0 {
@@ -130,23 +114,6 @@ func hasFieldFold(s *arrow.Schema, name string) bool {
 		}
 	}
 	return false
-}
-
-// formatFromLocation guesses USING from a file extension.
-func formatFromLocation(loc string) string {
-	l := strings.ToLower(loc)
-	for _, c := range []string{".gz", ".zst", ".zstd", ".snappy", ".sz", ".bz2"} {
-		l = strings.TrimSuffix(l, c)
-	}
-	switch {
-	case strings.HasSuffix(l, ".json"), strings.HasSuffix(l, ".jsonl"), strings.HasSuffix(l, ".ndjson"):
-		return "json"
-	case strings.HasSuffix(l, ".csv"), strings.HasSuffix(l, ".tsv"):
-		return "csv"
-	case strings.HasSuffix(l, ".parquet"):
-		return "parquet"
-	}
-	return ""
 }
 
 // normalizeLocation makes local paths absolute, so the table still works
@@ -188,28 +155,20 @@ func (e *Engine) dropTable(ctx context.Context, s *sql.DropTable) (*Result, erro
 // table is still there to drop again.
 func (e *Engine) forgetTable(ctx context.Context, t *catalog.Table) error {
 	if e.isManaged(t) {
-		f, err := registry.Lookup(t.Spec.Using)
-		if err != nil {
+		if err := registry.Drop(ctx, t.Spec); err != nil {
 			return err
-		}
-		if f.Drop != nil {
-			if err := f.Drop(ctx, t.Spec); err != nil {
-				return err
-			}
 		}
 	}
 	return e.catalog.DropTable(t.Spec.Name, true)
 }
 
 // isManaged reports whether DROP removes the table's data. Catalogs
-// written before tables recorded it count a local index kept under the
-// data dir's indexes/ folder as managed: only Sluice puts one there.
+// written before tables recorded it count a table whose path lies in the
+// data dir's indexes/ folder as managed: only Sluice puts data there.
 func (e *Engine) isManaged(t *catalog.Table) bool {
 	if t.Managed {
 		return true
 	}
-	if t.Spec.Using != "index" || e.opts.DataDir == "" {
-		return false
-	}
-	return safepath.Within(filepath.Join(e.opts.DataDir, "indexes"), t.Spec.Options["path"])
+	p := t.Spec.Options["path"]
+	return p != "" && e.opts.DataDir != "" && safepath.Within(filepath.Join(e.opts.DataDir, "indexes"), p)
 }

@@ -30,12 +30,8 @@ func (e *Engine) insert(ctx context.Context, s *sql.Insert) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := registry.Lookup(t.Spec.Using)
-	if err != nil {
-		return nil, err
-	}
-	if f.NewSink == nil {
-		return nil, fmt.Errorf("table %s (USING %s) cannot be written", t.Spec.Name, f.Name)
+	if !registry.CanWrite(t.Spec.Using) {
+		return nil, fmt.Errorf("table %s (USING %s) cannot be written", t.Spec.Name, t.Spec.Using)
 	}
 	ctx = e.queryContext(ctx)
 	n, err := e.bindQuery(ctx, s.Query)
@@ -49,7 +45,7 @@ func (e *Engine) insert(ctx context.Context, s *sql.Insert) (*Result, error) {
 	if n, err = plan.Optimize(n); err != nil {
 		return nil, err
 	}
-	sink, err := f.NewSink(ctx, e.withSessionOptions(t.Spec), connector.SinkOptions{FilePrefix: e.newQueryID(), TempDir: e.tempDir()})
+	sink, err := registry.OpenSink(ctx, t.Spec, e.env(), connector.SinkOptions{FilePrefix: e.newQueryID(), TempDir: e.tempDir()})
 	if err != nil {
 		return nil, fmt.Errorf("opening %s for writing: %w", t.Spec.Name, err)
 	}

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -61,30 +61,28 @@ func (e *Engine) createMView(ctx context.Context, s *sql.CreateMaterializedView)
 	if err != nil {
 		return nil, fmt.Errorf("CREATE MATERIALIZED VIEW %s: %w", s.Name, err)
 	}
+	// The view's own keys, a stream's, and the sink's (also spelled
+	// sink.<key>) are all taken; sink. keys are the sink's to check.
 	sinkOpts := map[string]string{}
-	known := map[string]bool{}
-	for _, k := range mviewOptionKeys {
-		known[k] = true
-	}
+	viewOpts := map[string]string{}
 	sinkKeys := map[string]bool{}
 	for _, k := range f.OptionKeys {
 		sinkKeys[k] = true
 	}
 	for k, v := range opts {
-		switch {
-		case strings.HasPrefix(k, "sink."):
-			sinkOpts[strings.TrimPrefix(k, "sink.")] = v
-		case k == "index_settings" || k == "index_mappings":
-			if sinkKeys[k] {
-				sinkOpts[k] = v
-			}
-		case known[k] || isSourceOption(k):
-		case sinkKeys[k]:
+		if rest, ok := strings.CutPrefix(k, "sink."); ok {
+			sinkOpts[rest] = v
+			continue
+		}
+		viewOpts[k] = v
+	}
+	if err := registry.CheckKeys(viewOpts, "for a materialized view", mviewOptionKeys, registry.StreamOptionKeys(), f.OptionKeys); err != nil {
+		return nil, fmt.Errorf("CREATE MATERIALIZED VIEW %s: %w", s.Name, err)
+	}
+	for k, v := range viewOpts {
+		isViewKey := slices.Contains(mviewOptionKeys, k) || registry.IsStreamOption(k)
+		if sinkKeys[k] && (!isViewKey || k == "index_settings" || k == "index_mappings") {
 			sinkOpts[k] = v
-		default:
-			all := append([]string{}, mviewOptionKeys...)
-			sort.Strings(all)
-			return nil, fmt.Errorf("CREATE MATERIALIZED VIEW %s: unknown option %q (known: %s, and the %s sink's options)", s.Name, k, strings.Join(all, ", "), sinkUsing)
 		}
 	}
 	auto, err := parseBoolOption(opts["auto_refresh"], false)
@@ -112,14 +110,11 @@ func (e *Engine) createMView(ctx context.Context, s *sql.CreateMaterializedView)
 			sinkOpts["id"] = strings.Join(keys, ",")
 		}
 	}
-	if sinkUsing == "index" && sinkOpts["path"] == "" && e.opts.DataDir != "" {
-		p, err := safepath.Join(e.opts.DataDir, "indexes", strings.ToLower(s.Name))
-		if err != nil {
-			return nil, fmt.Errorf("CREATE MATERIALIZED VIEW %s: %w", s.Name, err)
-		}
-		sinkOpts["path"] = p
+	if err := safepath.CheckName(s.Name); err != nil {
+		return nil, fmt.Errorf("CREATE MATERIALIZED VIEW: view %w", err)
 	}
-	if err := registry.ValidateOptions(sinkUsing, sinkOpts); err != nil {
+	sinkSpec := connector.TableSpec{Name: s.Name, Using: sinkUsing, Options: sinkOpts, Schema: nullable(n.Schema())}
+	if _, err := registry.Prepare(&sinkSpec, e.env()); err != nil {
 		return nil, fmt.Errorf("CREATE MATERIALIZED VIEW %s: %w", s.Name, err)
 	}
 	cpLoc := opts["checkpoint_location"]
@@ -133,8 +128,8 @@ func (e *Engine) createMView(ctx context.Context, s *sql.CreateMaterializedView)
 		}
 		cpLoc = p
 	}
-	tbl := &catalog.Table{Spec: connector.TableSpec{Name: s.Name, Using: sinkUsing, Options: sinkOpts,
-		Schema: nullable(n.Schema())}, Comment: "materialized view", Managed: true, Created: e.now()}
+	// The view made its sink, so the sink's data is the view's to drop.
+	tbl := &catalog.Table{Spec: sinkSpec, Comment: "materialized view", Managed: true, Created: e.now()}
 	if err := e.catalog.CreateTable(tbl, false); err != nil {
 		return nil, fmt.Errorf("CREATE MATERIALIZED VIEW %s: %w", s.Name, err)
 	}
@@ -209,7 +204,7 @@ func (e *Engine) refreshMView(ctx context.Context, name string, spec mviewSpec) 
 func streamOptions(m map[string]string) map[string]string {
 	out := map[string]string{}
 	for k, v := range m {
-		if k == "output_mode" || k == "watermark_delay" || k == "watermark_idle_timeout" || isSourceOption(k) {
+		if k == "output_mode" || k == "watermark_delay" || k == "watermark_idle_timeout" || registry.IsStreamOption(k) {
 			out[k] = v
 		}
 	}

@@ -6,14 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"sort"
 	"strings"
 	"sync"
 	"time"
 
 	"sluice/internal/catalog"
 	"sluice/internal/connector"
-	"sluice/internal/connector/file"
 	"sluice/internal/connector/registry"
 	"sluice/internal/exec"
 	"sluice/internal/plan"
@@ -136,16 +134,8 @@ func (e *Engine) insertStream(ctx context.Context, s *sql.InsertStream) (*Result
 }
 
 func validateStreamOptions(opts map[string]string) error {
-	known := map[string]bool{}
-	for _, k := range streamOptionKeys {
-		known[k] = true
-	}
-	for k := range opts {
-		if !known[k] && !isSourceOption(k) {
-			all := append([]string{}, streamOptionKeys...)
-			sort.Strings(all)
-			return fmt.Errorf("unknown stream option %q (known: %s, and the source's options)", k, strings.Join(all, ", "))
-		}
+	if err := registry.CheckKeys(opts, "for a stream", streamOptionKeys, registry.StreamOptionKeys()); err != nil {
+		return err
 	}
 	if m := opts["output_mode"]; m != "" && m != "append" && m != "update" && m != "complete" {
 		return fmt.Errorf("output_mode %q: want append, update or complete", m)
@@ -163,17 +153,13 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 	if err != nil {
 		return nil, err
 	}
-	f, err := registry.Lookup(t.Spec.Using)
-	if err != nil {
-		return nil, err
-	}
-	if f.NewSink == nil {
-		return nil, fmt.Errorf("table %s (USING %s) cannot be written", t.Spec.Name, f.Name)
+	if !registry.CanWrite(t.Spec.Using) {
+		return nil, fmt.Errorf("table %s (USING %s) cannot be written", t.Spec.Name, t.Spec.Using)
 	}
 	qctx := e.queryContext(ctx)
 	overrides := map[string]string{}
 	for k, v := range spec.Options {
-		if isSourceOption(k) {
+		if registry.IsStreamOption(k) {
 			overrides[k] = v
 		}
 	}
@@ -211,7 +197,11 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 	}
 	src, ok := c.streamScan.Source.(connector.StreamingSource)
 	if !ok {
-		ss, err := file.NewStreamSource(c.streamScan.Source)
+		st, ok := c.streamScan.Source.(connector.Streamable)
+		if !ok {
+			return nil, fmt.Errorf("stream %s: %s cannot be read as a stream", name, c.streamTable)
+		}
+		ss, err := st.Stream()
 		if err != nil {
 			return nil, fmt.Errorf("stream %s: %s cannot be read as a stream: %w", name, c.streamTable, err)
 		}
@@ -222,7 +212,7 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 	if err != nil {
 		return nil, fmt.Errorf("stream %s: checkpoint %s: %w", name, spec.Checkpoint, err)
 	}
-	sink, err := f.NewSink(qctx, e.withSessionOptions(t.Spec), connector.SinkOptions{FilePrefix: name, TempDir: e.tempDir()})
+	sink, err := registry.OpenSink(qctx, t.Spec, e.env(), connector.SinkOptions{FilePrefix: name, TempDir: e.tempDir()})
 	if err != nil {
 		return nil, fmt.Errorf("stream %s: opening %s: %w", name, t.Spec.Name, err)
 	}
@@ -376,17 +366,6 @@ func (e *Engine) unregisterStream(name string, rs *runningStream) {
 	// Keep the final status for SHOW STREAMS; it is replaced on restart.
 	_ = name
 	_ = rs
-}
-
-// isSourceOption reports file-source options a stream may override in
-// WITH (...), e.g. max_files_per_trigger.
-func isSourceOption(k string) bool {
-	for _, s := range file.SourceOptionKeys {
-		if s == k {
-			return true
-		}
-	}
-	return false
 }
 
 // intervalOption reads an interval-valued option ('30 seconds') in

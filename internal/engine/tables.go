@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"sluice/internal/connector"
 	"sluice/internal/connector/registry"
@@ -25,34 +24,18 @@ type tableResolver struct {
 
 var _ plan.Tables = tableResolver{}
 
-// ResolveTable opens a table's source. File tables also offer the hidden
-// metadata columns _file and _row.
+// ResolveTable opens a table's source, with a stream's overrides of the
+// table's options. A source with metadata columns (a file table's _file
+// and _row) offers them hidden: a query may name them, SELECT * does not
+// show them.
 func (r tableResolver) ResolveTable(ctx context.Context, name string) (*plan.Table, error) {
 	t, err := r.e.catalog.Table(name)
 	if err != nil {
 		return nil, err
 	}
-	spec := r.e.withSessionOptions(t.Spec)
-	if len(r.overrides) > 0 && isFileFormat(spec.Using) {
-		opts := map[string]string{}
-		for k, v := range spec.Options {
-			opts[k] = v
-		}
-		for k, v := range r.overrides {
-			opts[k] = v
-		}
-		spec.Options = opts
-	}
-	f, err := registry.Lookup(spec.Using)
+	src, err := registry.OpenSource(ctx, t.Spec, r.e.env(), r.overrides)
 	if err != nil {
-		return nil, fmt.Errorf("table %s: %w", t.Spec.Name, err)
-	}
-	if f.NewSource == nil {
-		return nil, fmt.Errorf("table %s (USING %s) cannot be read", t.Spec.Name, f.Name)
-	}
-	src, err := f.NewSource(ctx, spec)
-	if err != nil {
-		return nil, fmt.Errorf("opening table %s: %w", t.Spec.Name, err)
+		return nil, err
 	}
 	out := &plan.Table{Name: t.Spec.Name, Source: src}
 	if t.Watermark != nil {
@@ -65,51 +48,32 @@ func (r tableResolver) ResolveTable(ctx context.Context, name string) (*plan.Tab
 	if r.watermarkDelay != nil && out.EventTimeColumn != "" {
 		out.WatermarkDelay = *r.watermarkDelay
 	}
-	if pp, ok := src.(connector.ProjectionPusher); ok && isFileFormat(spec.Using) {
+	mc, hasMeta := src.(connector.MetadataColumnSource)
+	pp, canProject := src.(connector.ProjectionPusher)
+	if hasMeta && canProject {
 		var names []string
 		for _, f := range src.Schema().Fields() {
 			names = append(names, f.Name)
 		}
-		names = append(names, connector.FileColumn, connector.RowColumn)
-		if wide, err := pp.PushProjection(names); err == nil {
+		hidden := mc.MetadataColumns()
+		if wide, err := pp.PushProjection(append(names, hidden...)); err == nil {
 			out.Source = wide
-			out.Hidden = []string{connector.FileColumn, connector.RowColumn}
+			out.Hidden = hidden
 		}
 	}
 	return out, nil
 }
 
-func isFileFormat(using string) bool {
-	switch strings.ToLower(using) {
-	case "json", "csv", "parquet":
-		return true
-	}
-	return false
-}
-
-// withSessionOptions fills a table's options with session defaults set
-// by SET s3.endpoint = ... (table options win).
-func (e *Engine) withSessionOptions(spec connector.TableSpec) connector.TableSpec {
+// env is what connectors take defaults from: the data dir and the
+// session's settings.
+func (e *Engine) env() connector.Env {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	// Only tables whose location is in object storage take s3.* defaults:
-	// an OpenSearch table must not pick up s3.endpoint.
-	if len(e.settings) == 0 || !isFileFormat(spec.Using) {
-		return spec
-	}
-	opts := map[string]string{}
-	for k, v := range spec.Options {
-		opts[k] = v
-	}
+	settings := make(map[string]string, len(e.settings))
 	for k, v := range e.settings {
-		if rest, ok := strings.CutPrefix(k, "s3."); ok {
-			if _, set := opts[rest]; !set {
-				opts[rest] = v
-			}
-		}
+		settings[k] = v
 	}
-	spec.Options = opts
-	return spec
+	return connector.Env{DataDir: e.opts.DataDir, Settings: settings}
 }
 
 // watermarkDelay reads the delay out of a WATERMARK expression:

@@ -58,26 +58,13 @@ func OptionKeys(fmtName string) []string {
 	return keys
 }
 
-// ValidateOptions checks a file table's options: every key known, every
-// value readable. Errors name the option and, for an unknown key, list
-// the known ones; they never echo secret values.
+// ValidateOptions checks a file table's option values (the registry
+// checked the keys). Errors name the option; they never echo secret
+// values.
 func ValidateOptions(fmtName string, opts map[string]string) error {
 	fmtName = strings.ToLower(fmtName)
 	if !isFormat(fmtName) {
 		return fmt.Errorf("%q is not a file format (known: %s)", fmtName, strings.Join(Formats, ", "))
-	}
-	known := OptionKeys(fmtName)
-	keys := make([]string, 0, len(opts))
-	for k := range opts {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		i := sort.SearchStrings(known, k)
-		if (i < len(known) && known[i] == k) || storage.IsOptionKey(k) {
-			continue
-		}
-		return fmt.Errorf("unknown option %q for a %s table (known: %s)", k, fmtName, strings.Join(known, ", "))
 	}
 	if _, err := format.ParseOptions(fmtName, formatOptions(fmtName, opts)); err != nil {
 		return err
@@ -89,4 +76,26 @@ func ValidateOptions(fmtName string, opts map[string]string) error {
 		return err
 	}
 	return nil
+}
+
+// StreamOptionKeys are the options a stream may set for itself in its
+// WITH (...), over the table's: all of the connector's own.
+var StreamOptionKeys = SourceOptionKeys
+
+// FormatFromLocation guesses the format from a location's file extension
+// (under any compression suffix); "" when it does not tell.
+func FormatFromLocation(loc string) string {
+	l := strings.ToLower(loc)
+	for _, c := range []string{".gz", ".zst", ".zstd", ".snappy", ".sz", ".bz2"} {
+		l = strings.TrimSuffix(l, c)
+	}
+	switch {
+	case strings.HasSuffix(l, ".json"), strings.HasSuffix(l, ".jsonl"), strings.HasSuffix(l, ".ndjson"):
+		return "json"
+	case strings.HasSuffix(l, ".csv"), strings.HasSuffix(l, ".tsv"):
+		return "csv"
+	case strings.HasSuffix(l, ".parquet"):
+		return "parquet"
+	}
+	return ""
 }

@@ -9,8 +9,8 @@
 //	INSERT INTO hot SELECT ts, host, msg FROM logs;
 //	SELECT host FROM hot WHERE match(msg, 'login failed');  -- pushed to Bleve
 //
-// The index lives at OPTIONS path, else $SLUICE_DATA_DIR/indexes/<table>,
-// else ./sluice-data/indexes/<table>. Each document keeps its row as
+// The index lives at OPTIONS path; without one, the registry puts it in
+// the data dir, under indexes/<table>. Each document keeps its row as
 // JSON in a stored field, so reads give back exactly what was written.
 package index
 
@@ -43,32 +43,23 @@ type Options struct {
 	DeadLetter string
 }
 
-// ValidateOptions checks keys and values.
+// ValidateOptions checks option values (the registry checked the keys).
 func ValidateOptions(m map[string]string) error {
-	known := map[string]bool{}
-	for _, k := range OptionKeys() {
-		known[k] = true
-	}
-	for k := range m {
-		if !known[k] {
-			return fmt.Errorf("unknown option %q for an index table (known: %s)", k, strings.Join(OptionKeys(), ", "))
-		}
-	}
-	_, err := ParseOptions(connector.TableSpec{Name: "t", Options: m})
+	_, err := parseOptions(connector.TableSpec{Name: "t", Options: m}, false)
 	return err
 }
 
-// ParseOptions reads a table's options, resolving the default path.
-func ParseOptions(spec connector.TableSpec) (Options, error) {
+// ParseOptions reads a table's options; the path must be set.
+func ParseOptions(spec connector.TableSpec) (Options, error) { return parseOptions(spec, true) }
+
+func parseOptions(spec connector.TableSpec, needPath bool) (Options, error) {
 	m := spec.Options
 	o := Options{Action: "index", TextFields: map[string]bool{}, DeadLetter: m["dead_letter_location"]}
 	o.Path = m["path"]
-	if o.Path == "" {
-		dir := os.Getenv("SLUICE_DATA_DIR")
-		if dir == "" {
-			dir = "sluice-data"
-		}
-		o.Path = filepath.Join(dir, "indexes", strings.ToLower(spec.Name))
+	if o.Path == "" && needPath {
+		// The registry fills in a path under the data dir at CREATE; a
+		// spec without one was not made through it.
+		return o, fmt.Errorf("index table %s has no path", spec.Name)
 	}
 	for _, c := range strings.Split(m["id"], ",") {
 		if c = strings.Trim(strings.TrimSpace(c), "`"); c != "" {

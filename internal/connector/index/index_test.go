@@ -27,18 +27,3 @@ func TestSuite(t *testing.T) {
 		},
 	})
 }
-
-func TestDefaultPath(t *testing.T) {
-	dir := t.TempDir()
-	t.Setenv("SLUICE_DATA_DIR", dir)
-	o, err := index.ParseOptions(connector.TableSpec{Name: "Hot", Options: map[string]string{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := filepath.Join(dir, "indexes", "hot"); o.Path != want {
-		t.Errorf("path %s, want %s", o.Path, want)
-	}
-	if err := index.ValidateOptions(map[string]string{"bogus": "1"}); err == nil {
-		t.Error("unknown option accepted")
-	}
-}

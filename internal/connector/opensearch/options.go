@@ -72,15 +72,6 @@ func expandEnv(key, v string) (string, error) {
 
 // ValidateOptions checks OPTIONS keys and values without connecting.
 func ValidateOptions(m map[string]string) error {
-	known := map[string]bool{}
-	for _, k := range OptionKeys() {
-		known[k] = true
-	}
-	for k := range m {
-		if !known[k] {
-			return fmt.Errorf("unknown option %q for an opensearch table (known: %s)", k, strings.Join(OptionKeys(), ", "))
-		}
-	}
 	_, err := parseOptions(m, false)
 	return err
 }

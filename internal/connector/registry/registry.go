@@ -2,19 +2,29 @@
 // CREATE TABLE, and how to open each. There is no init() registration:
 // adding a connector means adding a line to the list below.
 //
+// It is also where the rules that hold for every connector live, so that
+// the engine never needs to know one connector from another: option keys
+// are checked here once (an unknown key gets the closest known one as a
+// suggestion), defaults from the data dir and session settings are
+// applied here through each Factory, and nothing else reads
+// SLUICE_DATA_DIR.
+//
 // It is its own package, not part of package connector, because it
 // imports every connector and every connector imports package connector
 // for Source, Sink and TableSpec.
 //
-//	f, err := registry.Lookup("json")
-//	if err != nil { ... }   // unknown connector "jsn" (known: csv, json, parquet)
-//	if err := registry.ValidateOptions("json", spec.Options); err != nil { ... }
-//	src, err := f.NewSource(ctx, spec)
+//	spec := connector.TableSpec{Name: "logs", Using: "json", Location: "/data/logs/",
+//		Options: map[string]string{"compresion": "gzip"}}
+//	_, err := registry.Prepare(&spec, env)
+//	// unknown option "compresion" for a json table; did you mean "compression"?
+//	src, err := registry.OpenSource(ctx, spec, env, nil)
 package registry
 
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -25,6 +35,8 @@ import (
 	"sluice/internal/connector/file"
 	"sluice/internal/connector/index"
 	"sluice/internal/connector/opensearch"
+	"sluice/internal/safepath"
+	"sluice/internal/storage"
 )
 
 // factories lists every connector, in the order SHOW prints them.
@@ -39,11 +51,19 @@ var factories = []*connector.Factory{
 
 // fileFactory describes the file connector for one format.
 func fileFactory(format, description string) *connector.Factory {
+	keys := file.OptionKeys(format)
+	// Store options are also taken with an s3. prefix, as SET spells them.
+	for _, k := range storage.OptionKeys() {
+		keys = append(keys, "s3."+k)
+	}
+	sort.Strings(keys)
 	return &connector.Factory{
-		Name:        format,
-		Kind:        connector.KindBoth,
-		OptionKeys:  file.OptionKeys(format),
-		Description: description,
+		Name:             format,
+		Kind:             connector.KindBoth,
+		OptionKeys:       keys,
+		StreamOptionKeys: file.StreamOptionKeys,
+		NeedsLocation:    true,
+		Description:      description,
 		NewSource: func(ctx context.Context, spec connector.TableSpec) (connector.Source, error) {
 			return file.NewSource(ctx, spec)
 		},
@@ -54,7 +74,30 @@ func fileFactory(format, description string) *connector.Factory {
 			return file.Infer(ctx, spec)
 		},
 		Validate: func(opts map[string]string) error { return file.ValidateOptions(format, opts) },
+		Session:  s3Session,
 	}
+}
+
+// s3Session gives a file table the session's s3.* settings as defaults:
+// only file tables, so that an OpenSearch table never picks up
+// s3.endpoint.
+func s3Session(spec connector.TableSpec, env connector.Env) connector.TableSpec {
+	if len(env.Settings) == 0 {
+		return spec
+	}
+	opts := make(map[string]string, len(spec.Options))
+	for k, v := range spec.Options {
+		opts[k] = v
+	}
+	for k, v := range env.Settings {
+		if rest, ok := strings.CutPrefix(k, "s3."); ok {
+			if _, set := opts[rest]; !set {
+				opts[rest] = v
+			}
+		}
+	}
+	spec.Options = opts
+	return spec
 }
 
 // opensearchFactory describes USING opensearch.
@@ -89,8 +132,28 @@ func indexFactory() *connector.Factory {
 			return index.NewSink(ctx, spec, opts)
 		},
 		Validate: index.ValidateOptions,
+		Defaults: indexDefaults,
 		Drop:     index.Drop,
 	}
+}
+
+// indexDefaults puts an index without a path in the data dir, under
+// indexes/<table>: Sluice chose the place, so the table is managed.
+func indexDefaults(spec *connector.TableSpec, env connector.Env) (bool, error) {
+	if spec.Options["path"] != "" {
+		return false, nil
+	}
+	p, err := safepath.Join(DataDir(env), "indexes", strings.ToLower(spec.Name))
+	if err != nil {
+		return false, err
+	}
+	opts := make(map[string]string, len(spec.Options)+1)
+	for k, v := range spec.Options {
+		opts[k] = v
+	}
+	opts["path"] = p
+	spec.Options = opts
+	return true, nil
 }
 
 // consoleFactory describes USING console.
@@ -104,6 +167,22 @@ func consoleFactory() *connector.Factory {
 			return console.NewSink(ctx, spec, opts)
 		},
 	}
+}
+
+// DataDir is env's data dir, else $SLUICE_DATA_DIR, else ./sluice-data
+// (absolute): the one place the environment variable is read.
+func DataDir(env connector.Env) string {
+	dir := env.DataDir
+	if dir == "" {
+		dir = os.Getenv("SLUICE_DATA_DIR")
+	}
+	if dir == "" {
+		dir = "sluice-data"
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		return abs
+	}
+	return dir
 }
 
 // Names returns the connector names, sorted.
@@ -127,36 +206,161 @@ func Lookup(using string) (*connector.Factory, error) {
 			return f, nil
 		}
 	}
+	if s := closest(name, Names()); s != "" {
+		return nil, fmt.Errorf("unknown connector %q; did you mean %q? (known: %s)", using, s, strings.Join(Names(), ", "))
+	}
 	return nil, fmt.Errorf("unknown connector %q (known: %s)", using, strings.Join(Names(), ", "))
 }
 
+// StreamOptionKeys lists every key some connector lets a stream set for
+// itself, sorted: what INSERT STREAM ... WITH accepts besides its own.
+func StreamOptionKeys() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, f := range factories {
+		for _, k := range f.StreamOptionKeys {
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, k)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// IsStreamOption reports whether some connector lets a stream set key.
+func IsStreamOption(key string) bool {
+	for _, k := range StreamOptionKeys() {
+		if k == key {
+			return true
+		}
+	}
+	return false
+}
+
 // ValidateOptions checks a table's OPTIONS for connector using: an
-// unknown key is an error listing the known ones; values are checked by
-// the connector when it can.
+// unknown key is an error naming the closest known one; values are
+// checked by the connector.
 func ValidateOptions(using string, opts map[string]string) error {
 	f, err := Lookup(using)
 	if err != nil {
 		return err
 	}
+	if err := CheckKeys(opts, "for a "+f.Name+" table", f.OptionKeys); err != nil {
+		return err
+	}
 	if f.Validate != nil {
 		return f.Validate(opts)
 	}
-	keys := make([]string, 0, len(opts))
-	for k := range opts {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		known := false
-		for _, ok := range f.OptionKeys {
-			if k == ok {
-				known = true
-				break
-			}
-		}
-		if !known {
-			return fmt.Errorf("unknown option %q for a %s table (known: %s)", k, f.Name, strings.Join(f.OptionKeys, ", "))
-		}
-	}
 	return nil
 }
+
+// Prepare checks a new table's spec and fills in the connector's
+// defaults, for CREATE TABLE; managed reports that DROP removes the data.
+func Prepare(spec *connector.TableSpec, env connector.Env) (managed bool, err error) {
+	f, err := Lookup(spec.Using)
+	if err != nil {
+		return false, err
+	}
+	spec.Using = f.Name
+	if err := ValidateOptions(f.Name, spec.Options); err != nil {
+		return false, err
+	}
+	if f.NeedsLocation && spec.Location == "" {
+		return false, fmt.Errorf("USING %s needs a LOCATION", f.Name)
+	}
+	if f.Defaults == nil {
+		return false, nil
+	}
+	return f.Defaults(spec, env)
+}
+
+// withSession applies the connector's session rule to spec.
+func withSession(f *connector.Factory, spec connector.TableSpec, env connector.Env) connector.TableSpec {
+	if f.Session == nil {
+		return spec
+	}
+	return f.Session(spec, env)
+}
+
+// OpenSource opens a table for reading, with the session's settings and
+// a stream's own overrides of the keys the connector lets a stream set
+// (other keys in overrides are not the connector's and are ignored).
+func OpenSource(ctx context.Context, spec connector.TableSpec, env connector.Env, overrides map[string]string) (connector.Source, error) {
+	f, err := Lookup(spec.Using)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", spec.Name, err)
+	}
+	if f.NewSource == nil {
+		return nil, fmt.Errorf("table %s (USING %s) cannot be read", spec.Name, f.Name)
+	}
+	spec = withSession(f, spec, env)
+	if len(overrides) > 0 && len(f.StreamOptionKeys) > 0 {
+		opts := make(map[string]string, len(spec.Options))
+		for k, v := range spec.Options {
+			opts[k] = v
+		}
+		for _, k := range f.StreamOptionKeys {
+			if v, ok := overrides[k]; ok {
+				opts[k] = v
+			}
+		}
+		spec.Options = opts
+	}
+	src, err := f.NewSource(ctx, spec)
+	if err != nil {
+		return nil, fmt.Errorf("opening table %s: %w", spec.Name, err)
+	}
+	return src, nil
+}
+
+// OpenSink opens a table for writing, with the session's settings.
+func OpenSink(ctx context.Context, spec connector.TableSpec, env connector.Env, opts connector.SinkOptions) (connector.Sink, error) {
+	f, err := Lookup(spec.Using)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", spec.Name, err)
+	}
+	if f.NewSink == nil {
+		return nil, fmt.Errorf("table %s (USING %s) cannot be written", spec.Name, f.Name)
+	}
+	return f.NewSink(ctx, withSession(f, spec, env), opts)
+}
+
+// CanWrite reports whether tables of connector using can be written.
+func CanWrite(using string) bool {
+	f, err := Lookup(using)
+	return err == nil && f.NewSink != nil
+}
+
+// Infer finds the schema of a table declared without columns.
+func Infer(ctx context.Context, spec connector.TableSpec, env connector.Env) (*arrow.Schema, []string, error) {
+	f, err := Lookup(spec.Using)
+	if err != nil {
+		return nil, nil, err
+	}
+	if f.Infer == nil {
+		return nil, nil, fmt.Errorf("USING %s needs a column list", f.Name)
+	}
+	schema, parts, err := f.Infer(ctx, withSession(f, spec, env))
+	if err != nil {
+		return nil, nil, fmt.Errorf("inferring schema: %w", err)
+	}
+	return schema, parts, nil
+}
+
+// Drop removes a managed table's data (see Factory.Drop).
+func Drop(ctx context.Context, spec connector.TableSpec) error {
+	f, err := Lookup(spec.Using)
+	if err != nil {
+		return err
+	}
+	if f.Drop == nil {
+		return nil
+	}
+	return f.Drop(ctx, spec)
+}
+
+// GuessUsing names the connector for a LOCATION from its file extension
+// ("" when it does not tell).
+func GuessUsing(location string) string { return file.FormatFromLocation(location) }

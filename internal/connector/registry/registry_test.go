@@ -87,3 +87,78 @@ func TestOpenThroughRegistry(t *testing.T) {
 		t.Error("file source does not push projections")
 	}
 }
+
+func TestUnknownKeySuggestsTheClosest(t *testing.T) {
+	for _, c := range []struct {
+		using string
+		opts  map[string]string
+		want  string
+	}{
+		{"json", map[string]string{"compresion": "gzip"}, `unknown option "compresion" for a json table; did you mean "compression"?`},
+		{"csv", map[string]string{"delimeter": ";"}, `unknown option "delimeter" for a csv table; did you mean "delimiter"?`},
+		{"index", map[string]string{"bogus": "1"}, `unknown option "bogus" for a index table (known: action, dead_letter_location, id, path, text_fields)`},
+		{"opensearch", map[string]string{"index": "x", "indx": "y"}, `unknown option "indx" for a opensearch table; did you mean "index"?`},
+		{"console", map[string]string{"x": "1"}, `unknown option "x" for a console table (it takes no options)`},
+	} {
+		err := ValidateOptions(c.using, c.opts)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("ValidateOptions(%s, %v) = %v, want %q", c.using, c.opts, err, c.want)
+		}
+	}
+	if _, err := Lookup("jsn"); err == nil || !strings.Contains(err.Error(), `did you mean "json"?`) {
+		t.Errorf("Lookup(jsn) = %v", err)
+	}
+}
+
+func TestEditDistance(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		d    int
+	}{{"", "", 0}, {"a", "", 1}, {"kitten", "sitting", 3}, {"compresion", "compression", 1}, {"delimeter", "delimiter", 1}, {"ab", "ba", 1}} {
+		if got := editDistance(c.a, c.b); got != c.d {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.d)
+		}
+	}
+}
+
+func TestIndexDefaultsToTheDataDir(t *testing.T) {
+	dir := t.TempDir()
+	spec := connector.TableSpec{Name: "Hot", Using: "index", Options: map[string]string{}}
+	managed, err := Prepare(&spec, connector.Env{DataDir: dir})
+	if err != nil || !managed || spec.Options["path"] != dir+"/indexes/hot" {
+		t.Fatalf("Prepare = %v, %v, path %q", managed, err, spec.Options["path"])
+	}
+	// Without a data dir, $SLUICE_DATA_DIR is where the index goes: the
+	// only place the variable is read.
+	env := t.TempDir()
+	t.Setenv("SLUICE_DATA_DIR", env)
+	spec = connector.TableSpec{Name: "hot", Using: "index"}
+	if _, err := Prepare(&spec, connector.Env{}); err != nil || spec.Options["path"] != env+"/indexes/hot" {
+		t.Fatalf("Prepare without data dir: %v, path %q", err, spec.Options["path"])
+	}
+	// A path the user chose is kept, and the table is external.
+	spec = connector.TableSpec{Name: "hot", Using: "index", Options: map[string]string{"path": "/somewhere"}}
+	if managed, err := Prepare(&spec, connector.Env{DataDir: dir}); err != nil || managed || spec.Options["path"] != "/somewhere" {
+		t.Fatalf("Prepare with a path: %v, %v, %q", managed, err, spec.Options["path"])
+	}
+	spec = connector.TableSpec{Name: "../x", Using: "index"}
+	if _, err := Prepare(&spec, connector.Env{DataDir: dir}); err == nil {
+		t.Fatal("an index named ../x was placed")
+	}
+	spec = connector.TableSpec{Name: "logs", Using: "json"}
+	if _, err := Prepare(&spec, connector.Env{DataDir: dir}); err == nil || !strings.Contains(err.Error(), "needs a LOCATION") {
+		t.Fatalf("json without LOCATION: %v", err)
+	}
+}
+
+func TestSessionSettingsOnlyReachFileTables(t *testing.T) {
+	env := connector.Env{Settings: map[string]string{"s3.endpoint": "http://127.0.0.1:9", "s3.region": "eu-west-1"}}
+	f, _ := Lookup("json")
+	spec := f.Session(connector.TableSpec{Options: map[string]string{"region": "us-east-1"}}, env)
+	if spec.Options["endpoint"] != "http://127.0.0.1:9" || spec.Options["region"] != "us-east-1" {
+		t.Errorf("json session options %v", spec.Options)
+	}
+	if f, _ := Lookup("opensearch"); f.Session != nil {
+		t.Error("opensearch tables take s3.* settings")
+	}
+}

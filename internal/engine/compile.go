@@ -10,8 +10,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"sluice/internal/connector"
 	"sluice/internal/connector/memtable"
-	"sluice/internal/connector/opensearch"
 	"sluice/internal/exec"
 	"sluice/internal/expr"
 	"sluice/internal/plan"
@@ -355,11 +355,11 @@ func (c *compiler) pushAggregate(ctx context.Context, a *plan.Aggregate) (*local
 	if !ok || scan.Source == nil {
 		return nil, false, nil
 	}
-	pusher, ok := scan.Source.(opensearch.AggregatePusher)
+	pusher, ok := scan.Source.(connector.AggregatePusher)
 	if !ok {
 		return nil, false, nil
 	}
-	var groups []opensearch.GroupKey
+	var groups []connector.GroupKey
 	for _, k := range a.Keys {
 		g, ok := groupKeyOf(k)
 		if !ok {
@@ -367,7 +367,7 @@ func (c *compiler) pushAggregate(ctx context.Context, a *plan.Aggregate) (*local
 		}
 		groups = append(groups, g)
 	}
-	var calls []opensearch.AggCall
+	var calls []connector.AggCall
 	for _, g := range a.Aggs {
 		if g.Distinct {
 			return nil, false, nil
@@ -377,7 +377,7 @@ func (c *compiler) pushAggregate(ctx context.Context, a *plan.Aggregate) (*local
 		default:
 			return nil, false, nil
 		}
-		call := opensearch.AggCall{Func: g.Name}
+		call := connector.AggCall{Func: g.Name}
 		switch len(g.Args) {
 		case 0:
 		case 1:
@@ -423,25 +423,25 @@ func (c *compiler) pushAggregate(ctx context.Context, a *plan.Aggregate) (*local
 
 // groupKeyOf maps a GROUP BY key to an OpenSearch one: a column, or
 // date_trunc of a TIMESTAMP column to a fixed-width unit.
-func groupKeyOf(e expr.Expr) (opensearch.GroupKey, bool) {
+func groupKeyOf(e expr.Expr) (connector.GroupKey, bool) {
 	switch t := e.(type) {
 	case *expr.Column:
-		return opensearch.GroupKey{Column: t.Name}, true
+		return connector.GroupKey{Column: t.Name}, true
 	case *expr.CallExpr:
 		if t.Name != "date_trunc" || len(t.Args) != 2 {
-			return opensearch.GroupKey{}, false
+			return connector.GroupKey{}, false
 		}
 		unit, ok := t.Args[0].(*expr.Literal)
 		col, ok2 := t.Args[1].(*expr.Column)
 		if !ok || !ok2 || col.Type().ID() != arrow.TIMESTAMP {
-			return opensearch.GroupKey{}, false
+			return connector.GroupKey{}, false
 		}
 		u, _ := unit.Value.(string)
 		d, ok := map[string]time.Duration{"second": time.Second, "minute": time.Minute, "hour": time.Hour, "day": 24 * time.Hour}[strings.ToLower(u)]
 		if !ok {
-			return opensearch.GroupKey{}, false
+			return connector.GroupKey{}, false
 		}
-		return opensearch.GroupKey{Column: col.Name, Interval: d}, true
+		return connector.GroupKey{Column: col.Name, Interval: d}, true
 	}
-	return opensearch.GroupKey{}, false
+	return connector.GroupKey{}, false
 }

@@ -3,14 +3,11 @@ package engine
 import (
 	"context"
 	"fmt"
-	"strings"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"sluice/internal/connector"
 	"sluice/internal/connector/memtable"
 	"sluice/internal/exec"
 	"sluice/internal/expr"
@@ -152,11 +149,6 @@ func (c *compiler) build(ctx context.Context, n plan.Node) (*localStage, error) 
 			c.lookups = append(c.lookups, lookup{stage: buildStage, join: hj})
 		}
 		return probe.add(op), nil
-	}
-	if agg, ok := n.(*plan.Aggregate); ok && !c.streaming {
-		if ls, ok, err := c.pushAggregate(ctx, agg); err != nil || ok {
-			return ls, err
-		}
 	}
 	if agg, ok := n.(*plan.Aggregate); ok && c.streaming && c.onStreamPath(agg.Input) {
 		in, err := c.build(ctx, agg.Input)
@@ -340,108 +332,4 @@ func replan(ctx context.Context, st *exec.Stage) error {
 		}
 	}
 	return nil
-}
-
-// pushAggregate hands a GROUP BY straight over an OpenSearch scan to the
-// cluster as an aggregation, when every key and aggregate has an
-// equivalent there and the scan's filter was pushed exactly (the source
-// says ok only then). The result is cast to the Aggregate's own types.
-func (c *compiler) pushAggregate(ctx context.Context, a *plan.Aggregate) (*localStage, bool, error) {
-	in := a.Input
-	if f, ok := in.(*plan.Filter); ok {
-		in = f.Input
-	}
-	scan, ok := in.(*plan.Scan)
-	if !ok || scan.Source == nil {
-		return nil, false, nil
-	}
-	pusher, ok := scan.Source.(connector.AggregatePusher)
-	if !ok {
-		return nil, false, nil
-	}
-	var groups []connector.GroupKey
-	for _, k := range a.Keys {
-		g, ok := groupKeyOf(k)
-		if !ok {
-			return nil, false, nil
-		}
-		groups = append(groups, g)
-	}
-	var calls []connector.AggCall
-	for _, g := range a.Aggs {
-		if g.Distinct {
-			return nil, false, nil
-		}
-		switch g.Name {
-		case "count", "sum", "avg", "min", "max":
-		default:
-			return nil, false, nil
-		}
-		call := connector.AggCall{Func: g.Name}
-		switch len(g.Args) {
-		case 0:
-		case 1:
-			arg := g.Args[0]
-			if c, ok := arg.(*expr.CastExpr); ok && c.Implicit {
-				// sum(int_col) widens to BIGINT; the cluster sums the column.
-				arg = c.Arg
-			}
-			col, ok := arg.(*expr.Column)
-			if !ok {
-				return nil, false, nil
-			}
-			call.Column = col.Name
-		default:
-			return nil, false, nil
-		}
-		calls = append(calls, call)
-	}
-	src, ok, err := pusher.PushAggregate(groups, calls)
-	if err != nil || !ok {
-		return nil, false, err
-	}
-	st, err := c.build(ctx, &plan.Scan{Table: scan.Table, Base: src, Fields: src.Schema().Fields(), Source: src})
-	if err != nil {
-		return nil, false, err
-	}
-	out := a.Schema()
-	exprs := make([]expr.Expr, out.NumFields())
-	names := make([]string, out.NumFields())
-	for i, f := range out.Fields() {
-		sf := src.Schema().Field(i)
-		var e expr.Expr = expr.Col(i, sf.Name, sf.Type)
-		if !arrow.TypeEqual(sf.Type, f.Type) {
-			if e, err = expr.Cast(e, f.Type); err != nil {
-				return nil, false, err
-			}
-		}
-		exprs[i], names[i] = e, f.Name
-	}
-	ls, err := st.addStateless(func() (exec.Operator, error) { return exec.NewProject(exprs, names) })
-	return ls, err == nil, err
-}
-
-// groupKeyOf maps a GROUP BY key to an OpenSearch one: a column, or
-// date_trunc of a TIMESTAMP column to a fixed-width unit.
-func groupKeyOf(e expr.Expr) (connector.GroupKey, bool) {
-	switch t := e.(type) {
-	case *expr.Column:
-		return connector.GroupKey{Column: t.Name}, true
-	case *expr.CallExpr:
-		if t.Name != "date_trunc" || len(t.Args) != 2 {
-			return connector.GroupKey{}, false
-		}
-		unit, ok := t.Args[0].(*expr.Literal)
-		col, ok2 := t.Args[1].(*expr.Column)
-		if !ok || !ok2 || col.Type().ID() != arrow.TIMESTAMP {
-			return connector.GroupKey{}, false
-		}
-		u, _ := unit.Value.(string)
-		d, ok := map[string]time.Duration{"second": time.Second, "minute": time.Minute, "hour": time.Hour, "day": 24 * time.Hour}[strings.ToLower(u)]
-		if !ok {
-			return connector.GroupKey{}, false
-		}
-		return connector.GroupKey{Column: col.Name, Interval: d}, true
-	}
-	return connector.GroupKey{}, false
 }

@@ -74,7 +74,6 @@ func (e *Engine) runInto(ctx context.Context, n plan.Node, sink connector.Sink, 
 	if err != nil {
 		return 0, err
 	}
-	st := p.Root
 	if b, ok := sink.(connector.EpochBeginner); ok {
 		if err := b.BeginEpoch(ctx, epoch); err != nil {
 			return 0, fmt.Errorf("starting write: %w", err)
@@ -86,7 +85,7 @@ func (e *Engine) runInto(ctx context.Context, n plan.Node, sink connector.Sink, 
 	if obs != nil {
 		eobs = obs
 	}
-	if err := exec.Run(ctx, st, exec.WatermarkEnd, out, eobs); err != nil {
+	if err := exec.Run(ctx, p.Root, exec.WatermarkEnd, out, eobs); err != nil {
 		return 0, fmt.Errorf("running insert: %w", err)
 	}
 	if err := sink.Flush(ctx, epoch); err != nil {

@@ -80,14 +80,13 @@ func (e *Engine) collect(ctx context.Context, n plan.Node) ([]arrow.RecordBatch,
 	if err != nil {
 		return nil, err
 	}
-	st := p.Root
 	out := exec.NewCollect()
 	obs := e.observer(listed.Splits, listed.Bytes)
 	var eobs exec.Observer
 	if obs != nil {
 		eobs = obs
 	}
-	if err := exec.Run(ctx, st, exec.WatermarkEnd, out, eobs); err != nil {
+	if err := exec.Run(ctx, p.Root, exec.WatermarkEnd, out, eobs); err != nil {
 		return nil, fmt.Errorf("running query: %w", err)
 	}
 	if obs != nil {

@@ -10,7 +10,6 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"sync"
@@ -20,6 +19,7 @@ import (
 
 	"sluice/internal/catalog"
 	"sluice/internal/connector"
+	"sluice/internal/physical"
 	"sluice/internal/sql"
 	"sluice/internal/storage"
 	"sluice/internal/stream"
@@ -62,8 +62,8 @@ type Result struct {
 }
 
 // ErrNotSupported wraps statements the parser knows but this build cannot
-// run yet.
-var ErrNotSupported = errors.New("not supported yet")
+// run yet. It is the compiler's own, so plans it cannot compile match too.
+var ErrNotSupported = physical.ErrNotSupported
 
 // Engine runs statements. It is safe for concurrent use.
 type Engine struct {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"sluice/internal/exec"
+	"sluice/internal/physical"
 	"sluice/internal/plan"
 	"sluice/internal/sql"
 )
@@ -44,15 +45,24 @@ func (e *Engine) explain(ctx context.Context, s *sql.Explain) (*Result, error) {
 	default:
 		return nil, fmt.Errorf("EXPLAIN %s: %w", statementName(s.Stmt), ErrNotSupported)
 	}
-	c := &compiler{e: e, explainOnly: true}
-	st, err := c.compile(ctx, n)
+	p, err := physical.Compile(n, e.compileOptions(ctx))
 	if err != nil {
 		return nil, err
+	}
+	// List the scans, build sides included, so the plan shows the files
+	// and what pruning left out; read nothing.
+	if _, err := exec.ListScans(ctx, p.Root, nil); err != nil {
+		return nil, err
+	}
+	for _, l := range p.Lookups {
+		if _, err := exec.ListScans(ctx, l.Build, nil); err != nil {
+			return nil, err
+		}
 	}
 	var lines []string
 	lines = append(lines, "== Logical Plan ==")
 	logical := strings.TrimRight(plan.Format(n), "\n")
-	phys := exec.Explain(st)
+	phys := exec.Explain(p.Root)
 	if header != "" {
 		logical = header + "\n" + indent(logical)
 		phys = header + "\n" + indent(phys)

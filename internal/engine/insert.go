@@ -14,6 +14,7 @@ import (
 	"sluice/internal/connector/registry"
 	"sluice/internal/exec"
 	"sluice/internal/expr"
+	"sluice/internal/physical"
 	"sluice/internal/plan"
 	"sluice/internal/sql"
 	"sluice/internal/types"
@@ -61,8 +62,11 @@ func (e *Engine) insert(ctx context.Context, s *sql.Insert) (*Result, error) {
 
 // runInto runs n as one epoch into sink and flushes it.
 func (e *Engine) runInto(ctx context.Context, n plan.Node, sink connector.Sink, epoch int64) (int64, error) {
-	c := &compiler{e: e}
-	st, err := c.compile(ctx, n)
+	p, err := physical.Compile(n, e.compileOptions(ctx))
+	if err != nil {
+		return 0, err
+	}
+	listed, err := prepare(ctx, p)
 	if err != nil {
 		return 0, err
 	}
@@ -72,12 +76,12 @@ func (e *Engine) runInto(ctx context.Context, n plan.Node, sink connector.Sink, 
 		}
 	}
 	out := &sinkOutput{sink: sink}
-	obs := e.observer(c.splits, c.bytes)
+	obs := e.observer(listed.Splits, listed.Bytes)
 	var eobs exec.Observer
 	if obs != nil {
 		eobs = obs
 	}
-	if err := exec.Run(ctx, st, exec.WatermarkEnd, out, eobs); err != nil {
+	if err := exec.Run(ctx, p.Root, exec.WatermarkEnd, out, eobs); err != nil {
 		return 0, fmt.Errorf("running insert: %w", err)
 	}
 	if err := sink.Flush(ctx, epoch); err != nil {

@@ -420,7 +420,7 @@ func hasAggregate(n plan.Node) bool {
 func hasWindowKey(n plan.Node) bool {
 	if a, ok := n.(*plan.Aggregate); ok {
 		for _, k := range a.Keys {
-			if isWindowKey(k) {
+			if plan.IsWindowKey(k) {
 				return true
 			}
 		}

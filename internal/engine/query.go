@@ -10,6 +10,7 @@ import (
 
 	"sluice/internal/exec"
 	"sluice/internal/expr"
+	"sluice/internal/physical"
 	"sluice/internal/plan"
 	"sluice/internal/sql"
 )
@@ -46,20 +47,46 @@ func (e *Engine) runSelect(ctx context.Context, q *sql.Query) (*Result, error) {
 	return &Result{Schema: n.Schema(), Batches: batches}, nil
 }
 
+// compileOptions are the engine's settings for physical.Compile; ctx is
+// the query context (see queryContext).
+func (e *Engine) compileOptions(ctx context.Context) physical.Options {
+	return physical.Options{Parallelism: e.opts.Parallelism, Now: expr.Now(ctx)}
+}
+
+// prepare does the I/O that compiling leaves out, before a plan runs: it
+// lists the scans (all but a stream's input, which its runner feeds) and
+// loads every join's build side. What it listed is what progress counts
+// against.
+func prepare(ctx context.Context, p *physical.Plan) (exec.Listing, error) {
+	listed, err := exec.ListScans(ctx, p.Root, p.StreamScan)
+	if err != nil {
+		return listed, err
+	}
+	for _, l := range p.Lookups {
+		if err := exec.LoadBuildSide(ctx, l.Join); err != nil {
+			return listed, fmt.Errorf("building join side: %w", err)
+		}
+	}
+	return listed, nil
+}
+
 // collect runs a plan as one bounded epoch and gathers its output.
 func (e *Engine) collect(ctx context.Context, n plan.Node) ([]arrow.RecordBatch, error) {
-	c := &compiler{e: e}
-	st, err := c.compile(ctx, n)
+	p, err := physical.Compile(n, e.compileOptions(ctx))
+	if err != nil {
+		return nil, err
+	}
+	listed, err := prepare(ctx, p)
 	if err != nil {
 		return nil, err
 	}
 	out := exec.NewCollect()
-	obs := e.observer(c.splits, c.bytes)
+	obs := e.observer(listed.Splits, listed.Bytes)
 	var eobs exec.Observer
 	if obs != nil {
 		eobs = obs
 	}
-	if err := exec.Run(ctx, st, exec.WatermarkEnd, out, eobs); err != nil {
+	if err := exec.Run(ctx, p.Root, exec.WatermarkEnd, out, eobs); err != nil {
 		return nil, fmt.Errorf("running query: %w", err)
 	}
 	if obs != nil {

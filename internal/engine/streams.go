@@ -14,6 +14,7 @@ import (
 	"sluice/internal/connector"
 	"sluice/internal/connector/registry"
 	"sluice/internal/exec"
+	"sluice/internal/physical"
 	"sluice/internal/plan"
 	"sluice/internal/safepath"
 	"sluice/internal/sql"
@@ -181,32 +182,38 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 	if n, err = plan.Optimize(n); err != nil {
 		return nil, err
 	}
-	c := &compiler{e: e, streaming: true}
+	copts := e.compileOptions(qctx)
+	copts.Streaming = true
 	switch spec.Options["output_mode"] {
 	case "update":
-		c.outputMode = exec.Update
+		copts.OutputMode = exec.Update
 	case "complete":
-		c.outputMode = exec.Complete
+		copts.OutputMode = exec.Complete
 	}
-	root, err := c.compile(qctx, n)
+	p, err := physical.Compile(n, copts)
 	if err != nil {
 		return nil, err
 	}
-	if c.streamScan == nil {
+	if p.StreamScan == nil {
 		return nil, fmt.Errorf("stream %s: the query reads no streaming source", name)
 	}
-	src, ok := c.streamScan.Source.(connector.StreamingSource)
+	src, ok := p.StreamScan.Source.(connector.StreamingSource)
 	if !ok {
-		st, ok := c.streamScan.Source.(connector.Streamable)
+		st, ok := p.StreamScan.Source.(connector.Streamable)
 		if !ok {
-			return nil, fmt.Errorf("stream %s: %s cannot be read as a stream", name, c.streamTable)
+			return nil, fmt.Errorf("stream %s: %s cannot be read as a stream", name, p.StreamTable)
 		}
 		ss, err := st.Stream()
 		if err != nil {
-			return nil, fmt.Errorf("stream %s: %s cannot be read as a stream: %w", name, c.streamTable, err)
+			return nil, fmt.Errorf("stream %s: %s cannot be read as a stream: %w", name, p.StreamTable, err)
 		}
 		src = ss
-		c.streamScan.Source = ss
+		p.StreamScan.Source = ss
+	}
+	// The static sides are read now, before the checkpoint restores the
+	// joins' state over them.
+	if _, err := prepare(qctx, p); err != nil {
+		return nil, err
 	}
 	store, prefix, err := e.resolveCheckpoint(qctx, spec.Checkpoint)
 	if err != nil {
@@ -236,9 +243,9 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 	host, _ := os.Hostname()
 	q := &stream.Query{
 		Name: name, Checkpoint: &stream.Checkpoint{Store: store, Prefix: prefix}, Trigger: trig,
-		Clock: e.clock(), Source: src, LockTTL: lockTTL, Scan: c.streamScan, Root: root, Sink: sink,
+		Clock: e.clock(), Source: src, LockTTL: lockTTL, Scan: p.StreamScan, Root: p.Root, Sink: sink,
 		Owner:     fmt.Sprintf("pid %d on %s", os.Getpid(), host),
-		EventTime: c.eventTime,
+		EventTime: p.EventTime,
 		OnProgress: func(p stream.Progress) {
 			rs.mu.Lock()
 			rs.status.Last = p
@@ -253,14 +260,14 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 			}
 		},
 	}
-	if c.eventTime != nil {
+	if p.EventTime != nil {
 		idle, _, err := intervalOption(spec.Options, "watermark_idle_timeout")
 		if err != nil {
 			return nil, fmt.Errorf("stream %s: %w", name, err)
 		}
-		q.Watermark = stream.NewWatermark(c.eventDelay, idle)
+		q.Watermark = stream.NewWatermark(p.EventDelay, idle)
 	}
-	if len(c.lookups) > 0 {
+	if len(p.Lookups) > 0 {
 		every := time.Minute
 		if us, ok, err := intervalOption(spec.Options, "lookup_refresh_interval"); err != nil {
 			return nil, fmt.Errorf("stream %s: %w", name, err)
@@ -273,9 +280,11 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 			if clock.Now().Sub(loaded) < every {
 				return nil
 			}
-			for _, l := range c.lookups {
-				if err := l.refresh(ctx); err != nil {
-					return err
+			// Inner joins come first, so each side is re-read over fresh
+			// lookups of its own.
+			for _, l := range p.Lookups {
+				if err := exec.LoadBuildSide(ctx, l.Join); err != nil {
+					return fmt.Errorf("refreshing join side: %w", err)
 				}
 			}
 			loaded = clock.Now()

@@ -15,7 +15,10 @@ import (
 
 // Scan is the leaf of a stage: the splits of one source, read in parallel.
 type Scan struct {
+	// Name labels the scan in errors: the table it reads.
+	Name   string
 	Source connector.Source
+	// Splits are what Run reads; nil until listed (see ListScans).
 	Splits []connector.Split
 	// Parallelism is the number of worker goroutines; <= 0 means GOMAXPROCS.
 	Parallelism int

@@ -60,7 +60,7 @@ type HashJoin struct {
 
 	ids []int32
 
-	buildPlan *Stage // for EXPLAIN only
+	buildPlan *Stage // what LoadBuildSide runs, and EXPLAIN prints
 }
 
 var (
@@ -430,8 +430,8 @@ func (j *HashJoin) Restore(r io.Reader) error {
 	return nil
 }
 
-// SetBuildPlan records the stage that produced the build side, so that
-// Explain prints it as the join's second child.
+// SetBuildPlan records the stage that produces the build side:
+// LoadBuildSide runs it, and Explain prints it as the join's second child.
 func (j *HashJoin) SetBuildPlan(st *Stage) { j.buildPlan = st }
 
 // SideInputs returns the build plan set by SetBuildPlan, if any.

@@ -53,3 +53,8 @@ type Expr interface {
 func WithNow(ctx context.Context, t time.Time) context.Context {
 	return functions.WithNow(ctx, t)
 }
+
+// Now is the time WithNow fixed in ctx, or the wall clock.
+func Now(ctx context.Context) time.Time {
+	return functions.Now(ctx)
+}

@@ -38,6 +38,7 @@ func (b *Binder) bindFrom(t sql.TableExpr) (Node, *scope, error) {
 		var n Node = scan
 		if b.Streaming && !b.streamSeen {
 			b.streamSeen = true
+			scan.Stream = true
 			if tbl.EventTimeColumn != "" {
 				idx := -1
 				for i, f := range scan.Fields {

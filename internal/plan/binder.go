@@ -54,7 +54,8 @@ type Binder struct {
 	tables Tables
 	ctes   []map[string]*sql.CTE
 	// Streaming marks the first table read (the probe side) as the
-	// stream's input: its event-time column gets an EventTime node.
+	// stream's input (Scan.Stream): its event-time column gets an
+	// EventTime node.
 	Streaming  bool
 	streamSeen bool
 	// windowCols maps the HOP(...) and SESSION(...) calls of the SELECT

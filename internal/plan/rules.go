@@ -21,12 +21,19 @@ var Rules = []Rule{
 	LimitSortToTopN{},
 }
 
+// ScanRules run once, in order, after the scans were finalized: they read
+// what each source made of the projection and filter pushed into it.
+var ScanRules = []Rule{
+	PushAggregateIntoScan{},
+}
+
 // maxPasses bounds the fixpoint loop; rules only move filters down and
 // fold constants, so a handful of passes always suffices.
 const maxPasses = 20
 
 // Optimize applies Rules to a fixpoint, prunes unused columns down to the
-// scans, and pushes projections and filters into the sources.
+// scans, pushes projections and filters into the sources, then applies
+// ScanRules (aggregates into the sources that can compute them).
 func Optimize(n Node) (Node, error) {
 	for pass := 0; ; pass++ {
 		if pass == maxPasses {
@@ -50,6 +57,11 @@ func Optimize(n Node) (Node, error) {
 	}
 	if err := finalizeScans(n); err != nil {
 		return nil, err
+	}
+	for _, r := range ScanRules {
+		if n, _, err = transformUp(n, r); err != nil {
+			return nil, fmt.Errorf("optimizer rule %s: %w", r.Name(), err)
+		}
 	}
 	return n, nil
 }

@@ -25,6 +25,13 @@ type Scan struct {
 	Filter expr.Expr
 	// Source is Base with projection and filter pushed (set by Finalize).
 	Source connector.Source
+	// Stream marks a streaming query's input (set by the binder): its rows
+	// arrive epoch by epoch, so nothing that needs the whole input (a
+	// pushed aggregation) may be handed to its source.
+	Stream bool
+	// Pushed says what the source computes beyond Fields and Filter (a
+	// pushed aggregation), for EXPLAIN.
+	Pushed string
 }
 
 // Schema is Fields.
@@ -97,6 +104,9 @@ func (s *Scan) String() string {
 	fmt.Fprintf(&b, " columns=[%s]", strings.Join(names, ", "))
 	if s.Filter != nil {
 		fmt.Fprintf(&b, " filter=%s", s.Filter)
+	}
+	if s.Pushed != "" {
+		fmt.Fprintf(&b, " pushed=(%s)", s.Pushed)
 	}
 	return b.String()
 }

@@ -20,41 +20,11 @@ import (
 	"sluice/internal/types"
 )
 
-// AggregatePusher is a source that can compute a simple GROUP BY itself.
-//
-// The planner calls it on the scan under an Aggregate whose group keys
-// are plain columns (or TUMBLE/date_trunc-like fixed buckets of a
-// TIMESTAMP column) and whose aggregates are count(*), count(col),
-// sum/avg/min/max(col), none DISTINCT, after filters and projection were
-// pushed. When ok is true the returned source yields one row per group:
-// the keys in order, then the aggregates in order (Schema says their
-// types), and it replaces the Aggregate node entirely. When ok is false
-// (a filter was pushed only approximately, a key is a text field, ...)
-// the planner keeps the plan as it was. Results equal the engine's:
-// NULL keys form their own group, sum over no values is NULL.
-type AggregatePusher interface {
-	PushAggregate(groups []GroupKey, aggs []AggCall) (src connector.Source, ok bool, err error)
-}
+var _ connector.AggregatePusher = (*Source)(nil)
 
-// GroupKey is one GROUP BY key: a column, bucketed by Interval when set
-// (a fixed-width date histogram, keyed by the bucket start).
-type GroupKey struct {
-	Column   string
-	Interval time.Duration
-}
-
-// AggCall is one aggregate: Func is count, sum, avg, min or max; Column
-// is "" for count(*).
-type AggCall struct {
-	Func   string
-	Column string
-}
-
-var _ AggregatePusher = (*Source)(nil)
-
-// PushAggregate implements AggregatePusher with a composite aggregation
+// PushAggregate implements connector.AggregatePusher with a composite aggregation
 // (paged with after_key, missing_bucket for NULL keys).
-func (s *Source) PushAggregate(groups []GroupKey, aggs []AggCall) (connector.Source, bool, error) {
+func (s *Source) PushAggregate(groups []connector.GroupKey, aggs []connector.AggCall) (connector.Source, bool, error) {
 	if !s.exact {
 		return nil, false, nil
 	}
@@ -130,8 +100,8 @@ type aggSource struct {
 	schema  *arrow.Schema
 	sources []any
 	sub     dsl
-	groups  []GroupKey
-	aggs    []AggCall
+	groups  []connector.GroupKey
+	aggs    []connector.AggCall
 }
 
 var (

@@ -37,20 +37,20 @@ func TestAggregatePushdown(t *testing.T) {
 	five := expr.MustLit(int32(400), types.Int)
 	ge, _ := expr.Call(">=", expr.Col(3, "status", types.Int), five)
 	match, _ := expr.Call("match", expr.Col(7, "msg", types.String), expr.MustLit("login", types.String))
-	aggs := []opensearch.AggCall{{Func: "count"}, {Func: "count", Column: "latency"}, {Func: "sum", Column: "bytes"},
+	aggs := []connector.AggCall{{Func: "count"}, {Func: "count", Column: "latency"}, {Func: "sum", Column: "bytes"},
 		{Func: "avg", Column: "latency"}, {Func: "min", Column: "status"}, {Func: "max", Column: "latency"}}
 	tests := []struct {
 		name   string
 		filter expr.Expr
-		groups []opensearch.GroupKey
+		groups []connector.GroupKey
 		ok     bool
 	}{
-		{"by host", nil, []opensearch.GroupKey{{Column: "host"}}, true},
-		{"by host and status, filtered", ge, []opensearch.GroupKey{{Column: "host"}, {Column: "status"}}, true},
-		{"by hour", nil, []opensearch.GroupKey{{Column: "ts", Interval: time.Hour}}, true},
+		{"by host", nil, []connector.GroupKey{{Column: "host"}}, true},
+		{"by host and status, filtered", ge, []connector.GroupKey{{Column: "host"}, {Column: "status"}}, true},
+		{"by hour", nil, []connector.GroupKey{{Column: "ts", Interval: time.Hour}}, true},
 		{"no keys", ge, nil, true},
-		{"inexact filter", match, []opensearch.GroupKey{{Column: "host"}}, false},
-		{"text key", nil, []opensearch.GroupKey{{Column: "msg"}}, false},
+		{"inexact filter", match, []connector.GroupKey{{Column: "host"}}, false},
+		{"text key", nil, []connector.GroupKey{{Column: "msg"}}, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -58,7 +58,7 @@ func TestAggregatePushdown(t *testing.T) {
 			if tc.filter != nil {
 				src, _ = full.PushFilter(tc.filter)
 			}
-			agg, ok, err := src.(opensearch.AggregatePusher).PushAggregate(tc.groups, aggs)
+			agg, ok, err := src.(connector.AggregatePusher).PushAggregate(tc.groups, aggs)
 			if err != nil || ok != tc.ok {
 				t.Fatalf("PushAggregate: ok %v err %v, want ok %v", ok, err, tc.ok)
 			}
@@ -78,7 +78,7 @@ func TestAggregatePushdown(t *testing.T) {
 }
 
 // groupInGo computes the test's aggregates from the rows the way SQL does.
-func groupInGo(t *testing.T, rows []arrow.RecordBatch, filter expr.Expr, groups []opensearch.GroupKey) []string {
+func groupInGo(t *testing.T, rows []arrow.RecordBatch, filter expr.Expr, groups []connector.GroupKey) []string {
 	type acc struct {
 		n, nLat, sumBytes int64
 		sumLat, maxLat    float64

@@ -24,6 +24,6 @@
 // _source includes; filters become query DSL (term, terms, range, exists,
 // bool, match, match_phrase) that match a superset of the rows (the engine
 // re-applies the predicate); simple GROUP BYs can be computed by the
-// cluster through AggregatePusher. Describe shows what was pushed, never
+// cluster through connector.AggregatePusher. Describe shows what was pushed, never
 // credentials.
 package opensearch

@@ -1,4 +1,4 @@
-package engine
+package physical
 
 import (
 	"context"
@@ -52,9 +52,9 @@ func sortKeys(ks []plan.SortKey) []exec.SortKey {
 	return out
 }
 
-// newJoin builds the hash join with the (already collected) right side.
+// newJoin builds the hash join over build (the right side's rows).
 // Keys of different types meet at their common type, as in Spark.
-func newJoin(ctx context.Context, j *plan.Join, build []arrow.RecordBatch) (exec.Operator, error) {
+func newJoin(ctx context.Context, j *plan.Join, build []arrow.RecordBatch) (*exec.HashJoin, error) {
 	kind := map[plan.JoinKind]exec.JoinKind{plan.InnerJoin: exec.InnerJoin, plan.LeftJoin: exec.LeftJoin,
 		plan.RightJoin: exec.RightJoin, plan.FullJoin: exec.FullJoin, plan.CrossJoin: exec.InnerJoin}[j.Kind]
 	lk := append([]expr.Expr{}, j.LeftKeys...)

@@ -152,6 +152,7 @@ func queryCases() []struct {
 		{qcall("match_phrase", qcol("msg"), str("a b")), "{\"match_phrase\":{\"msg\":{\"query\":\"a b\"}}}"},
 		{qcall("match", qcol("host"), str("x")), "-"},
 		{qcall("match", qcol("msg"), qlit(nil, types.String)), "-"},
+		{qcall("match", qcol("msg"), qcol("host")), "-"}, // panicked before the shared walker
 		{qcall("and", status5, hostA), "exact {\"bool\":{\"filter\":[{\"term\":{\"status\":5}},{\"term\":{\"host\":\"a\"}}]}}"},
 		{qcall("and", status5, login), "{\"bool\":{\"filter\":[{\"term\":{\"status\":5}},{\"match\":{\"msg\":{\"query\":\"login\"}}}]}}"},
 		{qcall("and", status5, opaque), "{\"term\":{\"status\":5}}"},

@@ -139,7 +139,9 @@ func queryCases() []struct {
 		{qin(qcol("ts"), false, ts), "{\"disjuncts\":[{\"start\":\"2023-11-14T22:13:20Z\",\"end\":\"2023-11-14T22:13:20Z\",\"inclusive_start\":true,\"inclusive_end\":true,\"field\":\"ts\"}],\"min\":0}"},
 		{qin(qcol("day"), false, day), "{\"disjuncts\":[{\"start\":\"2022-01-08T00:00:00Z\",\"end\":\"2022-01-08T00:00:00Z\",\"inclusive_start\":true,\"inclusive_end\":true,\"field\":\"day\"}],\"min\":0}"},
 		{qin(qcol("status"), false, i32(1), qcol("id")), "-"},
-		{qin(i32(5), false, qcol("status"), qcol("small")), "{\"disjuncts\":[{\"min\":5,\"max\":5,\"inclusive_min\":true,\"inclusive_max\":true,\"field\":\"status\"},{\"min\":5,\"max\":5,\"inclusive_min\":true,\"inclusive_max\":true,\"field\":\"small\"}],\"min\":0}"},
+		// A constant IN a list of columns is not normalized (nor pushed by the
+		// other connectors); the engine filters it.
+		{qin(i32(5), false, qcol("status"), qcol("small")), "-"},
 		{qin(qcol("status"), false, i64(1), f64(2)), "{\"disjuncts\":[{\"min\":1,\"max\":1,\"inclusive_min\":true,\"inclusive_max\":true,\"field\":\"status\"},{\"min\":2,\"max\":2,\"inclusive_min\":true,\"inclusive_max\":true,\"field\":\"status\"}],\"min\":0}"},
 		{qin(zip, false, i32(1)), "{\"disjuncts\":[{\"min\":1,\"max\":1,\"inclusive_min\":true,\"inclusive_max\":true,\"field\":\"geo.zip\"}],\"min\":0}"},
 		{qcall("is_null", qcol("status")), "-"},

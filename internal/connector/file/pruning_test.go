@@ -389,7 +389,7 @@ func TestPinnedValues(t *testing.T) {
 		{[]expr.Expr{call("=", n, lit(int32(1), types.Int))}, 2, nil},
 	}
 	for i, c := range cases {
-		if got := pinnedValues(c.preds, c.col, table.Field(c.col).Type); !reflect.DeepEqual(got, c.want) {
+		if got := pinnedValues(c.preds, table, c.col); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("case %d %v on column %d: got %q, want %q", i, c.preds, c.col, got, c.want)
 		}
 	}

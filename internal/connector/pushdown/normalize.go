@@ -11,16 +11,16 @@ import (
 // CAST(x AS BIGINT) = 5, as the binder widens an INT column for a BIGINT
 // constant, is pushed as x = 5. from is the type of the column or field
 // under all casts, to the target of one cast; with several nested casts
-// each must be accepted. Comparing the cast value should keep the rows
-// comparing the stored one keeps: the rules below also accept explicit
-// narrowing casts, as the translators always have (see each).
+// each must be accepted. A rule should only accept casts under which the
+// cast value compares with a constant as the stored one does.
 type Casts func(from, to arrow.DataType) bool
 
 // IntegerCasts sees through casts from an integer column (not UINT64,
 // whose values overflow a search engine's long) to an integer or DOUBLE,
 // for Bleve and OpenSearch, which store integers exactly and compare them
-// with DOUBLE constants as numbers. It accepts CAST(bigint AS INT) too,
-// which wraps values beyond INT's range.
+// with DOUBLE constants as numbers. An explicit CAST(bigint AS INT) is
+// seen through too: values that fit keep their value, the others fail or
+// become NULL, so no row the filter keeps is missed.
 func IntegerCasts(from, to arrow.DataType) bool {
 	return indexedInteger(from) && (indexedInteger(to) || to.ID() == arrow.FLOAT64)
 }
@@ -31,8 +31,10 @@ func indexedInteger(t arrow.DataType) bool {
 
 // NumericCasts sees through any cast between numeric types, for Parquet
 // statistics, whose min and max compare with a constant as numbers
-// whatever the column's numeric type. It accepts CAST(double AS INT) too,
-// which truncates.
+// whatever the column's numeric type. It also accepts an explicit
+// CAST(double AS INT), which truncates, as file pruning always has: a row
+// group holding only 5.1 to 5.9 is skipped for CAST(d AS INT) = 5 though
+// its rows match.
 func NumericCasts(from, to arrow.DataType) bool {
 	return types.IsNumeric(from) && types.IsNumeric(to)
 }

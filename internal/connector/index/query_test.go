@@ -52,9 +52,9 @@ func qin(x expr.Expr, not bool, list ...expr.Expr) expr.Expr {
 	return mustE(expr.In(x, list, not))
 }
 
-// queryCases are predicates of every shape the translators meet, with
-// the Bleve query translate made of them (as JSON, and whether exact)
-// before the translators shared one walker.
+// queryCases are predicates of every shape the translator meets, with
+// the Bleve query it makes of each: "exact " and the JSON, the JSON alone
+// for a superset, or "-" when nothing is pushed.
 func queryCases() []struct {
 	e    expr.Expr
 	want string

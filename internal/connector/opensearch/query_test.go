@@ -51,8 +51,9 @@ func qin(x expr.Expr, not bool, list ...expr.Expr) expr.Expr {
 	return mustE(expr.In(x, list, not))
 }
 
-// queryCases are predicates of every shape the translators meet, with
-// what translate made of them (JSON, exact) before they shared one walker.
+// queryCases are predicates of every shape the translator meets, with
+// the DSL it makes of each: "exact " and the JSON, the JSON alone for a
+// superset, or "-" when nothing is pushed.
 func queryCases() []struct {
 	e    expr.Expr
 	want string
@@ -152,7 +153,7 @@ func queryCases() []struct {
 		{qcall("match_phrase", qcol("msg"), str("a b")), "{\"match_phrase\":{\"msg\":{\"query\":\"a b\"}}}"},
 		{qcall("match", qcol("host"), str("x")), "-"},
 		{qcall("match", qcol("msg"), qlit(nil, types.String)), "-"},
-		{qcall("match", qcol("msg"), qcol("host")), "-"}, // panicked before the shared walker
+		{qcall("match", qcol("msg"), qcol("host")), "-"}, // not a constant: nothing to push
 		{qcall("and", status5, hostA), "exact {\"bool\":{\"filter\":[{\"term\":{\"status\":5}},{\"term\":{\"host\":\"a\"}}]}}"},
 		{qcall("and", status5, login), "{\"bool\":{\"filter\":[{\"term\":{\"status\":5}},{\"match\":{\"msg\":{\"query\":\"login\"}}}]}}"},
 		{qcall("and", status5, opaque), "{\"term\":{\"status\":5}}"},

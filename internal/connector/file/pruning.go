@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"sluice/internal/connector"
+	"sluice/internal/connector/pushdown"
 	"sluice/internal/expr"
 	"sluice/internal/format"
 	"sluice/internal/types"
@@ -92,32 +93,53 @@ func splitFilter(pred expr.Expr, table *arrow.Schema, isPart []bool) (parts []ex
 	return parts, stats
 }
 
-// columnOf returns the data column e reads, looking through casts that
-// keep the order of numbers (INT to BIGINT or DOUBLE).
-func columnOf(e expr.Expr, table *arrow.Schema, isPart []bool) (string, bool) {
-	switch n := e.(type) {
-	case *expr.Column:
-		if n.Index < 0 || n.Index >= table.NumFields() || isPart[n.Index] {
-			return "", false
+// toStatPred recognizes "col op lit" (either way round), "col BETWEEN lit
+// AND lit", "col IN (lits)" and "col IS NULL" over data columns, seeing
+// through casts between numbers (pushdown.NumericCasts).
+func toStatPred(c expr.Expr, table *arrow.Schema, isPart []bool) (statPred, bool) {
+	column := func(r pushdown.Ref) (string, bool) {
+		return r.Column, len(r.Path) == 0 && r.Index < len(isPart) && !isPart[r.Index]
+	}
+	switch n := pushdown.Normalize(c, table, pushdown.NumericCasts).(type) {
+	case pushdown.In:
+		col, ok := column(n.Ref)
+		if n.Not || !ok {
+			return statPred{}, false
 		}
-		return table.Field(n.Index).Name, true
-	case *expr.CastExpr:
-		kids := n.Children()
-		if len(kids) == 1 && types.IsNumeric(kids[0].Type()) && types.IsNumeric(n.Type()) {
-			return columnOf(kids[0], table, isPart)
+		sp := statPred{col: col, op: "in"}
+		for _, item := range n.Values {
+			v, ok := statValue(item)
+			if !ok {
+				return statPred{}, false
+			}
+			sp.vals = append(sp.vals, v)
+		}
+		return sp, len(sp.vals) > 0
+	case pushdown.Compare:
+		col, ok := column(n.Ref)
+		v, okV := statValue(n.Value)
+		if ok && okV && n.Op != pushdown.Ne {
+			return statPred{col: col, op: string(n.Op), vals: []any{v}}, true
+		}
+	case pushdown.Between:
+		col, ok := column(n.Ref)
+		lo, ok1 := statValue(n.Lo)
+		hi, ok2 := statValue(n.Hi)
+		if ok && ok1 && ok2 {
+			return statPred{col: col, op: "between", vals: []any{lo, hi}}, true
+		}
+	case pushdown.IsNull:
+		if col, ok := column(n.Ref); ok && !n.Not {
+			return statPred{col: col, op: "is_null"}, true
 		}
 	}
-	return "", false
+	return statPred{}, false
 }
 
-// literalOf returns e's value as statistics hold it (int64, float64,
+// statValue returns a constant as statistics hold it (int64, float64,
 // string, bool; TIMESTAMP as int64 micros), or ok == false.
-func literalOf(e expr.Expr) (any, bool) {
-	l, ok := e.(*expr.Literal)
-	if !ok || l.Value == nil {
-		return nil, false
-	}
-	switch v := l.Value.(type) {
+func statValue(c pushdown.Value) (any, bool) {
+	switch v := c.V.(type) {
 	case int32: // INT, or DATE as days: statistics hold both as int64
 		return int64(v), true
 	case int64, float64, string, bool:
@@ -126,62 +148,6 @@ func literalOf(e expr.Expr) (any, bool) {
 		return int64(v), true
 	}
 	return nil, false
-}
-
-var flipOp = map[string]string{"=": "=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
-
-// toStatPred recognizes "col op lit", "lit op col", "col BETWEEN lit AND
-// lit", "col IN (lits)" and "col IS NULL".
-func toStatPred(c expr.Expr, table *arrow.Schema, isPart []bool) (statPred, bool) {
-	if in, ok := c.(*expr.InExpr); ok {
-		if in.Not {
-			return statPred{}, false
-		}
-		col, ok := columnOf(in.Arg, table, isPart)
-		if !ok {
-			return statPred{}, false
-		}
-		sp := statPred{col: col, op: "in"}
-		for _, item := range in.List {
-			v, ok := literalOf(item)
-			if !ok {
-				return statPred{}, false
-			}
-			sp.vals = append(sp.vals, v)
-		}
-		return sp, len(sp.vals) > 0
-	}
-	call, ok := c.(*expr.CallExpr)
-	if !ok {
-		return statPred{}, false
-	}
-	name := strings.ToLower(call.Name)
-	args := call.Args
-	switch {
-	case flipOp[name] != "" && len(args) == 2:
-		if col, ok := columnOf(args[0], table, isPart); ok {
-			if v, ok := literalOf(args[1]); ok {
-				return statPred{col: col, op: name, vals: []any{v}}, true
-			}
-		}
-		if col, ok := columnOf(args[1], table, isPart); ok {
-			if v, ok := literalOf(args[0]); ok {
-				return statPred{col: col, op: flipOp[name], vals: []any{v}}, true
-			}
-		}
-	case name == "between" && len(args) == 3:
-		col, ok := columnOf(args[0], table, isPart)
-		lo, ok1 := literalOf(args[1])
-		hi, ok2 := literalOf(args[2])
-		if ok && ok1 && ok2 {
-			return statPred{col: col, op: "between", vals: []any{lo, hi}}, true
-		}
-	case name == "is_null" && len(args) == 1:
-		if col, ok := columnOf(args[0], table, isPart); ok {
-			return statPred{col: col, op: "is_null"}, true
-		}
-	}
-	return statPred{}, false
 }
 
 // compareStat orders two statistics values of the same family (numbers,
@@ -413,7 +379,7 @@ func (s *Source) partitionPrefixes(ctx context.Context) ([]string, error) {
 	}
 	var values [][]string
 	for _, ti := range s.partIdx {
-		vals := pinnedValues(s.partPreds, ti, s.table.Field(ti).Type)
+		vals := pinnedValues(s.partPreds, s.table, ti)
 		if vals == nil {
 			break
 		}
@@ -453,35 +419,34 @@ func (s *Source) partitionPrefixes(ctx context.Context) ([]string, error) {
 
 // pinnedValues returns the folder texts a conjunct "col = lit" or "col IN
 // (lits)" allows for table column ti, or nil.
-func pinnedValues(preds []expr.Expr, ti int, t arrow.DataType) []string {
+func pinnedValues(preds []expr.Expr, table *arrow.Schema, ti int) []string {
+	t := table.Field(ti).Type
 	if t.ID() != arrow.STRING && t.ID() != arrow.DATE32 {
 		return nil
 	}
-	folder := func(e expr.Expr) (string, bool) {
-		l, ok := e.(*expr.Literal)
-		if !ok || l.Value == nil {
-			return "", false
-		}
-		switch v := l.Value.(type) {
+	folder := func(c pushdown.Value) (string, bool) {
+		switch v := c.V.(type) {
 		case string:
 			if t.ID() == arrow.STRING {
 				return escapePathName(v), true
 			}
 		case int32:
-			if t.ID() == arrow.DATE32 && l.Type().ID() == arrow.DATE32 {
+			if t.ID() == arrow.DATE32 && c.Type.ID() == arrow.DATE32 {
 				return types.FormatDate(v), true
 			}
 		}
 		return "", false
 	}
-	isCol := func(e expr.Expr) bool {
-		c, ok := e.(*expr.Column)
-		return ok && c.Index == ti
-	}
+	// Folder names hold the stored text: no cast is seen through.
+	isCol := func(r pushdown.Ref) bool { return r.Index == ti && len(r.Path) == 0 }
 	for _, p := range preds {
-		if in, ok := p.(*expr.InExpr); ok && !in.Not && isCol(in.Arg) {
+		switch n := pushdown.Normalize(p, table, nil).(type) {
+		case pushdown.In:
+			if n.Not || !isCol(n.Ref) {
+				continue
+			}
 			var out []string
-			for _, item := range in.List {
+			for _, item := range n.Values {
 				v, ok := folder(item)
 				if !ok {
 					out = nil
@@ -492,14 +457,12 @@ func pinnedValues(preds []expr.Expr, ti int, t arrow.DataType) []string {
 			if out != nil {
 				return out
 			}
-		}
-		if call, ok := p.(*expr.CallExpr); ok && call.Name == "=" && len(call.Args) == 2 {
-			for k := 0; k < 2; k++ {
-				if isCol(call.Args[k]) {
-					if v, ok := folder(call.Args[1-k]); ok {
-						return []string{v}
-					}
-				}
+		case pushdown.Compare:
+			if n.Op != pushdown.Eq || !isCol(n.Ref) {
+				continue
+			}
+			if v, ok := folder(n.Value); ok {
+				return []string{v}
 			}
 		}
 	}

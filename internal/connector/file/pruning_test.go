@@ -25,6 +25,9 @@ func must(e expr.Expr, err error) expr.Expr {
 
 func call(name string, args ...expr.Expr) expr.Expr { return must(expr.Call(name, args...)) }
 func lit(v any, t arrow.DataType) expr.Expr         { return must(expr.Lit(v, t)) }
+func in(x expr.Expr, not bool, list ...expr.Expr) expr.Expr {
+	return must(expr.In(x, list, not))
+}
 
 func TestPartitionPruning(t *testing.T) {
 	dir := logsTree(t)
@@ -189,9 +192,19 @@ func TestStatPredMayMatch(t *testing.T) {
 }
 
 func TestToStatPred(t *testing.T) {
-	table := schema(field("n", types.Int), field("s", types.String), field("p", types.Int))
-	isPart := []bool{false, false, true}
+	geoType := types.Struct(arrow.Field{Name: "zip", Type: types.Int})
+	table := schema(field("n", types.Int), field("s", types.String), field("p", types.Int), field("ok", types.Boolean),
+		field("ts", types.Timestamp), field("d", types.Double), field("dec", types.Decimal(10, 2)), field("day", types.Date),
+		field("geo", geoType))
+	isPart := []bool{false, false, true, false, false, false, false, false, false}
 	n := expr.Col(0, "n", types.Int)
+	s := expr.Col(1, "s", types.String)
+	ok := expr.Col(3, "ok", types.Boolean)
+	ts := expr.Col(4, "ts", types.Timestamp)
+	d := expr.Col(5, "d", types.Double)
+	dec := expr.Col(6, "dec", types.Decimal(10, 2))
+	day := expr.Col(7, "day", types.Date)
+	geo := expr.Col(8, "geo", geoType)
 	cases := []struct {
 		pred expr.Expr
 		want *statPred
@@ -204,6 +217,37 @@ func TestToStatPred(t *testing.T) {
 		{call("=", expr.Col(1, "s", types.String), lit("x", types.String)), &statPred{col: "s", op: "=", vals: []any{"x"}}},
 		{call("<>", n, lit(int32(5), types.Int)), nil},
 		{call("=", expr.Col(2, "p", types.Int), lit(int32(5), types.Int)), nil},
+		{call("<=", lit(int32(5), types.Int), n), &statPred{col: "n", op: ">=", vals: []any{int64(5)}}},
+		{call(">", lit(int32(5), types.Int), n), &statPred{col: "n", op: "<", vals: []any{int64(5)}}},
+		{call(">=", lit(int32(5), types.Int), n), &statPred{col: "n", op: "<=", vals: []any{int64(5)}}},
+		{call("=", lit(int32(5), types.Int), n), &statPred{col: "n", op: "=", vals: []any{int64(5)}}},
+		{call("<", n, lit(2.5, types.Double)), &statPred{col: "n", op: "<", vals: []any{2.5}}},
+		// Truncating, yet seen through as before: see pushdown.NumericCasts.
+		{call("=", must(expr.Cast(d, types.Int)), lit(int32(5), types.Int)), &statPred{col: "d", op: "=", vals: []any{int64(5)}}},
+		{call("=", must(expr.Cast(s, types.Int)), lit(int32(5), types.Int)), nil},
+		{call("=", dec, lit(int32(5), types.Int)), nil},
+		{call("=", ok, lit(true, types.Boolean)), &statPred{col: "ok", op: "=", vals: []any{true}}},
+		{call("<", ts, lit(int64(1_700_000_000_000_000), types.Timestamp)), &statPred{col: "ts", op: "<", vals: []any{int64(1_700_000_000_000_000)}}},
+		{call(">", day, lit(int32(19000), types.Date)), &statPred{col: "day", op: ">", vals: []any{int64(19000)}}},
+		{call("=", day, lit(int64(1_700_000_000_000_000), types.Timestamp)), nil},
+		{call("=", n, lit(nil, types.Int)), nil},
+		{call("=", n, expr.Col(5, "d", types.Double)), nil},
+		{call("=", call("+", n, lit(int32(1), types.Int)), lit(int32(2), types.Int)), nil},
+		{call("=", must(expr.Field(geo, "zip")), lit(int32(5), types.Int)), nil},
+		{call("between", lit(int32(1), types.Int), n, lit(int32(3), types.Int)), nil},
+		{call("between", n, lit(int32(1), types.Int), expr.Col(5, "d", types.Double)), nil},
+		{call("is_not_null", n), nil},
+		{call("is_null", must(expr.Cast(n, types.BigInt))), &statPred{col: "n", op: "is_null"}},
+		{call("is_null", expr.Col(2, "p", types.Int)), nil},
+		{call("not", call("=", n, lit(int32(5), types.Int))), nil},
+		{call("or", call("=", n, lit(int32(5), types.Int)), call("=", n, lit(int32(6), types.Int))), nil},
+		{call("like", s, lit("a%", types.String)), nil},
+		{in(n, false, lit(int32(1), types.Int), lit(int32(2), types.Int)), &statPred{col: "n", op: "in", vals: []any{int64(1), int64(2)}}},
+		{in(n, false, lit(int64(1), types.BigInt)), &statPred{col: "n", op: "in", vals: []any{int64(1)}}},
+		{in(n, true, lit(int32(1), types.Int)), nil},
+		{in(n, false, lit(int32(1), types.Int), lit(nil, types.Int)), nil},
+		{in(lit(int32(1), types.Int), false, n), nil},
+		{in(expr.Col(2, "p", types.Int), false, lit(int32(1), types.Int), n), nil},
 	}
 	for _, c := range cases {
 		_, stats := splitFilter(c.pred, table, isPart)
@@ -314,5 +358,40 @@ func TestPushFilterTwice(t *testing.T) {
 	}
 	if rows := readAll(t, p2); len(rows) != 1 || p2.(*Source).stats.pruned.Load() != 3 {
 		t.Errorf("rows %v pruned %d: both filters should prune", rows, p2.(*Source).stats.pruned.Load())
+	}
+}
+
+func TestPinnedValues(t *testing.T) {
+	table := schema(field("region", types.String), field("day", types.Date), field("n", types.Int), field("other", types.String))
+	region := expr.Col(0, "region", types.String)
+	day := expr.Col(1, "day", types.Date)
+	n := expr.Col(2, "n", types.Int)
+	str := func(s string) expr.Expr { return lit(s, types.String) }
+	d1, _ := types.ParseDate("2026-11-01")
+	cases := []struct {
+		preds []expr.Expr
+		col   int
+		want  []string
+	}{
+		{[]expr.Expr{call("=", region, str("eu"))}, 0, []string{"eu"}},
+		{[]expr.Expr{call("=", str("eu"), region)}, 0, []string{"eu"}},
+		{[]expr.Expr{in(region, false, str("a/b"), str("x"))}, 0, []string{"a%2Fb", "x"}},
+		{[]expr.Expr{in(region, true, str("a"))}, 0, nil},
+		{[]expr.Expr{in(region, false, str("a"), lit(nil, types.String))}, 0, nil},
+		{[]expr.Expr{in(region, false, str("a"), lit(nil, types.String)), call("=", region, str("b"))}, 0, []string{"b"}},
+		{[]expr.Expr{call("=", region, lit(nil, types.String))}, 0, nil},
+		{[]expr.Expr{call("<>", region, str("eu"))}, 0, nil},
+		{[]expr.Expr{call("=", region, expr.Col(3, "other", types.String))}, 0, nil},
+		{[]expr.Expr{call("=", region, str("eu"))}, 1, nil},
+		{[]expr.Expr{call("=", day, lit(d1, types.Date))}, 1, []string{"2026-11-01"}},
+		{[]expr.Expr{call("=", day, str("2026-11-01"))}, 1, []string{"2026-11-01"}},
+		{[]expr.Expr{in(day, false, lit(d1, types.Date), lit(d1+1, types.Date))}, 1, []string{"2026-11-01", "2026-11-02"}},
+		{[]expr.Expr{call("=", day, lit(int64(d1)*86_400_000_000, types.Timestamp))}, 1, nil},
+		{[]expr.Expr{call("=", n, lit(int32(1), types.Int))}, 2, nil},
+	}
+	for i, c := range cases {
+		if got := pinnedValues(c.preds, table, c.col); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("case %d %v on column %d: got %q, want %q", i, c.preds, c.col, got, c.want)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/standard"
 	"github.com/blevesearch/bleve/v2/search/query"
 
+	"sluice/internal/connector/pushdown"
 	"sluice/internal/expr"
 	"sluice/internal/types"
 )
@@ -22,35 +23,27 @@ type translator struct {
 }
 
 func (t *translator) translate(e expr.Expr) (q query.Query, exact, ok bool) {
-	switch n := e.(type) {
-	case *expr.InExpr:
+	return t.pred(pushdown.Normalize(e, t.schema, pushdown.IntegerCasts))
+}
+
+func (t *translator) pred(p pushdown.Pred) (query.Query, bool, bool) {
+	switch n := p.(type) {
+	case pushdown.In:
 		if n.Not {
 			return nil, false, false
 		}
 		var qs []query.Query
-		for _, x := range n.List {
-			c, err := expr.Call("=", n.Arg, x)
-			if err != nil {
-				return nil, false, false
-			}
-			q, _, ok := t.translate(c)
+		for _, v := range n.Values {
+			q, _, ok := t.compare(pushdown.Compare{Ref: n.Ref, Op: pushdown.Eq, Value: v})
 			if !ok {
 				return nil, false, false
 			}
 			qs = append(qs, q)
 		}
 		return bleve.NewDisjunctionQuery(qs...), false, true
-	case *expr.CallExpr:
-		return t.call(n)
-	}
-	return nil, false, false
-}
-
-func (t *translator) call(c *expr.CallExpr) (query.Query, bool, bool) {
-	switch c.Name {
-	case "and":
-		l, le, lok := t.translate(c.Args[0])
-		r, re, rok := t.translate(c.Args[1])
+	case pushdown.And:
+		l, le, lok := t.pred(n.Left)
+		r, re, rok := t.pred(n.Right)
 		switch {
 		case lok && rok:
 			return bleve.NewConjunctionQuery(l, r), le && re, true
@@ -59,74 +52,63 @@ func (t *translator) call(c *expr.CallExpr) (query.Query, bool, bool) {
 		case rok:
 			return r, false, true
 		}
-	case "or":
-		l, le, lok := t.translate(c.Args[0])
-		r, re, rok := t.translate(c.Args[1])
+	case pushdown.Or:
+		l, le, lok := t.pred(n.Left)
+		r, re, rok := t.pred(n.Right)
 		if lok && rok {
 			return bleve.NewDisjunctionQuery(l, r), le && re, true
 		}
-	case "not":
-		q, exact, ok := t.translate(c.Args[0])
+	case pushdown.Not:
+		q, exact, ok := t.pred(n.Arg)
 		if ok && exact {
 			b := bleve.NewBooleanQuery()
 			b.AddMust(bleve.NewMatchAllQuery())
 			b.AddMustNot(q)
 			return b, false, true
 		}
-	case "match", "match_phrase":
-		f, _, ok := t.field(c.Args[0])
-		l, isLit := c.Args[1].(*expr.Literal)
-		if !ok || !t.text[f] || !isLit {
+	case pushdown.Match:
+		f, _, ok := t.field(n.Ref)
+		if !ok || !t.text[f] {
 			return nil, false, false
 		}
-		s, isStr := l.Value.(string)
-		if !isStr {
-			return nil, false, false
-		}
-		if c.Name == "match_phrase" {
-			q := bleve.NewMatchPhraseQuery(s)
+		if n.Phrase {
+			q := bleve.NewMatchPhraseQuery(n.Text)
 			q.SetField(f)
 			q.Analyzer = standard.Name
 			return q, false, true
 		}
-		q := bleve.NewMatchQuery(s)
+		q := bleve.NewMatchQuery(n.Text)
 		q.SetField(f)
 		q.Analyzer = standard.Name
 		return q, false, true
-	case "=", "<", "<=", ">", ">=":
-		return t.compare(c)
+	case pushdown.Compare:
+		return t.compare(n)
 	}
 	return nil, false, false
 }
 
-var flipped = map[string]string{"=": "=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
-
-func (t *translator) compare(c *expr.CallExpr) (query.Query, bool, bool) {
-	op, a, b := c.Name, c.Args[0], c.Args[1]
-	if _, isLit := a.(*expr.Literal); isLit {
-		op, a, b = flipped[op], b, a
-	}
-	f, ft, ok := t.field(a)
-	l, isLit := b.(*expr.Literal)
-	if !ok || !isLit || l.Value == nil || t.text[f] {
+func (t *translator) compare(c pushdown.Compare) (query.Query, bool, bool) {
+	op, l := c.Op, c.Value
+	f, ft, ok := t.field(c.Ref)
+	if !ok || op == pushdown.Ne || t.text[f] {
 		return nil, false, false
 	}
 	incl, excl := true, false
-	lo, hi := op == ">" || op == ">=" || op == "=", op == "<" || op == "<=" || op == "="
+	lo, hi := op == pushdown.Gt || op == pushdown.Ge || op == pushdown.Eq, op == pushdown.Lt || op == pushdown.Le || op == pushdown.Eq
 	loIncl, hiIncl := incl, incl
-	if op == ">" {
+	if op == pushdown.Gt {
 		loIncl = excl
 	}
-	if op == "<" {
+	if op == pushdown.Lt {
 		hiIncl = excl
 	}
 	switch ft.ID() {
 	case arrow.STRING, arrow.LARGE_STRING:
-		s, ok := l.Value.(string)
+		s, ok := l.V.(string)
 		if !ok {
 			return nil, false, false
 		}
-		if op == "=" {
+		if op == pushdown.Eq {
 			q := bleve.NewTermQuery(s)
 			q.SetField(f)
 			return q, true, true
@@ -142,8 +124,8 @@ func (t *translator) compare(c *expr.CallExpr) (query.Query, bool, bool) {
 		q.SetField(f)
 		return q, true, true
 	case arrow.BOOL:
-		v, ok := l.Value.(bool)
-		if !ok || op != "=" {
+		v, ok := l.V.(bool)
+		if !ok || op != pushdown.Eq {
 			return nil, false, false
 		}
 		q := bleve.NewBoolFieldQuery(v)
@@ -151,14 +133,14 @@ func (t *translator) compare(c *expr.CallExpr) (query.Query, bool, bool) {
 		return q, true, true
 	case arrow.TIMESTAMP, arrow.DATE32:
 		var tm time.Time
-		switch v := l.Value.(type) {
+		switch v := l.V.(type) {
 		case int64:
-			if l.Type().ID() != arrow.TIMESTAMP || ft.ID() != arrow.TIMESTAMP {
+			if l.Type.ID() != arrow.TIMESTAMP || ft.ID() != arrow.TIMESTAMP {
 				return nil, false, false
 			}
 			tm = types.FromMicros(v)
 		case int32:
-			if l.Type().ID() != arrow.DATE32 || ft.ID() != arrow.DATE32 {
+			if l.Type.ID() != arrow.DATE32 || ft.ID() != arrow.DATE32 {
 				return nil, false, false
 			}
 			tm = time.Unix(int64(v)*86400, 0).UTC()
@@ -180,7 +162,7 @@ func (t *translator) compare(c *expr.CallExpr) (query.Query, bool, bool) {
 		return nil, false, false
 	}
 	var v float64
-	switch x := l.Value.(type) {
+	switch x := l.V.(type) {
 	case int32:
 		v = float64(x)
 	case int64:
@@ -213,31 +195,13 @@ func numeric(t arrow.DataType) bool {
 	return false
 }
 
-// field resolves a column or struct field path to its name in the index.
-func (t *translator) field(e expr.Expr) (string, arrow.DataType, bool) {
-	switch n := e.(type) {
-	case *expr.Column:
-		if n.Index < 0 || n.Index >= t.schema.NumFields() {
-			return "", nil, false
-		}
-		f := t.schema.Field(n.Index)
-		if !scalar(f.Type) {
-			return "", nil, false
-		}
-		return f.Name, f.Type, true
-	case *expr.FieldExpr:
-		c, ok := n.Arg.(*expr.Column)
-		if !ok || c.Index < 0 || c.Index >= t.schema.NumFields() || !scalar(n.Type()) {
-			return "", nil, false
-		}
-		return t.schema.Field(c.Index).Name + "." + n.Name, n.Type(), true
-	case *expr.CastExpr:
-		p, ft, ok := t.field(n.Arg)
-		if ok && numeric(ft) && ft.ID() != arrow.FLOAT64 && numeric(n.To) {
-			return p, ft, true
-		}
+// field is the name a column or struct field is indexed under; the index
+// holds scalars only, and struct fields one level deep.
+func (t *translator) field(r pushdown.Ref) (string, arrow.DataType, bool) {
+	if len(r.Path) > 1 || !scalar(r.Type) {
+		return "", nil, false
 	}
-	return "", nil, false
+	return r.Name(), r.Type, true
 }
 
 func scalar(t arrow.DataType) bool {

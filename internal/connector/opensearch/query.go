@@ -5,6 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"sluice/internal/connector/pushdown"
 	"sluice/internal/expr"
 	"sluice/internal/types"
 )
@@ -27,38 +28,14 @@ type dsl = map[string]any
 // translate returns the query for e, whether it is exact, and false when
 // e cannot be pushed at all.
 func (t *translator) translate(e expr.Expr) (q dsl, exact, ok bool) {
-	switch n := e.(type) {
-	case *expr.InExpr:
-		if n.Not {
-			return nil, false, false
-		}
-		f, ft, ok := t.field(n.Arg)
-		if !ok || !t.termable(f, ft) {
-			return nil, false, false
-		}
-		vals := make([]any, 0, len(n.List))
-		for _, x := range n.List {
-			v, ok := literal(x, ft)
-			if !ok {
-				return nil, false, false
-			}
-			vals = append(vals, v)
-		}
-		if ft.ID() == arrow.TIMESTAMP {
-			return nil, false, false
-		}
-		return dsl{"terms": dsl{f: vals}}, true, true
-	case *expr.CallExpr:
-		return t.call(n)
-	}
-	return nil, false, false
+	return t.pred(pushdown.Normalize(e, t.schema, pushdown.IntegerCasts))
 }
 
-func (t *translator) call(c *expr.CallExpr) (dsl, bool, bool) {
-	switch c.Name {
-	case "and":
-		l, le, lok := t.translate(c.Args[0])
-		r, re, rok := t.translate(c.Args[1])
+func (t *translator) pred(p pushdown.Pred) (dsl, bool, bool) {
+	switch n := p.(type) {
+	case pushdown.And:
+		l, le, lok := t.pred(n.Left)
+		r, re, rok := t.pred(n.Right)
 		switch {
 		case lok && rok:
 			return dsl{"bool": dsl{"filter": []any{l, r}}}, le && re, true
@@ -67,85 +44,90 @@ func (t *translator) call(c *expr.CallExpr) (dsl, bool, bool) {
 		case rok:
 			return r, false, true
 		}
-		return nil, false, false
-	case "or":
-		l, le, lok := t.translate(c.Args[0])
-		r, re, rok := t.translate(c.Args[1])
-		if !lok || !rok {
-			return nil, false, false
+	case pushdown.Or:
+		l, le, lok := t.pred(n.Left)
+		r, re, rok := t.pred(n.Right)
+		if lok && rok {
+			return dsl{"bool": dsl{"should": []any{l, r}, "minimum_should_match": 1}}, le && re, true
 		}
-		return dsl{"bool": dsl{"should": []any{l, r}, "minimum_should_match": 1}}, le && re, true
-	case "not":
-		q, exact, ok := t.translate(c.Args[0])
-		if !ok || !exact {
-			return nil, false, false
+	case pushdown.Not:
+		q, exact, ok := t.pred(n.Arg)
+		if ok && exact {
+			// NULLs pass must_not but fail SQL's NOT: a superset, not exact.
+			return dsl{"bool": dsl{"must_not": []any{q}}}, false, true
 		}
-		// NULLs pass must_not but fail SQL's NOT: a superset, not exact.
-		return dsl{"bool": dsl{"must_not": []any{q}}}, false, true
-	case "is_null", "is_not_null":
-		f, ft, ok := t.field(c.Args[0])
-		if !ok || !scalar(ft) || t.text[f] {
+	case pushdown.IsNull:
+		f := n.Ref.Name()
+		if !scalar(n.Ref.Type) || t.text[f] {
 			return nil, false, false
 		}
 		q := dsl{"exists": dsl{"field": f}}
-		if c.Name == "is_null" {
-			return dsl{"bool": dsl{"must_not": []any{q}}}, true, true
+		if n.Not {
+			return q, true, true
 		}
-		return q, true, true
-	case "match", "match_phrase":
-		f, _, ok := t.field(c.Args[0])
-		if !ok || !t.text[f] {
+		return dsl{"bool": dsl{"must_not": []any{q}}}, true, true
+	case pushdown.Match:
+		f := n.Ref.Name()
+		if !t.text[f] {
 			return nil, false, false
 		}
-		l, isLit := c.Args[1].(*expr.Literal)
-		s, isStr := l.Value.(string)
-		if !isLit || !isStr {
-			return nil, false, false
+		if n.Phrase && t.exactPhrase {
+			return dsl{"match_phrase": dsl{f: dsl{"query": n.Text}}}, false, true
 		}
-		if c.Name == "match_phrase" && t.exactPhrase {
-			return dsl{"match_phrase": dsl{f: dsl{"query": s}}}, false, true
-		}
-		return dsl{"match": dsl{f: dsl{"query": s}}}, false, true
-	case "=", "<>", "<", "<=", ">", ">=":
-		return t.compare(c)
+		return dsl{"match": dsl{f: dsl{"query": n.Text}}}, false, true
+	case pushdown.In:
+		return t.in(n)
+	case pushdown.Compare:
+		return t.compare(n)
 	}
 	return nil, false, false
 }
 
-var flipped = map[string]string{"=": "=", "<>": "<>", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
-
-func (t *translator) compare(c *expr.CallExpr) (dsl, bool, bool) {
-	op, a, b := c.Name, c.Args[0], c.Args[1]
-	if _, isLit := a.(*expr.Literal); isLit {
-		op, a, b = flipped[op], b, a
-	}
-	f, ft, ok := t.field(a)
-	if !ok || !t.termable(f, ft) {
+func (t *translator) in(n pushdown.In) (dsl, bool, bool) {
+	f, ft := n.Ref.Name(), n.Ref.Type
+	if n.Not || !t.termable(f, ft) || ft.ID() == arrow.TIMESTAMP {
 		return nil, false, false
 	}
-	v, ok := literal(b, ft)
+	vals := make([]any, 0, len(n.Values))
+	for _, x := range n.Values {
+		v, ok := literal(x, ft)
+		if !ok {
+			return nil, false, false
+		}
+		vals = append(vals, v)
+	}
+	return dsl{"terms": dsl{f: vals}}, true, true
+}
+
+var rangeKeys = map[pushdown.Op]string{pushdown.Lt: "lt", pushdown.Le: "lte", pushdown.Gt: "gt", pushdown.Ge: "gte"}
+
+func (t *translator) compare(c pushdown.Compare) (dsl, bool, bool) {
+	f, ft := c.Ref.Name(), c.Ref.Type
+	if !t.termable(f, ft) {
+		return nil, false, false
+	}
+	v, ok := literal(c.Value, ft)
 	if !ok {
 		return nil, false, false
 	}
 	if ft.ID() == arrow.TIMESTAMP {
-		return t.timeRange(f, op, v.(int64))
+		return t.timeRange(f, c.Op, v.(int64))
 	}
-	if ft.ID() == arrow.BOOL && op != "=" && op != "<>" {
+	if ft.ID() == arrow.BOOL && c.Op != pushdown.Eq && c.Op != pushdown.Ne {
 		return nil, false, false
 	}
-	switch op {
-	case "=":
+	switch c.Op {
+	case pushdown.Eq:
 		return dsl{"term": dsl{f: v}}, true, true
-	case "<>":
+	case pushdown.Ne:
 		return dsl{"bool": dsl{"must_not": []any{dsl{"term": dsl{f: v}}}}}, false, true
 	}
-	key := map[string]string{"<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}[op]
-	return dsl{"range": dsl{f: dsl{key: v}}}, true, true
+	return dsl{"range": dsl{f: dsl{rangeKeys[c.Op]: v}}}, true, true
 }
 
 // timeRange widens a TIMESTAMP comparison to whole milliseconds, the
 // precision OpenSearch keeps for date fields, so no row is lost.
-func (t *translator) timeRange(f, op string, us int64) (dsl, bool, bool) {
+func (t *translator) timeRange(f string, op pushdown.Op, us int64) (dsl, bool, bool) {
 	lo := floorDiv(us, 1000)
 	hi := lo
 	if us%1000 != 0 {
@@ -153,11 +135,11 @@ func (t *translator) timeRange(f, op string, us int64) (dsl, bool, bool) {
 	}
 	r := dsl{"format": "epoch_millis"}
 	switch op {
-	case "=":
+	case pushdown.Eq:
 		r["gte"], r["lte"] = lo, hi
-	case "<", "<=":
+	case pushdown.Lt, pushdown.Le:
 		r["lte"] = hi
-	case ">", ">=":
+	case pushdown.Gt, pushdown.Ge:
 		r["gte"] = lo
 	default:
 		return nil, false, false
@@ -171,31 +153,6 @@ func floorDiv(a, b int64) int64 {
 		q--
 	}
 	return q
-}
-
-// field resolves a column or struct field path to its name in the index.
-func (t *translator) field(e expr.Expr) (string, arrow.DataType, bool) {
-	switch n := e.(type) {
-	case *expr.Column:
-		if n.Index < 0 || n.Index >= t.schema.NumFields() {
-			return "", nil, false
-		}
-		f := t.schema.Field(n.Index)
-		return f.Name, f.Type, true
-	case *expr.FieldExpr:
-		p, _, ok := t.field(n.Arg)
-		if !ok {
-			return "", nil, false
-		}
-		return p + "." + n.Name, n.Type(), true
-	case *expr.CastExpr:
-		// Integer columns widened for a comparison keep their values.
-		p, ft, ok := t.field(n.Arg)
-		if ok && integer(ft) && (integer(n.To) || n.To.ID() == arrow.FLOAT64) {
-			return p, ft, true
-		}
-	}
-	return "", nil, false
 }
 
 // termable: term and range queries on the field mean what SQL means.
@@ -228,23 +185,19 @@ func scalar(t arrow.DataType) bool {
 
 // literal converts a constant to the JSON value compared with a field of
 // type ft (TIMESTAMPs as micros, for timeRange).
-func literal(e expr.Expr, ft arrow.DataType) (any, bool) {
-	l, ok := e.(*expr.Literal)
-	if !ok || l.Value == nil {
-		return nil, false
-	}
-	switch v := l.Value.(type) {
+func literal(c pushdown.Value, ft arrow.DataType) (any, bool) {
+	switch v := c.V.(type) {
 	case bool:
 		return v, ft.ID() == arrow.BOOL
 	case string:
 		return v, ft.ID() == arrow.STRING || ft.ID() == arrow.LARGE_STRING
 	case int32:
-		if l.Type().ID() == arrow.DATE32 {
+		if c.Type.ID() == arrow.DATE32 {
 			return types.FormatDate(v), ft.ID() == arrow.DATE32
 		}
 		return int64(v), integer(ft) || ft.ID() == arrow.FLOAT64
 	case int64:
-		if l.Type().ID() == arrow.TIMESTAMP {
+		if c.Type.ID() == arrow.TIMESTAMP {
 			return v, ft.ID() == arrow.TIMESTAMP
 		}
 		return v, integer(ft) || ft.ID() == arrow.FLOAT64

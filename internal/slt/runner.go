@@ -57,6 +57,8 @@ type Outcome struct {
 	// whether it differs from the original.
 	Updated string
 	Changed bool
+	// Ran counts the records executed.
+	Ran int
 }
 
 // edit replaces lines [from, to) of the script with text.
@@ -72,6 +74,7 @@ func (r *Runner) Run(ctx context.Context, s *Script) *Outcome {
 	var edits []edit
 	for _, rec := range s.Records {
 		msg, e := r.runRecord(ctx, rec)
+		out.Ran++
 		if msg != "" {
 			out.Failures = append(out.Failures, Failure{File: s.Name, Line: rec.Line, SQL: rec.SQL, Msg: msg, Fixed: len(e) > 0})
 		}

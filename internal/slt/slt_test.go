@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -38,16 +39,21 @@ func TestSLT(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatalf("no .slt files under %s", root)
 	}
+	// The total is logged (go test -v) so a reorganisation of the files
+	// can show it ran as many records as before.
+	var ran atomic.Int64
+	t.Cleanup(func() { t.Logf("ran %d records in %d files", ran.Load(), len(files)) })
 	for _, path := range files {
 		rel, _ := filepath.Rel(root, path)
 		t.Run(filepath.ToSlash(rel), func(t *testing.T) {
 			t.Parallel()
-			runFile(t, path, filepath.Join("testdata", "slt", rel), testdata)
+			runFile(t, path, filepath.Join("testdata", "slt", rel), testdata, &ran)
 		})
 	}
 }
 
-func runFile(t *testing.T, path, name, testdata string) {
+// runFile runs one file and adds the records it ran to ran.
+func runFile(t *testing.T, path, name, testdata string, ran *atomic.Int64) {
 	text, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -72,6 +78,7 @@ func runFile(t *testing.T, path, name, testdata string) {
 	defer cancel()
 	r := &Runner{Exec: eng, Vars: map[string]string{"TESTDATA": testdata, "TMPDIR": t.TempDir(), "DATADIR": dataDir}}
 	out := r.Run(ctx, script)
+	ran.Add(int64(out.Ran))
 	if *update && out.Changed {
 		if err := os.WriteFile(path, []byte(out.Updated), 0o644); err != nil {
 			t.Fatal(err)

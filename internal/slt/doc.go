@@ -86,7 +86,7 @@
 // # Updating
 //
 //	go test ./internal/slt -update                   # every file
-//	go test ./internal/slt -run 'TestSLT/select/' -update
+//	go test ./internal/slt -run 'TestSLT/query/' -update
 //
 // rewrites the expected rows, column types and error patterns in place,
 // keeping comments, SQL and layout. Records that fail for another reason

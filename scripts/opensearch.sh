@@ -38,20 +38,24 @@ install() {
 	command -v java >/dev/null || die "java not found (OpenSearch $VERSION needs Java 17+)"
 	command -v unzip >/dev/null || die "unzip not found"
 	mkdir -p "$CACHE/opensearch"
-	local tmp
-	tmp="$(mktemp -d "$CACHE/opensearch/fetch.XXXXXX")"
-	trap 'rm -rf "$tmp"' RETURN
 	echo "installing OpenSearch $VERSION into $CACHE/opensearch (once)..." >&2
-	if command -v mvn >/dev/null; then
-		mvn -B -q dependency:copy -Dartifact="$ARTIFACT" -DoutputDirectory="$tmp" >&2 ||
-			die "mvn could not fetch $ARTIFACT"
-	else
-		die "mvn not found: cannot fetch $ARTIFACT"
-	fi
-	unzip -q "$tmp/opensearch-$VERSION.zip" -d "$tmp/x"
-	rm -rf "$HOME_DIR"
-	mv "$tmp/x/opensearch-$VERSION" "$HOME_DIR"
-	chmod -R a+rX "$CACHE/opensearch"
+	# The fetch runs in a subshell whose EXIT trap removes its temp dir on
+	# success and on die alike. (A RETURN trap set here would outlive this
+	# function and fire again when start returns, where $tmp is unset.)
+	(
+		tmp="$(mktemp -d "$CACHE/opensearch/fetch.XXXXXX")"
+		trap 'rm -rf "$tmp"' EXIT
+		if command -v mvn >/dev/null; then
+			mvn -B -q dependency:copy -Dartifact="$ARTIFACT" -DoutputDirectory="$tmp" >&2 ||
+				die "mvn could not fetch $ARTIFACT"
+		else
+			die "mvn not found: cannot fetch $ARTIFACT"
+		fi
+		unzip -q "$tmp/opensearch-$VERSION.zip" -d "$tmp/x"
+		rm -rf "$HOME_DIR"
+		mv "$tmp/x/opensearch-$VERSION" "$HOME_DIR"
+		chmod -R a+rX "$CACHE/opensearch"
+	)
 	echo "$HOME_DIR"
 }
 

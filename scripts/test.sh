@@ -4,15 +4,16 @@
 # Integration tests start their own servers (a Versity S3 gateway, a
 # single-node OpenSearch) and skip loudly when they cannot. Installing
 # both first (once; minutes the first time) keeps downloads out of the
-# test timeouts.
+# test timeouts. In CI (CI=true) a test whose server is unavailable fails
+# instead (internal/testutil/integration).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [ -x scripts/versitygw.sh ]; then
-	scripts/versitygw.sh >/dev/null || echo "warning: versitygw unavailable; S3 integration tests will skip" >&2
+	scripts/versitygw.sh >/dev/null || echo "warning: versitygw unavailable; S3 integration tests will skip (fail in CI)" >&2
 fi
 if [ -x scripts/opensearch.sh ]; then
-	scripts/opensearch.sh install >/dev/null || echo "warning: OpenSearch unavailable; its integration tests will skip" >&2
+	scripts/opensearch.sh install >/dev/null || echo "warning: OpenSearch unavailable; its integration tests will skip (fail in CI)" >&2
 fi
 
 go vet ./...

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -80,37 +81,40 @@ Example:
 
 // RunSQL runs a script (from -e, -f or stdin) statement by statement,
 // writing each result as soon as it is ready, and stops at the first
-// error. ctx is cancelled by SIGINT/SIGTERM; streaming statements stop
-// cleanly when it is.
+// error. Statements from stdin run as each one is complete, so a
+// streaming statement starts while stdin stays open. ctx is cancelled by
+// SIGINT/SIGTERM; streaming statements stop cleanly when it is.
 func RunSQL(ctx context.Context, o Options) error {
 	f, err := NewFormatter(o.Format)
 	if err != nil {
 		return err
 	}
-	name, script, err := readScript(o)
-	if err != nil {
-		return err
+	fromStdin := o.Exec == "" && (o.File == "" || o.File == "-")
+	var name, script string
+	if !fromStdin {
+		if name, script, err = readScript(o); err != nil {
+			return err
+		}
 	}
 	eng, bar, err := openEngine(o)
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
-	return runScript(ctx, eng, bar, newOutput(f, o.Stdout, o.Stderr), name, script)
+	out := newOutput(f, o.Stdout, o.Stderr)
+	if fromStdin {
+		return runReader(ctx, eng, bar, out, "stdin", o.Stdin)
+	}
+	return runScript(ctx, eng, bar, out, name, script)
 }
 
+// readScript reads -e or -f (not stdin: runReader reads that as it comes).
 func readScript(o Options) (name, script string, err error) {
 	switch {
 	case o.Exec != "" && o.File != "":
 		return "", "", errors.New("give either -e or -f, not both")
 	case o.Exec != "":
 		return "-e", o.Exec, nil
-	case o.File == "" || o.File == "-":
-		b, err := io.ReadAll(o.Stdin)
-		if err != nil {
-			return "", "", fmt.Errorf("reading stdin: %w", err)
-		}
-		return "stdin", string(b), nil
 	}
 	b, err := os.ReadFile(o.File)
 	if err != nil {
@@ -145,40 +149,89 @@ func openEngine(o Options) (*engine.Engine, *progressBar, error) {
 	return eng, bar, nil
 }
 
-// executor is the part of *engine.Engine the CLI needs.
+// executor is the part of *engine.Engine the CLI needs: statements
+// arrive parsed, once, by the CLI.
 type executor interface {
-	Execute(ctx context.Context, script string) ([]*engine.Result, error)
+	ExecuteStatement(ctx context.Context, st sql.Statement) (*engine.Result, error)
 }
 
 var _ executor = (*engine.Engine)(nil)
 
 // runScript executes statements one at a time so results appear as they
 // finish, and names the failing statement's line when the script has
-// more than one.
+// more than one. An unterminated quote or comment at the end fails the
+// script before anything runs.
 func runScript(ctx context.Context, eng executor, bar *progressBar, out output, name, script string) error {
 	// The ";" lets the last statement go without one, as in psql -f.
-	stmts, unfinished := sql.SplitStatements(script + "\n;")
+	pieces, unfinished := splitPieces(script+"\n;", 1)
 	if unfinished {
 		return fmt.Errorf("%s: unterminated quote or comment after the last statement", name)
 	}
-	pos := 0
-	for _, stmt := range stmts {
-		at := strings.Index(script[pos:], stmt)
-		line := 0
-		if at >= 0 {
-			at += pos
-			line = 1 + strings.Count(script[:at], "\n")
-			pos = at + len(stmt)
-		}
-		err := runStatement(ctx, eng, bar, out, stmt)
-		if err != nil {
-			if len(stmts) > 1 && line > 0 {
-				return fmt.Errorf("%s:%d: %w", name, line, err)
+	for _, p := range pieces {
+		if err := runPiece(ctx, eng, bar, out, p); err != nil {
+			if len(pieces) > 1 {
+				return fmt.Errorf("%s:%d: %w", name, p.line, err)
 			}
 			return err
 		}
 	}
 	return nil
+}
+
+// runReader executes statements from r as each one is complete (at the
+// end of the line holding its ';'), not when r is closed. An error names
+// the failing statement's line unless it was the whole input.
+func runReader(ctx context.Context, eng executor, bar *progressBar, out output, name string, r io.Reader) error {
+	br := bufio.NewReader(r)
+	var buf strings.Builder
+	start, lines, ran := 1, 0, 0
+	run := func(pieces []piece, eof bool) error {
+		for _, p := range pieces {
+			if err := runPiece(ctx, eng, bar, out, p); err != nil {
+				if ran == 0 && eof && len(pieces) == 1 {
+					return err
+				}
+				return fmt.Errorf("%s:%d: %w", name, p.line, err)
+			}
+			ran++
+		}
+		return nil
+	}
+	for {
+		line, err := br.ReadString('\n')
+		if line != "" {
+			lines++
+			buf.WriteString(line)
+		}
+		if errors.Is(err, io.EOF) {
+			pieces, unfinished := splitPieces(buf.String()+"\n;", start)
+			if unfinished {
+				return fmt.Errorf("%s: unterminated quote or comment after the last statement", name)
+			}
+			return run(pieces, true)
+		}
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", name, err)
+		}
+		pieces, unfinished := splitPieces(buf.String(), start)
+		if unfinished {
+			continue
+		}
+		if err := run(pieces, false); err != nil {
+			return err
+		}
+		buf.Reset()
+		start = lines + 1
+	}
+}
+
+// runPiece parses one statement and runs it.
+func runPiece(ctx context.Context, eng executor, bar *progressBar, out output, p piece) error {
+	st, err := p.parse()
+	if err != nil {
+		return err
+	}
+	return runStatement(ctx, eng, bar, out, st)
 }
 
 // output routes results: rows through the formatter to stdout; messages
@@ -209,12 +262,12 @@ func (o output) write(r *engine.Result) error {
 	return nil
 }
 
-func runStatement(ctx context.Context, eng executor, bar *progressBar, out output, stmt string) error {
-	results, err := eng.Execute(ctx, stmt)
+func runStatement(ctx context.Context, eng executor, bar *progressBar, out output, st sql.Statement) error {
+	r, err := eng.ExecuteStatement(ctx, st)
 	if bar != nil {
 		bar.Clear()
 	}
-	for _, r := range results {
+	if r != nil {
 		if werr := out.write(r); werr != nil {
 			return werr
 		}

@@ -10,20 +10,22 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"sluice/internal/engine"
+	"sluice/internal/sql"
 )
 
-// scripted answers statements from a table and records what it ran.
+// scripted answers parsed statements from a table keyed by their source
+// text and records what it ran.
 type scripted struct {
 	answers map[string]*engine.Result
 	ran     []string
 }
 
-func (s *scripted) Execute(_ context.Context, stmt string) ([]*engine.Result, error) {
-	s.ran = append(s.ran, stmt)
-	if r, ok := s.answers[stmt]; ok {
-		return []*engine.Result{r}, nil
+func (s *scripted) ExecuteStatement(_ context.Context, st sql.Statement) (*engine.Result, error) {
+	s.ran = append(s.ran, st.Text())
+	if r, ok := s.answers[st.Text()]; ok {
+		return r, nil
 	}
-	return nil, errors.New("syntax error at 1:1: unexpected " + strings.Fields(stmt)[0])
+	return nil, errors.New("no answer for " + st.Text())
 }
 
 func TestRunScript(t *testing.T) {
@@ -35,8 +37,9 @@ func TestRunScript(t *testing.T) {
 		script, out, err string
 	}{
 		{"CREATE TABLE t (a INT);\nSELECT a FROM t;", "[]\n", ""},
-		{"CREATE TABLE t (a INT);\n\n  BOGUS;\nSELECT a FROM t;", "", "x.sql:3: syntax error at 1:1: unexpected BOGUS"},
-		{"BOGUS", "", "syntax error at 1:1: unexpected BOGUS"},
+		{"CREATE TABLE t (a INT);\n\n  BOGUS;\nSELECT a FROM t;", "", "x.sql:3: syntax error at line 1:1: expected a statement but found 'BOGUS'"},
+		{"BOGUS", "", "syntax error at line 1:1: expected a statement but found 'BOGUS'"},
+		{"SELECT a FROM t;\nSELECT nope;", "[]\n", "x.sql:2: no answer for SELECT nope"},
 		{"-- nothing\n", "", ""},
 		{"SELECT a FROM t\n", "[]\n", ""},
 		{"SELECT a FROM t; SELECT 'open", "", "x.sql: unterminated quote or comment after the last statement"},

@@ -11,8 +11,6 @@ import (
 	"strings"
 
 	"github.com/chzyer/readline"
-
-	"sluice/internal/sql"
 )
 
 const (
@@ -90,7 +88,7 @@ func shell(ctx context.Context, o Options, eng executor, bar *progressBar, f For
 		}
 		lines = append(lines, line)
 		text := strings.Join(lines, "\n")
-		stmts, unfinished := sql.SplitStatements(text)
+		pieces, unfinished := splitPieces(text, 1)
 		if unfinished {
 			rl.SetPrompt(contPrompt)
 			continue
@@ -99,9 +97,9 @@ func shell(ctx context.Context, o Options, eng executor, bar *progressBar, f For
 		rl.SaveHistory(strings.Join(lines, " "))
 		lines = nil
 		rl.SetPrompt(prompt)
-		for _, stmt := range stmts {
+		for _, p := range pieces {
 			sctx, stop := signal.NotifyContext(ctx, os.Interrupt)
-			err := runStatement(sctx, eng, bar, out, stmt)
+			err := runPiece(sctx, eng, bar, out, p)
 			stop()
 			if err != nil {
 				fmt.Fprintln(o.Stderr, "error:", err)

@@ -19,6 +19,7 @@ import (
 
 	"sluice/internal/storage"
 	"sluice/internal/testutil/faultproxy"
+	"sluice/internal/testutil/integration"
 	"sluice/internal/testutil/s3server"
 	"sluice/internal/types"
 )
@@ -49,7 +50,7 @@ func TestMain(m *testing.M) {
 	if !testing.Short() {
 		s3srv, s3srvErr = s3server.Start()
 		if s3srvErr != nil {
-			fmt.Fprintf(os.Stderr, "\n*** %v: engine S3 integration tests will be SKIPPED ***\n\n", s3srvErr)
+			fmt.Fprintf(os.Stderr, "\n*** %v: engine S3 integration tests will be SKIPPED (FAILED in CI) ***\n\n", s3srvErr)
 		}
 	} else {
 		s3srvErr = errors.New("-short")
@@ -59,11 +60,14 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// needS3 skips loudly when the server could not be started.
+// needS3 skips loudly (fails in CI) when the server could not be started.
 func needS3(t testing.TB) *s3server.Server {
 	t.Helper()
 	if s3srv == nil {
-		t.Skipf("S3 SERVER UNAVAILABLE (%v): skipping S3 integration test", s3srvErr)
+		if testing.Short() {
+			t.Skip("S3 SERVER UNAVAILABLE (-short): skipping S3 integration test")
+		}
+		integration.Unavailable(t, "S3 SERVER UNAVAILABLE (%v): skipping S3 integration test", s3srvErr)
 	}
 	return s3srv
 }

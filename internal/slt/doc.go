@@ -55,10 +55,35 @@
 // the order the engine returned them (nosort, the default), sorted as
 // text (rowsort), or as one sorted value per line (valuesort).
 //
+// A query header may end with "lines <regexp>": only the result lines
+// the regexp matches are compared, for SHOW and DESCRIBE output that also
+// carries timings or rates:
+//
+//	query TT rowsort lines ^(late_rows_dropped|watermark)
+//	DESCRIBE STREAM s
+//
 // query explain: the expected lines are the text of every value returned,
 // split at newlines and kept verbatim apart from trailing spaces: golden
 // plans for EXPLAIN, whether the engine returns one row per plan line or
 // the whole plan in one value.
+//
+// # Streaming records
+//
+// write <path>: the following lines, up to the next blank line, become
+// the file ${TMPDIR}/<path> (folders created, variables substituted,
+// renamed into place whole), so files can land in a table's location
+// between runs of a stream. The path must stay inside ${TMPDIR}.
+//
+//	write in/b.json
+//	{"ip": "a", "ts": "2026-11-30T10:06:00Z"}
+//
+// restart: reopen the engine over the same data directory, dropping all
+// in-memory state, as a process restarted after a crash. Files under
+// testdata/slt/streaming/ run twice: straight through, where restart does
+// nothing, then on fresh directories with a restart at every restart
+// record. Every record must pass in both passes and do the same thing in
+// both (the same rows, the same error). Streams run in the foreground with
+// trigger = 'once' (one epoch) or 'available_now' in a statement ok.
 //
 // # Values
 //
@@ -86,7 +111,7 @@
 // # Updating
 //
 //	go test ./internal/slt -update                   # every file
-//	go test ./internal/slt -run 'TestSLT/select/' -update
+//	go test ./internal/slt -run 'TestSLT/query/' -update
 //
 // rewrites the expected rows, column types and error patterns in place,
 // keeping comments, SQL and layout. Records that fail for another reason

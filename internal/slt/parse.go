@@ -2,6 +2,8 @@ package slt
 
 import (
 	"fmt"
+	"path"
+	"regexp"
 	"strings"
 )
 
@@ -12,6 +14,13 @@ type Kind int
 const (
 	Statement Kind = iota
 	Query
+	// Write lands a file: "write <path>", then its lines up to the next
+	// blank line; path is relative to ${TMPDIR}.
+	Write
+	// Restart reopens the engine over the same data directory when the
+	// runner has a Restart hook (the restart pass of streaming files),
+	// and does nothing otherwise.
+	Restart
 )
 
 // Sort modes of a query record.
@@ -34,12 +43,16 @@ type Script struct {
 type Record struct {
 	Line int // 1-based line of the record's header
 	Kind Kind
-	SQL  string
+	SQL  string // the SQL; for Write, the file's content
+	Path string // Write: the file, relative to ${TMPDIR}
 
 	WantError    bool   // statement error
 	ErrorPattern string // substring or regexp; "" accepts any error
 
-	Types    string   // query column letters; "" for query explain
+	Types string // query column letters; "" for query explain
+	// Lines, when set, keeps only the result lines it matches: for
+	// SHOW/DESCRIBE output that also carries timings and rates.
+	Lines    *regexp.Regexp
 	Sort     string   // NoSort, RowSort, ValueSort or Explain
 	Expected []string // expected result lines
 
@@ -93,25 +106,57 @@ func parseRecord(lines []string, i int) (*Record, int, error) {
 		r.WantError = true
 		_, r.ErrorPattern, _ = strings.Cut(header, "error")
 		r.ErrorPattern = strings.TrimSpace(r.ErrorPattern)
+	case fields[0] == "write":
+		if len(fields) != 2 {
+			return nil, 0, fmt.Errorf("write wants one relative path, got %q", header)
+		}
+		p := path.Clean(fields[1])
+		if path.IsAbs(p) || p == "." || p == ".." || strings.HasPrefix(p, "../") {
+			return nil, 0, fmt.Errorf("write path %q must stay inside ${TMPDIR}", fields[1])
+		}
+		r.Kind, r.Path = Write, p
+		return parseWrite(lines, i, r)
+	case fields[0] == "restart":
+		if len(fields) != 1 {
+			return nil, 0, fmt.Errorf("unexpected %q after restart", fields[1])
+		}
+		r.Kind = Restart
+		if i+1 < len(lines) && strings.TrimSpace(lines[i+1]) != "" {
+			return nil, 0, fmt.Errorf("restart takes no body; end it with a blank line")
+		}
+		return r, i + 1, nil
 	case fields[0] == "query" && len(fields) == 2 && fields[1] == Explain:
 		r.Kind, r.Sort = Query, Explain
-	case fields[0] == "query" && (len(fields) == 2 || len(fields) == 3):
+	case fields[0] == "query" && len(fields) >= 2:
 		r.Kind, r.Types, r.Sort = Query, fields[1], NoSort
 		for _, c := range r.Types {
 			if !strings.ContainsRune("IRTBD?", c) {
 				return nil, 0, fmt.Errorf("unknown column type %q in %q (want I, R, T, B, D or ?)", c, r.Types)
 			}
 		}
-		if len(fields) == 3 {
-			switch fields[2] {
+		rest := fields[2:]
+		if len(rest) > 0 && rest[0] != "lines" {
+			switch rest[0] {
 			case NoSort, RowSort, ValueSort:
-				r.Sort = fields[2]
+				r.Sort = rest[0]
 			default:
-				return nil, 0, fmt.Errorf("unknown sort mode %q (want nosort, rowsort or valuesort)", fields[2])
+				return nil, 0, fmt.Errorf("unknown sort mode %q (want nosort, rowsort or valuesort)", rest[0])
 			}
+			rest = rest[1:]
+		}
+		if len(rest) > 0 {
+			if rest[0] != "lines" || len(rest) == 1 {
+				return nil, 0, fmt.Errorf("unexpected %q after the sort mode (want lines <regexp>)", strings.Join(rest, " "))
+			}
+			_, pattern, _ := strings.Cut(header, " lines ")
+			re, err := regexp.Compile(strings.TrimSpace(pattern))
+			if err != nil {
+				return nil, 0, fmt.Errorf("lines: %w", err)
+			}
+			r.Lines = re
 		}
 	default:
-		return nil, 0, fmt.Errorf("unknown record %q (want statement ok, statement error, query <types> or query explain)", header)
+		return nil, 0, fmt.Errorf("unknown record %q (want statement ok, statement error, query <types>, query explain, write <path> or restart)", header)
 	}
 
 	j := i + 1
@@ -142,6 +187,24 @@ func parseRecord(lines []string, i int) (*Record, int, error) {
 			r.Expected = append(r.Expected, l)
 		}
 		r.resEnd = j
+	}
+	return r, j, nil
+}
+
+// parseWrite reads a write record's content: every line up to the next
+// blank line, kept as written (a file may be empty).
+func parseWrite(lines []string, i int, r *Record) (*Record, int, error) {
+	j := i + 1
+	var content []string
+	for ; j < len(lines); j++ {
+		l := strings.TrimRight(lines[j], "\r")
+		if strings.TrimSpace(l) == "" {
+			break
+		}
+		content = append(content, l)
+	}
+	if len(content) > 0 {
+		r.SQL = strings.Join(content, "\n") + "\n"
 	}
 	return r, j, nil
 }

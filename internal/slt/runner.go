@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -30,8 +32,14 @@ var _ Executor = (*engine.Engine)(nil)
 type Runner struct {
 	Exec Executor
 	// Vars are the ${NAME} substitutions (TESTDATA, TMPDIR), applied to
-	// SQL and, reversed, to actual output.
+	// SQL and, reversed, to actual output. Write records land files
+	// under Vars["TMPDIR"].
 	Vars map[string]string
+	// Restart, when set, is called at each restart record: it drops the
+	// current executor and returns a fresh one over the same data
+	// directory, as a process restarted after a crash would. When nil,
+	// restart records do nothing (the straight pass).
+	Restart func() (Executor, error)
 }
 
 // Failure is one record that did not do what the file expects.
@@ -57,6 +65,28 @@ type Outcome struct {
 	// whether it differs from the original.
 	Updated string
 	Changed bool
+	// Ran counts the records executed.
+	Ran int
+	// Actual holds, per record of the script, what it did as text
+	// (rows, error, "ok"), with variables written back: two runs of one
+	// script did the same thing when their Actual are equal.
+	Actual []string
+}
+
+// SamePasses compares two runs of one script record by record (a
+// straight pass and a restart pass) and returns a failure for each
+// record that did something different in the second.
+func SamePasses(s *Script, first, second *Outcome) []Failure {
+	var out []Failure
+	for i, rec := range s.Records {
+		if i >= len(first.Actual) || i >= len(second.Actual) || first.Actual[i] == second.Actual[i] {
+			continue
+		}
+		out = append(out, Failure{File: s.Name, Line: rec.Line, SQL: rec.SQL,
+			Msg: "the restart pass differs from the straight pass (- straight, + restart):\n" +
+				diff(strings.Split(first.Actual[i], "\n"), strings.Split(second.Actual[i], "\n"))})
+	}
+	return out
 }
 
 // edit replaces lines [from, to) of the script with text.
@@ -71,7 +101,9 @@ func (r *Runner) Run(ctx context.Context, s *Script) *Outcome {
 	out := &Outcome{}
 	var edits []edit
 	for _, rec := range s.Records {
-		msg, e := r.runRecord(ctx, rec)
+		msg, e, actual := r.runRecord(ctx, rec)
+		out.Ran++
+		out.Actual = append(out.Actual, actual)
 		if msg != "" {
 			out.Failures = append(out.Failures, Failure{File: s.Name, Line: rec.Line, SQL: rec.SQL, Msg: msg, Fixed: len(e) > 0})
 		}
@@ -88,26 +120,48 @@ func (r *Runner) Run(ctx context.Context, s *Script) *Outcome {
 	return out
 }
 
-// runRecord returns a failure message ("" when the record passed) and
-// the edits that would make it pass.
-func (r *Runner) runRecord(ctx context.Context, rec *Record) (string, []edit) {
+// runRecord returns a failure message ("" when the record passed), the
+// edits that would make it pass, and what the record did as text.
+func (r *Runner) runRecord(ctx context.Context, rec *Record) (string, []edit, string) {
+	switch rec.Kind {
+	case Write:
+		if err := r.write(rec); err != nil {
+			return err.Error(), nil, "error: " + err.Error()
+		}
+		return "", nil, "ok"
+	case Restart:
+		if r.Restart == nil {
+			return "", nil, "ok"
+		}
+		ex, err := r.Restart()
+		if err != nil {
+			msg := "restart failed: " + r.unsubstitute(err.Error())
+			return msg, nil, "error: " + msg
+		}
+		r.Exec = ex
+		return "", nil, "ok"
+	}
 	results, err := r.Exec.Execute(ctx, r.substitute(rec.SQL))
+	actual := "ok"
+	if err != nil {
+		actual = "error: " + r.unsubstitute(err.Error())
+	}
 	if rec.Kind == Statement {
 		switch {
 		case !rec.WantError && err != nil:
-			return "statement failed: " + r.unsubstitute(err.Error()), nil
+			return "statement failed: " + r.unsubstitute(err.Error()), nil, actual
 		case rec.WantError && err == nil:
-			return "statement succeeded, expected an error", nil
+			return "statement succeeded, expected an error", nil, actual
 		case rec.WantError && !r.errorMatches(rec.ErrorPattern, err.Error()):
 			got := r.unsubstitute(firstLine(err.Error()))
 			return fmt.Sprintf("error %q does not match %q", r.unsubstitute(err.Error()), rec.ErrorPattern),
-				[]edit{{rec.header, rec.header + 1, []string{"statement error " + got}}}
+				[]edit{{rec.header, rec.header + 1, []string{"statement error " + got}}}, actual
 		}
-		return "", nil
+		return "", nil, actual
 	}
 
 	if err != nil {
-		return "query failed: " + r.unsubstitute(err.Error()), nil
+		return "query failed: " + r.unsubstitute(err.Error()), nil, actual
 	}
 	var res *engine.Result
 	for _, x := range results {
@@ -116,7 +170,7 @@ func (r *Runner) runRecord(ctx context.Context, rec *Record) (string, []edit) {
 		}
 	}
 	if res == nil {
-		return "query returned no rows", nil
+		return "query returned no rows", nil, "no rows"
 	}
 	var msgs []string
 	var edits []edit
@@ -125,22 +179,55 @@ func (r *Runner) runRecord(ctx context.Context, rec *Record) (string, []edit) {
 		if !typesMatch(rec.Types, got) {
 			msgs = append(msgs, fmt.Sprintf("column types: got %s, want %s", got, rec.Types))
 			header := "query " + got
-			if f := strings.Fields(rec.head); len(f) == 3 {
-				header += " " + f[2]
+			if f := strings.Fields(rec.head); len(f) > 2 {
+				// Keep the sort mode and lines filter as written.
+				_, tail, _ := strings.Cut(strings.TrimSpace(rec.head)[len("query"):], f[1])
+				header += tail
 			}
 			edits = append(edits, edit{rec.header, rec.header + 1, []string{header}})
 		}
 	}
-	actual := r.resultLines(res, rec.Sort)
-	if !equalLines(rec.Expected, actual) {
-		msgs = append(msgs, "result mismatch (- expected, + actual):\n"+diff(rec.Expected, actual))
+	lines := r.resultLines(res, rec.Sort)
+	if rec.Lines != nil {
+		kept := lines[:0]
+		for _, l := range lines {
+			if rec.Lines.MatchString(l) {
+				kept = append(kept, l)
+			}
+		}
+		lines = kept
+	}
+	if !equalLines(rec.Expected, lines) {
+		msgs = append(msgs, "result mismatch (- expected, + actual):\n"+diff(rec.Expected, lines))
 		if rec.resStart >= 0 {
-			edits = append(edits, edit{rec.resStart, rec.resEnd, actual})
+			edits = append(edits, edit{rec.resStart, rec.resEnd, lines})
 		} else {
-			edits = append(edits, edit{rec.sqlEnd, rec.sqlEnd, append([]string{"----"}, actual...)})
+			edits = append(edits, edit{rec.sqlEnd, rec.sqlEnd, append([]string{"----"}, lines...)})
 		}
 	}
-	return strings.Join(msgs, "\n"), edits
+	return strings.Join(msgs, "\n"), edits, strings.Join(append([]string{typeLetters(res.Schema)}, lines...), "\n")
+}
+
+// write lands a write record's file under ${TMPDIR}, creating folders.
+// The content goes to a temporary name first and is renamed into place,
+// so a source listing the folder never sees half a file.
+func (r *Runner) write(rec *Record) error {
+	dir := r.Vars["TMPDIR"]
+	if dir == "" {
+		return fmt.Errorf("write %s: the runner has no TMPDIR", rec.Path)
+	}
+	path := filepath.Join(dir, filepath.FromSlash(rec.Path))
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("write %s: %w", rec.Path, err)
+	}
+	tmp := filepath.Join(dir, ".slt-write.tmp")
+	if err := os.WriteFile(tmp, []byte(r.substitute(rec.SQL)), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", rec.Path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("write %s: %w", rec.Path, err)
+	}
+	return nil
 }
 
 // errorMatches is a substring test, then a regexp test.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -38,16 +39,29 @@ func TestSLT(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatalf("no .slt files under %s", root)
 	}
+	// The total is logged (go test -v) so a reorganisation of the files
+	// can show it ran as many records as before.
+	var ran, ranFiles atomic.Int64
+	t.Cleanup(func() { t.Logf("ran %d records in %d files", ran.Load(), ranFiles.Load()) })
 	for _, path := range files {
 		rel, _ := filepath.Rel(root, path)
 		t.Run(filepath.ToSlash(rel), func(t *testing.T) {
 			t.Parallel()
-			runFile(t, path, filepath.Join("testdata", "slt", rel), testdata)
+			runFile(t, path, filepath.Join("testdata", "slt", rel), testdata, &ran, &ranFiles)
 		})
 	}
 }
 
-func runFile(t *testing.T, path, name, testdata string) {
+// restartDirs are the folders whose files run twice: straight through,
+// then again on fresh directories with the engine reopened at every
+// restart record. Both passes must do the same thing record by record:
+// the project's rule that a stream's output survives a crash and restart
+// unchanged.
+var restartDirs = []string{"streaming/"}
+
+// runFile runs one file (twice under restartDirs) and adds the records
+// it ran to ran, once per pass, and itself to files.
+func runFile(t *testing.T, path, name, testdata string, ran, files *atomic.Int64) {
 	text, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -59,29 +73,65 @@ func runFile(t *testing.T, path, name, testdata string) {
 	if script.Skip != "" && os.Getenv("SLT_NOSKIP") == "" {
 		t.Skip(script.Skip)
 	}
-	dataDir := t.TempDir()
-	eng, err := engine.Open(engine.Options{
-		DataDir: dataDir,
-		Now:     func() time.Time { return fixedNow },
-	})
-	if err != nil {
-		t.Fatal(err)
+	rel := strings.TrimPrefix(filepath.ToSlash(name), "testdata/slt/")
+	twice := false
+	for _, d := range restartDirs {
+		twice = twice || strings.HasPrefix(rel, d)
 	}
-	defer eng.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Second)
-	defer cancel()
-	r := &Runner{Exec: eng, Vars: map[string]string{"TESTDATA": testdata, "TMPDIR": t.TempDir(), "DATADIR": dataDir}}
-	out := r.Run(ctx, script)
+	out := runPass(t, script, testdata, false)
+	ran.Add(int64(out.Ran))
+	files.Add(1)
 	if *update && out.Changed {
 		if err := os.WriteFile(path, []byte(out.Updated), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("updated %s", name)
 	}
+	report(t, out, "")
+	if !twice {
+		return
+	}
+	again := runPass(t, script, testdata, true)
+	ran.Add(int64(again.Ran))
+	report(t, again, " (restart pass)")
+	for _, f := range SamePasses(script, out, again) {
+		t.Error(f.Error())
+	}
+}
+
+// runPass runs script on a fresh engine with its own data and temp
+// directories; with restarts, each restart record reopens the engine
+// over the same data directory.
+func runPass(t *testing.T, script *Script, testdata string, restarts bool) *Outcome {
+	dataDir := t.TempDir()
+	opts := engine.Options{DataDir: dataDir, Now: func() time.Time { return fixedNow }}
+	eng, err := engine.Open(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { eng.Close() }()
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Second)
+	defer cancel()
+	r := &Runner{Exec: eng, Vars: map[string]string{"TESTDATA": testdata, "TMPDIR": t.TempDir(), "DATADIR": dataDir}}
+	if restarts {
+		r.Restart = func() (Executor, error) {
+			if err := eng.Close(); err != nil {
+				return nil, err
+			}
+			eng, err = engine.Open(opts)
+			return eng, err
+		}
+	}
+	return r.Run(ctx, script)
+}
+
+// report fails t for every failure of out that -update does not fix.
+func report(t *testing.T, out *Outcome, pass string) {
+	t.Helper()
 	for _, f := range out.Failures {
 		if *update && f.Fixed {
 			continue
 		}
-		t.Error(f.Error())
+		t.Error(f.Error() + pass)
 	}
 }

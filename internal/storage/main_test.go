@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"sluice/internal/testutil/integration"
 	"sluice/internal/testutil/s3server"
 )
 
@@ -21,7 +22,7 @@ var (
 func TestMain(m *testing.M) {
 	s3srv, s3srvErr = s3server.Start()
 	if s3srvErr != nil {
-		fmt.Fprintf(os.Stderr, "\n*** %v: S3 integration tests will be SKIPPED ***\n\n", s3srvErr)
+		fmt.Fprintf(os.Stderr, "\n*** %v: S3 integration tests will be SKIPPED (FAILED in CI) ***\n\n", s3srvErr)
 	}
 	code := m.Run()
 	s3srv.Stop()
@@ -33,7 +34,7 @@ func TestMain(m *testing.M) {
 func newS3Bucket(t testing.TB, opts Options) *S3Store {
 	t.Helper()
 	if s3srv == nil {
-		t.Skipf("S3 SERVER UNAVAILABLE: %v", s3srvErr)
+		integration.Unavailable(t, "%v", s3srvErr)
 	}
 	name := fmt.Sprintf("t%d-%s", bucketN.Add(1), strings.ToLower(strings.NewReplacer("/", "-", "_", "-").Replace(t.Name())))
 	if len(name) > 63 {

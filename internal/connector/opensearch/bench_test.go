@@ -14,6 +14,7 @@ import (
 	"sluice/internal/connector"
 	"sluice/internal/connector/opensearch"
 	"sluice/internal/connector/opensearch/suite"
+	"sluice/internal/testutil/integration"
 )
 
 // benchDocs is how many documents one run indexes.
@@ -35,7 +36,7 @@ func benchBatches() []arrow.RecordBatch {
 // rounds each, and the best round of each counts.
 func BenchmarkIndexing(b *testing.B) {
 	if node == nil {
-		b.Skip("OPENSEARCH UNAVAILABLE")
+		integration.Unavailable(b, "OPENSEARCH UNAVAILABLE")
 	}
 	batches := benchBatches()
 	enc, _ := opensearch.NewEncoder(suite.Schema, nil, "", "")

@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
+	"sluice/internal/testutil/integration"
 	"sluice/internal/testutil/s3server"
 )
 
@@ -28,7 +29,7 @@ func needS3(t *testing.T) *s3server.Server {
 	if s3srv == nil {
 		srv, err := s3server.Start()
 		if err != nil {
-			t.Skipf("%v: skipping S3 crash test", err)
+			integration.Unavailable(t, "%v: skipping S3 crash test", err)
 		}
 		s3srv = srv
 	}

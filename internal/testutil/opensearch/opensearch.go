@@ -8,7 +8,7 @@
 //		var err error
 //		node, err = ostest.Start()
 //		if err != nil {
-//			log.Printf("%v", err) // "OPENSEARCH UNAVAILABLE: ..."; tests then skip
+//			log.Printf("%v", err) // "OPENSEARCH UNAVAILABLE: ..."; tests then call integration.Unavailable
 //		}
 //		code := m.Run()
 //		node.Close() // nil-safe
@@ -30,6 +30,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"sluice/internal/testutil/integration"
 )
 
 // ErrUnavailable wraps every reason no node could be had, so tests can
@@ -69,13 +71,14 @@ func Start() (*Node, error) {
 	return n, nil
 }
 
-// StartTB starts a node for one test and closes it on cleanup; it skips
-// the test loudly when none can be had.
+// StartTB starts a node for one test and closes it on cleanup; when none
+// can be had it ends the test through integration.Unavailable (a loud
+// skip, a failure in CI).
 func StartTB(tb testing.TB) *Node {
 	tb.Helper()
 	n, err := Start()
 	if err != nil {
-		tb.Skipf("%v", err)
+		integration.Unavailable(tb, "%v", err)
 	}
 	tb.Cleanup(n.Close)
 	return n

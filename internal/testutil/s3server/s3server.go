@@ -4,7 +4,7 @@
 //	func TestMain(m *testing.M) {
 //		srv, err := s3server.Start()
 //		if err != nil {
-//			log.Printf("S3 SERVER UNAVAILABLE: %v", err) // tests then skip
+//			log.Printf("S3 SERVER UNAVAILABLE: %v", err) // tests then call integration.Unavailable
 //		}
 //		code := m.Run()
 //		srv.Stop() // nil-safe
@@ -34,6 +34,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+
+	"sluice/internal/testutil/integration"
 )
 
 // Module is what Start installs when no versitygw binary is found.
@@ -61,13 +63,14 @@ type Server struct {
 }
 
 // StartTB starts a server for one test (or benchmark) and stops it on
-// cleanup. When none can be started it calls tb.Skip with a message that
+// cleanup. When none can be started it ends tb through
+// integration.Unavailable (a skip, a failure in CI) with a message that
 // starts "S3 SERVER UNAVAILABLE".
 func StartTB(tb testing.TB) *Server {
 	tb.Helper()
 	s, err := Start()
 	if err != nil {
-		tb.Skipf("%v", err)
+		integration.Unavailable(tb, "%v", err)
 	}
 	tb.Cleanup(s.Stop)
 	return s

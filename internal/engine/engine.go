@@ -12,6 +12,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -199,35 +200,16 @@ func (e *Engine) dispatch(ctx context.Context, st sql.Statement) (*Result, error
 	case *sql.DropMaterializedView:
 		return e.dropMView(ctx, s)
 	}
-	return nil, fmt.Errorf("%s: %w (arrives with streaming and materialized views)", statementName(st), ErrNotSupported)
+	return nil, fmt.Errorf("%s: %w", statementName(st), ErrNotSupported)
 }
 
+// statementName is the statement's leading keywords, for errors.
 func statementName(st sql.Statement) string {
-	switch st.(type) {
-	case *sql.InsertStream:
-		return "INSERT STREAM"
-	case *sql.CreateMaterializedView:
-		return "CREATE MATERIALIZED VIEW"
-	case *sql.RefreshMaterializedView:
-		return "REFRESH MATERIALIZED VIEW"
-	case *sql.DropMaterializedView:
-		return "DROP MATERIALIZED VIEW"
-	case *sql.AlterMaterializedView:
-		return "ALTER MATERIALIZED VIEW"
-	case *sql.ShowMaterializedViews:
-		return "SHOW MATERIALIZED VIEWS"
-	case *sql.DescribeMaterializedView:
-		return "DESCRIBE MATERIALIZED VIEW"
-	case *sql.ShowStreams:
-		return "SHOW STREAMS"
-	case *sql.DescribeStream:
-		return "DESCRIBE STREAM"
-	case *sql.StopStream:
-		return "STOP STREAM"
-	case *sql.StartStream:
-		return "START STREAM"
+	words := strings.Fields(st.Text())
+	if len(words) > 3 {
+		words = words[:3]
 	}
-	return fmt.Sprintf("%T", st)
+	return strings.ToUpper(strings.Join(words, " "))
 }
 
 func message(format string, args ...any) *Result {

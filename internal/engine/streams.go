@@ -231,7 +231,6 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 	if err := e.registerStream(rs); err != nil {
 		return nil, err
 	}
-	defer e.unregisterStream(name, rs)
 	var lockTTL time.Duration
 	if v := spec.Options["lock_ttl"]; v != "" {
 		tt, err := stream.ParseTrigger(v)
@@ -369,12 +368,6 @@ func (e *Engine) registerStream(rs *runningStream) error {
 	}
 	e.streams[k] = rs
 	return nil
-}
-
-func (e *Engine) unregisterStream(name string, rs *runningStream) {
-	// Keep the final status for SHOW STREAMS; it is replaced on restart.
-	_ = name
-	_ = rs
 }
 
 // intervalOption reads an interval-valued option ('30 seconds') in

@@ -183,7 +183,3 @@ func IsFunction(name string) bool {
 
 // IsAggregate reports whether name is an aggregate function.
 func IsAggregate(name string) bool { return functions.Is(name, functions.Aggregate) }
-
-// IsGenerator reports whether name yields several rows per input row
-// (explode, hop); the planner handles those.
-func IsGenerator(name string) bool { return functions.Is(name, functions.Generator) }

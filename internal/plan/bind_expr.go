@@ -1,12 +1,10 @@
 package plan
 
 import (
-	"fmt"
 	"math/big"
 	"strconv"
 	"strings"
 
-	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"sluice/internal/expr"
@@ -388,6 +386,3 @@ func isGenerator(name string) bool {
 	}
 	return false
 }
-
-var _ = fmt.Sprintf
-var _ arrow.DataType

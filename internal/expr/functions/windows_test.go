@@ -50,7 +50,7 @@ func TestWindows(t *testing.T) {
 	if got := functions.HopStarts(-1, 10*min, 5*min); !reflect.DeepEqual(got, []int64{-10 * min, -5 * min}) {
 		t.Errorf("HopStarts(-1) = %v", got)
 	}
-	if !expr.IsGenerator("hop") || !expr.IsFunction("session") || expr.IsGenerator("session") {
+	if !isGenerator("hop") || !expr.IsFunction("session") || isGenerator("session") {
 		t.Error("hop is a generator and session a window entry")
 	}
 	if _, err := expr.Call("session", c, S("5 minutes")); err == nil {

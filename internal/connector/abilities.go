@@ -105,3 +105,11 @@ type BadRowCounter interface {
 type EpochBeginner interface {
 	BeginEpoch(ctx context.Context, epoch int64) error
 }
+
+// LimitPusher is a source that can stop early: the returned source yields
+// at most n rows from each split. The engine still applies the LIMIT
+// across splits; it pushes one only when nothing between the LIMIT and
+// the scan drops or adds rows.
+type LimitPusher interface {
+	PushLimit(n int64) (Source, error)
+}

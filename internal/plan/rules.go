@@ -25,6 +25,7 @@ var Rules = []Rule{
 // what each source made of the projection and filter pushed into it.
 var ScanRules = []Rule{
 	PushAggregateIntoScan{},
+	PushLimitIntoScan{},
 }
 
 // maxPasses bounds the fixpoint loop; rules only move filters down and

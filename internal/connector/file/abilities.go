@@ -16,3 +16,14 @@ func (s *Source) MetadataColumns() []string {
 // Stream is the streaming form of this (projected, filtered) source: it
 // discovers new files epoch by epoch.
 func (s *Source) Stream() (connector.StreamingSource, error) { return NewStreamSource(s) }
+
+var _ connector.LimitPusher = (*Source)(nil)
+
+// PushLimit makes each split stop decoding after n rows: a LIMIT over a
+// plain scan then reads a few batches of the first files, not all of them.
+func (s *Source) PushLimit(n int64) (connector.Source, error) {
+	c := *s
+	c.limit = n
+	c.stats, c.last = &planStats{}, &lastOffset{}
+	return &c, nil
+}

@@ -57,6 +57,9 @@ type Source struct {
 	last  *lastOffset
 	dead  *deadLetter
 	mem   memory.Allocator
+
+	// limit, when >= 0, is the most rows a split yields (a pushed LIMIT).
+	limit int64
 }
 
 // planStats counts what Plan kept and pruned, for EXPLAIN and tests.
@@ -114,7 +117,7 @@ func NewSource(ctx context.Context, spec connector.TableSpec) (*Source, error) {
 	s := &Source{
 		spec: spec, format: fmtName, loc: loc, fopts: fopts, sopts: sopts,
 		table: spec.Schema, out: spec.Schema, stats: &planStats{}, last: &lastOffset{}, mem: memory.DefaultAllocator,
-		isPart: make([]bool, spec.Schema.NumFields()),
+		isPart: make([]bool, spec.Schema.NumFields()), limit: -1,
 	}
 	for _, p := range spec.PartitionBy {
 		i := fieldIndex(spec.Schema, p)
@@ -239,6 +242,9 @@ func (s *Source) Describe() string {
 	}
 	if len(s.statPreds) > 0 && s.format == "parquet" {
 		fmt.Fprintf(&b, " stats_filters=%d", len(s.statPreds))
+	}
+	if s.limit >= 0 {
+		fmt.Fprintf(&b, " limit=%d", s.limit)
 	}
 	return b.String()
 }
@@ -436,7 +442,11 @@ func (s *Source) Open(ctx context.Context, split connector.Split) (connector.Rec
 	if err != nil {
 		return nil, fmt.Errorf("table %s: opening %s: %w", s.spec.Name, sp.URI, err)
 	}
-	return &reader{src: s, fr: fr, out: out, plan: plan, parts: parts, name: sp.URI, id: sp.ID(), bad: bad, ctx: ctx}, nil
+	r := &reader{src: s, fr: fr, out: out, plan: plan, parts: parts, name: sp.URI, id: sp.ID(), bad: bad, ctx: ctx}
+	if s.limit >= 0 {
+		return connector.LimitReader(r, s.limit), nil
+	}
+	return r, nil
 }
 
 // reader adds partition columns to the decoder's batches and puts the

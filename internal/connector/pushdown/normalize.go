@@ -29,14 +29,19 @@ func indexedInteger(t arrow.DataType) bool {
 	return types.IsInteger(t) && t.ID() != arrow.UINT64
 }
 
-// NumericCasts sees through any cast between numeric types, for Parquet
-// statistics, whose min and max compare with a constant as numbers
-// whatever the column's numeric type. It also accepts an explicit
-// CAST(double AS INT), which truncates, as file pruning always has: a row
-// group holding only 5.1 to 5.9 is skipped for CAST(d AS INT) = 5 though
-// its rows match.
+// NumericCasts sees through casts that keep every value as it is, for
+// Parquet statistics, whose min and max compare with a constant as
+// numbers whatever the column's numeric type: from an integer to any
+// numeric type (a narrowing integer cast fails on values that do not
+// fit, so no kept row is missed), and FLOAT to DOUBLE. A cast that rounds
+// or truncates (DOUBLE to INT) is not seen through: comparing the
+// uncast values would skip a row group holding only 5.1 to 5.9 for
+// CAST(d AS INT) = 5, though its rows match.
 func NumericCasts(from, to arrow.DataType) bool {
-	return types.IsNumeric(from) && types.IsNumeric(to)
+	if types.IsInteger(from) {
+		return types.IsNumeric(to)
+	}
+	return from.ID() == arrow.FLOAT32 && to.ID() == arrow.FLOAT64
 }
 
 // Normalize turns predicate e, over schema, into the normalized tree:

@@ -1,0 +1,61 @@
+// Package archtest checks the layering docs/architecture.md promises, so
+// a change that breaks it fails a test instead of a review.
+package archtest
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// deps lists the sluice packages pkg depends on; direct imports only when
+// direct is true.
+func deps(t *testing.T, pkg string, direct bool) []string {
+	t.Helper()
+	args := []string{"list", "-deps", "sluice/" + pkg}
+	if direct {
+		args = []string{"list", "-f", `{{join .Imports "\n"}}`, "sluice/" + pkg}
+	}
+	out, err := exec.Command("go", args...).Output()
+	if err != nil {
+		t.Fatalf("go %s: %v", strings.Join(args, " "), err)
+	}
+	var res []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if strings.HasPrefix(l, "sluice/") && l != "sluice/"+pkg {
+			res = append(res, strings.TrimPrefix(l, "sluice/"))
+		}
+	}
+	return res
+}
+
+func TestLayering(t *testing.T) {
+	for _, tc := range []struct {
+		pkg       string
+		direct    bool
+		forbidden func(dep string) bool
+		why       string
+	}{
+		{"internal/engine", true, func(d string) bool {
+			return strings.HasPrefix(d, "internal/connector/") && d != "internal/connector/registry"
+		}, "the engine reaches connectors only through the registry"},
+		{"internal/plan", false, func(d string) bool {
+			return d == "internal/physical" || d == "internal/exec" || d == "internal/engine"
+		}, "plan never depends on physical planning or execution"},
+		{"internal/exec", false, func(d string) bool {
+			return d == "internal/plan" || d == "internal/physical" || d == "internal/engine"
+		}, "exec never depends on the logical plan or the engine"},
+		{"internal/physical", false, func(d string) bool {
+			return d == "internal/engine" || (strings.HasPrefix(d, "internal/connector/") && d != "internal/connector/pushdown")
+		}, "physical compiles plans; it opens no connector"},
+		{"internal/storage", false, func(d string) bool { return strings.HasPrefix(d, "internal/") }, "storage imports nothing of ours"},
+		{"internal/types", false, func(d string) bool { return strings.HasPrefix(d, "internal/") }, "types imports nothing of ours"},
+		{"internal/safepath", false, func(d string) bool { return strings.HasPrefix(d, "internal/") }, "safepath imports nothing of ours"},
+	} {
+		for _, d := range deps(t, tc.pkg, tc.direct) {
+			if tc.forbidden(d) {
+				t.Errorf("%s depends on %s: %s", tc.pkg, d, tc.why)
+			}
+		}
+	}
+}

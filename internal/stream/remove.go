@@ -2,12 +2,8 @@ package stream
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"sluice/internal/storage"
@@ -15,7 +11,7 @@ import (
 
 // ErrForeignFiles is wrapped by RemoveCheckpoint when the checkpoint's
 // folder holds something the stream did not write.
-var ErrForeignFiles = errors.New("holds files Sluice did not write")
+var ErrForeignFiles = storage.ErrForeignFiles
 
 // checkpointEntries are the top-level names a checkpoint is made of (see
 // Checkpoint): whatever lies below them is the checkpoint's own.
@@ -54,7 +50,7 @@ func RemoveCheckpoint(ctx context.Context, cp *Checkpoint) error {
 		return fmt.Errorf("removing checkpoint %s%s: %w", cp.Store, cp.Prefix, err)
 	}
 	if len(foreign) > 0 {
-		return fmt.Errorf("removing checkpoint %s%s: it %w (%s); remove them first or delete the folder yourself", cp.Store, cp.Prefix, ErrForeignFiles, sample(foreign))
+		return fmt.Errorf("removing checkpoint %s%s: it %w (%s); remove them first or delete the folder yourself", cp.Store, cp.Prefix, ErrForeignFiles, storage.SampleNames(foreign))
 	}
 	for _, k := range keys {
 		if err := cp.Store.Delete(ctx, k); err != nil {
@@ -65,40 +61,8 @@ func RemoveCheckpoint(ctx context.Context, cp *Checkpoint) error {
 }
 
 func removeLocalCheckpoint(dir string) error {
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("removing checkpoint %s: %w", dir, err)
-	}
-	var foreign []string
-	for _, e := range entries {
-		if !isCheckpointEntry(e.Name()) {
-			foreign = append(foreign, e.Name())
-		}
-	}
-	if len(foreign) > 0 {
-		return fmt.Errorf("removing checkpoint %s: it %w (%s); remove them first or delete the folder yourself", dir, ErrForeignFiles, sample(foreign))
-	}
-	for _, e := range entries {
-		// RemoveAll does not follow symbolic links: a link named state/
-		// pointing elsewhere loses the link, never its target.
-		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
-			return fmt.Errorf("removing checkpoint %s: %w", dir, err)
-		}
-	}
-	if err := os.Remove(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("removing checkpoint %s: %w", dir, err)
+	if err := storage.RemoveOwnedDir(dir, isCheckpointEntry); err != nil {
+		return fmt.Errorf("removing checkpoint: %w; remove them first or delete the folder yourself", err)
 	}
 	return nil
-}
-
-// sample names up to three entries for an error message.
-func sample(names []string) string {
-	sort.Strings(names)
-	if len(names) > 3 {
-		return strings.Join(names[:3], ", ") + fmt.Sprintf(" and %d more", len(names)-3)
-	}
-	return strings.Join(names, ", ")
 }

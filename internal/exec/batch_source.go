@@ -3,7 +3,6 @@ package exec
 import (
 	"context"
 	"fmt"
-	"io"
 	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -50,7 +49,7 @@ func (s *BatchSource) Plan(context.Context, connector.Offset, connector.Offset) 
 func (s *BatchSource) Splits() []connector.Split {
 	out := make([]connector.Split, len(s.batches))
 	for i, b := range s.batches {
-		out[i] = batchSplit{name: s.name, index: i, size: batchBytes(b)}
+		out[i] = batchSplit{name: s.name, index: i, size: connector.BatchBytes(b)}
 	}
 	return out
 }
@@ -61,7 +60,7 @@ func (s *BatchSource) Open(ctx context.Context, split connector.Split) (connecto
 	if !ok || sp.index < 0 || sp.index >= len(s.batches) {
 		return nil, fmt.Errorf("%s: opening split %s: not one of its splits", s.name, split.ID())
 	}
-	return &batchReader{batch: s.batches[sp.index]}, nil
+	return connector.BatchReader(s.batches[sp.index]), nil
 }
 
 // Describe is the EXPLAIN text: "values batches=1 rows=3".
@@ -81,34 +80,3 @@ type batchSplit struct {
 
 func (s batchSplit) ID() string  { return s.name + "/" + strconv.Itoa(s.index) }
 func (s batchSplit) Size() int64 { return s.size }
-
-func batchBytes(b arrow.RecordBatch) int64 {
-	var n int64
-	for _, c := range b.Columns() {
-		for _, buf := range c.Data().Buffers() {
-			if buf != nil {
-				n += int64(buf.Len())
-			}
-		}
-	}
-	return n
-}
-
-type batchReader struct {
-	batch arrow.RecordBatch
-	done  bool
-}
-
-func (r *batchReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
-	if r.done {
-		return nil, io.EOF
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	r.done = true
-	r.batch.Retain()
-	return r.batch, nil
-}
-
-func (r *batchReader) Close() error { return nil }

@@ -16,7 +16,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"strconv"
 	"sync"
 
@@ -112,7 +111,7 @@ func (t *Table) Plan(ctx context.Context, from, to connector.Offset) ([]connecto
 	}
 	splits := make([]connector.Split, 0, hi-lo)
 	for i := lo; i < hi; i++ {
-		splits = append(splits, Split{Table: t.name, Index: i, Bytes: batchSize(t.batch(i))})
+		splits = append(splits, Split{Table: t.name, Index: i, Bytes: connector.BatchBytes(t.batch(i))})
 	}
 	return splits, nil
 }
@@ -135,7 +134,7 @@ func (t *Table) Open(ctx context.Context, split connector.Split) (connector.Reco
 	if s.Index < 0 || s.Index >= len(t.batches) {
 		return nil, fmt.Errorf("memtable %s: opening split %s: no such batch", t.name, s.ID())
 	}
-	return &reader{batch: t.batches[s.Index]}, nil
+	return connector.BatchReader(t.batches[s.Index]), nil
 }
 
 // Describe is the table's EXPLAIN text.
@@ -160,18 +159,6 @@ func parseOffset(o connector.Offset, def int) (int, error) {
 	return n, nil
 }
 
-func batchSize(b arrow.RecordBatch) int64 {
-	var n int64
-	for _, c := range b.Columns() {
-		for _, buf := range c.Data().Buffers() {
-			if buf != nil {
-				n += int64(buf.Len())
-			}
-		}
-	}
-	return n
-}
-
 // Split is one batch of a Table.
 type Split struct {
 	Table string
@@ -184,22 +171,3 @@ func (s Split) ID() string { return s.Table + "/" + strconv.Itoa(s.Index) }
 
 // Size is the batch's buffer size in bytes.
 func (s Split) Size() int64 { return s.Bytes }
-
-type reader struct {
-	batch arrow.RecordBatch
-	done  bool
-}
-
-func (r *reader) Next(ctx context.Context) (arrow.RecordBatch, error) {
-	if r.done {
-		return nil, io.EOF
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	r.done = true
-	r.batch.Retain()
-	return r.batch, nil
-}
-
-func (r *reader) Close() error { return nil }

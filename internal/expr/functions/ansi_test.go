@@ -201,3 +201,34 @@ func TestANSISum(t *testing.T) {
 		}
 	}
 }
+
+// Functions that narrow a value check it too.
+func TestANSINarrowingFunctions(t *testing.T) {
+	date := func(s string) expr.Expr { return L(s, types.Date) }
+	runScalar(t, []scalarCase{
+		{"date_add", []expr.Expr{date("2020-01-01"), I(math.MaxInt32)}, nil, "date_add(2020-01-01, 2147483647) does not fit in DATE"},
+		{"date_sub", []expr.Expr{date("2020-01-01"), I(math.MinInt64)}, nil, "does not fit in DATE"},
+		{"date_add", []expr.Expr{date("2020-01-01"), I(1)}, "2020-01-02", ""},
+		{"from_unixtime", []expr.Expr{I(math.MaxInt64)}, nil, "does not fit in TIMESTAMP"},
+	})
+	for _, c := range []struct {
+		in   string
+		want any
+	}{
+		{"9223372036854775807", int64(math.MaxInt64)},
+		{"-9223372036854775808", int64(math.MinInt64)},
+		{"9223372036854775808", nil},
+		{"-9223372036854775809", nil},
+		{"1e19", nil},
+		{"9.2e18", int64(9200000000000000000)},
+	} {
+		e, err := expr.TryCast(S(c.in), types.BigInt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := expr.EvalScalar(context.Background(), e)
+		if err != nil || !reflect.DeepEqual(v, c.want) {
+			t.Errorf("TRY_CAST(%q AS BIGINT) = %v, %v; want %v", c.in, v, err, c.want)
+		}
+	}
+}

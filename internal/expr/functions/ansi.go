@@ -92,6 +92,18 @@ func subI64(out, a, b []int64) bool {
 // its low word. bits.Mul64 multiplies unsigned; subtracting each operand
 // where the other is negative turns its high word into the signed one.
 func mulI64(out, a, b []int64) bool {
+	// Most data is small: when every operand's magnitude is below 2^31,
+	// no product can reach 2^62, and one OR over both arrays proves it.
+	var mag uint64
+	for i := range out {
+		mag |= uint64(a[i]^(a[i]>>63)) | uint64(b[i]^(b[i]>>63))
+	}
+	if mag < 1<<31 {
+		for i := range out {
+			out[i] = a[i] * b[i]
+		}
+		return false
+	}
 	var ov uint64
 	for i := range out {
 		x, y := a[i], b[i]

@@ -14,6 +14,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/compute"
 
 	"sluice/internal/expr"
+	"sluice/internal/expr/functions"
+	"sluice/internal/types"
 )
 
 // SortKey is one ORDER BY term. Spark's default NULL placement is NULLS
@@ -128,11 +130,15 @@ func valueCmp(a arrow.Array) (rowCmp, error) {
 	}
 	switch a.DataType().ID() {
 	case arrow.STRUCT, arrow.LIST, arrow.MAP, arrow.INTERVAL_MONTH_DAY_NANO:
-		// No natural order is promised for nested values; their printed
-		// form at least groups equal values and is deterministic.
-		return func(i, j int) int { return strings.Compare(a.ValueStr(i), a.ValueStr(j)) }, nil
+		// Spark's order, element by element ([9] < [9, 1] < [10]), shared
+		// with comparisons and min/max; a MAP is an error.
+		c, err := functions.Order(a.DataType())
+		if err != nil {
+			return nil, err
+		}
+		return func(i, j int) int { return c(a, i, a, j) }, nil
 	}
-	return nil, fmt.Errorf("cannot sort by %s", a.DataType())
+	return nil, fmt.Errorf("cannot sort by %s", types.SQLName(a.DataType()))
 }
 
 // floatCmp orders like Spark: NaN above every number, -0.0 equal to 0.0.
@@ -162,6 +168,14 @@ func boolCmp(a, b bool) int {
 // sortedIndices evaluates keys over batch and returns the stable sorted
 // order of its rows.
 func sortedIndices(ctx context.Context, keys []SortKey, batch arrow.RecordBatch) ([]int32, error) {
+	// A key type without an order (MAP) fails however few rows there are.
+	for _, k := range keys {
+		if t := k.Expr.Type(); t.ID() == arrow.MAP || t.ID() == arrow.LIST || t.ID() == arrow.STRUCT {
+			if _, err := functions.Order(t); err != nil {
+				return nil, fmt.Errorf("sorting by %s: %w", k.Expr, err)
+			}
+		}
+	}
 	n := int(batch.NumRows())
 	idx := make([]int32, n)
 	for i := range idx {

@@ -2,6 +2,7 @@ package expr
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -144,12 +145,27 @@ func (c *CallExpr) Eval(ctx context.Context, batch arrow.RecordBatch) (arrow.Arr
 	for i, a := range c.Args {
 		v, err := a.Eval(ctx, batch)
 		if err != nil {
-			return nil, err
+			need, lazy := lazyArgs[c.Name]
+			if !lazy || i == 0 {
+				return nil, err
+			}
+			// See lazy.go: retry over only the rows that need it.
+			rest, err := evalNeeded(ctx, batch, need, c.Args, args[:i], i, err)
+			if err != nil {
+				return nil, err
+			}
+			copy(args, rest)
+			break
 		}
 		args[i] = v
 	}
 	out, err := c.bound.Eval(ctx, int(batch.NumRows()), args)
 	if err != nil {
+		var ae *functions.ArithError
+		if errors.As(err, &ae) && ae.Expr == "" {
+			ae.Expr = c.String()
+			return nil, ae
+		}
 		return nil, fmt.Errorf("%s: %w", c.def.Name, err)
 	}
 	return out, nil

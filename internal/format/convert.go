@@ -113,9 +113,12 @@ func bstr(b []byte) string {
 }
 
 // parseInt reads a decimal integer; a number with a fraction or exponent
-// is accepted when its value is integral ("1.0", "1e3").
+// is accepted when its value is integral ("1.0", "1e3"). A value outside
+// BIGINT is not a number it can read (false), never a wrapped one.
 func parseInt(s []byte) (int64, bool) {
-	if len(s) == 0 || len(s) > 19 {
+	// Eighteen digits always fit in an int64; a 19th may not
+	// (9223372036854775808), so longer text takes the checked path.
+	if len(s) == 0 || len(s) > 18 {
 		return parseIntSlow(s)
 	}
 	i, neg := 0, false
@@ -197,6 +200,8 @@ func epochMicrosInt(n int64) int64 {
 		a = -a
 	}
 	switch {
+	case a < 0: // math.MinInt64, whose negation wraps: a nanosecond clock
+		return n / 1000
 	case a < 1e11:
 		return n * 1_000_000
 	case a < 1e14:
@@ -243,6 +248,12 @@ func toUnit(us int64, u arrow.TimeUnit) arrow.Timestamp {
 		return arrow.Timestamp(us * 1000)
 	}
 	return arrow.Timestamp(us)
+}
+
+// fitsUnit reports whether us micros can be held in unit u: nanoseconds
+// span only the years 1677 to 2262.
+func fitsUnit(us int64, u arrow.TimeUnit) bool {
+	return u != arrow.Nanosecond || us >= math.MinInt64/1000 && us <= math.MaxInt64/1000
 }
 
 func floorDiv(a, b int64) int64 {
@@ -380,7 +391,7 @@ func (c *scalar) appendText(b array.Builder, s []byte, isNum bool) string {
 		} else {
 			us, ok = c.parseTimestampText(s)
 		}
-		if !ok {
+		if !ok || !fitsUnit(us, c.tsUnit) {
 			return c.bad(b, s)
 		}
 		if b != nil {

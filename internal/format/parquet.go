@@ -405,8 +405,13 @@ func castTo(ctx context.Context, a arrow.Array, t arrow.DataType) (arrow.Array, 
 		a.Retain()
 		return a, nil
 	}
-	// Unsafe: truncating timestamp[ns] to microseconds is what we want.
-	out, err := compute.CastArray(ctx, a, compute.UnsafeCastOptions(t))
+	// Safe, so a value that does not fit (an int64 in an INT column, a
+	// decimal past its precision) is an error naming the file rather than
+	// a wrapped number; only truncating timestamp[ns] to microseconds is
+	// wanted.
+	opts := compute.SafeCastOptions(t)
+	opts.AllowTimeTruncate = true
+	out, err := compute.CastArray(ctx, a, opts)
 	if err != nil {
 		return nil, fmt.Errorf("cannot convert %s to %s: %w", types.SQLName(a.DataType()), types.SQLName(t), err)
 	}

@@ -38,6 +38,11 @@ func makeMinMax(name string, t arrow.DataType) (*AggBound, error) {
 		nw = func() Accumulator { return &minMaxDec{typ: t, isMax: isMax} }
 	case arrow.BOOL:
 		nw = func() Accumulator { return &boolAcc{any: isMax} }
+	case arrow.LIST, arrow.STRUCT, arrow.MAP:
+		var err error
+		if nw, err = newMinMaxNested(t, isMax); err != nil {
+			return nil, fmt.Errorf("%s expects an orderable argument: %w", name, err)
+		}
 	default:
 		return nil, fmt.Errorf("%s expects an orderable argument, got %s", name, sqlName(t))
 	}

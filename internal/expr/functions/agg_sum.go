@@ -11,19 +11,29 @@ import (
 	"sluice/internal/types"
 )
 
-// sum: integers -> BIGINT (wrapping like Spark's non-ANSI mode), floats ->
-// DOUBLE, DECIMAL(p,s) -> DECIMAL(min(38,p+10), s). avg: DOUBLE, or
-// DECIMAL(min(38,p+4), min(38,s+4)) for decimals. Both are NULL for a
-// group with no non-NULL input.
+// sum: integers -> BIGINT, floats -> DOUBLE, DECIMAL(p,s) ->
+// DECIMAL(min(38,p+10), s). avg: DOUBLE (its sum too, so it never
+// overflows), or DECIMAL(min(38,p+4), min(38,s+4)) for decimals. Both
+// are NULL for a group with no non-NULL input. A BIGINT sum past its
+// range, or a DECIMAL result past its precision, is an error (Spark's
+// ANSI mode); try_sum and try_avg give NULL for that group instead.
 func makeSum(args []Arg, distinct bool) (*AggBound, error) {
-	return makeSumAvg("sum", args[0].Type, false)
+	return makeSumAvg("sum", args[0].Type, false, false)
 }
 
 func makeAvg(args []Arg, distinct bool) (*AggBound, error) {
-	return makeSumAvg("avg", args[0].Type, true)
+	return makeSumAvg("avg", args[0].Type, true, false)
 }
 
-func makeSumAvg(name string, t arrow.DataType, avg bool) (*AggBound, error) {
+func makeTrySum(args []Arg, distinct bool) (*AggBound, error) {
+	return makeSumAvg("try_sum", args[0].Type, false, true)
+}
+
+func makeTryAvg(args []Arg, distinct bool) (*AggBound, error) {
+	return makeSumAvg("try_avg", args[0].Type, true, true)
+}
+
+func makeSumAvg(name string, t arrow.DataType, avg, try bool) (*AggBound, error) {
 	t = types.Normalize(t)
 	switch {
 	case t.ID() == arrow.DECIMAL128:
@@ -33,11 +43,11 @@ func makeSumAvg(name string, t arrow.DataType, avg bool) (*AggBound, error) {
 			rt = types.Decimal(min(38, d.Precision+4), min(38, d.Scale+4))
 		}
 		return &AggBound{Type: rt, New: func() Accumulator {
-			return &decSumAcc{in: d, out: rt.(*arrow.Decimal128Type), avg: avg}
+			return &decSumAcc{in: d, out: rt.(*arrow.Decimal128Type), avg: avg, try: try}
 		}}, nil
 	case types.IsInteger(t) && !avg:
 		return &AggBound{Type: types.BigInt, Casts: []arrow.DataType{types.BigInt}, New: func() Accumulator {
-			return &sumAcc[int64]{typ: types.BigInt, vals: i64s}
+			return &sumAcc[int64]{typ: types.BigInt, vals: i64s, try: try}
 		}}, nil
 	case types.IsNumeric(t) || t.ID() == arrow.NULL:
 		return &AggBound{Type: types.Double, Casts: []arrow.DataType{types.Double}, New: func() Accumulator {
@@ -50,12 +60,16 @@ func makeSumAvg(name string, t arrow.DataType, avg bool) (*AggBound, error) {
 type sumState[T int64 | float64] struct {
 	Sum []T
 	Cnt []int64
+	// Ovf marks BIGINT groups whose sum overflowed (try_sum only: sum
+	// fails instead); nil when none did.
+	Ovf []bool
 }
 
 type sumAcc[T int64 | float64] struct {
 	typ  arrow.DataType
 	vals func(arrow.Array) []T
 	avg  bool
+	try  bool
 	st   sumState[T]
 }
 
@@ -69,6 +83,9 @@ func (s *sumAcc[T]) Update(groups []uint32, args []arrow.Array) error {
 		return nil
 	}
 	vals := s.vals(a)
+	if s64, ok := any(s).(*sumAcc[int64]); ok {
+		return s64.updateChecked(groups, any(vals).([]int64), validBytes(a))
+	}
 	sum, cnt := s.st.Sum, s.st.Cnt
 	if a.NullN() == 0 {
 		for i, g := range groups {
@@ -87,15 +104,83 @@ func (s *sumAcc[T]) Update(groups []uint32, args []arrow.Array) error {
 	return nil
 }
 
+// updateChecked is Update for BIGINT: the sign trick over the whole
+// batch says whether any group overflowed; only then is the batch
+// replayed on the old sums to find which.
+func (s *sumAcc[T]) updateChecked(groups []uint32, vals []int64, vb []byte) error {
+	st := any(&s.st).(*sumState[int64])
+	sum, cnt := st.Sum, st.Cnt
+	var ov int64
+	if vb == nil {
+		for i, g := range groups {
+			o, v := sum[g], vals[i]
+			r := o + v
+			ov |= (o ^ r) & (v ^ r)
+			sum[g] = r
+			cnt[g]++
+		}
+	} else {
+		for i, g := range groups {
+			if isValid(vb, i) {
+				o, v := sum[g], vals[i]
+				r := o + v
+				ov |= (o ^ r) & (v ^ r)
+				sum[g] = r
+				cnt[g]++
+			}
+		}
+	}
+	if ov >= 0 {
+		return nil
+	}
+	// Undo the batch, then add again row by row with a check.
+	for i, g := range groups {
+		if isValid(vb, i) {
+			sum[g] -= vals[i]
+			cnt[g]--
+		}
+	}
+	for i, g := range groups {
+		if !isValid(vb, i) {
+			continue
+		}
+		r, ok := exactOp("+", sum[g], vals[i])
+		cnt[g]++
+		if !ok {
+			if !s.try {
+				return overflowErr("sum", fmt.Sprintf("%d + %d does not fit in BIGINT", sum[g], vals[i]))
+			}
+			st.Ovf = sizeTo(st.Ovf, len(sum))
+			st.Ovf[g] = true
+		}
+		sum[g] = r
+	}
+	return nil
+}
+
 func (s *sumAcc[T]) Merge(other Accumulator, mapping []uint32) error {
 	o, ok := other.(*sumAcc[T])
 	if !ok {
 		return mergeTypeError(s, other)
 	}
+	_, checked := any(s).(*sumAcc[int64])
 	for g := range o.st.Sum {
 		t := mapping[g]
 		s.st.Sum = grow(s.st.Sum, t)
 		s.st.Cnt = grow(s.st.Cnt, t)
+		ovf := g < len(o.st.Ovf) && o.st.Ovf[g]
+		if checked {
+			if _, ok := exactOp("+", s.st.Sum[t], o.st.Sum[g]); !ok {
+				if !s.try {
+					return overflowErr("sum", fmt.Sprintf("%v + %v does not fit in BIGINT", s.st.Sum[t], o.st.Sum[g]))
+				}
+				ovf = true
+			}
+		}
+		if ovf {
+			s.st.Ovf = sizeTo(s.st.Ovf, len(s.st.Sum))
+			s.st.Ovf[t] = true
+		}
 		s.st.Sum[t] += o.st.Sum[g]
 		s.st.Cnt[t] += o.st.Cnt[g]
 	}
@@ -105,7 +190,9 @@ func (s *sumAcc[T]) Merge(other Accumulator, mapping []uint32) error {
 func (s *sumAcc[T]) Result(n int) (arrow.Array, error) {
 	valid := newValidity(n)
 	vb := valid.Bytes()
-	has := func(g int) bool { return g < len(s.st.Cnt) && s.st.Cnt[g] > 0 }
+	has := func(g int) bool {
+		return g < len(s.st.Cnt) && s.st.Cnt[g] > 0 && (g >= len(s.st.Ovf) || !s.st.Ovf[g])
+	}
 	if s.avg {
 		out := make([]float64, n)
 		for g := range out {
@@ -134,8 +221,28 @@ func (s *sumAcc[T]) Restore(r io.Reader) error  { return restoreGob(r, &s.st) }
 type decSumAcc struct {
 	in, out *arrow.Decimal128Type
 	avg     bool
+	try     bool
 	sum     []decimal128.Num
 	cnt     []int64
+	// ovf marks groups whose 128-bit sum overflowed; their result does
+	// not fit any DECIMAL.
+	ovf []bool
+}
+
+// add is a + b, and whether it stayed within 128 bits: operands of one
+// sign whose sum has the other overflowed.
+func decAdd(a, b decimal128.Num) (decimal128.Num, bool) {
+	r := a.Add(b)
+	return r, (a.HighBits()^r.HighBits())&(b.HighBits()^r.HighBits()) >= 0
+}
+
+func (s *decSumAcc) fold(g uint32, v decimal128.Num) {
+	r, ok := decAdd(s.sum[g], v)
+	if !ok {
+		s.ovf = sizeTo(s.ovf, len(s.sum))
+		s.ovf[g] = true
+	}
+	s.sum[g] = r
 }
 
 func (s *decSumAcc) Update(groups []uint32, args []arrow.Array) error {
@@ -147,7 +254,7 @@ func (s *decSumAcc) Update(groups []uint32, args []arrow.Array) error {
 	vb := validBytes(args[0])
 	for i, g := range groups {
 		if isValid(vb, i) {
-			s.sum[g] = s.sum[g].Add(vals[i])
+			s.fold(g, vals[i])
 			s.cnt[g]++
 		}
 	}
@@ -163,7 +270,11 @@ func (s *decSumAcc) Merge(other Accumulator, mapping []uint32) error {
 		t := mapping[g]
 		s.sum = grow(s.sum, t)
 		s.cnt = grow(s.cnt, t)
-		s.sum[t] = s.sum[t].Add(o.sum[g])
+		s.fold(t, o.sum[g])
+		if g < len(o.ovf) && o.ovf[g] {
+			s.ovf = sizeTo(s.ovf, len(s.sum))
+			s.ovf[t] = true
+		}
 		s.cnt[t] += o.cnt[g]
 	}
 	return nil
@@ -179,13 +290,24 @@ func (s *decSumAcc) Result(n int) (arrow.Array, error) {
 			continue
 		}
 		v := s.sum[g]
-		ok := true
-		if s.avg {
+		ok := g >= len(s.ovf) || !s.ovf[g]
+		if ok && s.avg {
 			q := new(big.Int).Mul(v.BigInt(), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(s.out.Scale-s.in.Scale+1)), nil))
 			q.Quo(q, big.NewInt(s.cnt[g]))
 			v, ok = fromBig(q, s.out.Scale+1, s.out.Scale)
 		}
 		if !ok || !v.FitsInPrecision(s.out.Precision) {
+			if !s.try {
+				name := "sum"
+				if s.avg {
+					name = "avg"
+				}
+				what := "the sum"
+				if ok {
+					what = v.ToString(s.out.Scale)
+				}
+				return nil, overflowErr(name, fmt.Sprintf("%s does not fit in %s", what, sqlName(s.out)))
+			}
 			vb[g>>3] &^= 1 << (uint(g) & 7)
 			continue
 		}
@@ -197,10 +319,11 @@ func (s *decSumAcc) Result(n int) (arrow.Array, error) {
 type decSumState struct {
 	Sum []dec2
 	Cnt []int64
+	Ovf []bool
 }
 
 func (s *decSumAcc) Snapshot(w io.Writer) error {
-	return snapshotGob(w, decSumState{toDec2(s.sum), s.cnt})
+	return snapshotGob(w, decSumState{toDec2(s.sum), s.cnt, s.ovf})
 }
 
 func (s *decSumAcc) Restore(r io.Reader) error {
@@ -208,6 +331,6 @@ func (s *decSumAcc) Restore(r io.Reader) error {
 	if err := restoreGob(r, &st); err != nil {
 		return err
 	}
-	s.sum, s.cnt = fromDec2(st.Sum), st.Cnt
+	s.sum, s.cnt, s.ovf = fromDec2(st.Sum), st.Cnt, st.Ovf
 	return nil
 }

@@ -2,6 +2,7 @@ package functions
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -144,11 +145,19 @@ func ParseBool(s string) (bool, bool) {
 // ParseInt reads an integer; like Spark it accepts "1.9" (truncating).
 func ParseInt(s string) (int64, bool) {
 	s = strings.TrimSpace(s)
-	if v, err := strconv.ParseInt(s, 10, 64); err == nil {
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err == nil {
 		return v, true
 	}
+	if errors.Is(err, strconv.ErrRange) {
+		// An integer past BIGINT: its nearest double may be ±2^63, in range.
+		return 0, false
+	}
 	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f >= 9.3e18 || f <= -9.3e18 {
+	// 2^63 is the first double past BIGINT (9223372036854775808 parses
+	// to it); -2^63 itself fits.
+	f = math.Trunc(f)
+	if err != nil || math.IsNaN(f) || f >= 0x1p63 || f < -0x1p63 {
 		return 0, false
 	}
 	return int64(f), true

@@ -78,6 +78,14 @@ func compareKernel(op string, t arrow.DataType) (Kernel, error) {
 			return 1
 		}), nil
 	}
+	if t.ID() == arrow.LIST || t.ID() == arrow.STRUCT {
+		// Element by element (order.go), never by printed form: [9] < [10].
+		c, err := Order(t)
+		if err != nil {
+			return nil, fmt.Errorf("cannot apply '%s' to %s: %w", op, sqlName(t), err)
+		}
+		return cmpRows(op, func(a, b arrow.Array, i int) int { return c(a, i, b, i) }), nil
+	}
 	if ordered {
 		return nil, fmt.Errorf("cannot apply '%s' to %s: the type has no order", op, sqlName(t))
 	}

@@ -3,6 +3,7 @@ package functions
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -250,9 +251,20 @@ func bindDateAdd(sign int32) Binder {
 				return nullArray(types.Date, n), nil
 			}
 			d, k := i32s(args[0]), i64s(args[1])
-			return fixedResult(types.Date, n, args, func(i int) (arrow.Date32, bool) {
+			out := fixedResult(types.Date, n, args, func(i int) (arrow.Date32, bool) {
 				return arrow.Date32(int64(d[i]) + int64(sign)*k[i]), true
-			}), nil
+			})
+			// A day count past DATE's range is an overflow, not a wrap.
+			if err := firstBad(n, nil, func(i int) error {
+				if r := int64(d[i]) + int64(sign)*k[i]; out.IsValid(i) && (r < math.MinInt32 || r > math.MaxInt32 || k[i] == math.MinInt64) {
+					return overflowErr(name, fmt.Sprintf("%s(%s, %d) does not fit in DATE", name, types.FormatDate(d[i]), k[i]))
+				}
+				return nil
+			}); err != nil {
+				out.Release()
+				return nil, err
+			}
+			return out, nil
 		}
 	}, pDate, pInt)
 }

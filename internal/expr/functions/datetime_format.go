@@ -3,6 +3,7 @@ package functions
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 	"time"
@@ -218,6 +219,15 @@ func bindFromUnixtime(args []Arg) (*Bound, error) {
 			return nullArray(types.String, n), nil
 		}
 		secs := i64s(args[0])
+		valid, _ := validityAnd(n, args[0])
+		if err := firstBad(n, valid, func(i int) error {
+			if secs[i] > math.MaxInt64/1_000_000 || secs[i] < math.MinInt64/1_000_000 {
+				return overflowErr("from_unixtime", fmt.Sprintf("from_unixtime(%d) does not fit in TIMESTAMP", secs[i]))
+			}
+			return nil
+		}); err != nil {
+			return nil, err
+		}
 		return formatMicros(n, args, func(i int) int64 { return secs[i] * 1_000_000 })
 	}}, nil
 }

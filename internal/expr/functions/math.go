@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
@@ -103,15 +104,9 @@ func bindAbs(args []Arg) (*Bound, error) {
 	var k Kernel
 	switch t.ID() {
 	case arrow.INT32:
-		k = func(ctx context.Context, n int, args []arrow.Array) (arrow.Array, error) {
-			x := i32s(args[0])
-			return fixedResult(t, n, args, func(i int) (int32, bool) { return max(x[i], -x[i]), true }), nil
-		}
+		k = absKernel(t, i32s)
 	case arrow.INT64:
-		k = func(ctx context.Context, n int, args []arrow.Array) (arrow.Array, error) {
-			x := i64s(args[0])
-			return fixedResult(t, n, args, func(i int) (int64, bool) { return max(x[i], -x[i]), true }), nil
-		}
+		k = absKernel(t, i64s)
 	case arrow.DECIMAL128:
 		k = func(ctx context.Context, n int, args []arrow.Array) (arrow.Array, error) {
 			x := decs(args[0])
@@ -124,6 +119,36 @@ func bindAbs(args []Arg) (*Bound, error) {
 		}
 	}
 	return &Bound{Type: t, Casts: []arrow.DataType{t}, Eval: k}, nil
+}
+
+// absKernel is |x| as (x ^ m) - m with m the sign mask: no branch, and
+// only the smallest integer, whose absolute value does not fit, comes
+// out negative.
+func absKernel[T int32 | int64](t arrow.DataType, vals func(arrow.Array) []T) Kernel {
+	return func(ctx context.Context, n int, args []arrow.Array) (arrow.Array, error) {
+		x := vals(args[0])[:n]
+		out := make([]T, n)
+		var ov T
+		shift := uint(unsafe.Sizeof(ov)*8 - 1)
+		for i, v := range x {
+			m := v >> shift
+			r := (v ^ m) - m
+			ov |= r
+			out[i] = r
+		}
+		valid, _ := validityAnd(n, args...)
+		if ov < 0 {
+			if err := firstBad(n, valid, func(i int) error {
+				if out[i] < 0 {
+					return overflowErr("abs", fmt.Sprintf("abs(%d) does not fit in %s", x[i], sqlName(t)))
+				}
+				return nil
+			}); err != nil {
+				return nil, err
+			}
+		}
+		return fixedArray(t, out, valid), nil
+	}
 }
 
 // floor and ceil: DOUBLE and integers give BIGINT, DECIMAL(p,s) gives
@@ -158,12 +183,23 @@ func bindFloorCeil(fn string, f func(float64) float64) Binder {
 		}
 		return &Bound{Type: types.BigInt, Casts: []arrow.DataType{types.Double}, Eval: func(ctx context.Context, n int, args []arrow.Array) (arrow.Array, error) {
 			x := f64s(args[0])
-			return fixedResult(types.BigInt, n, args, func(i int) (int64, bool) {
+			out := fixedResult(types.BigInt, n, args, func(i int) (int64, bool) {
 				if math.IsNaN(x[i]) {
 					return 0, false
 				}
 				return int64(f(x[i])), true
-			}), nil
+			})
+			// 2^63 is the first DOUBLE past BIGINT; -2^63 itself fits.
+			if err := firstBad(n, nil, func(i int) error {
+				if v := f(x[i]); out.IsValid(i) && (v >= 0x1p63 || v < -0x1p63) {
+					return overflowErr(fn, fmt.Sprintf("%s(%v) does not fit in BIGINT", fn, x[i]))
+				}
+				return nil
+			}); err != nil {
+				out.Release()
+				return nil, err
+			}
+			return out, nil
 		}}, nil
 	}
 }
@@ -237,14 +273,9 @@ func bindRounding(name string, halfEven bool, args []Arg) (*Bound, error) {
 		}
 		return rnd(x/math.Pow(10, float64(-digits))) * math.Pow(10, float64(-digits))
 	}
-	roundI := func(x int64) int64 {
-		if digits >= 0 {
-			return x
-		}
-		if digits < -18 {
-			return 0
-		}
-		p := int64(math.Pow(10, float64(-digits)))
+	// roundQ gives x rounded to a multiple of p = 10^-digits as q (x = q*p).
+	roundQ := func(x int64) (q, p int64) {
+		p = int64(math.Pow(10, float64(-digits)))
 		q, r := x/p, x%p
 		if c := 2 * abs64(r); c > p || c == p && (!halfEven || q%2 != 0) {
 			if x < 0 {
@@ -253,17 +284,58 @@ func bindRounding(name string, halfEven bool, args []Arg) (*Bound, error) {
 				q++
 			}
 		}
+		return q, p
+	}
+	roundI := func(x int64) int64 {
+		if digits >= 0 {
+			return x
+		}
+		if digits < -18 {
+			return 0
+		}
+		q, p := roundQ(x)
 		return q * p
+	}
+	// roundFits reports whether x rounds to a value of its type (bits 32
+	// or 64): round(9223372036854775807, -1) does not.
+	roundFits := func(x int64, bits int) bool {
+		if digits >= 0 || digits < -18 {
+			return true
+		}
+		q, p := roundQ(x)
+		r, ok := exactOp("*", q, p)
+		return ok && (bits == 64 || r >= math.MinInt32 && r <= math.MaxInt32)
+	}
+	roundErr := func(t arrow.DataType, x int64) error {
+		return overflowErr(name, fmt.Sprintf("%s(%d, %d) does not fit in %s", name, x, digits, sqlName(t)))
 	}
 	switch t.ID() {
 	case arrow.INT32:
 		return &Bound{Type: t, Casts: casts, Eval: func(ctx context.Context, n int, args []arrow.Array) (arrow.Array, error) {
 			x := i32s(args[0])
+			valid, _ := validityAnd(n, args[0])
+			if err := firstBad(n, valid, func(i int) error {
+				if !roundFits(int64(x[i]), 32) {
+					return roundErr(t, int64(x[i]))
+				}
+				return nil
+			}); err != nil {
+				return nil, err
+			}
 			return fixedResult(t, n, args[:1], func(i int) (int32, bool) { return int32(roundI(int64(x[i]))), true }), nil
 		}}, nil
 	case arrow.INT64:
 		return &Bound{Type: t, Casts: casts, Eval: func(ctx context.Context, n int, args []arrow.Array) (arrow.Array, error) {
 			x := i64s(args[0])
+			valid, _ := validityAnd(n, args[0])
+			if err := firstBad(n, valid, func(i int) error {
+				if !roundFits(x[i], 64) {
+					return roundErr(t, x[i])
+				}
+				return nil
+			}); err != nil {
+				return nil, err
+			}
 			return fixedResult(t, n, args[:1], func(i int) (int64, bool) { return roundI(x[i]), true }), nil
 		}}, nil
 	case arrow.DECIMAL128:

@@ -15,6 +15,13 @@ var registry = []Def{
 	{Name: "/", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Operator: true, Bind: bindArith("/")},
 	{Name: "%", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Operator: true, Bind: bindArith("%")},
 	{Name: "negate", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Operator: true, Bind: bindNegate},
+	// The operators above fail on overflow and division by zero (ansi.go);
+	// these give NULL for those rows instead.
+	{Name: "try_add", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindTryArith("+")},
+	{Name: "try_subtract", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindTryArith("-")},
+	{Name: "try_multiply", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindTryArith("*")},
+	{Name: "try_divide", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindTryArith("/")},
+	{Name: "try_mod", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindTryArith("%")},
 
 	// Comparison (compare.go).
 	{Name: "=", Aliases: []string{"=="}, MinArgs: 2, MaxArgs: 2, Kind: Scalar, Operator: true, Bind: bindCompare("=")},
@@ -156,6 +163,8 @@ var registry = []Def{
 	{Name: "count_if", MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: makeCountIf},
 	{Name: "sum", MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: makeSum},
 	{Name: "avg", Aliases: []string{"mean"}, MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: makeAvg},
+	{Name: "try_sum", MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: makeTrySum},
+	{Name: "try_avg", MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: makeTryAvg},
 	{Name: "min", MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: makeMin},
 	{Name: "max", MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: makeMax},
 	{Name: "bool_and", Aliases: []string{"every"}, MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: makeBoolAnd},

@@ -182,6 +182,18 @@ func (m *MemStore) Put(ctx context.Context, key string, data io.Reader, ifAbsent
 	return nil
 }
 
+// SetModTime changes an object's modification time, so tests of
+// age-based rules (max_file_age) need not wait on the wall clock. A
+// missing key is not an error.
+func (m *MemStore) SetModTime(key string, t time.Time) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if o, ok := m.objs[key]; ok {
+		o.modTime = t
+		m.objs[key] = o
+	}
+}
+
 // Delete removes the object; a missing key is not an error.
 func (m *MemStore) Delete(ctx context.Context, key string) error {
 	m.mu.Lock()

@@ -32,12 +32,22 @@ func (c *openCounter) Open(ctx context.Context, key string) (io.ReadCloser, erro
 // sort by arrival, and returns the table location.
 func manyFiles(t testing.TB, name string, from, n int) string {
 	t.Helper()
+	return manyFilesAt(t, name, from, n, time.Time{})
+}
+
+// manyFilesAt is manyFiles with every object's modification time set to
+// at (unless zero), so age rules do not depend on how long landing took.
+func manyFilesAt(t testing.TB, name string, from, n int, at time.Time) string {
+	t.Helper()
 	st := storage.NamedMemStore(name)
 	ctx := context.Background()
 	for i := from; i < from+n; i++ {
 		key := fmt.Sprintf("in/%07d.json", i)
 		if err := st.Put(ctx, key, bytes.NewReader([]byte(fmt.Sprintf("{\"id\": %d}\n", i))), false); err != nil {
 			t.Fatal(err)
+		}
+		if !at.IsZero() {
+			st.SetModTime(key, at)
 		}
 	}
 	return "mem://" + name + "/in/"
@@ -121,14 +131,15 @@ func TestSeenLogCompaction200k(t *testing.T) {
 			storage.DropMemStore(name + "-cp")
 			defer storage.DropMemStore(name)
 			defer storage.DropMemStore(name + "-cp")
-			loc := manyFiles(t, name, 0, n)
+			// Event times are set, not waited for: the backlog landed at
+			// base, the later files a minute after it.
+			base := time.Now().Add(-time.Hour)
+			loc := manyFilesAt(t, name, 0, n, base)
 			opts := map[string]string{"max_files_per_trigger": "50000"}
 			switch mode {
 			case "start_after":
 				opts["discovery"] = "start_after"
 			case "max_file_age":
-				// Longer than landing 200,000 objects takes on a loaded
-				// machine, or part of the backlog would count as old.
 				opts["max_file_age"] = "4s"
 			}
 			cnt := &openCounter{Store: storage.NamedMemStore(name + "-cp")}
@@ -137,13 +148,11 @@ func TestSeenLogCompaction200k(t *testing.T) {
 			if got := r.epochs(); got != n {
 				t.Fatalf("streamed %d files, want %d", got, n)
 			}
-			if mode == "max_file_age" {
-				time.Sleep(4100 * time.Millisecond) // the whole backlog ages out
-			}
 			// Eight more epochs of one file each: the compaction after
-			// epoch 9 and two log entries after it.
+			// epoch 9 and two log entries after it. They land a minute
+			// after the backlog, which then ages out under max_file_age.
 			for i := 0; i < 8; i++ {
-				manyFiles(t, name, n+i, 1)
+				manyFilesAt(t, name, n+i, 1, base.Add(time.Minute))
 				if got := r.epochs(); got != 1 {
 					t.Fatalf("epoch with one new file read %d", got)
 				}

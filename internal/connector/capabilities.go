@@ -29,8 +29,12 @@ type Capabilities struct {
 	// is inferred from what the sink wrote (DATE -> STRING for JSON,
 	// which cannot tell a date from a string). A kind in Types but not
 	// here comes back as itself; a kind mapped to "" is not checked
-	// (inference cannot tell it at all). nil: inference is not checked.
+	// (inference cannot tell it at all). Struct fields may come back in
+	// another order. nil: inference is not checked.
 	Inferred map[string]string
+	// TableOptions are given to every table the suite makes (CSV:
+	// header 'true', without which Infer cannot name the columns).
+	TableOptions map[string]string
 	// ReplaySafe is true when writing an epoch again after a crash (a
 	// fresh sink, the same SinkOptions and input, BeginEpoch when the
 	// sink has it, then Flush of the same epoch) leaves each row once.

@@ -155,6 +155,9 @@ func (c *target) table(t *testing.T, name string, schema *arrow.Schema, opts map
 	c.n++
 	name = fmt.Sprintf("conf_%d_%s", c.n, unsafeName.ReplaceAllString(strings.ToLower(name), "_"))
 	o := map[string]string{}
+	for k, v := range c.caps().TableOptions {
+		o[k] = v
+	}
 	for k, v := range opts {
 		o[k] = v
 	}

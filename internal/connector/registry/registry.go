@@ -101,14 +101,24 @@ func without(kinds []string, drop ...string) []string {
 
 // fileCapabilities declares what each file format round-trips.
 func fileCapabilities(format string) *connector.Capabilities {
-	c := &connector.Capabilities{ReadBack: true, Types: allKinds, ReplaySafe: true}
+	// Parquet keeps its schema in the file: inference gives it back.
+	c := &connector.Capabilities{ReadBack: true, Types: allKinds, ReplaySafe: true, Inferred: map[string]string{}}
 	switch format {
 	case "json":
 		c.Types = jsonKinds
+		// JSON numbers and strings say less than the columns did: every
+		// integer is a BIGINT, a decimal a DOUBLE, a date string a
+		// TIMESTAMP, and an object with data keys (a MAP) a STRUCT of
+		// the keys seen.
+		c.Inferred = map[string]string{"INT": "BIGINT", "DECIMAL": "DOUBLE", "DATE": "TIMESTAMP", "MAP": ""}
 	case "csv":
 		// CSV has no nested types; BINARY as for JSON (the CSV reader
 		// refuses it).
 		c.Types = without(allKinds, "ARRAY", "MAP", "STRUCT", "BINARY")
+		// Inference reads the text: a decimal is a DOUBLE, a date a
+		// TIMESTAMP; without a header row it cannot name the columns.
+		c.Inferred = map[string]string{"DECIMAL": "DOUBLE", "DATE": "TIMESTAMP"}
+		c.TableOptions = map[string]string{"header": "true"}
 	}
 	return c
 }

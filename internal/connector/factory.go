@@ -106,4 +106,8 @@ type Factory struct {
 	// error when the place holds anything else. A table with no data yet
 	// is not an error. nil: the connector keeps no data of its own.
 	Drop func(ctx context.Context, spec TableSpec) error
+
+	// Conformance declares what the connector supports, for the
+	// conformance suite; every connector in the registry sets it.
+	Conformance *Capabilities
 }

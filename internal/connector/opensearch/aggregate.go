@@ -205,6 +205,12 @@ func (a *aggSource) row(w *bytes.Buffer, key, aggs *fastjson.Value, docs int64) 
 			out[fmt.Sprintf("k%d", i)] = time.UnixMilli(k.GetInt64()).UTC().Format(time.RFC3339Nano)
 			continue
 		}
+		if a.schema.Field(i).Type.ID() == arrow.DATE32 {
+			// A date field's terms are epoch millis, which the JSON
+			// decoder would read as days.
+			out[fmt.Sprintf("k%d", i)] = time.UnixMilli(k.GetInt64()).UTC().Format(time.DateOnly)
+			continue
+		}
 		out[fmt.Sprintf("k%d", i)] = json.RawMessage(k.MarshalTo(nil))
 	}
 	for i, c := range a.aggs {

@@ -15,8 +15,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"sluice/internal/connector"
+	"sluice/internal/connector/conformance"
 	"sluice/internal/connector/opensearch"
-	"sluice/internal/connector/opensearch/suite"
 	"sluice/internal/expr"
 	"sluice/internal/types"
 )
@@ -24,15 +24,15 @@ import (
 // TestAggregatePushdown checks groups computed by the cluster against the
 // same groups computed from the rows read without pushdown.
 func TestAggregatePushdown(t *testing.T) {
-	tg := target(t, "agg-")
+	tg := newTarget(t, "agg-")
 	spec := tg.Spec("t", map[string]string{"id": "id"})
-	tg.Write(t, spec, 0, suite.Batch(0, 700))
+	tg.Write(t, spec, 0, conformance.SearchBatch(0, 700))
 	ctx := context.Background()
 	full, err := opensearch.NewSource(ctx, spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows := suite.ReadAll(t, full)
+	rows := conformance.ReadAll(t, full)
 
 	five := expr.MustLit(int32(400), types.Int)
 	ge, _ := expr.Call(">=", expr.Col(3, "status", types.Int), five)
@@ -65,7 +65,7 @@ func TestAggregatePushdown(t *testing.T) {
 			if !ok {
 				return
 			}
-			got := suite.Rows(t, suite.ReadAll(t, agg), nil)
+			got := conformance.Rows(t, conformance.ReadAll(t, agg), nil)
 			want := groupInGo(t, rows, tc.filter, tc.groups)
 			// Sums of doubles differ in the last bits with the order of
 			// addition: compare to 12 significant digits, as the slt suite does.

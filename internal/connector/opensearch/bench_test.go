@@ -12,8 +12,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"sluice/internal/connector"
+	"sluice/internal/connector/conformance"
 	"sluice/internal/connector/opensearch"
-	"sluice/internal/connector/opensearch/suite"
 	"sluice/internal/testutil/integration"
 )
 
@@ -23,7 +23,7 @@ const benchDocs = 50000
 func benchBatches() []arrow.RecordBatch {
 	var out []arrow.RecordBatch
 	for i := 0; i < benchDocs; i += 1000 {
-		out = append(out, suite.Batch(i, 1000))
+		out = append(out, conformance.SearchBatch(i, 1000))
 	}
 	return out
 }
@@ -39,7 +39,7 @@ func BenchmarkIndexing(b *testing.B) {
 		integration.Unavailable(b, "OPENSEARCH UNAVAILABLE")
 	}
 	batches := benchBatches()
-	enc, _ := opensearch.NewEncoder(suite.Schema, nil, "", "")
+	enc, _ := opensearch.NewEncoder(conformance.SearchSchema, nil, "", "")
 	var docs []opensearch.Doc
 	for _, bt := range batches {
 		d, _ := enc.Encode(bt)
@@ -69,7 +69,7 @@ func BenchmarkIndexing(b *testing.B) {
 
 func loadSluice(b *testing.B, batches []arrow.RecordBatch, run int) time.Duration {
 	ctx := context.Background()
-	spec := connector.TableSpec{Name: "bench", Schema: suite.Schema, Options: map[string]string{
+	spec := connector.TableSpec{Name: "bench", Schema: conformance.SearchSchema, Options: map[string]string{
 		"endpoint": node.URL, "index": fmt.Sprintf("bench-sluice-%d", run), "text_fields": "msg",
 		"bulk_max_actions": "1000", "bulk_concurrent_requests": "2"}}
 	start := time.Now()
@@ -95,7 +95,7 @@ func loadMinimal(b *testing.B, docs []opensearch.Doc, run int) time.Duration {
 	index := fmt.Sprintf("bench-minimal-%d", run)
 	// Same mappings as the sink creates, made before the clock starts.
 	body := `{"settings":{"analysis":{"analyzer":{"` + opensearch.AnalyzerName + `":{"type":"standard"}}}},"mappings":` +
-		string(opensearch.MappingsJSON(suite.Schema, map[string]bool{"msg": true})) + `}`
+		string(opensearch.MappingsJSON(conformance.SearchSchema, map[string]bool{"msg": true})) + `}`
 	req, _ := http.NewRequest(http.MethodPut, node.URL+"/"+index, bytes.NewReader([]byte(body)))
 	req.Header.Set("Content-Type", "application/json")
 	if resp, err := http.DefaultClient.Do(req); err != nil {

@@ -10,7 +10,10 @@ import (
 // date, STRING to keyword (text with a keyword sub-field for text
 // fields), numbers to their OpenSearch kinds, BOOLEAN to boolean, STRUCT
 // to object, ARRAY to its element's mapping (every field may hold many
-// values in OpenSearch), MAP to an object with dynamic keys.
+// values in OpenSearch), MAP to an object that is kept in _source but not
+// indexed: its keys are data, and dynamic mapping would fix each key's
+// type from its first value (a DOUBLE 3 written as 3 maps as long, then
+// 2.5 is refused). Filters on map values are never pushed down.
 func Mappings(schema *arrow.Schema, textFields map[string]bool) map[string]any {
 	props := map[string]any{}
 	for _, f := range schema.Fields() {
@@ -66,7 +69,7 @@ func fieldMapping(t arrow.DataType, text bool) map[string]any {
 	case arrow.LIST, arrow.LARGE_LIST, arrow.FIXED_SIZE_LIST:
 		return fieldMapping(t.(arrow.ListLikeType).Elem(), text)
 	case arrow.MAP:
-		return map[string]any{"type": "object"}
+		return map[string]any{"type": "object", "enabled": false}
 	}
 	// Intervals and the like: leave them to dynamic mapping.
 	return nil

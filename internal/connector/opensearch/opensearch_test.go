@@ -10,9 +10,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"sluice/internal/connector"
+	"sluice/internal/connector/conformance"
 	"sluice/internal/connector/opensearch"
-	"sluice/internal/connector/opensearch/suite"
 	"sluice/internal/testutil/integration"
 	ostest "sluice/internal/testutil/opensearch"
 )
@@ -44,21 +46,48 @@ func needNode(t *testing.T) *ostest.Node {
 	return node
 }
 
-func target(t *testing.T, prefix string) suite.Target {
-	n := needNode(t)
-	return suite.Target{
-		Using: "opensearch",
-		Options: func(table string) map[string]string {
-			return map[string]string{"endpoint": n.URL, "index": prefix + table, "retry_initial_backoff": "20ms"}
-		},
-		NewSink: func(ctx context.Context, spec connector.TableSpec) (connector.Sink, error) {
-			return opensearch.NewSink(ctx, spec, connector.SinkOptions{FilePrefix: "q1"})
-		},
-		NewSource: func(ctx context.Context, spec connector.TableSpec) (connector.Source, error) {
-			return opensearch.NewSource(ctx, spec)
-		},
-		Refresh: func(t *testing.T, spec connector.TableSpec) { refresh(t, n, spec.Options["index"]) },
+// target opens tables of the conformance suite's search schema on the
+// node, for the server-only checks (the conformance suite runs the
+// checks every search sink passes).
+type target struct {
+	n      *ostest.Node
+	prefix string
+}
+
+func newTarget(t *testing.T, prefix string) target { return target{n: needNode(t), prefix: prefix} }
+
+// Spec is a table of conformance.SearchSchema with msg a text field.
+func (tg target) Spec(name string, extra map[string]string) connector.TableSpec {
+	opts := map[string]string{"endpoint": tg.n.URL, "index": tg.prefix + name, "retry_initial_backoff": "20ms", "text_fields": "msg"}
+	for k, v := range extra {
+		opts[k] = v
 	}
+	return connector.TableSpec{Name: name, Using: "opensearch", Options: opts, Schema: conformance.SearchSchema}
+}
+
+// Write writes batches as one epoch, closes the sink and refreshes.
+func (tg target) Write(t *testing.T, spec connector.TableSpec, epoch int64, batches ...arrow.RecordBatch) {
+	t.Helper()
+	ctx := context.Background()
+	s, err := opensearch.NewSink(ctx, spec, connector.SinkOptions{FilePrefix: "q1"})
+	if err != nil {
+		t.Fatalf("NewSink: %v", err)
+	}
+	if err := s.BeginEpoch(ctx, epoch); err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range batches {
+		if err := s.Write(ctx, b); err != nil {
+			t.Fatalf("Write: %v", err)
+		}
+	}
+	if err := s.Flush(ctx, epoch); err != nil {
+		t.Fatalf("Flush: %v", err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	refresh(t, tg.n, spec.Options["index"])
 }
 
 func refresh(t *testing.T, n *ostest.Node, index string) {
@@ -86,8 +115,4 @@ func call(t *testing.T, n *ostest.Node, method, path, body string) string {
 		t.Fatalf("%s %s: HTTP %d: %s", method, path, resp.StatusCode, b)
 	}
 	return string(b)
-}
-
-func TestSuite(t *testing.T) {
-	suite.Run(t, target(t, "suite-"))
 }

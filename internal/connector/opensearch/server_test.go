@@ -24,15 +24,15 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"sluice/internal/connector"
+	"sluice/internal/connector/conformance"
 	"sluice/internal/connector/opensearch"
-	"sluice/internal/connector/opensearch/suite"
 	"sluice/internal/types"
 )
 
 func TestMappings(t *testing.T) {
-	tg := target(t, "map-")
+	tg := newTarget(t, "map-")
 	spec := tg.Spec("t", nil)
-	tg.Write(t, spec, 0, suite.Batch(0, 10))
+	tg.Write(t, spec, 0, conformance.SearchBatch(0, 10))
 	raw := call(t, node, http.MethodGet, "/map-t/_mapping", "")
 	var got map[string]any
 	var full map[string]any
@@ -61,10 +61,10 @@ func TestMappings(t *testing.T) {
 }
 
 func TestDatePatternIndices(t *testing.T) {
-	tg := target(t, "")
+	tg := newTarget(t, "")
 	spec := tg.Spec("dp", map[string]string{"index": "logs-{ts|yyyy.MM.dd}", "id": "id"})
 	// 3000 minutes from 22:00 on the 28th span three days.
-	tg.Write(t, spec, 0, suite.Batch(0, 1500), suite.Batch(1500, 1500))
+	tg.Write(t, spec, 0, conformance.SearchBatch(0, 1500), conformance.SearchBatch(1500, 1500))
 	cat := call(t, node, http.MethodGet, "/_cat/indices/logs-*?h=index,docs.count&s=index", "")
 	want := "logs-2026.11.28 120\nlogs-2026.11.29 1440\nlogs-2026.11.30 1440\n"
 	if norm(cat) != want {
@@ -74,7 +74,7 @@ func TestDatePatternIndices(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(suite.Rows(t, suite.ReadAll(t, src), nil)); n != 3000 {
+	if n := len(conformance.Rows(t, conformance.ReadAll(t, src), nil)); n != 3000 {
 		t.Errorf("read %d rows back through the pattern, want 3000", n)
 	}
 }
@@ -188,9 +188,9 @@ func flaky(t *testing.T, target string) (*httptest.Server, *atomic.Int64) {
 func TestRetriesOn429And503(t *testing.T) {
 	n := needNode(t)
 	proxy, refused := flaky(t, n.URL)
-	tg := target(t, "")
+	tg := newTarget(t, "")
 	spec := tg.Spec("flaky", map[string]string{"endpoint": proxy.URL, "bulk_max_actions": "50", "id": "id"})
-	tg.Write(t, spec, 0, suite.Batch(0, 1000))
+	tg.Write(t, spec, 0, conformance.SearchBatch(0, 1000))
 	if refused.Load() == 0 {
 		t.Fatal("the proxy refused nothing")
 	}
@@ -239,17 +239,17 @@ func TestNodeOutage(t *testing.T) {
 	}
 	const rows, per = 6000, 200
 	ctx := context.Background()
-	tg := target(t, "")
+	tg := newTarget(t, "")
 
 	// The reference: the documents the load sends, by id.
 	var batches []arrow.RecordBatch
 	var want []string
-	enc, err := opensearch.NewEncoder(suite.Schema, nil, "", "")
+	enc, err := opensearch.NewEncoder(conformance.SearchSchema, nil, "", "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < rows; i += per {
-		b := suite.Batch(i, per)
+		b := conformance.SearchBatch(i, per)
 		batches = append(batches, b)
 		docs, err := enc.Encode(b)
 		if err != nil {

@@ -192,6 +192,14 @@ func (s *Source) Open(ctx context.Context, _ connector.Split) (connector.RecordR
 		if st == http.StatusNotFound {
 			return false, nil // no index yet: no rows
 		}
+		if st == http.StatusBadRequest {
+			// OpenSearch answers a point in time over an index that does
+			// not exist (a dropped table's), despite ignore_unavailable,
+			// with 400 "invalid id: [null]": no index is no rows.
+			if hs, _, herr := cl.do(ctx, http.MethodHead, "/"+url.PathEscape(s.target()), nil); herr == nil && hs == http.StatusNotFound {
+				return false, nil
+			}
+		}
 		if st >= 300 {
 			return retryable(st), statusErr("point in time", st, body)
 		}

@@ -15,11 +15,12 @@ import (
 // return as soon as the stream has started (planned, its checkpoint
 // locked, its state restored), instead of running it in the foreground.
 //
-// Go runs run in a goroutine of its own until run returns. The ctx it
+// Go runs run in a goroutine of its own until run returns, with the
+// stream's error (nil when it stopped or ended by itself). The ctx it
 // passes is cancelled when the process shuts down; the stream then stops
 // at its next epoch boundary and run returns. Go must not block.
 type Background interface {
-	Go(name string, run func(ctx context.Context))
+	Go(name string, run func(ctx context.Context) error)
 }
 
 // Desired states of a stream, as the catalog records what it was asked
@@ -51,7 +52,7 @@ func (e *Engine) launch(ctx context.Context, name string, run func(context.Conte
 	done := make(chan error, 1)
 	var once sync.Once
 	var mine *runningStream
-	e.opts.Background.Go(name, func(bg context.Context) {
+	e.opts.Background.Go(name, func(bg context.Context) error {
 		bg = context.WithValue(bg, startedKey{}, func() {
 			once.Do(func() {
 				mine = e.streamRun(name)
@@ -66,6 +67,7 @@ func (e *Engine) launch(ctx context.Context, name string, run func(context.Conte
 				settle()
 			}
 		}
+		return err
 	})
 	select {
 	case <-started:

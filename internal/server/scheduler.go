@@ -47,7 +47,7 @@ func NewScheduler(maxEpochs int, logf func(string, ...any)) *Scheduler {
 func (s *Scheduler) Slots() stream.Semaphore { return s.slots }
 
 // Go implements engine.Background.
-func (s *Scheduler) Go(name string, run func(ctx context.Context)) {
+func (s *Scheduler) Go(name string, run func(ctx context.Context) error) {
 	s.wg.Add(1)
 	s.mu.Lock()
 	s.running[name]++
@@ -61,7 +61,9 @@ func (s *Scheduler) Go(name string, run func(ctx context.Context)) {
 			}
 			s.mu.Unlock()
 		}()
-		run(s.ctx)
+		if err := run(s.ctx); err != nil {
+			s.logf("stream %s failed: %v", name, err)
+		}
 	}()
 }
 

@@ -278,3 +278,16 @@ func TestDataDirLock(t *testing.T) {
 	f.close()
 	f.open() // released by Close
 }
+
+func TestJDBCNestedTypes(t *testing.T) {
+	f := newFixture(t, 1)
+	r := f.sql(200, "SELECT array(id, id) AS a, named_struct('k', name) AS s, CAST(id AS INT) AS i, DATE '2026-11-30' AS d FROM t")
+	got, _ := json.Marshal(r.Schema)
+	if want := `[{"Name":"a","Type":"nested"},{"Name":"s","Type":"object"},{"Name":"i","Type":"integer"},{"Name":"d","Type":"date"}]`; string(got) != want {
+		t.Errorf("schema %s, want %s", got, want)
+	}
+	rows, _ := json.Marshal(r.Datarows)
+	if want := `[[[0,0],{"k":"n0"},0,"2026-11-30"]]`; string(rows) != want {
+		t.Errorf("datarows %s, want %s", rows, want)
+	}
+}

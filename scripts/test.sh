@@ -2,9 +2,11 @@
 # Runs everything CI runs: go vet and every package's tests.
 #
 # Integration tests start their own servers (a Versity S3 gateway, a
-# single-node OpenSearch) and skip loudly when they cannot. Installing
-# both first (once; minutes the first time) keeps downloads out of the
-# test timeouts. In CI (CI=true) a test whose server is unavailable fails
+# single-node OpenSearch) and skip loudly when they cannot; the test of
+# sluice serve against the OpenSearch SQL CLI needs that CLI (a PyPI
+# package in a venv, scripts/opensearchsql.sh). Installing all three
+# first (once; minutes the first time) keeps downloads out of the test
+# timeouts. In CI (CI=true) a test whose server is unavailable fails
 # instead (internal/testutil/integration).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +16,9 @@ if [ -x scripts/versitygw.sh ]; then
 fi
 if [ -x scripts/opensearch.sh ]; then
 	scripts/opensearch.sh install >/dev/null || echo "warning: OpenSearch unavailable; its integration tests will skip (fail in CI)" >&2
+fi
+if [ -x scripts/opensearchsql.sh ]; then
+	scripts/opensearchsql.sh install >/dev/null || echo "warning: the OpenSearch SQL CLI is unavailable; its test against sluice serve will skip (fail in CI)" >&2
 fi
 
 go vet ./...

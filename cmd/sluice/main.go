@@ -4,6 +4,8 @@
 //	sluice sql -e 'SELECT 1'
 //	sluice sql -f examples/quickstart.sql --format json
 //	sluice sql            # interactive shell
+//	sluice serve --listen 127.0.0.1:9210 --data-dir ./sluice-data
+//	sluice sql --server http://127.0.0.1:9210 -e 'SHOW STREAMS'
 package main
 
 import (
@@ -15,8 +17,10 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"sluice/internal/cli"
+	"sluice/internal/server"
 )
 
 func main() {
@@ -38,6 +42,8 @@ func run(args []string) error {
 		fmt.Fprint(os.Stdout, cli.Usage)
 		return nil
 	case "sql":
+	case "serve":
+		return serve(args[1:])
 	default:
 		return fmt.Errorf("unknown command %q (see 'sluice help')", args[0])
 	}
@@ -49,6 +55,7 @@ func run(args []string) error {
 	fs.StringVar(&o.File, "f", "", "script to run")
 	fs.StringVar(&o.Format, "format", "table", "table, csv, json or jsonl")
 	fs.StringVar(&o.DataDir, "data-dir", cli.DefaultDataDir(), "data directory")
+	fs.StringVar(&o.Server, "server", os.Getenv("SLUICE_SERVER"), "URL of a sluice serve to run the statements")
 	if err := fs.Parse(args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(os.Stdout, cli.Usage)
@@ -67,4 +74,39 @@ func run(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return cli.RunSQL(ctx, o)
+}
+
+// serve runs `sluice serve` until SIGTERM or SIGINT, then stops the
+// streams at their next epoch boundary (within --stop-timeout) and
+// returns nil, so the process exits 0.
+func serve(args []string) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var o server.Options
+	var stopTimeout time.Duration
+	fs.StringVar(&o.Listen, "listen", server.DefaultListen, "HTTP listen address")
+	fs.StringVar(&o.DataDir, "data-dir", cli.DefaultDataDir(), "data directory")
+	fs.IntVar(&o.MaxConcurrentEpochs, "max-concurrent-epochs", 0, "epochs running at once (0: GOMAXPROCS)")
+	fs.DurationVar(&stopTimeout, "stop-timeout", 30*time.Second, "how long streams get to stop on SIGTERM")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(os.Stdout, cli.Usage)
+			return nil
+		}
+		return fmt.Errorf("%v (see 'sluice help')", err)
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q (see 'sluice help')", fs.Arg(0))
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	srv, err := server.Open(o)
+	if err != nil {
+		return err
+	}
+	serveErr := srv.ListenAndServe(ctx)
+	if err := srv.Close(stopTimeout); err != nil && serveErr == nil {
+		serveErr = err
+	}
+	return serveErr
 }

@@ -26,6 +26,9 @@ type Options struct {
 	Format  string // table, csv, json or jsonl
 	Exec    string // -e: SQL text to run
 	File    string // -f: a script to run; "-" is stdin
+	// Server, when set, is the URL of a `sluice serve` that runs the
+	// statements instead of an in-process engine over DataDir.
+	Server string
 
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
@@ -69,10 +72,20 @@ Usage:
   sluice version               print the version
   sluice help                  print this help
 
+  sluice serve                 run the server: background streams, OpenSearch SQL REST API
+
 Flags for sql:
   --format table|csv|json|jsonl   result format (default table)
   --data-dir DIR                  catalog, local indices and checkpoints
                                   (default $SLUICE_DATA_DIR, else ./sluice-data)
+  --server URL                    send statements to a sluice serve at URL
+                                  (default $SLUICE_SERVER) instead of running them here
+
+Flags for serve:
+  --listen ADDR                   HTTP address (default 127.0.0.1:9210)
+  --data-dir DIR                  as for sql; one server per data dir
+  --max-concurrent-epochs N       epochs running at once over all streams (default GOMAXPROCS)
+  --stop-timeout D                on SIGTERM, how long streams get to finish their epoch (default 30s)
 
 Example:
   sluice sql -e "CREATE TABLE logs USING json LOCATION 'testdata/sample/http_logs/'"
@@ -96,11 +109,11 @@ func RunSQL(ctx context.Context, o Options) error {
 			return err
 		}
 	}
-	eng, bar, err := openEngine(o)
+	eng, bar, closeEng, err := openExecutor(o)
 	if err != nil {
 		return err
 	}
-	defer eng.Close()
+	defer closeEng()
 	out := newOutput(f, o.Stdout, o.Stderr)
 	if fromStdin {
 		return runReader(ctx, eng, bar, out, "stdin", o.Stdin)
@@ -121,6 +134,18 @@ func readScript(o Options) (name, script string, err error) {
 		return "", "", fmt.Errorf("reading script: %w", err)
 	}
 	return o.File, string(b), nil
+}
+
+// openExecutor is the server at o.Server, else an engine over o.DataDir.
+func openExecutor(o Options) (executor, *progressBar, func(), error) {
+	if o.Server != "" {
+		return &Remote{URL: o.Server}, nil, func() {}, nil
+	}
+	eng, bar, err := openEngine(o)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return eng, bar, func() { eng.Close() }, nil
 }
 
 func openEngine(o Options) (*engine.Engine, *progressBar, error) {

@@ -27,11 +27,11 @@ func Shell(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
-	eng, bar, err := openEngine(o)
+	eng, bar, closeEng, err := openExecutor(o)
 	if err != nil {
 		return err
 	}
-	defer eng.Close()
+	defer closeEng()
 
 	return shell(ctx, o, eng, bar, f)
 }

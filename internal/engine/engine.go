@@ -43,6 +43,12 @@ type Options struct {
 	StreamProgress func(stream.Progress)
 	// Clock drives streaming triggers; nil is the wall clock.
 	Clock stream.Clock
+	// Background, when set, runs streams in the background (see
+	// Background); nil runs them in the foreground of their statement.
+	Background Background
+	// EpochSlots, when set, bounds how many epochs run at once across
+	// every stream of this engine.
+	EpochSlots stream.Semaphore
 }
 
 // Progress is a snapshot of a running scan.

@@ -197,7 +197,13 @@ func (e *Engine) refreshMView(ctx context.Context, name string, spec mviewSpec) 
 		}
 	}
 	st := streamSpec{Table: name, Trigger: trigger, Checkpoint: spec.Checkpoint, Options: streamOptions(opts)}
-	return e.runStream(ctx, "mv_"+name, &sql.InsertStream{Table: name, Query: query}, st)
+	run := func(ctx context.Context) (*Result, error) {
+		return e.runStream(ctx, "mv_"+name, &sql.InsertStream{Table: name, Query: query}, st)
+	}
+	if !spec.AutoRefresh {
+		return run(ctx) // a catch-up runs in the foreground, in any mode
+	}
+	return e.launch(ctx, "mv_"+name, run, nil)
 }
 
 // streamOptions keeps the options a stream understands.
@@ -319,6 +325,12 @@ func (e *Engine) alterMView(ctx context.Context, s *sql.AlterMaterializedView) (
 	o.Options = raw
 	if err := e.catalog.PutObject(o, true); err != nil {
 		return nil, err
+	}
+	if spec.AutoRefresh && e.opts.Background != nil && !e.isRunning("mv_"+o.Name) {
+		if _, err := e.refreshMView(ctx, o.Name, spec); err != nil {
+			return nil, fmt.Errorf("ALTER MATERIALIZED VIEW %s: starting its refresh: %w", o.Name, err)
+		}
+		return message("materialized view %s altered; its refresh started", o.Name), nil
 	}
 	return message("materialized view %s altered", o.Name), nil
 }

@@ -44,6 +44,9 @@ type streamSpec struct {
 	Trigger    string            `json:"trigger,omitempty"`
 	Checkpoint string            `json:"checkpoint"`
 	Options    map[string]string `json:"options,omitempty"`
+	// Desired is the state the stream was asked to be in (DesiredRunning,
+	// DesiredStopped); empty for streams only ever run in the foreground.
+	Desired string `json:"desired,omitempty"`
 }
 
 // StreamStatus is what SHOW STREAMS and DESCRIBE STREAM report.
@@ -112,6 +115,9 @@ func (e *Engine) insertStream(ctx context.Context, s *sql.InsertStream) (*Result
 		cpLoc = p
 	}
 	spec := streamSpec{Table: s.Table, Trigger: opts["trigger"], Checkpoint: normalizeLocation(cpLoc), Options: opts}
+	if e.opts.Background != nil {
+		spec.Desired = DesiredRunning
+	}
 	raw, _ := json.Marshal(spec)
 	obj := &catalog.Object{Kind: "stream", Name: name, SQL: s.String(), Options: raw, Created: e.now()}
 	prev, _ := e.catalog.Object("stream", name)
@@ -119,7 +125,9 @@ func (e *Engine) insertStream(ctx context.Context, s *sql.InsertStream) (*Result
 		return nil, fmt.Errorf("INSERT STREAM %s: %w", name, err)
 	}
 	before := e.streamRun(name)
-	r, err := e.runStream(ctx, name, s, spec)
+	r, err := e.launch(ctx, name, func(ctx context.Context) (*Result, error) {
+		return e.runStream(ctx, name, s, spec)
+	}, func() { _ = e.setStreamDesired(name, DesiredStopped) })
 	var mismatch *stream.StateMismatchError
 	if err != nil && (e.streamRun(name) == before || errors.As(err, &mismatch)) {
 		// The stream never started (its query did not plan, or its state
@@ -245,6 +253,8 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 		Clock: e.clock(), Source: src, LockTTL: lockTTL, Scan: p.StreamScan, Root: p.Root, Sink: sink,
 		Owner:     fmt.Sprintf("pid %d on %s", os.Getpid(), host),
 		EventTime: p.EventTime,
+		Slots:     e.opts.EpochSlots,
+		OnStart:   onStarted(ctx),
 		OnProgress: func(p stream.Progress) {
 			rs.mu.Lock()
 			rs.status.Last = p

@@ -118,6 +118,11 @@ func (e *Engine) stopStream(ctx context.Context, name string) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if e.opts.Background != nil {
+		if err := e.setStreamDesired(name, DesiredStopped); err != nil {
+			return nil, err
+		}
+	}
 	if e.stopIfRunning(name) {
 		return message("stream %s stopped", name), nil
 	}
@@ -146,5 +151,15 @@ func (e *Engine) startStream(ctx context.Context, name string) (*Result, error) 
 	if !ok {
 		return nil, fmt.Errorf("stream %s: stored query is not INSERT STREAM", name)
 	}
-	return e.runStream(ctx, o.Name, is, spec)
+	if e.opts.Background != nil {
+		if e.isRunning(o.Name) {
+			return message("stream %s is already running", o.Name), nil
+		}
+		if err := e.setStreamDesired(o.Name, DesiredRunning); err != nil {
+			return nil, err
+		}
+	}
+	return e.launch(ctx, o.Name, func(ctx context.Context) (*Result, error) {
+		return e.runStream(ctx, o.Name, is, spec)
+	}, func() { _ = e.setStreamDesired(o.Name, DesiredStopped) })
 }

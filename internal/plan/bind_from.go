@@ -28,7 +28,7 @@ func (b *Binder) bindFrom(t sql.TableExpr) (Node, *scope, error) {
 		}
 		tbl, err := b.tables.ResolveTable(b.ctx, te.Name)
 		if err != nil {
-			return nil, nil, errAt(te, "%v", err)
+			return nil, nil, &Error{Pos: te.Pos(), Msg: err.Error(), Err: err}
 		}
 		hidden := map[string]bool{}
 		for _, h := range tbl.Hidden {

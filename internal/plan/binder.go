@@ -31,7 +31,12 @@ type Tables interface {
 type Error struct {
 	Pos sql.Pos
 	Msg string
+	// Err is the cause, when the error came from elsewhere (a table the
+	// catalog does not have): errors.Is sees through to it.
+	Err error
 }
+
+func (e *Error) Unwrap() error { return e.Err }
 
 func (e *Error) Error() string {
 	if e.Pos.Line == 0 {

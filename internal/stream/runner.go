@@ -49,6 +49,13 @@ type Query struct {
 	// turns that into each epoch's watermark.
 	EventTime *exec.EventTime
 	Watermark *Watermark
+	// Slots, when set, is taken around each epoch: streams sharing it run
+	// at most cap(Slots) epochs at once.
+	Slots Semaphore
+	// OnStart is called once the stream holds its checkpoint's lock and
+	// has restored its state, just before the first epoch: a caller that
+	// runs Run in the background knows then that the stream started.
+	OnStart func()
 
 	lastStart time.Time
 	// lastEpochStart is when the previous epoch that ran started.
@@ -126,6 +133,9 @@ func (q *Query) Run(ctx context.Context, stop <-chan struct{}) error {
 	}
 	// A stop request left from before this start is stale.
 	_ = cp.ClearStop(ctx)
+	if q.OnStart != nil {
+		q.OnStart()
+	}
 	next := committed + 1
 	wait := false
 	for {
@@ -146,7 +156,11 @@ func (q *Query) Run(ctx context.Context, stop <-chan struct{}) error {
 			_ = cp.ClearStop(ctx)
 			return nil
 		}
+		if !q.Slots.acquire(ctx, stop) {
+			return nil
+		}
 		ran, err := q.step(ctx, next)
+		q.Slots.release()
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil // cancelled mid-epoch: replayed on restart

@@ -1,0 +1,99 @@
+package server
+
+import (
+	"context"
+	"log"
+	"runtime"
+	"sync"
+	"time"
+
+	"sluice/internal/engine"
+	"sluice/internal/stream"
+)
+
+// Scheduler runs every background stream of one server: the engine hands
+// it each stream (engine.Background), and the streams share one epoch
+// semaphore, so at most Slots epochs run at once whatever the number of
+// streams. Stop cancels them all (each finishes its epoch in flight) and
+// waits for them up to a deadline.
+type Scheduler struct {
+	slots  stream.Semaphore
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	logf   func(format string, args ...any)
+
+	mu      sync.Mutex
+	running map[string]int // streams by name, for logs and shutdown reports
+}
+
+var _ engine.Background = (*Scheduler)(nil)
+
+// NewScheduler returns a scheduler running at most maxEpochs epochs at
+// once (0: GOMAXPROCS). logf receives one line per stream start and end;
+// nil is log.Printf.
+func NewScheduler(maxEpochs int, logf func(string, ...any)) *Scheduler {
+	if maxEpochs <= 0 {
+		maxEpochs = runtime.GOMAXPROCS(0)
+	}
+	if logf == nil {
+		logf = log.Printf
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Scheduler{slots: stream.NewSemaphore(maxEpochs), ctx: ctx, cancel: cancel, logf: logf, running: map[string]int{}}
+}
+
+// Slots is the semaphore the engine's streams take around each epoch.
+func (s *Scheduler) Slots() stream.Semaphore { return s.slots }
+
+// Go implements engine.Background.
+func (s *Scheduler) Go(name string, run func(ctx context.Context) error) {
+	s.wg.Add(1)
+	s.mu.Lock()
+	s.running[name]++
+	s.mu.Unlock()
+	go func() {
+		defer s.wg.Done()
+		defer func() {
+			s.mu.Lock()
+			if s.running[name]--; s.running[name] <= 0 {
+				delete(s.running, name)
+			}
+			s.mu.Unlock()
+		}()
+		if err := run(s.ctx); err != nil {
+			s.logf("stream %s failed: %v", name, err)
+		}
+	}()
+}
+
+// Running lists the streams whose goroutine has not returned yet.
+func (s *Scheduler) Running() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]string, 0, len(s.running))
+	for n := range s.running {
+		out = append(out, n)
+	}
+	return out
+}
+
+// Stop asks every stream to stop at its next epoch boundary and waits up
+// to deadline for them. It reports false when some were still running
+// then: their epoch in flight is not committed and is replayed from the
+// checkpoint on the next start, so stopping late loses nothing.
+func (s *Scheduler) Stop(deadline time.Duration) bool {
+	s.cancel()
+	done := make(chan struct{})
+	go func() {
+		s.wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return true
+	case <-time.After(deadline):
+		s.logf("stopping: streams still running after %s: %v", deadline, s.Running())
+		return false
+	}
+}

@@ -1,0 +1,167 @@
+// Package server is `sluice serve`: one long-running process over a data
+// dir that runs every stream and auto-refreshing materialized view in the
+// background (Scheduler) and answers SQL over HTTP with the OpenSearch
+// SQL plugin's REST API (/_plugins/_sql), so the plugin's clients work
+// against it, plus /api/v1 endpoints of Sluice's own.
+//
+//	srv, _ := server.Open(server.Options{DataDir: "sluice-data"})
+//	defer srv.Close(10 * time.Second)
+//	_ = srv.ListenAndServe(ctx) // until ctx is cancelled
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"sluice/internal/engine"
+	"sluice/internal/sql"
+	"sluice/internal/stream"
+)
+
+// DefaultListen is where `sluice serve` listens unless told otherwise: a
+// loopback port next to OpenSearch's 9200.
+const DefaultListen = "127.0.0.1:9210"
+
+// Options configure a Server.
+type Options struct {
+	// DataDir is the engine's data dir; one server at a time may use it.
+	DataDir string
+	// Listen is the address ListenAndServe binds (DefaultListen if empty).
+	Listen string
+	// MaxConcurrentEpochs bounds the epochs running at once across every
+	// stream (0: GOMAXPROCS).
+	MaxConcurrentEpochs int
+	// Logf receives the server's log lines; nil is log.Printf.
+	Logf func(format string, args ...any)
+	// Engine is passed to engine.Open (DataDir, Background and EpochSlots
+	// are the server's to set).
+	Engine engine.Options
+}
+
+// Server is one `sluice serve` process's state: the data dir's lock, the
+// engine, the stream scheduler and the open cursors.
+type Server struct {
+	opts    Options
+	lock    *dataDirLock
+	eng     *engine.Engine
+	sched   *Scheduler
+	cursors *cursorStore
+	mux     *http.ServeMux
+	logf    func(string, ...any)
+}
+
+// Open locks the data dir (failing with ErrDataDirInUse when another
+// server has it), opens the engine and resumes every stream the catalog
+// records as running. A stream that cannot resume is logged; the server
+// still starts.
+func Open(opts Options) (*Server, error) {
+	if opts.DataDir == "" {
+		return nil, errors.New("server: a data dir is required")
+	}
+	if opts.Listen == "" {
+		opts.Listen = DefaultListen
+	}
+	logf := opts.Logf
+	if logf == nil {
+		logf = log.Printf
+	}
+	host, _ := os.Hostname()
+	lock, err := lockDataDir(opts.DataDir, fmt.Sprintf("sluice serve pid %d on %s", os.Getpid(), host))
+	if err != nil {
+		return nil, err
+	}
+	sched := NewScheduler(opts.MaxConcurrentEpochs, logf)
+	eo := opts.Engine
+	eo.DataDir, eo.Background, eo.EpochSlots = opts.DataDir, sched, sched.Slots()
+	if eo.StreamProgress == nil {
+		eo.StreamProgress = func(p stream.Progress) { logf("%s", p.Line()) }
+	}
+	eng, err := engine.Open(eo)
+	if err != nil {
+		lock.release()
+		return nil, err
+	}
+	s := &Server{opts: opts, lock: lock, eng: eng, sched: sched, cursors: newCursorStore(), logf: logf}
+	s.routes()
+	started, err := eng.Resume(context.Background())
+	for _, n := range started {
+		logf("resumed stream %s", n)
+	}
+	if err != nil {
+		logf("%v", err)
+	}
+	return s, nil
+}
+
+// Engine is the server's engine.
+func (s *Server) Engine() *engine.Engine { return s.eng }
+
+// Handler serves every endpoint.
+func (s *Server) Handler() http.Handler { return s.mux }
+
+// ListenAndServe listens on Options.Listen and serves until ctx is
+// cancelled, then stops accepting requests (Close stops the streams).
+func (s *Server) ListenAndServe(ctx context.Context) error {
+	ln, err := net.Listen("tcp", s.opts.Listen)
+	if err != nil {
+		return fmt.Errorf("listening on %s: %w", s.opts.Listen, err)
+	}
+	return s.Serve(ctx, ln)
+}
+
+// Serve serves on ln until ctx is cancelled.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	hs := &http.Server{Handler: s.mux, ReadHeaderTimeout: 10 * time.Second}
+	s.logf("sluice serve: listening on http://%s (data dir %s)", ln.Addr(), s.opts.DataDir)
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		_ = hs.Close()
+	}
+	return nil
+}
+
+// Close stops every stream at its next epoch boundary, waiting up to
+// deadline, then closes the engine and releases the data dir. An epoch
+// still running at the deadline is abandoned uncommitted: the next start
+// replays it, so nothing is lost or duplicated.
+func (s *Server) Close(deadline time.Duration) error {
+	if !s.sched.Stop(deadline) {
+		s.logf("sluice serve: deadline of %s passed; unfinished epochs replay on the next start", deadline)
+	}
+	s.cursors.closeAll()
+	err := s.eng.Close()
+	if lerr := s.lock.release(); err == nil {
+		err = lerr
+	}
+	return err
+}
+
+// execute parses and runs one statement.
+func (s *Server) execute(ctx context.Context, text string) (*engine.Result, error) {
+	st, err := sql.ParseOne(text)
+	if err != nil {
+		return nil, err
+	}
+	return s.eng.ExecuteStatement(ctx, st)
+}
+
+func (s *Server) routes() {
+	s.mux = http.NewServeMux()
+	s.sqlRoutes()
+	s.clusterRoutes()
+	s.apiRoutes()
+}

@@ -1,0 +1,125 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// sqlRequest is the body of POST /_plugins/_sql: a query, or the cursor
+// of the page before.
+type sqlRequest struct {
+	Query     string          `json:"query"`
+	Cursor    string          `json:"cursor"`
+	FetchSize json.RawMessage `json:"fetch_size"`
+}
+
+// maxBody bounds a request body; SQL text is small.
+const maxBody = 16 << 20
+
+func (s *Server) sqlRoutes() {
+	for _, prefix := range []string{"/_plugins/_sql", "/_opendistro/_sql"} {
+		s.mux.HandleFunc("POST "+prefix, s.handleSQL)
+		s.mux.HandleFunc("POST "+prefix+"/{$}", s.handleSQL)
+		s.mux.HandleFunc("POST "+prefix+"/close", s.handleClose)
+		s.mux.HandleFunc("POST "+prefix+"/_explain", s.handleExplain)
+	}
+}
+
+func readRequest(r *http.Request) (sqlRequest, error) {
+	var req sqlRequest
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
+	if err != nil {
+		return req, badRequest("reading request body: " + err.Error())
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if err := dec.Decode(&req); err != nil {
+		return req, badRequest("request body is not a JSON object with a query: " + err.Error())
+	}
+	req.Query = strings.TrimSpace(req.Query)
+	return req, nil
+}
+
+// fetchSize reads fetch_size, a number or a numeric string; 0 when absent.
+func (q sqlRequest) fetchSize() (int, error) {
+	raw := strings.Trim(string(q.FetchSize), `" `)
+	if raw == "" || raw == "null" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(raw)
+	if err != nil || n < 0 {
+		return 0, badRequest(fmt.Sprintf("fetch_size %s: want a number of rows, 0 or more", q.FetchSize))
+	}
+	return n, nil
+}
+
+// handleSQL runs one statement, or fetches the next page of a cursor.
+func (s *Server) handleSQL(w http.ResponseWriter, r *http.Request) {
+	f, err := formatFor(r)
+	if err != nil {
+		writeError(w, badRequest(err.Error()))
+		return
+	}
+	req, err := readRequest(r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	var p page
+	switch {
+	case req.Cursor != "":
+		var ok bool
+		if p, ok = s.cursors.next(req.Cursor); !ok {
+			writeError(w, badRequest("cursor "+req.Cursor+" is not open (finished, closed or expired)"))
+			return
+		}
+		f = jdbcFormat{} // pages are jdbc, whatever the format asked
+	case req.Query == "":
+		writeError(w, badRequest("the request has no query"))
+		return
+	default:
+		size, err := req.fetchSize()
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		res, err := s.execute(r.Context(), strings.TrimSuffix(req.Query, ";"))
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		rs := newResult(res)
+		if pg, ok := f.(pageable); ok && pg.pages() {
+			p = s.cursors.first(rs, size)
+		} else {
+			p = page{res: rs, from: 0, to: rs.total}
+		}
+	}
+	w.Header().Set("Content-Type", f.contentType())
+	if err := f.write(w, p); err != nil {
+		s.logf("writing response: %v", err)
+	}
+}
+
+// handleClose closes a cursor: {"cursor": "..."} → {"succeeded": true}.
+func (s *Server) handleClose(w http.ResponseWriter, r *http.Request) {
+	req, err := readRequest(r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	if req.Cursor == "" {
+		writeError(w, badRequest("the request has no cursor"))
+		return
+	}
+	if !s.cursors.close(req.Cursor) {
+		writeError(w, badRequest("cursor "+req.Cursor+" is not open (finished, closed or expired)"))
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+	_ = writeJSON(w, map[string]bool{"succeeded": true}, false)
+}

@@ -59,3 +59,26 @@ func TestLayering(t *testing.T) {
 		}
 	}
 }
+
+// TestDataDirVariableReadOnlyByRegistry: the registry decides where data
+// lives by default; nothing else reads SLUICE_DATA_DIR.
+func TestDataDirVariableReadOnlyByRegistry(t *testing.T) {
+	top, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
+	if err != nil {
+		t.Skipf("not a git checkout: %v", err)
+	}
+	grep := exec.Command("git", "grep", "-l", "Getenv(\"SLUICE_DATA_DIR\")", "--", "*.go", ":!*_test.go")
+	grep.Dir = strings.TrimSpace(string(top))
+	out, err := grep.Output()
+	if err != nil && len(out) == 0 {
+		// git grep exits 1 when nothing matches at all.
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+			t.Skipf("git grep unavailable: %v", err)
+		}
+	}
+	for _, f := range strings.Fields(string(out)) {
+		if !strings.HasPrefix(f, "internal/connector/registry/") {
+			t.Errorf("%s reads SLUICE_DATA_DIR; ask registry.DataDir instead", f)
+		}
+	}
+}

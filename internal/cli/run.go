@@ -12,6 +12,8 @@ import (
 
 	"github.com/mattn/go-isatty"
 
+	"sluice/internal/connector"
+	"sluice/internal/connector/registry"
 	"sluice/internal/engine"
 	"sluice/internal/sql"
 	"sluice/internal/stream"
@@ -37,13 +39,9 @@ type Options struct {
 	Progress bool
 }
 
-// DefaultDataDir is $SLUICE_DATA_DIR, else ./sluice-data.
-func DefaultDataDir() string {
-	if d := os.Getenv("SLUICE_DATA_DIR"); d != "" {
-		return d
-	}
-	return "sluice-data"
-}
+// DefaultDataDir is $SLUICE_DATA_DIR, else ./sluice-data: the registry's
+// rule, the one place the variable is read.
+func DefaultDataDir() string { return registry.DataDir(connector.Env{}) }
 
 // IsTerminal reports whether f is a terminal (or a Cygwin/MSYS pty).
 func IsTerminal(f *os.File) bool {

@@ -1,0 +1,93 @@
+package exec
+
+import (
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"sluice/internal/expr"
+)
+
+// spillInput is (k BIGINT with NULLs, s STRING with NULLs and many
+// distinct values, v BIGINT arrival order), in batches of 1000 rows.
+func spillInput(t testing.TB, rows, keys int) []arrow.RecordBatch {
+	r := rand.New(rand.NewSource(7))
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "k", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+		{Name: "s", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "v", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+	}, nil)
+	var out []arrow.RecordBatch
+	for done := 0; done < rows; done += 1000 {
+		rb := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+		for i := 0; i < 1000; i++ {
+			k := r.Intn(keys)
+			if k%97 == 0 {
+				rb.Field(0).AppendNull()
+			} else {
+				rb.Field(0).(*array.Int64Builder).Append(int64(k % 50))
+			}
+			if k%89 == 0 {
+				rb.Field(1).AppendNull()
+			} else {
+				rb.Field(1).(*array.StringBuilder).Append(fmt.Sprintf("key-%d", k))
+			}
+			rb.Field(2).(*array.Int64Builder).Append(int64(done + i))
+		}
+		out = append(out, rb.NewRecordBatch())
+		rb.Release()
+	}
+	return out
+}
+
+// tinyBudget is a budget small enough that every spilling operator
+// spills many times over spillInput, in a dir the test checks is left
+// empty.
+func tinyBudget(t *testing.T) (*MemoryBudget, string) {
+	dir := filepath.Join(t.TempDir(), "tmp")
+	return NewMemoryBudget(64<<10, dir), dir
+}
+
+func checkSpilled(t *testing.T, b *MemoryBudget, dir string) {
+	t.Helper()
+	if b.Spills() == 0 {
+		t.Fatal("the operator never spilled: the test proves nothing")
+	}
+	if used := b.Used(); used != 0 {
+		t.Errorf("budget still holds %d bytes after the query", used)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), SpillFilePrefix) {
+			t.Errorf("spill file %s left behind", e.Name())
+		}
+	}
+}
+
+func TestSortSpillMatchesInMemory(t *testing.T) {
+	in := spillInput(t, 30000, 5000)
+	k := expr.Col(0, "k", arrow.PrimitiveTypes.Int64)
+	s := expr.Col(1, "s", arrow.BinaryTypes.String)
+	for _, keys := range [][]SortKey{
+		{{Expr: k, NullsFirst: true}},             // many ties: stability shows
+		{{Expr: s, Desc: true}, {Expr: k}},        // strings, NULLs last
+		{{Expr: k, Desc: true, NullsFirst: true}}, // desc, NULLs first
+	} {
+		t.Run(sortKeysString(keys), func(t *testing.T) {
+			want := runOps(t, in, NewSort(in[0].Schema(), keys))
+			srt := NewSort(in[0].Schema(), keys)
+			b, dir := tinyBudget(t)
+			srt.SetMemoryBudget(b)
+			got := runOps(t, in, srt)
+			eqRows(t, got, want)
+			checkSpilled(t, b, dir)
+		})
+	}
+}

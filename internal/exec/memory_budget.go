@@ -43,6 +43,14 @@ func (b *MemoryBudget) Reserve(n int64) error {
 	return nil
 }
 
+// force takes n bytes even past the limit: state that is already held
+// and about to be spilled or reported.
+func (b *MemoryBudget) force(n int64) {
+	if b != nil && n > 0 {
+		b.used.Add(n)
+	}
+}
+
 // Release gives back n bytes taken with Reserve.
 func (b *MemoryBudget) Release(n int64) {
 	if b == nil || n <= 0 {

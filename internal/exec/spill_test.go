@@ -91,3 +91,51 @@ func TestSortSpillMatchesInMemory(t *testing.T) {
 		})
 	}
 }
+
+func spillAggs(t *testing.T) []*expr.Aggregate {
+	v := expr.Col(2, "v", arrow.PrimitiveTypes.Int64)
+	s := expr.Col(1, "s", arrow.BinaryTypes.String)
+	var out []*expr.Aggregate
+	for _, c := range []struct {
+		name string
+		args []expr.Expr
+	}{{"count", nil}, {"sum", []expr.Expr{v}}, {"min", []expr.Expr{v}}, {"max", []expr.Expr{s}}, {"count", []expr.Expr{s}}} {
+		a, err := expr.NewAggregate(c.name, c.args, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func TestHashAggregateSpillMatchesInMemory(t *testing.T) {
+	in := spillInput(t, 40000, 20000)
+	k := expr.Col(0, "k", arrow.PrimitiveTypes.Int64)
+	s := expr.Col(1, "s", arrow.BinaryTypes.String)
+	for name, keys := range map[string][]expr.Expr{"string key": {s}, "int and string keys": {k, s}, "int key": {k}} {
+		t.Run(name, func(t *testing.T) {
+			names := make([]string, len(keys))
+			for i := range names {
+				names[i] = fmt.Sprintf("g%d", i)
+			}
+			mk := func() *HashAggregate {
+				h, err := NewHashAggregate(keys, names, spillAggs(t))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return h
+			}
+			want := runOps(t, in, mk())
+			h := mk()
+			b, dir := tinyBudget(t)
+			if name == "int key" {
+				b = NewMemoryBudget(2<<10, dir) // 50 groups: spill them anyway
+			}
+			h.SetMemoryBudget(b)
+			got := runOps(t, in, h)
+			eqRows(t, got, want)
+			checkSpilled(t, b, dir)
+		})
+	}
+}

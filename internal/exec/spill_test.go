@@ -139,3 +139,22 @@ func TestHashAggregateSpillMatchesInMemory(t *testing.T) {
 		})
 	}
 }
+
+func TestDistinctSpillMatchesInMemory(t *testing.T) {
+	in := spillInput(t, 40000, 20000)
+	// Drop v (unique per row) so there are duplicates to remove.
+	p, err := NewProject([]expr.Expr{expr.Col(0, "k", arrow.PrimitiveTypes.Int64), expr.Col(1, "s", arrow.BinaryTypes.String)}, []string{"k", "s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema := p.Schema()
+	want := runOps(t, in, p, NewDistinct(schema))
+	d := NewDistinct(schema)
+	b, dir := tinyBudget(t)
+	d.SetMemoryBudget(b)
+	got := runOps(t, in, p, d)
+	// Rows first seen after the overflow come at the end, which is still
+	// first-seen order: the same as in memory.
+	eqRows(t, got, want)
+	checkSpilled(t, b, dir)
+}

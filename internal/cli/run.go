@@ -13,6 +13,7 @@ import (
 	"github.com/mattn/go-isatty"
 
 	"sluice/internal/engine"
+	"sluice/internal/exec"
 	"sluice/internal/sql"
 	"sluice/internal/stream"
 )
@@ -32,6 +33,9 @@ type Options struct {
 	// Progress draws a progress bar on Stderr; set it only when Stderr is
 	// a terminal.
 	Progress bool
+	// MemoryLimit is --memory-limit: '256MB', '2GB', 'none'; "" is half of
+	// physical memory (or of the cgroup's limit).
+	MemoryLimit string
 }
 
 // DefaultDataDir is $SLUICE_DATA_DIR, else ./sluice-data.
@@ -73,6 +77,12 @@ Flags for sql:
   --format table|csv|json|jsonl   result format (default table)
   --data-dir DIR                  catalog, local indices and checkpoints
                                   (default $SLUICE_DATA_DIR, else ./sluice-data)
+  --memory-limit SIZE             memory for each query's state, like 256MB or 2GB;
+                                  past it GROUP BY, ORDER BY, DISTINCT and join build
+                                  sides spill to DIR/tmp, and a stream whose state
+                                  outgrows it fails (default half of physical memory
+                                  or of the cgroup limit; 'none' for no limit;
+                                  SET memory_limit = '...' changes it per session)
 
 Example:
   sluice sql -e "CREATE TABLE logs USING json LOCATION 'testdata/sample/http_logs/'"
@@ -127,7 +137,15 @@ func openEngine(o Options) (*engine.Engine, *progressBar, error) {
 	if err := os.MkdirAll(o.DataDir, 0o755); err != nil {
 		return nil, nil, fmt.Errorf("creating data dir: %w", err)
 	}
-	opts := engine.Options{DataDir: o.DataDir}
+	limit := exec.DefaultMemoryLimit()
+	if o.MemoryLimit != "" {
+		n, err := exec.ParseByteSize(o.MemoryLimit)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--memory-limit: %w", err)
+		}
+		limit = n
+	}
+	opts := engine.Options{DataDir: o.DataDir, MemoryLimit: limit}
 	var bar *progressBar
 	if o.Progress {
 		bar = newProgressBar(o.Stderr)

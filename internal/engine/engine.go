@@ -13,12 +13,14 @@ import (
 	"fmt"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"sluice/internal/catalog"
 	"sluice/internal/connector"
+	"sluice/internal/exec"
 	"sluice/internal/physical"
 	"sluice/internal/sql"
 	"sluice/internal/storage"
@@ -42,6 +44,9 @@ type Options struct {
 	StreamProgress func(stream.Progress)
 	// Clock drives streaming triggers; nil is the wall clock.
 	Clock stream.Clock
+	// MemoryLimit bounds each query's operator state in bytes (SET
+	// memory_limit overrides it for the session); 0 is unlimited.
+	MemoryLimit int64
 }
 
 // Progress is a snapshot of a running scan.
@@ -74,6 +79,8 @@ type Engine struct {
 	settings map[string]string
 	streams  map[string]*runningStream
 	qm       manager
+	// spills counts the spill files batch queries wrote (tests).
+	spills atomic.Int64
 }
 
 // Open opens (creating if needed) the data directory and its catalog.
@@ -94,8 +101,10 @@ func Open(opts Options) (*Engine, error) {
 	// Scratch files of a process that was killed mid-write are swept;
 	// those of processes still running hold a lock and stay.
 	if dir := e.tempDir(); dir != "" {
-		if _, err := storage.SweepTemp(dir, connector.TempFilePrefix); err != nil {
-			return nil, fmt.Errorf("opening data directory: %w", err)
+		for _, prefix := range []string{connector.TempFilePrefix, exec.SpillFilePrefix} {
+			if _, err := storage.SweepTemp(dir, prefix); err != nil {
+				return nil, fmt.Errorf("opening data directory: %w", err)
+			}
 		}
 	}
 	return e, nil

@@ -35,7 +35,9 @@ type HashAggregate struct {
 	fresh []int
 
 	budget  *MemoryBudget
-	noSpill bool  // streaming: over budget is an error
+	noSpill bool   // streaming: over budget is an error...
+	stateID string // ...a StateTooLargeError naming this id
+	hint    string
 	held    int64 // bytes reserved from budget for the groups
 	spill   *aggSpill
 }
@@ -319,6 +321,18 @@ func (h *HashAggregate) Restore(r io.Reader) error {
 		releaseBatches(batches)
 		if uint64(h.table.size()) != n {
 			return fmt.Errorf("hash aggregate restore: %d keys for %d groups", h.table.size(), n)
+		}
+		if h.budget != nil {
+			// Restored state counts; outgrowing the budget shows at the
+			// next batch.
+			est := int64(n) * h.groupBytes()
+			for _, chunks := range h.keys {
+				for _, c := range chunks {
+					est += 2 * arraySize(c)
+				}
+			}
+			h.budget.force(est)
+			h.held += est
 		}
 	} else if n > 0 {
 		h.table.n = 1

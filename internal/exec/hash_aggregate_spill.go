@@ -31,7 +31,10 @@ func (h *HashAggregate) account(ctx context.Context, delta int64) error {
 		h.held += delta
 		return nil
 	}
-	if h.noSpill || len(h.groupBy) == 0 {
+	if h.noSpill {
+		return &StateTooLargeError{ID: h.stateID, Held: h.held + delta, Limit: h.budget.Limit(), Hint: h.hint}
+	}
+	if len(h.groupBy) == 0 {
 		return fmt.Errorf("hash aggregate: %w", ErrOverBudget)
 	}
 	for _, a := range h.aggs {

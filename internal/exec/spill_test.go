@@ -1,6 +1,8 @@
 package exec
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math/rand"
 	"os"
@@ -157,4 +159,65 @@ func TestDistinctSpillMatchesInMemory(t *testing.T) {
 	// first-seen order: the same as in memory.
 	eqRows(t, got, want)
 	checkSpilled(t, b, dir)
+}
+
+func TestStreamingStateOverBudgetIsAClearError(t *testing.T) {
+	ctx := context.Background()
+	discard := OutputFunc(func(context.Context, Message) error { return nil })
+	t.Run("window aggregate", func(t *testing.T) {
+		w := newTumbleCount(t, Append)
+		w.SetStateBudget("window_aggregate-0", NewMemoryBudget(64<<10, t.TempDir()))
+		var err error
+		for m := int64(0); m < 20000 && err == nil; m += 100 {
+			mins := make([]int64, 100)
+			for i := range mins {
+				mins[i] = m + int64(i)
+			}
+			b := tsBatch(mins...)
+			err = w.Process(ctx, b, discard)
+			b.Release()
+		}
+		var st *StateTooLargeError
+		if !errors.As(err, &st) || !errors.Is(err, ErrOverBudget) {
+			t.Fatalf("want a StateTooLargeError, got %v", err)
+		}
+		msg := err.Error()
+		if !strings.HasPrefix(msg, "window_aggregate-0 holds ") || !strings.Contains(msg, "over the memory limit of 64 KiB; raise memory_limit or shorten the window") {
+			t.Fatalf("message: %s", msg)
+		}
+		if st.Held <= st.Limit {
+			t.Fatalf("held %d is not over the limit %d", st.Held, st.Limit)
+		}
+	})
+	t.Run("stream aggregate", func(t *testing.T) {
+		in := spillInput(t, 20000, 20000)
+		h, err := NewHashAggregate([]expr.Expr{expr.Col(1, "s", arrow.BinaryTypes.String)}, []string{"s"}, spillAggs(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := NewStreamAggregate(h, Update)
+		s.SetStateBudget("stream_aggregate-0", NewMemoryBudget(64<<10, t.TempDir()))
+		for _, b := range in {
+			if err = s.Process(ctx, b, discard); err != nil {
+				break
+			}
+		}
+		if err == nil || !strings.HasPrefix(err.Error(), "stream_aggregate-0 holds ") {
+			t.Fatalf("got %v", err)
+		}
+	})
+	t.Run("distinct", func(t *testing.T) {
+		in := spillInput(t, 20000, 20000)
+		d := NewDistinct(in[0].Schema())
+		d.SetStateBudget("distinct-0", NewMemoryBudget(64<<10, t.TempDir()))
+		var err error
+		for _, b := range in {
+			if err = d.Process(ctx, b, discard); err != nil {
+				break
+			}
+		}
+		if err == nil || !strings.HasPrefix(err.Error(), "distinct-0 holds ") {
+			t.Fatalf("got %v", err)
+		}
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -47,6 +48,11 @@ func TestMemoryLimitSpillsSameResults(t *testing.T) {
 		"SELECT user, count(*), sum(v), min(n), max(n) FROM ev GROUP BY user",
 		"SELECT user, n FROM ev ORDER BY user DESC, v",
 		"SELECT DISTINCT user, v FROM ev",
+		"SELECT e.user, e.n, u.tier FROM ev e JOIN users u ON e.user = u.name",
+		"SELECT e.user, e.n, u.tier FROM ev e LEFT JOIN users u ON e.user = u.name AND e.v < u.tier",
+		"SELECT e.n, u.name FROM ev e RIGHT JOIN users u ON e.n = u.tier",
+		"SELECT e.n, u.name, u.tier FROM ev e FULL JOIN users u ON e.user = u.name AND e.v > 3",
+		"SELECT u.tier, count(*) FROM ev e LEFT JOIN users u ON e.user = u.name GROUP BY u.tier ORDER BY u.tier",
 	} {
 		t.Run(q, func(t *testing.T) {
 			run := func(limit string) []string {
@@ -67,6 +73,13 @@ func TestMemoryLimitSpillsSameResults(t *testing.T) {
 			}
 			if len(want) < 1000 && !strings.Contains(q, "tier, count") {
 				t.Fatalf("only %d rows: the test is too small", len(want))
+			}
+			if strings.Contains(q, " AND ") {
+				// With a residual condition, an in-memory join sends a
+				// probe batch's unmatched rows after its pairs; spilled, the
+				// batches differ, so only the rows are the same.
+				sort.Strings(got)
+				sort.Strings(want)
 			}
 			if strings.Join(got, "\n") != strings.Join(want, "\n") {
 				t.Fatalf("results differ under a memory limit: %d rows vs %d", len(got), len(want))

@@ -102,39 +102,66 @@ type spillRun struct {
 
 // writeRun writes batches (already in order) as a run.
 func writeRun(b *MemoryBudget, schema *arrow.Schema, batches []arrow.RecordBatch) (*spillRun, error) {
+	w, err := newRunWriter(b, schema)
+	if err != nil {
+		return nil, err
+	}
+	for _, batch := range batches {
+		if err := w.write(batch); err != nil {
+			w.abort()
+			return nil, err
+		}
+	}
+	return w.finish()
+}
+
+// runWriter appends batches to a run that is being built.
+type runWriter struct {
+	schema *arrow.Schema
+	file   *spillFile
+	iw     *ipc.Writer
+	rows   int64
+}
+
+func newRunWriter(b *MemoryBudget, schema *arrow.Schema) (*runWriter, error) {
 	f, err := newSpillFile(b)
 	if err != nil {
 		return nil, err
 	}
-	iw := spillIPC(f, schema)
-	var rows int64
-	for _, batch := range batches {
-		for lo := int64(0); lo < batch.NumRows(); lo += emitBatchRows {
-			s := batch.NewSlice(lo, min(batch.NumRows(), lo+emitBatchRows))
-			if !s.Schema().Equal(schema) {
-				t := array.NewRecordBatch(schema, s.Columns(), s.NumRows())
-				s.Release()
-				s = t
-			}
-			err := iw.Write(s)
+	return &runWriter{schema: schema, file: f, iw: spillIPC(f, schema)}, nil
+}
+
+func (w *runWriter) write(batch arrow.RecordBatch) error {
+	for lo := int64(0); lo < batch.NumRows(); lo += emitBatchRows {
+		s := batch.NewSlice(lo, min(batch.NumRows(), lo+emitBatchRows))
+		if !s.Schema().Equal(w.schema) {
+			t := array.NewRecordBatch(w.schema, s.Columns(), s.NumRows())
 			s.Release()
-			if err != nil {
-				f.remove()
-				return nil, fmt.Errorf("spilling to disk: %w", err)
-			}
+			s = t
 		}
-		rows += batch.NumRows()
+		err := w.iw.Write(s)
+		s.Release()
+		if err != nil {
+			return fmt.Errorf("spilling to disk: %w", err)
+		}
 	}
-	if err := iw.Close(); err != nil {
-		f.remove()
+	w.rows += batch.NumRows()
+	return nil
+}
+
+func (w *runWriter) finish() (*spillRun, error) {
+	if err := w.iw.Close(); err != nil {
+		w.abort()
 		return nil, fmt.Errorf("spilling to disk: %w", err)
 	}
-	if err := f.finish(); err != nil {
-		f.remove()
+	if err := w.file.finish(); err != nil {
+		w.abort()
 		return nil, err
 	}
-	return &spillRun{file: f, rows: rows}, nil
+	return &spillRun{file: w.file, rows: w.rows}, nil
 }
+
+func (w *runWriter) abort() { w.file.remove() }
 
 // runReader reads a run's batches in order.
 type runReader struct {

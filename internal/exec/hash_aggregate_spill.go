@@ -247,7 +247,7 @@ func (h *HashAggregate) mergePartition(ctx context.Context, f *spillFile, outSch
 		return nil, err
 	}
 	defer rd.Close()
-	r := bufio.NewReaderSize(rd, 1<<20)
+	r := bufio.NewReaderSize(rd, spillBufSize)
 	types := make([]arrow.DataType, len(h.groupBy))
 	for i, g := range h.groupBy {
 		types[i] = g.Type()

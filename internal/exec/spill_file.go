@@ -20,6 +20,14 @@ import (
 // live query holds a lock on each of its files).
 const SpillFilePrefix = "spill-"
 
+// spillBufSize is the buffer of each open spill file: an aggregate and a
+// merge keep dozens open at once.
+const spillBufSize = 64 << 10
+
+// spillBatchRows bounds the batches of a run: a k-way merge holds one
+// batch of every run at once.
+const spillBatchRows = 8192
+
 // spillFile is one scratch file of a query, removed when the operator
 // that wrote it is done (and swept at the next start if the process dies
 // first).
@@ -36,7 +44,7 @@ func newSpillFile(b *MemoryBudget) (*spillFile, error) {
 	if b != nil {
 		b.spills.Add(1)
 	}
-	return &spillFile{tf: tf, bw: bufio.NewWriterSize(tf, 1<<20)}, nil
+	return &spillFile{tf: tf, bw: bufio.NewWriterSize(tf, spillBufSize)}, nil
 }
 
 func (f *spillFile) Write(p []byte) (int, error) { return f.bw.Write(p) }
@@ -132,8 +140,8 @@ func newRunWriter(b *MemoryBudget, schema *arrow.Schema) (*runWriter, error) {
 }
 
 func (w *runWriter) write(batch arrow.RecordBatch) error {
-	for lo := int64(0); lo < batch.NumRows(); lo += emitBatchRows {
-		s := batch.NewSlice(lo, min(batch.NumRows(), lo+emitBatchRows))
+	for lo := int64(0); lo < batch.NumRows(); lo += spillBatchRows {
+		s := batch.NewSlice(lo, min(batch.NumRows(), lo+spillBatchRows))
 		if !s.Schema().Equal(w.schema) {
 			t := array.NewRecordBatch(w.schema, s.Columns(), s.NumRows())
 			s.Release()
@@ -174,7 +182,7 @@ func (r *spillRun) open() (*runReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	ir, err := ipc.NewReader(bufio.NewReaderSize(f, 1<<20), ipc.WithAllocator(memAlloc))
+	ir, err := ipc.NewReader(bufio.NewReaderSize(f, spillBufSize), ipc.WithAllocator(memAlloc))
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("reading spill file: %w", err)

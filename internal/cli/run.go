@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strings"
 
 	"github.com/mattn/go-isatty"
@@ -144,6 +145,12 @@ func openEngine(o Options) (*engine.Engine, *progressBar, error) {
 			return nil, nil, fmt.Errorf("--memory-limit: %w", err)
 		}
 		limit = n
+	}
+	if limit > 0 && os.Getenv("GOMEMLIMIT") == "" {
+		// The garbage collector works harder near the limit instead of
+		// letting the heap double past it; operator state gets a share of
+		// it (exec.StateShare) and spills past that.
+		debug.SetMemoryLimit(limit)
 	}
 	opts := engine.Options{DataDir: o.DataDir, MemoryLimit: limit}
 	var bar *progressBar

@@ -52,7 +52,7 @@ func (e *Engine) runSelect(ctx context.Context, q *sql.Query) (*Result, error) {
 func (e *Engine) compileOptions(ctx context.Context) physical.Options {
 	o := physical.Options{Parallelism: e.opts.Parallelism, Now: expr.Now(ctx)}
 	if limit := e.memoryLimit(); limit > 0 {
-		o.Memory = exec.NewMemoryBudget(limit, e.tempDir())
+		o.Memory = exec.QueryBudget(limit, e.tempDir())
 	}
 	return o
 }

@@ -121,7 +121,7 @@ func (d *Distinct) account(ctx context.Context, n int64) error {
 		return nil
 	}
 	if d.stateID != "" {
-		return &StateTooLargeError{ID: d.stateID, Held: d.held + n, Limit: d.budget.Limit(), Hint: "deduplicate within a window"}
+		return &StateTooLargeError{ID: d.stateID, Held: d.held + n, Limit: d.budget.Limit(), MemoryLimit: d.budget.MemoryLimit(), Hint: "deduplicate within a window"}
 	}
 	if d.schema.NumFields() == 0 {
 		return fmt.Errorf("distinct: %w", ErrOverBudget)

@@ -32,7 +32,7 @@ func (h *HashAggregate) account(ctx context.Context, delta int64) error {
 		return nil
 	}
 	if h.noSpill {
-		return &StateTooLargeError{ID: h.stateID, Held: h.held + delta, Limit: h.budget.Limit(), Hint: h.hint}
+		return &StateTooLargeError{ID: h.stateID, Held: h.held + delta, Limit: h.budget.Limit(), MemoryLimit: h.budget.MemoryLimit(), Hint: h.hint}
 	}
 	if len(h.groupBy) == 0 {
 		return fmt.Errorf("hash aggregate: %w", ErrOverBudget)

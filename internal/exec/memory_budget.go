@@ -22,12 +22,28 @@ type MemoryBudget struct {
 	used     atomic.Int64
 	spillDir string
 	spills   atomic.Int64
+	// memoryLimit is the setting this budget is a share of, for messages.
+	memoryLimit int64
 }
 
-// NewMemoryBudget allows limit bytes (> 0); spill files go to spillDir
-// (created on first use; the system temp dir when "").
+// NewMemoryBudget allows limit bytes (> 0) of operator state; spill
+// files go to spillDir (created on first use; the system temp dir when
+// "").
 func NewMemoryBudget(limit int64, spillDir string) *MemoryBudget {
 	return &MemoryBudget{limit: limit, spillDir: spillDir}
+}
+
+// StateShare is the part of a process's memory limit that operator state
+// gets (QueryBudget): the rest is for batches in flight, spill buffers
+// and the garbage collector's headroom, which the estimates do not see.
+const StateShare = 0.5
+
+// QueryBudget is the budget of one query under a memory limit of
+// memoryLimit bytes: StateShare of it.
+func QueryBudget(memoryLimit int64, spillDir string) *MemoryBudget {
+	b := NewMemoryBudget(int64(float64(memoryLimit)*StateShare), spillDir)
+	b.memoryLimit = memoryLimit
+	return b
 }
 
 // Reserve takes n more bytes, or takes nothing and returns ErrOverBudget
@@ -65,6 +81,15 @@ func (b *MemoryBudget) Limit() int64 {
 		return 0
 	}
 	return b.limit
+}
+
+// MemoryLimit is the setting the budget is a share of (QueryBudget), or
+// Limit.
+func (b *MemoryBudget) MemoryLimit() int64 {
+	if b == nil || b.memoryLimit == 0 {
+		return b.Limit()
+	}
+	return b.memoryLimit
 }
 
 // Used is the bytes reserved now.
@@ -111,13 +136,19 @@ type StateBudgeted interface {
 type StateTooLargeError struct {
 	ID    string // "window_aggregate-0"
 	Held  int64  // bytes of state it would hold
-	Limit int64
+	Limit int64  // the budget
+	// MemoryLimit is the setting the budget is a share of (0: the same).
+	MemoryLimit int64
 	// Hint says what shrinks this operator's state.
 	Hint string
 }
 
 func (e *StateTooLargeError) Error() string {
 	s := fmt.Sprintf("%s holds %s of state, over the memory limit of %s; raise memory_limit", e.ID, FormatBytes(e.Held), FormatBytes(e.Limit))
+	if e.MemoryLimit > e.Limit {
+		s = fmt.Sprintf("%s holds %s of state, over the %s that memory_limit %s leaves for state; raise memory_limit",
+			e.ID, FormatBytes(e.Held), FormatBytes(e.Limit), FormatBytes(e.MemoryLimit))
+	}
 	if e.Hint != "" {
 		s += " or " + e.Hint
 	}

@@ -94,7 +94,7 @@ func (w *WindowAggregate) overBudget(err error, in *HashAggregate) error {
 			held += ow.agg.held
 		}
 	}
-	return &StateTooLargeError{ID: w.stateID, Held: held, Limit: st.Limit, Hint: "shorten the window or the watermark delay"}
+	return &StateTooLargeError{ID: w.stateID, Held: held, Limit: st.Limit, MemoryLimit: st.MemoryLimit, Hint: "shorten the window or the watermark delay"}
 }
 
 // NewWindowAggregate aggregates per window; groupBy[window] must be a

@@ -56,6 +56,7 @@ func run(args []string) error {
 	fs.StringVar(&o.Format, "format", "table", "table, csv, json or jsonl")
 	fs.StringVar(&o.DataDir, "data-dir", cli.DefaultDataDir(), "data directory")
 	fs.StringVar(&o.Server, "server", os.Getenv("SLUICE_SERVER"), "URL of a sluice serve to run the statements")
+	fs.StringVar(&o.MemoryLimit, "memory-limit", "", "memory for each query's state (default half of RAM)")
 	if err := fs.Parse(args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(os.Stdout, cli.Usage)

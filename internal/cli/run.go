@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strings"
 
 	"github.com/mattn/go-isatty"
@@ -15,6 +16,7 @@ import (
 	"sluice/internal/connector"
 	"sluice/internal/connector/registry"
 	"sluice/internal/engine"
+	"sluice/internal/exec"
 	"sluice/internal/sql"
 	"sluice/internal/stream"
 )
@@ -37,6 +39,9 @@ type Options struct {
 	// Progress draws a progress bar on Stderr; set it only when Stderr is
 	// a terminal.
 	Progress bool
+	// MemoryLimit is --memory-limit: '256MB', '2GB', 'none'; "" is half of
+	// physical memory (or of the cgroup's limit).
+	MemoryLimit string
 }
 
 // DefaultDataDir is $SLUICE_DATA_DIR, else ./sluice-data: the registry's
@@ -78,6 +83,12 @@ Flags for sql:
                                   (default $SLUICE_DATA_DIR, else ./sluice-data)
   --server URL                    send statements to a sluice serve at URL
                                   (default $SLUICE_SERVER) instead of running them here
+  --memory-limit SIZE             memory for each query's state, like 256MB or 2GB;
+                                  past it GROUP BY, ORDER BY, DISTINCT and join build
+                                  sides spill to DIR/tmp, and a stream whose state
+                                  outgrows it fails (default half of physical memory
+                                  or of the cgroup limit; 'none' for no limit;
+                                  SET memory_limit = '...' changes it per session)
 
 Flags for serve:
   --listen ADDR                   HTTP address (default 127.0.0.1:9210)
@@ -150,7 +161,21 @@ func openEngine(o Options) (*engine.Engine, *progressBar, error) {
 	if err := os.MkdirAll(o.DataDir, 0o755); err != nil {
 		return nil, nil, fmt.Errorf("creating data dir: %w", err)
 	}
-	opts := engine.Options{DataDir: o.DataDir}
+	limit := exec.DefaultMemoryLimit()
+	if o.MemoryLimit != "" {
+		n, err := exec.ParseByteSize(o.MemoryLimit)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--memory-limit: %w", err)
+		}
+		limit = n
+	}
+	if limit > 0 && os.Getenv("GOMEMLIMIT") == "" {
+		// The garbage collector works harder near the limit instead of
+		// letting the heap double past it; operator state gets a share of
+		// it (exec.StateShare) and spills past that.
+		debug.SetMemoryLimit(limit)
+	}
+	opts := engine.Options{DataDir: o.DataDir, MemoryLimit: limit}
 	var bar *progressBar
 	if o.Progress {
 		bar = newProgressBar(o.Stderr)

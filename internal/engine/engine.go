@@ -14,12 +14,14 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"sluice/internal/catalog"
 	"sluice/internal/connector"
+	"sluice/internal/exec"
 	"sluice/internal/physical"
 	"sluice/internal/sql"
 	"sluice/internal/storage"
@@ -49,6 +51,9 @@ type Options struct {
 	// EpochSlots, when set, bounds how many epochs run at once across
 	// every stream of this engine.
 	EpochSlots stream.Semaphore
+	// MemoryLimit bounds each query's operator state in bytes (SET
+	// memory_limit overrides it for the session); 0 is unlimited.
+	MemoryLimit int64
 }
 
 // Progress is a snapshot of a running scan.
@@ -81,6 +86,8 @@ type Engine struct {
 	settings map[string]string
 	streams  map[string]*runningStream
 	qm       manager
+	// spills counts the spill files batch queries wrote (tests).
+	spills atomic.Int64
 }
 
 // Open opens (creating if needed) the data directory and its catalog.
@@ -101,8 +108,10 @@ func Open(opts Options) (*Engine, error) {
 	// Scratch files of a process that was killed mid-write are swept;
 	// those of processes still running hold a lock and stay.
 	if dir := e.tempDir(); dir != "" {
-		if _, err := storage.SweepTemp(dir, connector.TempFilePrefix); err != nil {
-			return nil, fmt.Errorf("opening data directory: %w", err)
+		for _, prefix := range []string{connector.TempFilePrefix, exec.SpillFilePrefix} {
+			if _, err := storage.SweepTemp(dir, prefix); err != nil {
+				return nil, fmt.Errorf("opening data directory: %w", err)
+			}
 		}
 	}
 	return e, nil

@@ -50,8 +50,26 @@ func (e *Engine) runSelect(ctx context.Context, q *sql.Query) (*Result, error) {
 // compileOptions are the engine's settings for physical.Compile; ctx is
 // the query context (see queryContext).
 func (e *Engine) compileOptions(ctx context.Context) physical.Options {
-	return physical.Options{Parallelism: e.opts.Parallelism, Now: expr.Now(ctx)}
+	o := physical.Options{Parallelism: e.opts.Parallelism, Now: expr.Now(ctx)}
+	if limit := e.memoryLimit(); limit > 0 {
+		o.Memory = exec.QueryBudget(limit, e.tempDir())
+	}
+	return o
 }
+
+// memoryLimit is SET memory_limit (checked when set), else the engine's.
+func (e *Engine) memoryLimit() int64 {
+	e.mu.Lock()
+	v, ok := e.settings[memoryLimitKey]
+	e.mu.Unlock()
+	if !ok {
+		return e.opts.MemoryLimit
+	}
+	n, _ := exec.ParseByteSize(v)
+	return n
+}
+
+const memoryLimitKey = "memory_limit"
 
 // prepare does the I/O that compiling leaves out, before a plan runs: it
 // lists the scans (all but a stream's input, which its runner feeds) and
@@ -72,10 +90,12 @@ func prepare(ctx context.Context, p *physical.Plan) (exec.Listing, error) {
 
 // collect runs a plan as one bounded epoch and gathers its output.
 func (e *Engine) collect(ctx context.Context, n plan.Node) ([]arrow.RecordBatch, error) {
-	p, err := physical.Compile(n, e.compileOptions(ctx))
+	opts := e.compileOptions(ctx)
+	p, err := physical.Compile(n, opts)
 	if err != nil {
 		return nil, err
 	}
+	defer func() { e.spills.Add(opts.Memory.Spills()) }()
 	listed, err := prepare(ctx, p)
 	if err != nil {
 		return nil, err

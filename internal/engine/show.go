@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"sluice/internal/exec"
 	"sluice/internal/sql"
 	"sluice/internal/types"
 )
@@ -119,6 +120,11 @@ func redact(key, value string) string {
 }
 
 func (e *Engine) set(s *sql.Set) (*Result, error) {
+	if strings.EqualFold(s.Key, memoryLimitKey) {
+		if _, err := exec.ParseByteSize(s.Value.Value); err != nil {
+			return nil, fmt.Errorf("SET %s: %w", s.Key, err)
+		}
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.settings[strings.ToLower(s.Key)] = s.Value.Value

@@ -33,12 +33,25 @@ type HashAggregate struct {
 
 	ids   []uint32
 	fresh []int
+
+	budget  *MemoryBudget
+	noSpill bool   // streaming: over budget is an error...
+	stateID string // ...a StateTooLargeError naming this id
+	hint    string
+	held    int64 // bytes reserved from budget for the groups
+	spill   *aggSpill
 }
 
 var (
-	_ Operator = (*HashAggregate)(nil)
-	_ Stateful = (*HashAggregate)(nil)
+	_ Operator   = (*HashAggregate)(nil)
+	_ Stateful   = (*HashAggregate)(nil)
+	_ MemoryUser = (*HashAggregate)(nil)
 )
+
+// SetMemoryBudget makes the aggregate spill its groups to disk, hash
+// partitioned, when they outgrow b; they are merged back one partition at
+// a time at the end.
+func (h *HashAggregate) SetMemoryBudget(b *MemoryBudget) { h.budget = b }
 
 // NewHashAggregate groups by groupBy and computes aggs. names names the
 // output columns: one per key then one per aggregate; when it only covers
@@ -72,6 +85,8 @@ func (h *HashAggregate) NumGroups() int { return h.table.size() }
 // Reset drops every group.
 func (h *HashAggregate) Reset() {
 	h.release()
+	h.budget.Release(h.held)
+	h.held = 0
 	types := make([]arrow.DataType, len(h.groupBy))
 	for i, g := range h.groupBy {
 		types[i] = g.Type()
@@ -109,9 +124,17 @@ func (h *HashAggregate) Process(ctx context.Context, batch arrow.RecordBatch, ou
 	}
 	ids := h.ids[:n]
 	h.fresh = h.table.assign(keyCols, n, ids, h.fresh)
+	var grown int64
 	if len(h.fresh) > 0 && len(keyCols) > 0 {
 		if err := h.keepKeys(ctx, keyCols, h.fresh, n); err != nil {
 			return fmt.Errorf("hash aggregate: keeping keys: %w", err)
+		}
+		if h.budget != nil {
+			// Key bytes count twice: the kept arrays and the table's copy.
+			for c := range h.keys {
+				grown += 2 * arraySize(h.keys[c][len(h.keys[c])-1])
+			}
+			grown += int64(len(h.fresh)) * h.groupBytes()
 		}
 	}
 	for i, a := range h.aggs {
@@ -124,6 +147,9 @@ func (h *HashAggregate) Process(ctx context.Context, batch arrow.RecordBatch, ou
 		if err != nil {
 			return fmt.Errorf("hash aggregate: %s: %w", a, err)
 		}
+	}
+	if grown > 0 {
+		return h.account(ctx, grown)
 	}
 	return nil
 }
@@ -150,7 +176,12 @@ func (h *HashAggregate) keepKeys(ctx context.Context, cols []arrow.Array, rows [
 
 // OnWatermark emits every group at WatermarkEnd, then forwards t.
 func (h *HashAggregate) OnWatermark(ctx context.Context, t int64, out Output) error {
-	if t == WatermarkEnd {
+	if t == WatermarkEnd && h.spill != nil {
+		if err := h.emitSpilled(ctx, out); err != nil {
+			return err
+		}
+		h.Reset()
+	} else if t == WatermarkEnd {
 		if err := h.EmitAll(ctx, out); err != nil {
 			return err
 		}
@@ -215,6 +246,9 @@ func (h *HashAggregate) result() (arrow.RecordBatch, error) {
 // Snapshot writes the group count, the keys as Arrow IPC, then each
 // accumulator's own snapshot.
 func (h *HashAggregate) Snapshot(w io.Writer) error {
+	if h.spill != nil {
+		return fmt.Errorf("hash aggregate snapshot: groups spilled to disk cannot be checkpointed")
+	}
 	if err := writeUint64(w, uint64(h.table.size())); err != nil {
 		return fmt.Errorf("hash aggregate snapshot: %w", err)
 	}
@@ -287,6 +321,18 @@ func (h *HashAggregate) Restore(r io.Reader) error {
 		releaseBatches(batches)
 		if uint64(h.table.size()) != n {
 			return fmt.Errorf("hash aggregate restore: %d keys for %d groups", h.table.size(), n)
+		}
+		if h.budget != nil {
+			// Restored state counts; outgrowing the budget shows at the
+			// next batch.
+			est := int64(n) * h.groupBytes()
+			for _, chunks := range h.keys {
+				for _, c := range chunks {
+					est += 2 * arraySize(c)
+				}
+			}
+			h.budget.force(est)
+			h.held += est
 		}
 	} else if n > 0 {
 		h.table.n = 1

@@ -61,6 +61,10 @@ type HashJoin struct {
 	ids []int32
 
 	buildPlan *Stage // what LoadBuildSide runs, and EXPLAIN prints
+
+	budget    *MemoryBudget
+	buildHeld int64      // bytes of the build side reserved from budget
+	spill     *joinSpill // the build side did not fit: join by partitions
 }
 
 var (
@@ -145,6 +149,9 @@ func (j *HashJoin) Process(ctx context.Context, batch arrow.RecordBatch, out Out
 	n := int(batch.NumRows())
 	if n == 0 {
 		return nil
+	}
+	if j.spill != nil {
+		return j.partition(ctx, batch, false)
 	}
 	keys, err := evalAll(ctx, j.probeKeys, batch)
 	if err != nil {
@@ -341,7 +348,11 @@ func int32Array(idx []int32) arrow.Array {
 // OnWatermark emits the unmatched build rows (RIGHT, FULL) at
 // WatermarkEnd, then forwards t.
 func (j *HashJoin) OnWatermark(ctx context.Context, t int64, out Output) error {
-	if t == WatermarkEnd && (j.kind == RightJoin || j.kind == FullJoin) {
+	if t == WatermarkEnd && j.spill != nil {
+		if err := j.joinSpilled(ctx, out); err != nil {
+			return err
+		}
+	} else if t == WatermarkEnd && (j.kind == RightJoin || j.kind == FullJoin) {
 		if err := j.emitUnmatchedBuild(ctx, out); err != nil {
 			return err
 		}
@@ -444,6 +455,12 @@ func (j *HashJoin) SideInputs() []*Stage {
 
 // Release drops the build side.
 func (j *HashJoin) Release() {
+	j.budget.Release(j.buildHeld)
+	j.buildHeld = 0
+	if j.spill != nil {
+		j.spill.remove()
+		j.spill = nil
+	}
 	if j.build != nil {
 		j.build.Release()
 		j.build = nil

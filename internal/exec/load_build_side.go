@@ -18,6 +18,9 @@ func LoadBuildSide(ctx context.Context, j *HashJoin) error {
 	if err := listScans(ctx, j.buildPlan, nil, true, &Listing{}); err != nil {
 		return err
 	}
+	if j.budget != nil {
+		return loadBuildWithin(ctx, j)
+	}
 	coll := NewCollect()
 	if err := Run(ctx, j.buildPlan, WatermarkEnd, coll, nil); err != nil {
 		return err

@@ -16,9 +16,17 @@ type StreamAggregate struct {
 }
 
 var (
-	_ Operator = (*StreamAggregate)(nil)
-	_ Stateful = (*StreamAggregate)(nil)
+	_ Operator      = (*StreamAggregate)(nil)
+	_ Stateful      = (*StreamAggregate)(nil)
+	_ StateBudgeted = (*StreamAggregate)(nil)
 )
+
+// SetStateBudget makes groups that outgrow b an error naming id: they
+// live for the whole stream and cannot spill.
+func (s *StreamAggregate) SetStateBudget(id string, b *MemoryBudget) {
+	s.budget, s.noSpill, s.stateID = b, true, id
+	s.hint = "aggregate over a window (unwindowed groups never close)"
+}
 
 // NewStreamAggregate wraps h for streaming.
 func NewStreamAggregate(h *HashAggregate, mode OutputMode) *StreamAggregate {

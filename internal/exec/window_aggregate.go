@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -48,6 +49,9 @@ type WindowAggregate struct {
 	schema  *arrow.Schema
 
 	windows map[int64]*openWindow // by window start (µs)
+
+	budget  *MemoryBudget
+	stateID string
 }
 
 type openWindow struct {
@@ -57,9 +61,41 @@ type openWindow struct {
 }
 
 var (
-	_ Operator = (*WindowAggregate)(nil)
-	_ Stateful = (*WindowAggregate)(nil)
+	_ Operator      = (*WindowAggregate)(nil)
+	_ Stateful      = (*WindowAggregate)(nil)
+	_ StateBudgeted = (*WindowAggregate)(nil)
 )
+
+// SetStateBudget makes open windows whose state outgrows b an error
+// naming id.
+func (w *WindowAggregate) SetStateBudget(id string, b *MemoryBudget) {
+	w.budget, w.stateID = b, id
+	for _, ow := range w.windows {
+		w.budgetAgg(ow.agg)
+	}
+}
+
+func (w *WindowAggregate) budgetAgg(h *HashAggregate) {
+	if w.budget != nil {
+		h.budget, h.noSpill, h.stateID = w.budget, true, w.stateID
+	}
+}
+
+// overBudget turns one window's StateTooLargeError into one about the
+// whole operator: every open window's state counts.
+func (w *WindowAggregate) overBudget(err error, in *HashAggregate) error {
+	var st *StateTooLargeError
+	if !errors.As(err, &st) {
+		return err
+	}
+	held := st.Held
+	for _, ow := range w.windows {
+		if ow.agg != in {
+			held += ow.agg.held
+		}
+	}
+	return &StateTooLargeError{ID: w.stateID, Held: held, Limit: st.Limit, MemoryLimit: st.MemoryLimit, Hint: "shorten the window or the watermark delay"}
+}
 
 // NewWindowAggregate aggregates per window; groupBy[window] must be a
 // STRUCT whose first two fields are the window's start and end.
@@ -111,6 +147,7 @@ func (w *WindowAggregate) Process(ctx context.Context, batch arrow.RecordBatch, 
 				if err != nil {
 					return err
 				}
+				w.budgetAgg(agg)
 				w.windows[s] = &openWindow{start: s, end: int64(ends.Value(i)), agg: agg}
 			}
 		}
@@ -122,7 +159,7 @@ func (w *WindowAggregate) Process(ctx context.Context, batch arrow.RecordBatch, 
 		idx := rows[s]
 		if len(idx) == n {
 			if err := ow.agg.Process(ctx, batch, out); err != nil {
-				return err
+				return w.overBudget(err, ow.agg)
 			}
 			continue
 		}
@@ -139,7 +176,7 @@ func (w *WindowAggregate) Process(ctx context.Context, batch arrow.RecordBatch, 
 		err = ow.agg.Process(ctx, rb, out)
 		rb.Release()
 		if err != nil {
-			return err
+			return w.overBudget(err, ow.agg)
 		}
 	}
 	return nil
@@ -235,6 +272,7 @@ func (w *WindowAggregate) Restore(r io.Reader) error {
 		if err != nil {
 			return err
 		}
+		w.budgetAgg(agg)
 		if err := agg.Restore(bytes.NewReader(data)); err != nil {
 			return fmt.Errorf("window aggregate snapshot: %w", err)
 		}

@@ -29,6 +29,10 @@ type Options struct {
 	// rows), as expr.WithNow does for the rest of the query; zero: the
 	// wall clock.
 	Now time.Time
+	// Memory bounds the state of the plan's operators; nil: unlimited.
+	// Batch operators spill to disk when over it; the state of a
+	// streaming query's operators must fit (exec.StateBudgeted).
+	Memory *exec.MemoryBudget
 }
 
 // Plan is a compiled query, ready to run once its scans are listed and its
@@ -71,7 +75,37 @@ func Compile(n plan.Node, opts Options) (*Plan, error) {
 		return nil, err
 	}
 	p.Root = ls.Stage
+	if err := setBudgets(p, opts); err != nil {
+		return nil, err
+	}
 	return p, nil
+}
+
+// setBudgets hands opts.Memory to the operators: a streaming plan's
+// stateful operators get it with their state ids (their state cannot
+// spill), every other plan's spilling operators as a spill threshold.
+// The build sides of joins are always read in full, so they may spill.
+func setBudgets(p *Plan, opts Options) error {
+	if opts.Memory == nil {
+		return nil
+	}
+	if !opts.Streaming {
+		exec.SetMemoryBudgets(p.Root, opts.Memory)
+		return nil
+	}
+	for _, l := range p.Lookups {
+		exec.SetMemoryBudgets(l.Build, opts.Memory)
+	}
+	ops, err := exec.StatefulOps(p.Root)
+	if err != nil {
+		return err
+	}
+	for _, op := range ops {
+		if sb, ok := op.Op.(exec.StateBudgeted); ok {
+			sb.SetStateBudget(op.ID, opts.Memory)
+		}
+	}
+	return nil
 }
 
 // compiler compiles one tree: the query, or a join's build side (which

@@ -1,0 +1,344 @@
+package exec
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"io"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"sluice/internal/expr"
+)
+
+// spillPartitions is how many hash partitions a spilling aggregate
+// writes: at the end one partition's groups are merged in memory at a
+// time, so this divides the memory the merge needs.
+const spillPartitions = 32
+
+// groupBytes estimates the heap one group costs besides its key values:
+// the hash table entry and the accumulators' per-group slots.
+func (h *HashAggregate) groupBytes() int64 { return 64 + 16*int64(len(h.aggs)) }
+
+// account reserves the growth of one Process call. Over budget, a batch
+// aggregate spills its groups to disk; a streaming one (noSpill) fails.
+func (h *HashAggregate) account(ctx context.Context, delta int64) error {
+	if h.budget.Reserve(delta) == nil {
+		h.held += delta
+		return nil
+	}
+	if h.noSpill {
+		return &StateTooLargeError{ID: h.stateID, Held: h.held + delta, Limit: h.budget.Limit(), MemoryLimit: h.budget.MemoryLimit(), Hint: h.hint}
+	}
+	if len(h.groupBy) == 0 {
+		return fmt.Errorf("hash aggregate: %w", ErrOverBudget)
+	}
+	for _, a := range h.aggs {
+		if a.Distinct {
+			return fmt.Errorf("hash aggregate: %s holds %s, over the memory limit of %s, and DISTINCT aggregates cannot spill to disk: %w",
+				a, FormatBytes(h.held+delta), FormatBytes(h.budget.Limit()), ErrOverBudget)
+		}
+	}
+	h.budget.force(delta)
+	h.held += delta
+	return h.spillGroups(ctx)
+}
+
+// aggSpill is a spilling aggregate's runs: each spill appends to every
+// partition file one section of that partition's groups (keys with their
+// first-seen sequence number, then accumulator states).
+type aggSpill struct {
+	seed  maphash.Seed
+	files [spillPartitions]*spillFile
+	runs  int
+	// base is the groups spilled before: a group's sequence number is
+	// base + its id in the run, so ordering by the smallest sequence
+	// number of a key is first-seen order over the whole input.
+	base int64
+	enc  keyEncoder
+}
+
+func (s *aggSpill) remove() {
+	for i, f := range s.files {
+		f.remove()
+		s.files[i] = nil
+	}
+}
+
+// seqField names the sequence column spilled runs carry.
+const seqField = "__seq"
+
+// spillGroups writes every group to the partition files and drops them.
+func (h *HashAggregate) spillGroups(ctx context.Context) error {
+	if h.spill == nil {
+		h.spill = &aggSpill{seed: maphash.MakeSeed()}
+	}
+	sp := h.spill
+	n := h.table.size()
+	if n == 0 {
+		return nil
+	}
+	keyCols := make([]arrow.Array, len(h.groupBy))
+	for c, g := range h.groupBy {
+		col, err := concatArrays(g.Type(), h.keys[c])
+		if err != nil {
+			releaseAll(keyCols)
+			return fmt.Errorf("hash aggregate: spilling: %w", err)
+		}
+		keyCols[c] = col
+	}
+	defer releaseAll(keyCols)
+	part := sp.partitionOf(keyCols, n)
+	// Per partition: its groups (ascending, so in first-seen order) and
+	// where each group lands in it (1-based: 0 collects the groups of
+	// other partitions, which accumulators cannot skip when merging).
+	var members [spillPartitions][]int
+	local := make([]uint32, n)
+	for g, p := range part {
+		members[p] = append(members[p], g)
+		local[g] = uint32(len(members[p]))
+	}
+	mapping := make([]uint32, n)
+	for p := range members {
+		if len(members[p]) == 0 {
+			continue
+		}
+		for g := range mapping {
+			if part[g] == uint8(p) {
+				mapping[g] = local[g]
+			} else {
+				mapping[g] = 0
+			}
+		}
+		if err := h.spillPartition(ctx, p, keyCols, members[p], mapping); err != nil {
+			return err
+		}
+	}
+	sp.base += int64(n)
+	sp.runs++
+	h.Reset()
+	return nil
+}
+
+func (s *aggSpill) partitionOf(cols []arrow.Array, n int) []uint8 {
+	keys := s.enc.encode(cols, n)
+	out := make([]uint8, n)
+	for i, k := range keys {
+		out[i] = uint8(maphash.Bytes(s.seed, k) % spillPartitions)
+	}
+	return out
+}
+
+func (h *HashAggregate) spillPartition(ctx context.Context, p int, keyCols []arrow.Array, groups []int, mapping []uint32) error {
+	sp := h.spill
+	if sp.files[p] == nil {
+		f, err := newSpillFile(h.budget)
+		if err != nil {
+			return fmt.Errorf("hash aggregate: %w", err)
+		}
+		sp.files[p] = f
+	}
+	schema := h.spillSchema()
+	cols := make([]arrow.Array, 0, len(keyCols)+1)
+	defer func() { releaseAll(cols) }()
+	for _, k := range keyCols {
+		t, err := gather(ctx, k, groups)
+		if err != nil {
+			return fmt.Errorf("hash aggregate: spilling: %w", err)
+		}
+		cols = append(cols, t)
+	}
+	sb := array.NewInt64Builder(memAlloc)
+	sb.Reserve(len(groups))
+	for _, g := range groups {
+		sb.UnsafeAppend(sp.base + int64(g))
+	}
+	cols = append(cols, sb.NewArray())
+	sb.Release()
+	kb := array.NewRecordBatch(schema, cols, int64(len(groups)))
+	err := writeSpillRows(sp.files[p], schema, []arrow.RecordBatch{kb})
+	kb.Release()
+	if err != nil {
+		return fmt.Errorf("hash aggregate: spilling: %w", err)
+	}
+	for i, a := range h.aggs {
+		acc := a.NewAccumulator()
+		if err := acc.Merge(h.accs[i], mapping); err != nil {
+			return fmt.Errorf("hash aggregate: spilling %s: %w", a, err)
+		}
+		var buf bytes.Buffer
+		if err := acc.Snapshot(&buf); err != nil {
+			return fmt.Errorf("hash aggregate: spilling %s: %w", a, err)
+		}
+		if err := writeSection(sp.files[p], buf.Bytes()); err != nil {
+			return fmt.Errorf("hash aggregate: spilling: %w", err)
+		}
+	}
+	return nil
+}
+
+// spillSchema is the key columns then the sequence number.
+func (h *HashAggregate) spillSchema() *arrow.Schema {
+	fields := append([]arrow.Field{}, h.schema.Fields()[:len(h.groupBy)]...)
+	fields = append(fields, arrow.Field{Name: seqField, Type: arrow.PrimitiveTypes.Int64})
+	return arrow.NewSchema(fields, nil)
+}
+
+// emitSpilled spills what is left, merges each partition's runs into its
+// final groups (a run sorted by sequence number), then merges the
+// partitions by sequence number so the groups come out in the order an
+// in-memory run gives.
+func (h *HashAggregate) emitSpilled(ctx context.Context, out Output) error {
+	sp := h.spill
+	defer func() {
+		sp.remove()
+		h.spill = nil
+	}()
+	if err := h.spillGroups(ctx); err != nil {
+		return err
+	}
+	outFields := append(append([]arrow.Field{}, h.schema.Fields()...), arrow.Field{Name: seqField, Type: arrow.PrimitiveTypes.Int64})
+	outSchema := arrow.NewSchema(outFields, nil)
+	var finals []*spillRun
+	defer func() { removeRuns(finals) }()
+	for p, f := range sp.files {
+		if f == nil {
+			continue
+		}
+		b, err := h.mergePartition(ctx, f, outSchema)
+		if err != nil {
+			return fmt.Errorf("hash aggregate: merging spilled partition %d: %w", p, err)
+		}
+		run, err := writeRun(h.budget, outSchema, []arrow.RecordBatch{b})
+		b.Release()
+		if err != nil {
+			return fmt.Errorf("hash aggregate: %w", err)
+		}
+		f.remove()
+		sp.files[p] = nil
+		finals = append(finals, run)
+	}
+	seq := []SortKey{{Expr: expr.Col(len(outFields)-1, seqField, arrow.PrimitiveTypes.Int64)}}
+	err := mergeRuns(ctx, outSchema, finals, seq, func(b arrow.RecordBatch) error {
+		res := array.NewRecordBatch(h.schema, b.Columns()[:len(outFields)-1], b.NumRows())
+		defer res.Release()
+		return out.Send(ctx, Message{Batch: res})
+	})
+	if err != nil {
+		return fmt.Errorf("hash aggregate: %w", err)
+	}
+	return nil
+}
+
+// mergePartition folds every run section of one partition file into one
+// set of groups and returns them with their results and sequence numbers.
+// Runs are read in spill order, so a key's first sighting carries its
+// smallest sequence number and groups are created in sequence order.
+func (h *HashAggregate) mergePartition(ctx context.Context, f *spillFile, outSchema *arrow.Schema) (arrow.RecordBatch, error) {
+	if err := f.finish(); err != nil {
+		return nil, err
+	}
+	rd, err := f.open()
+	if err != nil {
+		return nil, err
+	}
+	defer rd.Close()
+	r := bufio.NewReaderSize(rd, spillBufSize)
+	types := make([]arrow.DataType, len(h.groupBy))
+	for i, g := range h.groupBy {
+		types[i] = g.Type()
+	}
+	table := newKeyTable(types)
+	accs := make([]expr.Accumulator, len(h.aggs))
+	for i, a := range h.aggs {
+		accs[i] = a.NewAccumulator()
+	}
+	var kept [][]arrow.Array // per column (keys then seq): chunks
+	kept = make([][]arrow.Array, len(h.groupBy)+1)
+	defer func() {
+		for _, cs := range kept {
+			releaseAll(cs)
+		}
+	}()
+	var fresh []int
+	for {
+		_, batches, err := readRows(r)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		kb, err := concatRows(h.spillSchema(), batches)
+		releaseBatches(batches)
+		if err != nil {
+			return nil, err
+		}
+		n := int(kb.NumRows())
+		ids := make([]uint32, n)
+		fresh = table.assign(kb.Columns()[:len(h.groupBy)], n, ids, fresh)
+		for c := range kept {
+			t, err := gather(ctx, kb.Column(c), fresh)
+			if err != nil {
+				kb.Release()
+				return nil, err
+			}
+			kept[c] = append(kept[c], t)
+		}
+		kb.Release()
+		mapping := make([]uint32, n+1)
+		for i, id := range ids {
+			mapping[i+1] = id + 1
+		}
+		for i, a := range h.aggs {
+			p, err := readSection(r)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", a, err)
+			}
+			part := a.NewAccumulator()
+			if err := part.Restore(bytes.NewReader(p)); err != nil {
+				return nil, fmt.Errorf("%s: %w", a, err)
+			}
+			if err := accs[i].Merge(part, mapping); err != nil {
+				return nil, fmt.Errorf("%s: %w", a, err)
+			}
+		}
+	}
+	numGroups := table.size()
+	cols := make([]arrow.Array, 0, outSchema.NumFields())
+	fail := func(err error) (arrow.RecordBatch, error) {
+		releaseAll(cols)
+		return nil, err
+	}
+	keyTypes := append(types, arrow.PrimitiveTypes.Int64)
+	keyCols := make([]arrow.Array, len(kept))
+	for c := range kept {
+		col, err := concatArrays(keyTypes[c], kept[c])
+		if err != nil {
+			releaseAll(keyCols)
+			return fail(err)
+		}
+		keyCols[c] = col
+	}
+	cols = append(cols, keyCols[:len(h.groupBy)]...)
+	seqCol := keyCols[len(h.groupBy)]
+	for i, a := range h.aggs {
+		// Group 0 of the merged accumulators collected other partitions'
+		// groups while spilling: drop it.
+		res, err := accs[i].Result(numGroups + 1)
+		if err != nil {
+			seqCol.Release()
+			return fail(fmt.Errorf("%s: %w", a, err))
+		}
+		cols = append(cols, array.NewSlice(res, 1, int64(numGroups+1)))
+		res.Release()
+	}
+	cols = append(cols, seqCol)
+	b := array.NewRecordBatch(outSchema, cols, int64(numGroups))
+	releaseAll(cols)
+	return b, nil
+}

@@ -26,18 +26,31 @@ func (e *Engine) createTable(ctx context.Context, s *sql.CreateTable) (*Result, 
 			return message("table %s already exists", s.Name), nil
 		}
 	}
-	using := strings.ToLower(s.Using)
-	if using == "" {
-		using = registry.GuessUsing(s.Location)
-		if using == "" {
-			return nil, fmt.Errorf("CREATE TABLE %s: USING is required (json, csv, parquet, index, ...)", s.Name)
-		}
-	}
 	opts := map[string]string{}
 	for _, o := range s.Options {
 		opts[strings.ToLower(o.Key)] = o.Value.Value
 	}
-	spec := connector.TableSpec{Name: s.Name, Using: using, Location: normalizeLocation(s.Location),
+	location := s.Location
+	using := strings.ToLower(s.Using)
+	// Spark's OPTIONS (path '...') is LOCATION, for connectors that read
+	// a location (the local index keeps its own path option).
+	if p, ok := opts["path"]; ok && locationConnector(using, p) {
+		if location != "" && location != p {
+			return nil, fmt.Errorf("CREATE TABLE %s: LOCATION and OPTIONS (path) differ", s.Name)
+		}
+		location = p
+		delete(opts, "path")
+	}
+	if s.External && location == "" {
+		return nil, fmt.Errorf("CREATE EXTERNAL TABLE %s: LOCATION (or OPTIONS (path ...)) is required", s.Name)
+	}
+	if using == "" {
+		using = registry.GuessUsing(location)
+		if using == "" {
+			return nil, fmt.Errorf("CREATE TABLE %s: USING is required (json, csv, parquet, index, ...)", s.Name)
+		}
+	}
+	spec := connector.TableSpec{Name: s.Name, Using: using, Location: normalizeLocation(location),
 		Options: opts, PartitionBy: s.PartitionedBy}
 	if err := safepath.CheckName(s.Name); err != nil {
 		return nil, fmt.Errorf("CREATE TABLE: table %w", err)
@@ -46,7 +59,8 @@ func (e *Engine) createTable(ctx context.Context, s *sql.CreateTable) (*Result, 
 	if err != nil {
 		return nil, fmt.Errorf("CREATE TABLE %s: %w", s.Name, err)
 	}
-	tbl := &catalog.Table{Spec: spec, Comment: s.Comment, Managed: managed, Created: e.now()}
+	tbl := &catalog.Table{Spec: spec, Comment: s.Comment, Managed: managed, Created: e.now(),
+		Properties: tblProperties(s.TblProperties)}
 	switch {
 	case len(s.Columns) > 0:
 		fields := make([]arrow.Field, 0, len(s.Columns))
@@ -105,6 +119,30 @@ func (e *Engine) createTable(ctx context.Context, s *sql.CreateTable) (*Result, 
 		return message("table %s created; %s", s.Name, r.Message), nil
 	}
 	return message("table %s created", s.Name), nil
+}
+
+// locationConnector reports whether OPTIONS (path ...) is the table's
+// location: for connectors that need one, and when USING is left out
+// and the path tells the format.
+func locationConnector(using, path string) bool {
+	if using == "" {
+		return registry.GuessUsing(path) != ""
+	}
+	f, err := registry.Lookup(using)
+	return err == nil && f.NeedsLocation
+}
+
+// tblProperties keeps TBLPROPERTIES as written (keys keep their case, as
+// Spark shows them).
+func tblProperties(os sql.Options) map[string]string {
+	if len(os) == 0 {
+		return nil
+	}
+	m := make(map[string]string, len(os))
+	for _, o := range os {
+		m[o.Key] = o.Value.Value
+	}
+	return m
 }
 
 func hasFieldFold(s *arrow.Schema, name string) bool {

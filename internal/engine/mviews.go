@@ -244,13 +244,20 @@ func (e *Engine) refreshMViewStmt(ctx context.Context, name string) (*Result, er
 	return e.refreshMView(ctx, o.Name, spec)
 }
 
-func (e *Engine) showMViews(ctx context.Context) (*Result, error) {
+func (e *Engine) showMViews(ctx context.Context, in string) (*Result, error) {
+	db, err := e.databaseOf(in)
+	if err != nil {
+		return nil, fmt.Errorf("SHOW MATERIALIZED VIEWS: %w", err)
+	}
 	objs, err := e.catalog.Objects("mview")
 	if err != nil {
 		return nil, err
 	}
 	var rows [][]string
 	for _, o := range objs {
+		if odb, _ := catalog.SplitStored(o.Name); odb != db {
+			continue
+		}
 		var spec mviewSpec
 		_ = json.Unmarshal(o.Options, &spec)
 		state := "stopped"

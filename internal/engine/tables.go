@@ -29,9 +29,13 @@ var _ plan.Tables = tableResolver{}
 // and _row) offers them hidden: a query may name them, SELECT * does not
 // show them.
 func (r tableResolver) ResolveTable(ctx context.Context, name string) (*plan.Table, error) {
-	t, err := r.e.catalog.Table(name)
+	stored, err := r.e.qualify(name)
 	if err != nil {
 		return nil, err
+	}
+	t, err := r.e.catalog.Table(stored)
+	if err != nil {
+		return nil, r.e.suggestTable(name, err)
 	}
 	src, err := registry.OpenSource(ctx, t.Spec, r.e.env(), r.overrides)
 	if err != nil {

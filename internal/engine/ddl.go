@@ -78,6 +78,13 @@ func (e *Engine) createTable(ctx context.Context, s *sql.CreateTable) (*Result, 
 				fields = append(fields, arrow.Field{Name: p, Type: types.String, Nullable: true})
 			}
 		}
+		if len(s.PartitionedBy) == 0 {
+			// As in Spark, key=value folders are columns even when the
+			// column list leaves them out.
+			parts, extra := e.discoverPartitions(ctx, spec, seen)
+			fields = append(fields, extra...)
+			tbl.Spec.PartitionBy = parts
+		}
 		tbl.Spec.Schema = arrow.NewSchema(fields, nil)
 	case s.As != nil:
 		// CTAS: the query decides the columns.
@@ -143,6 +150,33 @@ func tblProperties(os sql.Options) map[string]string {
 		m[o.Key] = o.Value.Value
 	}
 	return m
+}
+
+// discoverPartitions finds the partition folders under a declared
+// table's location: their names, and fields (typed as inference types
+// them) for the ones the column list left out. A location that cannot
+// be sampled yet (no files) has none.
+func (e *Engine) discoverPartitions(ctx context.Context, spec connector.TableSpec, declared map[string]bool) ([]string, []arrow.Field) {
+	if spec.Location == "" || !locationConnector(spec.Using, spec.Location) {
+		return nil, nil
+	}
+	schema, parts, err := registry.Infer(ctx, spec, e.env())
+	if err != nil || len(parts) == 0 {
+		return nil, nil
+	}
+	var extra []arrow.Field
+	for _, p := range parts {
+		if declared[strings.ToLower(p)] {
+			continue
+		}
+		for _, f := range schema.Fields() {
+			if strings.EqualFold(f.Name, p) {
+				f.Nullable = true
+				extra = append(extra, f)
+			}
+		}
+	}
+	return parts, extra
 }
 
 func hasFieldFold(s *arrow.Schema, name string) bool {

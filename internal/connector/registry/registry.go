@@ -75,6 +75,9 @@ func fileFactory(format, description string) *connector.Factory {
 		},
 		Validate: func(opts map[string]string) error { return file.ValidateOptions(format, opts) },
 		Session:  s3Session,
+		Normalize: func(opts map[string]string) (map[string]string, error) {
+			return file.NormalizeSparkOptions(format, opts)
+		},
 	}
 }
 
@@ -264,6 +267,9 @@ func Prepare(spec *connector.TableSpec, env connector.Env) (managed bool, err er
 		return false, err
 	}
 	spec.Using = f.Name
+	if spec.Options, err = NormalizeOptions(f, spec.Options); err != nil {
+		return false, err
+	}
 	if err := ValidateOptions(f.Name, spec.Options); err != nil {
 		return false, err
 	}
@@ -274,6 +280,15 @@ func Prepare(spec *connector.TableSpec, env connector.Env) (managed bool, err er
 		return false, nil
 	}
 	return f.Defaults(spec, env)
+}
+
+// NormalizeOptions applies the connector's Normalize (Spark's option
+// names to its own) to opts.
+func NormalizeOptions(f *connector.Factory, opts map[string]string) (map[string]string, error) {
+	if f.Normalize == nil || len(opts) == 0 {
+		return opts, nil
+	}
+	return f.Normalize(opts)
 }
 
 // withSession applies the connector's session rule to spec.

@@ -20,6 +20,9 @@ type tableResolver struct {
 	// watermarkDelay, when set, replaces the table's watermark delay (the
 	// query option watermark_delay).
 	watermarkDelay *int64
+	// eventTimeColumn is where watermark_delay puts the watermark on a
+	// table that declares none (the query's window column, as in Flint).
+	eventTimeColumn string
 }
 
 var _ plan.Tables = tableResolver{}
@@ -48,6 +51,9 @@ func (r tableResolver) ResolveTable(ctx context.Context, name string) (*plan.Tab
 			return nil, fmt.Errorf("table %s: WATERMARK: %w", t.Spec.Name, err)
 		}
 		out.EventTimeColumn, out.WatermarkDelay = t.Watermark.Column, delay
+	}
+	if r.watermarkDelay != nil && out.EventTimeColumn == "" && r.eventTimeColumn != "" && hasFieldFold(src.Schema(), r.eventTimeColumn) {
+		out.EventTimeColumn = r.eventTimeColumn
 	}
 	if r.watermarkDelay != nil && out.EventTimeColumn != "" {
 		out.WatermarkDelay = *r.watermarkDelay

@@ -244,3 +244,18 @@ func checkRefreshModes(opts map[string]string, auto bool) error {
 	}
 	return nil
 }
+
+// readsWatermarkedTable reports whether a table the query reads declares
+// a WATERMARK.
+func (e *Engine) readsWatermarkedTable(q *sql.Query) bool {
+	for n := range sqlTableNames(q) {
+		st, err := e.qualify(n)
+		if err != nil {
+			continue
+		}
+		if t, err := e.catalog.Table(st); err == nil && t.Watermark != nil {
+			return true
+		}
+	}
+	return false
+}

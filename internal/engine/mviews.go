@@ -120,7 +120,10 @@ func (e *Engine) createMView(ctx context.Context, s *sql.CreateMaterializedView)
 	mode := opts["output_mode"]
 	if mode == "" {
 		mode = "append"
-		if hasAggregate(n) && !hasWindowKey(n) {
+		if hasAggregate(n) && (!hasWindowKey(n) || (opts["watermark_delay"] == "" && !e.readsWatermarkedTable(s.Query))) {
+			// Windows with no watermark never close in append mode:
+			// Flint's default for such a view is a full refresh, which
+			// complete mode gives.
 			mode = "complete"
 		}
 		opts["output_mode"] = mode

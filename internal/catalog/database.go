@@ -79,6 +79,11 @@ func ResolveDatabaseName(name, current string) (string, error) {
 // catalog.db.name) into its database and stored name, with current as
 // the database of an unqualified name. The database must exist.
 func (c *Catalog) ResolveName(name, current string) (db, stored string, err error) {
+	// A name that could become a path is left whole, not split: CREATE
+	// refuses it (safepath.CheckName) and a lookup does not find it.
+	if safepath.CheckName(name) != nil {
+		return DefaultDatabase, name, nil
+	}
 	parts := strings.Split(name, ".")
 	var table string
 	switch len(parts) {

@@ -43,6 +43,8 @@ type Table struct {
 	Spec      connector.TableSpec
 	Watermark *Watermark
 	Comment   string
+	// Properties are the table's TBLPROPERTIES: tags, not read by Sluice.
+	Properties map[string]string
 	// Inferred is true when the schema was sampled rather than declared.
 	Inferred bool
 	// Managed is true when Sluice chose where the table's data lives (a
@@ -66,10 +68,11 @@ type Object struct {
 // Catalog is safe for concurrent use within a process. Writes replace the
 // file atomically (temporary file, then rename).
 type Catalog struct {
-	mu      sync.Mutex
-	path    string
-	tables  map[string]*Table
-	objects map[string]*Object
+	mu        sync.Mutex
+	path      string
+	tables    map[string]*Table
+	objects   map[string]*Object
+	databases map[string]*Database
 }
 
 const fileName = "catalog.json"
@@ -77,7 +80,7 @@ const fileName = "catalog.json"
 // Open loads the catalog from dir, creating dir if needed. An empty dir
 // ("") gives an in-memory catalog that is never saved.
 func Open(dir string) (*Catalog, error) {
-	c := &Catalog{tables: map[string]*Table{}, objects: map[string]*Object{}}
+	c := &Catalog{tables: map[string]*Table{}, objects: map[string]*Object{}, databases: map[string]*Database{}}
 	if dir == "" {
 		return c, nil
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"time"
 
 	"sluice/internal/connector"
@@ -17,6 +18,8 @@ type fileFormat struct {
 	Version int         `json:"version"`
 	Tables  []tableJSON `json:"tables"`
 	Objects []*Object   `json:"objects,omitempty"`
+	// Databases other than default (absent from older catalogs).
+	Databases []*Database `json:"databases,omitempty"`
 }
 
 type tableJSON struct {
@@ -28,6 +31,7 @@ type tableJSON struct {
 	PartitionBy []string          `json:"partition_by,omitempty"`
 	Watermark   *Watermark        `json:"watermark,omitempty"`
 	Comment     string            `json:"comment,omitempty"`
+	Properties  map[string]string `json:"properties,omitempty"`
 	Inferred    bool              `json:"inferred,omitempty"`
 	Managed     bool              `json:"managed,omitempty"`
 	Created     time.Time         `json:"created"`
@@ -68,14 +72,18 @@ func (c *Catalog) load() error {
 		tables[key(tj.Name)] = &Table{
 			Spec: connector.TableSpec{Name: tj.Name, Using: tj.Using, Location: tj.Location,
 				Options: tj.Options, Schema: s, PartitionBy: tj.PartitionBy},
-			Watermark: tj.Watermark, Comment: tj.Comment, Inferred: tj.Inferred, Managed: tj.Managed, Created: tj.Created,
+			Watermark: tj.Watermark, Comment: tj.Comment, Properties: tj.Properties, Inferred: tj.Inferred, Managed: tj.Managed, Created: tj.Created,
 		}
 	}
 	objects := map[string]*Object{}
 	for _, o := range f.Objects {
 		objects[key(o.Name)] = o
 	}
-	c.tables, c.objects = tables, objects
+	databases := map[string]*Database{}
+	for _, d := range f.Databases {
+		databases[key(d.Name)] = d
+	}
+	c.tables, c.objects, c.databases = tables, objects, databases
 	return nil
 }
 
@@ -91,12 +99,16 @@ func (c *Catalog) saveLocked() error {
 		}
 		f.Tables = append(f.Tables, tableJSON{Name: t.Spec.Name, Using: t.Spec.Using,
 			Location: t.Spec.Location, Options: t.Spec.Options, Schema: s,
-			PartitionBy: t.Spec.PartitionBy, Watermark: t.Watermark, Comment: t.Comment,
+			PartitionBy: t.Spec.PartitionBy, Watermark: t.Watermark, Comment: t.Comment, Properties: t.Properties,
 			Inferred: t.Inferred, Managed: t.Managed, Created: t.Created})
 	}
 	for _, o := range c.objects {
 		f.Objects = append(f.Objects, o)
 	}
+	for _, d := range c.databases {
+		f.Databases = append(f.Databases, d)
+	}
+	sort.Slice(f.Databases, func(i, j int) bool { return f.Databases[i].Name < f.Databases[j].Name })
 	sortTables(f.Tables)
 	sortObjects(f.Objects)
 	data, err := json.MarshalIndent(f, "", "  ")

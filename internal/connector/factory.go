@@ -79,6 +79,11 @@ type Factory struct {
 	NeedsLocation bool
 	// Description is one line for SHOW CONNECTORS and errors.
 	Description string
+	// Normalize, when set, rewrites other engines' spellings of option
+	// keys (Spark's sep, inferSchema, multiLine, lower-cased) to the
+	// connector's own, before keys are checked; it refuses an option
+	// whose meaning the connector cannot honour.
+	Normalize func(opts map[string]string) (map[string]string, error)
 
 	// NewSource opens a table for reading (nil when Kind has no source).
 	NewSource func(ctx context.Context, spec TableSpec) (Source, error)

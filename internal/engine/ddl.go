@@ -26,18 +26,31 @@ func (e *Engine) createTable(ctx context.Context, s *sql.CreateTable) (*Result, 
 			return message("table %s already exists", s.Name), nil
 		}
 	}
-	using := strings.ToLower(s.Using)
-	if using == "" {
-		using = registry.GuessUsing(s.Location)
-		if using == "" {
-			return nil, fmt.Errorf("CREATE TABLE %s: USING is required (json, csv, parquet, index, ...)", s.Name)
-		}
-	}
 	opts := map[string]string{}
 	for _, o := range s.Options {
 		opts[strings.ToLower(o.Key)] = o.Value.Value
 	}
-	spec := connector.TableSpec{Name: s.Name, Using: using, Location: normalizeLocation(s.Location),
+	location := s.Location
+	using := strings.ToLower(s.Using)
+	// Spark's OPTIONS (path '...') is LOCATION, for connectors that read
+	// a location (the local index keeps its own path option).
+	if p, ok := opts["path"]; ok && locationConnector(using, p) {
+		if location != "" && location != p {
+			return nil, fmt.Errorf("CREATE TABLE %s: LOCATION and OPTIONS (path) differ", s.Name)
+		}
+		location = p
+		delete(opts, "path")
+	}
+	if s.External && location == "" {
+		return nil, fmt.Errorf("CREATE EXTERNAL TABLE %s: LOCATION (or OPTIONS (path ...)) is required", s.Name)
+	}
+	if using == "" {
+		using = registry.GuessUsing(location)
+		if using == "" {
+			return nil, fmt.Errorf("CREATE TABLE %s: USING is required (json, csv, parquet, index, ...)", s.Name)
+		}
+	}
+	spec := connector.TableSpec{Name: s.Name, Using: using, Location: normalizeLocation(location),
 		Options: opts, PartitionBy: s.PartitionedBy}
 	if err := safepath.CheckName(s.Name); err != nil {
 		return nil, fmt.Errorf("CREATE TABLE: table %w", err)
@@ -46,7 +59,8 @@ func (e *Engine) createTable(ctx context.Context, s *sql.CreateTable) (*Result, 
 	if err != nil {
 		return nil, fmt.Errorf("CREATE TABLE %s: %w", s.Name, err)
 	}
-	tbl := &catalog.Table{Spec: spec, Comment: s.Comment, Managed: managed, Created: e.now()}
+	tbl := &catalog.Table{Spec: spec, Comment: s.Comment, Managed: managed, Created: e.now(),
+		Properties: tblProperties(s.TblProperties)}
 	switch {
 	case len(s.Columns) > 0:
 		fields := make([]arrow.Field, 0, len(s.Columns))
@@ -63,6 +77,13 @@ func (e *Engine) createTable(ctx context.Context, s *sql.CreateTable) (*Result, 
 			if !seen[strings.ToLower(p)] {
 				fields = append(fields, arrow.Field{Name: p, Type: types.String, Nullable: true})
 			}
+		}
+		if len(s.PartitionedBy) == 0 {
+			// As in Spark, key=value folders are columns even when the
+			// column list leaves them out.
+			parts, extra := e.discoverPartitions(ctx, spec, seen)
+			fields = append(fields, extra...)
+			tbl.Spec.PartitionBy = parts
 		}
 		tbl.Spec.Schema = arrow.NewSchema(fields, nil)
 	case s.As != nil:
@@ -105,6 +126,57 @@ func (e *Engine) createTable(ctx context.Context, s *sql.CreateTable) (*Result, 
 		return message("table %s created; %s", s.Name, r.Message), nil
 	}
 	return message("table %s created", s.Name), nil
+}
+
+// locationConnector reports whether OPTIONS (path ...) is the table's
+// location: for connectors that need one, and when USING is left out
+// and the path tells the format.
+func locationConnector(using, path string) bool {
+	if using == "" {
+		return registry.GuessUsing(path) != ""
+	}
+	f, err := registry.Lookup(using)
+	return err == nil && f.NeedsLocation
+}
+
+// tblProperties keeps TBLPROPERTIES as written (keys keep their case, as
+// Spark shows them).
+func tblProperties(os sql.Options) map[string]string {
+	if len(os) == 0 {
+		return nil
+	}
+	m := make(map[string]string, len(os))
+	for _, o := range os {
+		m[o.Key] = o.Value.Value
+	}
+	return m
+}
+
+// discoverPartitions finds the partition folders under a declared
+// table's location: their names, and fields (typed as inference types
+// them) for the ones the column list left out. A location that cannot
+// be sampled yet (no files) has none.
+func (e *Engine) discoverPartitions(ctx context.Context, spec connector.TableSpec, declared map[string]bool) ([]string, []arrow.Field) {
+	if spec.Location == "" || !locationConnector(spec.Using, spec.Location) {
+		return nil, nil
+	}
+	schema, parts, err := registry.Infer(ctx, spec, e.env())
+	if err != nil || len(parts) == 0 {
+		return nil, nil
+	}
+	var extra []arrow.Field
+	for _, p := range parts {
+		if declared[strings.ToLower(p)] {
+			continue
+		}
+		for _, f := range schema.Fields() {
+			if strings.EqualFold(f.Name, p) {
+				f.Nullable = true
+				extra = append(extra, f)
+			}
+		}
+	}
+	return parts, extra
 }
 
 func hasFieldFold(s *arrow.Schema, name string) bool {

@@ -84,6 +84,7 @@ type Engine struct {
 
 	mu       sync.Mutex
 	settings map[string]string
+	db       string // USE's database; "" is default
 	streams  map[string]*runningStream
 	qm       manager
 	// spills counts the spill files batch queries wrote (tests).
@@ -169,6 +170,10 @@ func (e *Engine) ExecuteStatement(ctx context.Context, st sql.Statement) (*Resul
 }
 
 func (e *Engine) dispatch(ctx context.Context, st sql.Statement) (*Result, error) {
+	st, err := e.qualifyStatement(st)
+	if err != nil {
+		return nil, err
+	}
 	switch s := st.(type) {
 	case *sql.SelectStmt:
 		return e.runSelect(ctx, s.Query)
@@ -177,7 +182,7 @@ func (e *Engine) dispatch(ctx context.Context, st sql.Statement) (*Result, error
 	case *sql.DropTable:
 		return e.dropTable(ctx, s)
 	case *sql.ShowTables:
-		return e.showTables()
+		return e.showTables(s.In)
 	case *sql.DescribeTable:
 		return e.describeTable(s.Name)
 	case *sql.ShowCreateTable:
@@ -207,13 +212,25 @@ func (e *Engine) dispatch(ctx context.Context, st sql.Statement) (*Result, error
 	case *sql.RefreshMaterializedView:
 		return e.refreshMViewStmt(ctx, s.Name)
 	case *sql.ShowMaterializedViews:
-		return e.showMViews(ctx)
+		return e.showMViews(ctx, s.In)
 	case *sql.DescribeMaterializedView:
 		return e.describeMView(ctx, s.Name)
 	case *sql.AlterMaterializedView:
 		return e.alterMView(ctx, s)
 	case *sql.DropMaterializedView:
 		return e.dropMView(ctx, s)
+	case *sql.VacuumMaterializedView:
+		return e.vacuumMView(ctx, s)
+	case *sql.CreateDatabase:
+		return e.createDatabase(s)
+	case *sql.DropDatabase:
+		return e.dropDatabase(ctx, s)
+	case *sql.UseDatabase:
+		return e.use(s)
+	case *sql.ShowDatabases:
+		return e.showDatabases(s)
+	case *sql.ShowTblProperties:
+		return e.showTblProperties(s)
 	}
 	return nil, fmt.Errorf("%s: %w", statementName(st), ErrNotSupported)
 }

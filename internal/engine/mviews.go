@@ -28,7 +28,8 @@ import (
 // (OpenSearch Flint's, plus sink). Keys starting with "sink." or any
 // option of the chosen sink connector configure the sink table.
 var mviewOptionKeys = []string{"auto_refresh", "refresh_interval", "checkpoint_location", "watermark_delay",
-	"output_mode", "id_expression", "index_settings", "index_mappings", "sink", "extra_options", "watermark_idle_timeout"}
+	"output_mode", "id_expression", "index_settings", "index_mappings", "sink", "extra_options", "watermark_idle_timeout",
+	"incremental_refresh", "scheduler_mode"}
 
 // mviewSpec is a materialized view as kept in the catalog.
 type mviewSpec struct {
@@ -89,21 +90,46 @@ func (e *Engine) createMView(ctx context.Context, s *sql.CreateMaterializedView)
 	if err != nil {
 		return nil, fmt.Errorf("CREATE MATERIALIZED VIEW %s: auto_refresh: %w", s.Name, err)
 	}
+	if err := checkRefreshModes(opts, auto); err != nil {
+		return nil, fmt.Errorf("CREATE MATERIALIZED VIEW %s: %w", s.Name, err)
+	}
+	query := s.Query
+	idOpt := ""
+	if id := opts["id_expression"]; id != "" {
+		if idOpt, query, err = idExpression(id, s.Query); err != nil {
+			return nil, fmt.Errorf("CREATE MATERIALIZED VIEW %s: %w", s.Name, err)
+		}
+	}
+	if extra := opts["extra_options"]; extra != "" {
+		src, snk, err := e.extraOptions(extra, s.Query)
+		if err != nil {
+			return nil, fmt.Errorf("CREATE MATERIALIZED VIEW %s: %w", s.Name, err)
+		}
+		for k, v := range src {
+			opts[k] = v
+		}
+		for k, v := range snk {
+			sinkOpts[k] = v
+		}
+	}
 	// The view's columns are the query's.
-	n, err := e.planQuery(e.queryContext(ctx), s.Query)
+	n, err := e.planQuery(e.queryContext(ctx), query)
 	if err != nil {
 		return nil, err
 	}
 	mode := opts["output_mode"]
 	if mode == "" {
 		mode = "append"
-		if hasAggregate(n) && !hasWindowKey(n) {
+		if hasAggregate(n) && (!hasWindowKey(n) || (opts["watermark_delay"] == "" && !e.readsWatermarkedTable(s.Query))) {
+			// Windows with no watermark never close in append mode:
+			// Flint's default for such a view is a full refresh, which
+			// complete mode gives.
 			mode = "complete"
 		}
 		opts["output_mode"] = mode
 	}
-	if id := opts["id_expression"]; id != "" {
-		sinkOpts["id"] = id
+	if idOpt != "" {
+		sinkOpts["id"] = idOpt
 	} else if mode != "append" {
 		// Upserts need one id per group: the group key columns.
 		if keys := groupKeyColumns(n); len(keys) > 0 && sinkKeys["id"] {
@@ -133,7 +159,7 @@ func (e *Engine) createMView(ctx context.Context, s *sql.CreateMaterializedView)
 	if err := e.catalog.CreateTable(tbl, false); err != nil {
 		return nil, fmt.Errorf("CREATE MATERIALIZED VIEW %s: %w", s.Name, err)
 	}
-	spec := mviewSpec{Query: s.Query.String(), AutoRefresh: auto, Interval: opts["refresh_interval"],
+	spec := mviewSpec{Query: query.String(), AutoRefresh: auto, Interval: opts["refresh_interval"],
 		Checkpoint: normalizeLocation(cpLoc), Options: opts}
 	raw, _ := json.Marshal(spec)
 	if err := e.catalog.PutObject(&catalog.Object{Kind: "mview", Name: s.Name, SQL: s.String(), Options: raw, Created: e.now()}, false); err != nil {
@@ -250,13 +276,20 @@ func (e *Engine) refreshMViewStmt(ctx context.Context, name string) (*Result, er
 	return e.refreshMView(ctx, o.Name, spec)
 }
 
-func (e *Engine) showMViews(ctx context.Context) (*Result, error) {
+func (e *Engine) showMViews(ctx context.Context, in string) (*Result, error) {
+	db, err := e.databaseOf(in)
+	if err != nil {
+		return nil, fmt.Errorf("SHOW MATERIALIZED VIEWS: %w", err)
+	}
 	objs, err := e.catalog.Objects("mview")
 	if err != nil {
 		return nil, err
 	}
 	var rows [][]string
 	for _, o := range objs {
+		if odb, _ := catalog.SplitStored(o.Name); odb != db {
+			continue
+		}
 		var spec mviewSpec
 		_ = json.Unmarshal(o.Options, &spec)
 		state := "stopped"
@@ -282,6 +315,11 @@ func (e *Engine) describeMView(ctx context.Context, name string) (*Result, error
 		{"refresh_interval", spec.Interval},
 		{"output_mode", spec.Options["output_mode"]},
 		{"checkpoint", spec.Checkpoint},
+	}
+	for _, k := range []string{"incremental_refresh", "scheduler_mode", "watermark_delay", "id_expression"} {
+		if v := spec.Options[k]; v != "" {
+			rows = append(rows, []string{k, v})
+		}
 	}
 	if t, err := e.catalog.Table(o.Name); err == nil {
 		rows = append(rows, []string{"sink", t.Spec.Using})
@@ -314,9 +352,17 @@ func (e *Engine) alterMView(ctx context.Context, s *sql.AlterMaterializedView) (
 			}
 		case "refresh_interval":
 			spec.Interval = v
+		case "incremental_refresh", "scheduler_mode":
+			if spec.Options == nil {
+				spec.Options = map[string]string{}
+			}
+			spec.Options[k] = v
 		default:
-			return nil, fmt.Errorf("ALTER MATERIALIZED VIEW %s: option %q cannot be changed (auto_refresh, refresh_interval)", s.Name, k)
+			return nil, fmt.Errorf("ALTER MATERIALIZED VIEW %s: option %q cannot be changed (auto_refresh, refresh_interval, incremental_refresh, scheduler_mode)", s.Name, k)
 		}
+	}
+	if err := checkRefreshModes(spec.Options, spec.AutoRefresh); err != nil {
+		return nil, fmt.Errorf("ALTER MATERIALIZED VIEW %s: %w", s.Name, err)
 	}
 	if !spec.AutoRefresh {
 		e.stopIfRunning("mv_" + o.Name)

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"sluice/internal/catalog"
 	"sluice/internal/exec"
 	"sluice/internal/sql"
 	"sluice/internal/types"
@@ -32,14 +33,24 @@ func stringRows(cols []string, rows [][]string) *Result {
 	return &Result{Schema: schema, Batches: []arrow.RecordBatch{rec}}
 }
 
-func (e *Engine) showTables() (*Result, error) {
+// showTables lists the tables of one database (the current one when in
+// is ""), by their own names.
+func (e *Engine) showTables(in string) (*Result, error) {
+	db, err := e.databaseOf(in)
+	if err != nil {
+		return nil, fmt.Errorf("SHOW TABLES: %w", err)
+	}
 	ts, err := e.catalog.Tables()
 	if err != nil {
 		return nil, err
 	}
-	rows := make([][]string, len(ts))
-	for i, t := range ts {
-		rows[i] = []string{t.Spec.Name, t.Spec.Using, t.Spec.Location}
+	var rows [][]string
+	for _, t := range ts {
+		tdb, name := catalog.SplitStored(t.Spec.Name)
+		if tdb != db {
+			continue
+		}
+		rows = append(rows, []string{name, t.Spec.Using, t.Spec.Location})
 	}
 	return stringRows([]string{"name", "using", "location"}, rows), nil
 }
@@ -64,6 +75,14 @@ func (e *Engine) describeTable(name string) (*Result, error) {
 		}
 		rows = append(rows, []string{f.Name, types.SQLName(f.Type), strings.Join(notes, "; ")})
 	}
+	// Spark's DESCRIBE EXTENDED section, only when there is something to
+	// show, so plain tables describe as before.
+	if t.Comment != "" {
+		rows = append(rows, []string{"# Comment", t.Comment, ""})
+	}
+	if len(t.Properties) > 0 {
+		rows = append(rows, []string{"# Table Properties", "[" + propertyList(t.Properties) + "]", ""})
+	}
 	return stringRows([]string{"col_name", "data_type", "comment"}, rows), nil
 }
 
@@ -73,7 +92,7 @@ func (e *Engine) showCreateTable(name string) (*Result, error) {
 		return nil, err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "CREATE TABLE %s (", types.QuoteIdent(t.Spec.Name))
+	fmt.Fprintf(&b, "CREATE TABLE %s (", sql.QuoteName(t.Spec.Name))
 	for i, f := range t.Spec.Schema.Fields() {
 		if i > 0 {
 			b.WriteString(", ")
@@ -102,7 +121,27 @@ func (e *Engine) showCreateTable(name string) (*Result, error) {
 		}
 		fmt.Fprintf(&b, " OPTIONS (%s)", strings.Join(parts, ", "))
 	}
+	if t.Comment != "" {
+		fmt.Fprintf(&b, " COMMENT %s", quoteString(t.Comment))
+	}
+	if len(t.Properties) > 0 {
+		fmt.Fprintf(&b, " TBLPROPERTIES (%s)", propertyList(t.Properties))
+	}
 	return stringRows([]string{"createtab_stmt"}, [][]string{{b.String()}}), nil
+}
+
+// propertyList prints TBLPROPERTIES sorted by key, secrets redacted.
+func propertyList(m map[string]string) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = quoteString(k) + " = " + quoteString(redact(k, m[k]))
+	}
+	return strings.Join(parts, ", ")
 }
 
 func quoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }

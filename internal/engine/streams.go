@@ -177,6 +177,7 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 		return nil, fmt.Errorf("stream %s: %w", name, err)
 	} else if ok {
 		res.watermarkDelay = &d
+		res.eventTimeColumn = windowTimeColumn(s.Query)
 	}
 	binder := plan.NewBinder(qctx, res)
 	binder.Streaming = true

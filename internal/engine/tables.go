@@ -20,6 +20,9 @@ type tableResolver struct {
 	// watermarkDelay, when set, replaces the table's watermark delay (the
 	// query option watermark_delay).
 	watermarkDelay *int64
+	// eventTimeColumn is where watermark_delay puts the watermark on a
+	// table that declares none (the query's window column, as in Flint).
+	eventTimeColumn string
 }
 
 var _ plan.Tables = tableResolver{}
@@ -29,9 +32,13 @@ var _ plan.Tables = tableResolver{}
 // and _row) offers them hidden: a query may name them, SELECT * does not
 // show them.
 func (r tableResolver) ResolveTable(ctx context.Context, name string) (*plan.Table, error) {
-	t, err := r.e.catalog.Table(name)
+	stored, err := r.e.qualify(name)
 	if err != nil {
 		return nil, err
+	}
+	t, err := r.e.catalog.Table(stored)
+	if err != nil {
+		return nil, r.e.suggestTable(name, err)
 	}
 	src, err := registry.OpenSource(ctx, t.Spec, r.e.env(), r.overrides)
 	if err != nil {
@@ -44,6 +51,9 @@ func (r tableResolver) ResolveTable(ctx context.Context, name string) (*plan.Tab
 			return nil, fmt.Errorf("table %s: WATERMARK: %w", t.Spec.Name, err)
 		}
 		out.EventTimeColumn, out.WatermarkDelay = t.Watermark.Column, delay
+	}
+	if r.watermarkDelay != nil && out.EventTimeColumn == "" && r.eventTimeColumn != "" && hasFieldFold(src.Schema(), r.eventTimeColumn) {
+		out.EventTimeColumn = r.eventTimeColumn
 	}
 	if r.watermarkDelay != nil && out.EventTimeColumn != "" {
 		out.WatermarkDelay = *r.watermarkDelay

@@ -183,3 +183,16 @@ func IsFunction(name string) bool {
 
 // IsAggregate reports whether name is an aggregate function.
 func IsAggregate(name string) bool { return functions.Is(name, functions.Aggregate) }
+
+// FunctionNames lists every function name callers may write (operators
+// excluded), for did-you-mean suggestions.
+func FunctionNames() []string {
+	var out []string
+	for _, d := range functions.All() {
+		if !d.Operator {
+			out = append(out, d.Name)
+			out = append(out, d.Aliases...)
+		}
+	}
+	return out
+}

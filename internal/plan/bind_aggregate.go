@@ -63,6 +63,10 @@ func (b *Binder) bindAggregate(sel *sql.Select, items []selectItem, calls []*sql
 	outTypes := agg.Schema()
 	var h hook
 	h = func(e sql.Expr) (expr.Expr, bool, error) {
+		if w := windowFieldRef(e, sel, sc); w != nil {
+			be, err := (&exprBinder{b: b, sc: &scope{}, hook: h}).bind(w)
+			return be, err == nil, err
+		}
 		if c, ok := e.(*sql.Call); ok && expr.IsAggregate(strings.ToLower(c.Name)) {
 			a, err := b.bindAggCall(c, pre)
 			if err != nil {

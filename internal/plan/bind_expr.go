@@ -9,6 +9,7 @@ import (
 
 	"sluice/internal/expr"
 	"sluice/internal/sql"
+	"sluice/internal/suggest"
 	"sluice/internal/types"
 )
 
@@ -238,7 +239,7 @@ func (eb *exprBinder) bindCall(c *sql.Call) (expr.Expr, error) {
 		return nil, errAt(c, "%s(%s) is only valid for aggregate functions", name, map[bool]string{true: "*", false: "DISTINCT ..."}[c.Star])
 	}
 	if !expr.IsFunction(name) {
-		return nil, errAt(c, "unknown function %s", c.Name)
+		return nil, errAt(c, "unknown function %s%s", c.Name, suggest.DidYouMean(c.Name, expr.FunctionNames()))
 	}
 	args, err := eb.bindAll(c.Args)
 	if err != nil {
@@ -282,7 +283,12 @@ func (eb *exprBinder) bindColumn(c *sql.ColumnRef) (expr.Expr, error) {
 		if avail == "" {
 			return nil, errAt(c, "column %q not found", strings.Join(parts, "."))
 		}
-		return nil, errAt(c, "column %q not found (available: %s)", strings.Join(parts, "."), avail)
+		var known []string
+		for _, sc := range eb.sc.cols {
+			known = append(known, sc.Name)
+		}
+		return nil, errAt(c, "column %q not found%s (available: %s)", strings.Join(parts, "."),
+			suggest.DidYouMean(parts[len(parts)-1], known), avail)
 	}
 	var out expr.Expr = expr.Col(col.Index, col.Name, col.Type)
 	for _, f := range rest {

@@ -15,7 +15,9 @@ func (b *Binder) bindFrom(t sql.TableExpr) (Node, *scope, error) {
 	case *sql.TableName:
 		alias := te.Alias
 		if alias == "" {
-			alias = te.Name
+			// db.t and catalog.db.t are named t in the query, as in Spark.
+			parts := sql.SplitName(te.Name)
+			alias = parts[len(parts)-1]
 		}
 		if cte := b.lookupCTE(te.Name); cte != nil {
 			// Hide this CTE while binding its own body so a self-reference

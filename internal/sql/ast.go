@@ -530,12 +530,15 @@ type Watermark struct {
 
 func (w *Watermark) Pos() Pos { return w.At }
 
-// CreateTable is CREATE TABLE [IF NOT EXISTS] name [(cols [, WATERMARK])]
+// CreateTable is CREATE [EXTERNAL] TABLE [IF NOT EXISTS] [catalog.][db.]name [(cols [, WATERMARK])]
 // [USING fmt] [LOCATION 'uri'] [PARTITIONED BY (cols)] [OPTIONS (...)]
-// [COMMENT '...'] [AS query]. Columns is nil when left out (inferred);
+// [COMMENT '...'] [TBLPROPERTIES (...)] [AS query]. Columns is nil when left out (inferred);
 // As is non-nil for CREATE TABLE ... AS SELECT.
 type CreateTable struct {
 	StmtBase
+	// External is CREATE EXTERNAL TABLE; it only documents intent: a table
+	// over a LOCATION is external either way, as in Spark.
+	External      bool
 	IfNotExists   bool
 	Name          string
 	Columns       []*ColumnDef
@@ -545,6 +548,8 @@ type CreateTable struct {
 	PartitionedBy []string
 	Options       Options
 	Comment       string
+	// TblProperties are TBLPROPERTIES (...): tags kept with the table.
+	TblProperties Options
 	As            *Query
 }
 
@@ -555,8 +560,11 @@ type DropTable struct {
 	Name     string
 }
 
-// ShowTables is SHOW TABLES.
-type ShowTables struct{ StmtBase }
+// ShowTables is SHOW TABLES [IN | FROM [catalog.]db].
+type ShowTables struct {
+	StmtBase
+	In string // "" for the current database
+}
 
 // DescribeTable is DESCRIBE [TABLE] name or DESC name.
 type DescribeTable struct {
@@ -621,8 +629,11 @@ type AlterMaterializedView struct {
 	With Options
 }
 
-// ShowMaterializedViews is SHOW MATERIALIZED VIEWS.
-type ShowMaterializedViews struct{ StmtBase }
+// ShowMaterializedViews is SHOW MATERIALIZED VIEWS [IN [catalog.]db].
+type ShowMaterializedViews struct {
+	StmtBase
+	In string
+}
 
 // DescribeMaterializedView is DESCRIBE MATERIALIZED VIEW name.
 type DescribeMaterializedView struct {

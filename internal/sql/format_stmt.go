@@ -46,7 +46,7 @@ func bodyString(body QueryBody) string {
 }
 
 func (c *CTE) String() string {
-	return QuoteIdent(c.Name) + " AS (" + c.Query.String() + ")"
+	return QuoteName(c.Name) + " AS (" + c.Query.String() + ")"
 }
 
 func (s *Select) String() string {
@@ -137,7 +137,7 @@ func aliasString(a string) string {
 	return " AS " + QuoteIdent(a)
 }
 
-func (t *TableName) String() string { return QuoteIdent(t.Name) + aliasString(t.Alias) }
+func (t *TableName) String() string { return QuoteName(t.Name) + aliasString(t.Alias) }
 
 func (t *SubqueryTable) String() string {
 	return "(" + t.Query.String() + ")" + aliasString(t.Alias)
@@ -221,7 +221,7 @@ func (os Options) String() string {
 func (s *SelectStmt) String() string { return s.Query.String() }
 
 func (c *ColumnDef) String() string {
-	s := QuoteIdent(c.Name) + " " + types.SQLName(c.Type)
+	s := QuoteName(c.Name) + " " + types.SQLName(c.Type)
 	if c.NotNull {
 		s += " NOT NULL"
 	}
@@ -237,11 +237,15 @@ func (w *Watermark) String() string {
 
 func (c *CreateTable) String() string {
 	var b strings.Builder
-	b.WriteString("CREATE TABLE ")
+	b.WriteString("CREATE ")
+	if c.External {
+		b.WriteString("EXTERNAL ")
+	}
+	b.WriteString("TABLE ")
 	if c.IfNotExists {
 		b.WriteString("IF NOT EXISTS ")
 	}
-	b.WriteString(QuoteIdent(c.Name))
+	b.WriteString(QuoteName(c.Name))
 	if c.Columns != nil || c.Watermark != nil {
 		b.WriteString(" (")
 		for i, col := range c.Columns {
@@ -273,6 +277,9 @@ func (c *CreateTable) String() string {
 	if c.Comment != "" {
 		b.WriteString(" COMMENT " + QuoteString(c.Comment))
 	}
+	if len(c.TblProperties) > 0 {
+		b.WriteString(" TBLPROPERTIES " + c.TblProperties.String())
+	}
 	if c.As != nil {
 		b.WriteString(" AS " + c.As.String())
 	}
@@ -293,10 +300,15 @@ func ifNotExists(b bool) string {
 	return ""
 }
 
-func (s *DropTable) String() string       { return "DROP TABLE " + ifExists(s.IfExists) + QuoteIdent(s.Name) }
-func (s *ShowTables) String() string      { return "SHOW TABLES" }
-func (s *DescribeTable) String() string   { return "DESCRIBE TABLE " + QuoteIdent(s.Name) }
-func (s *ShowCreateTable) String() string { return "SHOW CREATE TABLE " + QuoteIdent(s.Name) }
+func (s *DropTable) String() string { return "DROP TABLE " + ifExists(s.IfExists) + QuoteName(s.Name) }
+func (s *ShowTables) String() string {
+	if s.In != "" {
+		return "SHOW TABLES IN " + QuoteName(s.In)
+	}
+	return "SHOW TABLES"
+}
+func (s *DescribeTable) String() string   { return "DESCRIBE TABLE " + QuoteName(s.Name) }
+func (s *ShowCreateTable) String() string { return "SHOW CREATE TABLE " + QuoteName(s.Name) }
 
 func (s *Insert) String() string {
 	var b strings.Builder
@@ -305,7 +317,7 @@ func (s *Insert) String() string {
 	} else {
 		b.WriteString("INSERT INTO ")
 	}
-	b.WriteString(QuoteIdent(s.Table))
+	b.WriteString(QuoteName(s.Table))
 	if s.Columns != nil {
 		b.WriteString(" (" + identList(s.Columns) + ")")
 	}
@@ -316,7 +328,7 @@ func (s *Insert) String() string {
 func (s *InsertStream) String() string {
 	var b strings.Builder
 	b.WriteString("INSERT STREAM INTO ")
-	b.WriteString(QuoteIdent(s.Table))
+	b.WriteString(QuoteName(s.Table))
 	if s.Columns != nil {
 		b.WriteString(" (" + identList(s.Columns) + ")")
 	}
@@ -328,7 +340,7 @@ func (s *InsertStream) String() string {
 }
 
 func (s *CreateMaterializedView) String() string {
-	out := "CREATE MATERIALIZED VIEW " + ifNotExists(s.IfNotExists) + QuoteIdent(s.Name) + " AS " + s.Query.String()
+	out := "CREATE MATERIALIZED VIEW " + ifNotExists(s.IfNotExists) + QuoteName(s.Name) + " AS " + s.Query.String()
 	if len(s.With) > 0 {
 		out += " WITH " + s.With.String()
 	}
@@ -336,27 +348,32 @@ func (s *CreateMaterializedView) String() string {
 }
 
 func (s *RefreshMaterializedView) String() string {
-	return "REFRESH MATERIALIZED VIEW " + QuoteIdent(s.Name)
+	return "REFRESH MATERIALIZED VIEW " + QuoteName(s.Name)
 }
 
 func (s *DropMaterializedView) String() string {
-	return "DROP MATERIALIZED VIEW " + ifExists(s.IfExists) + QuoteIdent(s.Name)
+	return "DROP MATERIALIZED VIEW " + ifExists(s.IfExists) + QuoteName(s.Name)
 }
 
 func (s *AlterMaterializedView) String() string {
-	return "ALTER MATERIALIZED VIEW " + QuoteIdent(s.Name) + " WITH " + s.With.String()
+	return "ALTER MATERIALIZED VIEW " + QuoteName(s.Name) + " WITH " + s.With.String()
 }
 
-func (s *ShowMaterializedViews) String() string { return "SHOW MATERIALIZED VIEWS" }
+func (s *ShowMaterializedViews) String() string {
+	if s.In != "" {
+		return "SHOW MATERIALIZED VIEWS IN " + QuoteName(s.In)
+	}
+	return "SHOW MATERIALIZED VIEWS"
+}
 
 func (s *DescribeMaterializedView) String() string {
-	return "DESCRIBE MATERIALIZED VIEW " + QuoteIdent(s.Name)
+	return "DESCRIBE MATERIALIZED VIEW " + QuoteName(s.Name)
 }
 
 func (s *ShowStreams) String() string    { return "SHOW STREAMS" }
-func (s *DescribeStream) String() string { return "DESCRIBE STREAM " + QuoteIdent(s.Name) }
-func (s *StopStream) String() string     { return "STOP STREAM " + QuoteIdent(s.Name) }
-func (s *StartStream) String() string    { return "START STREAM " + QuoteIdent(s.Name) }
+func (s *DescribeStream) String() string { return "DESCRIBE STREAM " + QuoteName(s.Name) }
+func (s *StopStream) String() string     { return "STOP STREAM " + QuoteName(s.Name) }
+func (s *StartStream) String() string    { return "START STREAM " + QuoteName(s.Name) }
 
 func (s *Explain) String() string {
 	if s.Mode == "" {

@@ -378,14 +378,11 @@ func (p *parser) tablePrimary() (TableExpr, error) {
 		}
 		return nil, err
 	}
-	name, at, err := p.ident("table name")
+	name, at, err := p.qualifiedName("table name")
 	if err != nil {
 		return nil, err
 	}
 	tn := &TableName{At: at, Name: name}
-	if isOp(p.tok(), ".") {
-		return nil, errAt(p.tok().pos, "qualified table names are not supported")
-	}
 	if tn.Alias, err = p.alias(); err != nil {
 		return nil, err
 	}

@@ -39,8 +39,21 @@ func (p *parser) statementBody() (Statement, error) {
 	switch strings.ToUpper(t.text) {
 	case "CREATE":
 		p.advance()
+		if p.atKw("EXTERNAL") && isKw(p.peek(1), "TABLE") {
+			p.advance()
+			p.advance()
+			st, err := p.createTable()
+			if c, ok := st.(*CreateTable); ok {
+				c.External = true
+			}
+			return st, err
+		}
 		if p.acceptKw("TABLE") {
 			return p.createTable()
+		}
+		if isDatabaseKw(p.tok()) {
+			p.advance()
+			return p.createDatabase()
 		}
 		if p.atKw("MATERIALIZED") {
 			p.advance()
@@ -49,7 +62,7 @@ func (p *parser) statementBody() (Statement, error) {
 			}
 			return p.createMV()
 		}
-		return nil, p.errExpected("TABLE or MATERIALIZED VIEW")
+		return nil, p.errExpected("TABLE, EXTERNAL TABLE, DATABASE or MATERIALIZED VIEW")
 	case "DROP":
 		p.advance()
 		if p.acceptKw("TABLE") {
@@ -57,11 +70,15 @@ func (p *parser) statementBody() (Statement, error) {
 			if err != nil {
 				return nil, err
 			}
-			name, _, err := p.ident("table name")
+			name, _, err := p.qualifiedName("table name")
 			return &DropTable{IfExists: ie, Name: name}, err
 		}
+		if isDatabaseKw(p.tok()) {
+			p.advance()
+			return p.dropDatabase()
+		}
 		if !p.atKw("MATERIALIZED") {
-			return nil, p.errExpected("TABLE or MATERIALIZED VIEW")
+			return nil, p.errExpected("TABLE, DATABASE or MATERIALIZED VIEW")
 		}
 		if err := p.materializedView(); err != nil {
 			return nil, err
@@ -70,10 +87,19 @@ func (p *parser) statementBody() (Statement, error) {
 		if err != nil {
 			return nil, err
 		}
-		name, _, err := p.ident("view name")
+		name, _, err := p.qualifiedName("view name")
 		return &DropMaterializedView{IfExists: ie, Name: name}, err
 	case "SHOW":
 		return p.show()
+	case "USE":
+		return p.use()
+	case "VACUUM":
+		p.advance()
+		if err := p.materializedView(); err != nil {
+			return nil, err
+		}
+		name, _, err := p.qualifiedName("view name")
+		return &VacuumMaterializedView{Name: name}, err
 	case "DESCRIBE", "DESC":
 		return p.describe()
 	case "INSERT":
@@ -83,14 +109,14 @@ func (p *parser) statementBody() (Statement, error) {
 		if err := p.materializedView(); err != nil {
 			return nil, err
 		}
-		name, _, err := p.ident("view name")
+		name, _, err := p.qualifiedName("view name")
 		return &RefreshMaterializedView{Name: name}, err
 	case "ALTER":
 		p.advance()
 		if err := p.materializedView(); err != nil {
 			return nil, err
 		}
-		name, _, err := p.ident("view name")
+		name, _, err := p.qualifiedName("view name")
 		if err != nil {
 			return nil, err
 		}
@@ -175,23 +201,53 @@ func (p *parser) show() (Statement, error) {
 	p.advance()
 	switch {
 	case p.acceptKw("TABLES"):
-		return &ShowTables{}, nil
+		in, err := p.showIn()
+		return &ShowTables{In: in}, err
+	case p.acceptKw("DATABASES") || p.acceptKw("SCHEMAS") || p.acceptKw("NAMESPACES"):
+		s := &ShowDatabases{}
+		if p.acceptKw("LIKE") {
+			var err error
+			if s.Like, err = p.stringLit("pattern string"); err != nil {
+				return nil, err
+			}
+		}
+		return s, nil
+	case p.acceptKw("TBLPROPERTIES"):
+		name, _, err := p.qualifiedName("table name")
+		if err != nil {
+			return nil, err
+		}
+		s := &ShowTblProperties{Name: name}
+		if p.acceptOp("(") {
+			if s.Key, err = p.optionKey("property name"); err != nil {
+				return nil, err
+			}
+			return s, p.expectOp(")")
+		}
+		return s, nil
 	case p.acceptKw("STREAMS"):
 		return &ShowStreams{}, nil
 	case p.acceptKw("SETTINGS"):
 		return &ShowSettings{}, nil
 	case p.atKw("MATERIALIZED"):
 		p.advance()
-		return &ShowMaterializedViews{}, p.expectKw("VIEWS")
+		// Flint spells it SHOW MATERIALIZED [VIEW|VIEWS] IN catalog[.db].
+		if !p.acceptKw("VIEW") {
+			if err := p.expectKw("VIEWS"); err != nil {
+				return nil, err
+			}
+		}
+		in, err := p.showIn()
+		return &ShowMaterializedViews{In: in}, err
 	case p.atKw("CREATE"):
 		p.advance()
 		if err := p.expectKw("TABLE"); err != nil {
 			return nil, err
 		}
-		name, _, err := p.ident("table name")
+		name, _, err := p.qualifiedName("table name")
 		return &ShowCreateTable{Name: name}, err
 	}
-	return nil, p.errExpected("TABLES, STREAMS, SETTINGS, MATERIALIZED VIEWS or CREATE TABLE")
+	return nil, p.errExpected("TABLES, DATABASES, TBLPROPERTIES, STREAMS, SETTINGS, MATERIALIZED VIEWS or CREATE TABLE")
 }
 
 func (p *parser) describe() (Statement, error) {
@@ -206,20 +262,20 @@ func (p *parser) describe() (Statement, error) {
 	if p.atKw("MATERIALIZED") && isKw(p.peek(1), "VIEW") {
 		p.advance()
 		p.advance()
-		name, _, err := p.ident("view name")
+		name, _, err := p.qualifiedName("view name")
 		return &DescribeMaterializedView{Name: name}, err
 	}
 	if p.atKw("TABLE") && isIdentTok(p.peek(1)) {
 		p.advance()
 	}
-	name, _, err := p.ident("table name")
+	name, _, err := p.qualifiedName("table name")
 	return &DescribeTable{Name: name}, err
 }
 
 // insertTarget reads name [(cols)]. A '(' that opens a query is left for
 // the query.
 func (p *parser) insertTarget() (string, []string, error) {
-	name, _, err := p.ident("table name")
+	name, _, err := p.qualifiedName("table name")
 	if err != nil {
 		return "", nil, err
 	}
@@ -283,7 +339,7 @@ func (p *parser) createMV() (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
-	name, _, err := p.ident("view name")
+	name, _, err := p.qualifiedName("view name")
 	if err != nil {
 		return nil, err
 	}
@@ -302,14 +358,15 @@ func (p *parser) createMV() (Statement, error) {
 	return s, nil
 }
 
-var tableClauses = map[string]bool{"USING": true, "LOCATION": true, "PARTITIONED": true, "OPTIONS": true, "COMMENT": true}
+var tableClauses = map[string]bool{"USING": true, "LOCATION": true, "PARTITIONED": true, "OPTIONS": true, "COMMENT": true,
+	"TBLPROPERTIES": true}
 
 func (p *parser) createTable() (Statement, error) {
 	ine, err := p.ifNotExists()
 	if err != nil {
 		return nil, err
 	}
-	name, _, err := p.ident("table name")
+	name, _, err := p.qualifiedName("table name")
 	if err != nil {
 		return nil, err
 	}
@@ -354,6 +411,10 @@ func (p *parser) createTable() (Statement, error) {
 			}
 		case "COMMENT":
 			if c.Comment, err = p.stringLit("comment string"); err != nil {
+				return nil, err
+			}
+		case "TBLPROPERTIES":
+			if c.TblProperties, err = p.options(); err != nil {
 				return nil, err
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"sluice/internal/connector"
 	"sluice/internal/format"
 	"sluice/internal/storage"
+	"sluice/internal/types"
 )
 
 // maxInferFiles bounds how many files schema inference opens; it reads
@@ -81,6 +82,10 @@ func Infer(ctx context.Context, spec connector.TableSpec) (*arrow.Schema, []stri
 		isPartName[strings.ToLower(n)] = true
 	}
 	for _, f := range data.Fields() {
+		if !sopts.InferSchema && fmtName == "csv" && f.Name != format.DefaultCorruptColumn {
+			// Spark's inferSchema = false: every CSV column is a string.
+			f.Type = types.String
+		}
 		// A folder value wins over a same-named field inside the files,
 		// as in Spark.
 		if !isPartName[strings.ToLower(f.Name)] {

@@ -108,6 +108,10 @@ func (l *location) accept(o storage.ObjectInfo, opts *sourceOptions) (fileEntry,
 			return fileEntry{}, false
 		}
 	}
+	if mt := o.ModTime.UnixMicro(); (opts.ModifiedAfter != 0 && mt <= opts.ModifiedAfter) ||
+		(opts.ModifiedBefore != 0 && mt >= opts.ModifiedBefore) {
+		return fileEntry{}, false
+	}
 	return fileEntry{Key: o.Key, Size: o.Size, ETag: o.ETag, MTime: o.ModTime.UnixMicro(), parts: parts}, true
 }
 

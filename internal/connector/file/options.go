@@ -27,6 +27,9 @@ var SourceOptionKeys = []string{
 	"file_prefix",             // sink: text put in written file names before the query's prefix
 	"max_rows_per_file",       // sink: roll to a new file after this many rows (default 1000000)
 	"read_ahead",              // object stores: small objects fetched ahead, in flight at once (default 16, 0 off)
+	"modified_after",          // only files modified after this timestamp (Spark's modifiedAfter)
+	"modified_before",         // only files modified before this timestamp (Spark's modifiedBefore)
+	"infer_schema",            // csv: false reads every inferred column as STRING (Spark's inferSchema)
 }
 
 // sourceOptions is SourceOptionKeys parsed.
@@ -46,6 +49,11 @@ type sourceOptions struct {
 	FilePrefix            string
 	MaxRowsPerFile        int64
 	ReadAhead             int
+	// ModifiedAfter/ModifiedBefore bound file modification times (µs
+	// since the epoch, UTC); 0 is unbounded.
+	ModifiedAfter, ModifiedBefore int64
+	// InferSchema false: inferred CSV columns are all STRING.
+	InferSchema bool
 }
 
 func defaultSourceOptions() sourceOptions {
@@ -56,6 +64,7 @@ func defaultSourceOptions() sourceOptions {
 		Discovery:          "listing",
 		MaxRowsPerFile:     1_000_000,
 		ReadAhead:          defaultReadAhead,
+		InferSchema:        true,
 	}
 }
 
@@ -115,6 +124,17 @@ func parseSourceOptions(m map[string]string) (sourceOptions, error) {
 			if err != nil || o.ReadAhead < 0 {
 				err = fmt.Errorf("expected a number of objects (0 turns read-ahead off)")
 			}
+		case "modified_after", "modified_before":
+			ts, ok := types.ParseTimestamp(v)
+			if !ok {
+				err = fmt.Errorf("expected a timestamp such as 2020-06-01T13:00:00")
+			} else if k == "modified_after" {
+				o.ModifiedAfter = ts
+			} else {
+				o.ModifiedBefore = ts
+			}
+		case "infer_schema":
+			o.InferSchema, err = parseBool(v)
 		case "max_rows_per_file":
 			var n int
 			n, err = parsePositiveInt(v)

@@ -74,8 +74,11 @@ func fileFactory(format, description string) *connector.Factory {
 		Infer: func(ctx context.Context, spec connector.TableSpec) (*arrow.Schema, []string, error) {
 			return file.Infer(ctx, spec)
 		},
-		Validate:    func(opts map[string]string) error { return file.ValidateOptions(format, opts) },
-		Session:     s3Session,
+		Validate: func(opts map[string]string) error { return file.ValidateOptions(format, opts) },
+		Session:  s3Session,
+		Normalize: func(opts map[string]string) (map[string]string, error) {
+			return file.NormalizeSparkOptions(format, opts)
+		},
 		Conformance: fileCapabilities(format),
 	}
 }
@@ -343,6 +346,9 @@ func Prepare(spec *connector.TableSpec, env connector.Env) (managed bool, err er
 // PrepareFactory is Prepare for a connector given by its Factory.
 func PrepareFactory(f *connector.Factory, spec *connector.TableSpec, env connector.Env) (managed bool, err error) {
 	spec.Using = f.Name
+	if spec.Options, err = NormalizeOptions(f, spec.Options); err != nil {
+		return false, err
+	}
 	if err := ValidateFactory(f, spec.Options); err != nil {
 		return false, err
 	}
@@ -353,6 +359,15 @@ func PrepareFactory(f *connector.Factory, spec *connector.TableSpec, env connect
 		return false, nil
 	}
 	return f.Defaults(spec, env)
+}
+
+// NormalizeOptions applies the connector's Normalize (Spark's option
+// names to its own) to opts.
+func NormalizeOptions(f *connector.Factory, opts map[string]string) (map[string]string, error) {
+	if f.Normalize == nil || len(opts) == 0 {
+		return opts, nil
+	}
+	return f.Normalize(opts)
 }
 
 // withSession applies the connector's session rule to spec.

@@ -1,0 +1,173 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"sluice/internal/catalog"
+	"sluice/internal/sql"
+)
+
+// createDatabase runs CREATE DATABASE.
+func (e *Engine) createDatabase(s *sql.CreateDatabase) (*Result, error) {
+	name, err := catalog.ResolveDatabaseName(s.Name, e.currentDB())
+	if err != nil {
+		return nil, fmt.Errorf("CREATE DATABASE: %w", err)
+	}
+	props := map[string]string{}
+	for _, o := range s.Properties {
+		props[o.Key] = o.Value.Value
+	}
+	d := &catalog.Database{Name: name, Comment: s.Comment, Location: s.Location, Properties: props, Created: e.now()}
+	if s.IfNotExists && e.catalog.HasDatabase(name) {
+		return message("database %s already exists", name), nil
+	}
+	if err := e.catalog.CreateDatabase(d, s.IfNotExists); err != nil {
+		return nil, fmt.Errorf("CREATE DATABASE: %w", err)
+	}
+	return message("database %s created", name), nil
+}
+
+// dropDatabase runs DROP DATABASE; CASCADE drops its tables and views
+// first, each as DROP TABLE / DROP MATERIALIZED VIEW would.
+func (e *Engine) dropDatabase(ctx context.Context, s *sql.DropDatabase) (*Result, error) {
+	name, err := catalog.ResolveDatabaseName(s.Name, e.currentDB())
+	if err != nil {
+		return nil, fmt.Errorf("DROP DATABASE: %w", err)
+	}
+	if !e.catalog.HasDatabase(name) {
+		if s.IfExists {
+			return message("database %s does not exist", name), nil
+		}
+		return nil, fmt.Errorf("DROP DATABASE: database %q %w", name, catalog.ErrNotFound)
+	}
+	if s.Cascade && name != catalog.DefaultDatabase {
+		ts, err := e.catalog.Tables()
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range ts {
+			if db, _ := catalog.SplitStored(t.Spec.Name); db != name {
+				continue
+			}
+			if _, err := e.catalog.Object("mview", t.Spec.Name); err == nil {
+				_, err = e.dropMView(ctx, &sql.DropMaterializedView{Name: t.Spec.Name})
+				if err != nil {
+					return nil, fmt.Errorf("DROP DATABASE %s CASCADE: %w", name, err)
+				}
+				continue
+			}
+			if err := e.forgetTable(ctx, t); err != nil {
+				return nil, fmt.Errorf("DROP DATABASE %s CASCADE: table %s: %w", name, t.Spec.Name, err)
+			}
+		}
+	}
+	if err := e.catalog.DropDatabase(name, s.IfExists); err != nil {
+		return nil, fmt.Errorf("DROP DATABASE: %w", err)
+	}
+	e.mu.Lock()
+	if strings.EqualFold(e.db, name) {
+		e.db = ""
+	}
+	e.mu.Unlock()
+	return message("database %s dropped", name), nil
+}
+
+// use runs USE db.
+func (e *Engine) use(s *sql.UseDatabase) (*Result, error) {
+	name, err := catalog.ResolveDatabaseName(s.Name, e.currentDB())
+	if err != nil {
+		return nil, fmt.Errorf("USE: %w", err)
+	}
+	if !e.catalog.HasDatabase(name) {
+		return nil, fmt.Errorf("USE: database %q %w", name, catalog.ErrNotFound)
+	}
+	e.mu.Lock()
+	e.db = name
+	e.mu.Unlock()
+	return message("using database %s", name), nil
+}
+
+// showDatabases runs SHOW DATABASES [LIKE 'pattern'] (Spark's pattern:
+// * any characters, | between alternatives).
+func (e *Engine) showDatabases(s *sql.ShowDatabases) (*Result, error) {
+	dbs, err := e.catalog.Databases()
+	if err != nil {
+		return nil, err
+	}
+	var rows [][]string
+	for _, d := range dbs {
+		if s.Like != "" && !likeSpark(s.Like, d.Name) {
+			continue
+		}
+		rows = append(rows, []string{d.Name})
+	}
+	return stringRows([]string{"namespace"}, rows), nil
+}
+
+// likeSpark matches Spark's SHOW ... LIKE patterns, case-insensitively.
+func likeSpark(pattern, name string) bool {
+	for _, alt := range strings.Split(pattern, "|") {
+		if ok, _ := path.Match(strings.ToLower(strings.TrimSpace(alt)), strings.ToLower(name)); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// databaseOf resolves SHOW ... IN db ("" is the current database).
+func (e *Engine) databaseOf(in string) (string, error) {
+	if in == "" {
+		return e.currentDB(), nil
+	}
+	name, err := catalog.ResolveDatabaseName(in, e.currentDB())
+	if err != nil {
+		return "", err
+	}
+	if !e.catalog.HasDatabase(name) {
+		return "", fmt.Errorf("database %q %w", name, catalog.ErrNotFound)
+	}
+	return name, nil
+}
+
+// showTblProperties runs SHOW TBLPROPERTIES t [('key')].
+func (e *Engine) showTblProperties(s *sql.ShowTblProperties) (*Result, error) {
+	t, err := e.catalog.Table(s.Name)
+	if err != nil {
+		return nil, err
+	}
+	if s.Key != "" {
+		v, ok := t.Properties[s.Key]
+		if !ok {
+			return nil, fmt.Errorf("SHOW TBLPROPERTIES %s: table has no property %q", s.Name, s.Key)
+		}
+		return stringRows([]string{"key", "value"}, [][]string{{s.Key, v}}), nil
+	}
+	keys := make([]string, 0, len(t.Properties))
+	for k := range t.Properties {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	rows := make([][]string, len(keys))
+	for i, k := range keys {
+		rows[i] = []string{k, redact(k, t.Properties[k])}
+	}
+	return stringRows([]string{"key", "value"}, rows), nil
+}
+
+// vacuumMView runs Flint's VACUUM MATERIALIZED VIEW: DROP already removed
+// the view's data and checkpoint, so vacuuming a dropped view is done;
+// vacuuming one that exists drops it.
+func (e *Engine) vacuumMView(ctx context.Context, s *sql.VacuumMaterializedView) (*Result, error) {
+	if _, err := e.catalog.Object("mview", s.Name); errors.Is(err, catalog.ErrNotFound) {
+		return message("materialized view %s vacuumed", s.Name), nil
+	}
+	if _, err := e.dropMView(ctx, &sql.DropMaterializedView{Name: s.Name}); err != nil {
+		return nil, err
+	}
+	return message("materialized view %s vacuumed", s.Name), nil
+}

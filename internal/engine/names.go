@@ -1,0 +1,121 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+
+	"sluice/internal/catalog"
+	"sluice/internal/sql"
+	"sluice/internal/suggest"
+)
+
+// currentDB is the database USE chose ("default" until then).
+func (e *Engine) currentDB() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.db == "" {
+		return catalog.DefaultDatabase
+	}
+	return e.db
+}
+
+// qualify turns a table or view name as written ([catalog.][db.]name)
+// into the name the catalog keeps it under.
+func (e *Engine) qualify(name string) (string, error) {
+	_, stored, err := e.catalog.ResolveName(name, e.currentDB())
+	return stored, err
+}
+
+// qualifyStatement returns st with its table and view names resolved to
+// catalog names (a copy when anything changed; st itself is left alone).
+// Names inside queries are resolved by the binder, after CTEs.
+func (e *Engine) qualifyStatement(st sql.Statement) (sql.Statement, error) {
+	q := func(name *string) error {
+		if *name == "" {
+			return nil
+		}
+		s, err := e.qualify(*name)
+		if err != nil {
+			return fmt.Errorf("%s: %w", statementName(st), err)
+		}
+		*name = s
+		return nil
+	}
+	switch s := st.(type) {
+	case *sql.CreateTable:
+		c := *s
+		return &c, q(&c.Name)
+	case *sql.DropTable:
+		c := *s
+		return &c, q(&c.Name)
+	case *sql.DescribeTable:
+		c := *s
+		return &c, q(&c.Name)
+	case *sql.ShowCreateTable:
+		c := *s
+		return &c, q(&c.Name)
+	case *sql.ShowTblProperties:
+		c := *s
+		return &c, q(&c.Name)
+	case *sql.Insert:
+		c := *s
+		return &c, q(&c.Table)
+	case *sql.InsertStream:
+		c := *s
+		return &c, q(&c.Table)
+	case *sql.CreateMaterializedView:
+		c := *s
+		return &c, q(&c.Name)
+	case *sql.RefreshMaterializedView:
+		c := *s
+		return &c, q(&c.Name)
+	case *sql.DropMaterializedView:
+		c := *s
+		return &c, q(&c.Name)
+	case *sql.AlterMaterializedView:
+		c := *s
+		return &c, q(&c.Name)
+	case *sql.DescribeMaterializedView:
+		c := *s
+		return &c, q(&c.Name)
+	case *sql.VacuumMaterializedView:
+		c := *s
+		return &c, q(&c.Name)
+	case *sql.Explain:
+		inner, err := e.qualifyStatement(s.Stmt)
+		if err != nil {
+			return nil, err
+		}
+		c := *s
+		c.Stmt = inner
+		return &c, nil
+	}
+	return st, nil
+}
+
+// suggestTable adds a did-you-mean to a table-not-found error, from the
+// tables of the name's database.
+func (e *Engine) suggestTable(name string, err error) error {
+	if !errors.Is(err, catalog.ErrNotFound) {
+		return err
+	}
+	ts, lerr := e.catalog.Tables()
+	if lerr != nil {
+		return err
+	}
+	db, _, rerr := e.catalog.ResolveName(name, e.currentDB())
+	if rerr != nil {
+		return err
+	}
+	parts := sql.SplitName(name)
+	var known []string
+	for _, t := range ts {
+		if tdb, n := catalog.SplitStored(t.Spec.Name); tdb == db {
+			known = append(known, n)
+		}
+	}
+	if s := suggest.Closest(parts[len(parts)-1], known); s != "" {
+		return fmt.Errorf("%w; did you mean %q?", err, s)
+	}
+	return err
+}

@@ -179,7 +179,7 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 	if n, err = conformToTable(n, t.Spec.Schema, s.Columns, t.Spec.Name); err != nil {
 		return nil, err
 	}
-	if n, err = plan.Optimize(n); err != nil {
+	if n, err = plan.OptimizeContext(qctx, n); err != nil {
 		return nil, err
 	}
 	copts := e.compileOptions(qctx)

@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"syscall"
 
 	"sluice/internal/cli"
@@ -49,6 +48,7 @@ func run(args []string) error {
 	fs.StringVar(&o.File, "f", "", "script to run")
 	fs.StringVar(&o.Format, "format", "table", "table, csv, json or jsonl")
 	fs.StringVar(&o.DataDir, "data-dir", cli.DefaultDataDir(), "data directory")
+	fs.DurationVar(&o.StopTimeout, "stop-timeout", cli.DefaultStopTimeout, "after SIGINT/SIGTERM, how long a stream's running epoch may take before it is abandoned")
 	if err := fs.Parse(args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(os.Stdout, cli.Usage)
@@ -64,7 +64,7 @@ func run(args []string) error {
 		// The shell cancels one statement per Ctrl-C instead of exiting.
 		return cli.Shell(context.Background(), o)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := cli.SignalContext(context.Background(), o.StopTimeout, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return cli.RunSQL(ctx, o)
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/mattn/go-isatty"
 
@@ -26,6 +27,10 @@ type Options struct {
 	Format  string // table, csv, json or jsonl
 	Exec    string // -e: SQL text to run
 	File    string // -f: a script to run; "-" is stdin
+	// StopTimeout: after the first SIGINT/SIGTERM, how long a stream's
+	// running epoch may take before it is abandoned (0: no limit; a second
+	// signal abandons it at once). See SignalContext.
+	StopTimeout time.Duration
 
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
@@ -73,6 +78,9 @@ Flags for sql:
   --format table|csv|json|jsonl   result format (default table)
   --data-dir DIR                  catalog, local indices and checkpoints
                                   (default $SLUICE_DATA_DIR, else ./sluice-data)
+  --stop-timeout DURATION         after SIGINT/SIGTERM, how long a stream's running
+                                  epoch may take to commit before it is abandoned
+                                  (default 30s; 0: wait; a second signal abandons it)
 
 Example:
   sluice sql -e "CREATE TABLE logs USING json LOCATION 'testdata/sample/http_logs/'"

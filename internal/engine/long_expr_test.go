@@ -159,4 +159,3 @@ func BenchmarkPlanLongExpression(b *testing.B) {
 		}
 	}
 }
-

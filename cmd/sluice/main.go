@@ -57,6 +57,7 @@ func run(args []string) error {
 	fs.StringVar(&o.DataDir, "data-dir", cli.DefaultDataDir(), "data directory")
 	fs.StringVar(&o.Server, "server", os.Getenv("SLUICE_SERVER"), "URL of a sluice serve to run the statements")
 	fs.StringVar(&o.MemoryLimit, "memory-limit", "", "memory for each query's state (default half of RAM)")
+	fs.DurationVar(&o.StopTimeout, "stop-timeout", cli.DefaultStopTimeout, "after SIGINT/SIGTERM, how long a stream's running epoch may take before it is abandoned")
 	if err := fs.Parse(args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(os.Stdout, cli.Usage)
@@ -72,7 +73,7 @@ func run(args []string) error {
 		// The shell cancels one statement per Ctrl-C instead of exiting.
 		return cli.Shell(context.Background(), o)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := cli.SignalContext(context.Background(), o.StopTimeout, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return cli.RunSQL(ctx, o)
 }

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/mattn/go-isatty"
 
@@ -33,6 +34,10 @@ type Options struct {
 	// Server, when set, is the URL of a `sluice serve` that runs the
 	// statements instead of an in-process engine over DataDir.
 	Server string
+	// StopTimeout: after the first SIGINT/SIGTERM, how long a stream's
+	// running epoch may take before it is abandoned (0: no limit; a second
+	// signal abandons it at once). See SignalContext.
+	StopTimeout time.Duration
 
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
@@ -89,6 +94,9 @@ Flags for sql:
                                   outgrows it fails (default half of physical memory
                                   or of the cgroup limit; 'none' for no limit;
                                   SET memory_limit = '...' changes it per session)
+  --stop-timeout DURATION         after SIGINT/SIGTERM, how long a stream's running
+                                  epoch may take to commit before it is abandoned
+                                  (default 30s; 0: wait; a second signal abandons it)
 
 Flags for serve:
   --listen ADDR                   HTTP address (default 127.0.0.1:9210)

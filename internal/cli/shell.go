@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
 
@@ -98,7 +97,7 @@ func shell(ctx context.Context, o Options, eng executor, bar *progressBar, f For
 		lines = nil
 		rl.SetPrompt(prompt)
 		for _, p := range pieces {
-			sctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+			sctx, stop := SignalContext(ctx, o.StopTimeout, os.Interrupt)
 			err := runPiece(sctx, eng, bar, out, p)
 			stop()
 			if err != nil {

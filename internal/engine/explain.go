@@ -38,7 +38,7 @@ func (e *Engine) explain(ctx context.Context, s *sql.Explain) (*Result, error) {
 		if b, err = conformToTable(b, t.Spec.Schema, st.Columns, t.Spec.Name); err != nil {
 			return nil, err
 		}
-		if n, err = plan.Optimize(b); err != nil {
+		if n, err = plan.OptimizeContext(ctx, b); err != nil {
 			return nil, err
 		}
 		header = fmt.Sprintf("Insert into %s (USING %s)", t.Spec.Name, t.Spec.Using)

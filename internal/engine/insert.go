@@ -43,7 +43,7 @@ func (e *Engine) insert(ctx context.Context, s *sql.Insert) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if n, err = plan.Optimize(n); err != nil {
+	if n, err = plan.OptimizeContext(ctx, n); err != nil {
 		return nil, err
 	}
 	sink, err := registry.OpenSink(ctx, t.Spec, e.env(), connector.SinkOptions{FilePrefix: e.newQueryID(), TempDir: e.tempDir()})

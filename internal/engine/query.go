@@ -21,7 +21,7 @@ func (e *Engine) planQuery(ctx context.Context, q *sql.Query) (plan.Node, error)
 	if err != nil {
 		return nil, err
 	}
-	return plan.Optimize(n)
+	return plan.OptimizeContext(ctx, n)
 }
 
 func (e *Engine) bindQuery(ctx context.Context, q *sql.Query) (plan.Node, error) {

@@ -188,7 +188,7 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 	if n, err = conformToTable(n, t.Spec.Schema, s.Columns, t.Spec.Name); err != nil {
 		return nil, err
 	}
-	if n, err = plan.Optimize(n); err != nil {
+	if n, err = plan.OptimizeContext(qctx, n); err != nil {
 		return nil, err
 	}
 	copts := e.compileOptions(qctx)
@@ -302,7 +302,8 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 		}
 	}
 	// Cancelling ctx asks for a stop at the next epoch boundary; the
-	// epoch in flight still commits.
+	// epoch in flight still commits, unless WithAbandon's channel is
+	// ready too: then it is abandoned (safe: it replays on restart).
 	runCtx, hardCancel := context.WithCancel(context.WithoutCancel(qctx))
 	defer hardCancel()
 	go func() {
@@ -310,12 +311,25 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 		case <-ctx.Done():
 			rs.requestStop()
 		case <-rs.done:
+			return
+		}
+		select {
+		case <-Abandon(ctx):
+			hardCancel()
+		case <-rs.done:
 		}
 	}()
+	abandoned := int64(-1)
+	q.OnAbandon = func(epoch int64) { abandoned = epoch }
 	err = q.Run(runCtx, rs.stop)
 	close(rs.done)
+	if err == nil && abandoned >= 0 {
+		err = fmt.Errorf("stream %s: abandoned epoch %d (it will be replayed on the next start)", name, abandoned)
+	}
 	rs.mu.Lock()
 	switch {
+	case err != nil && abandoned >= 0:
+		rs.status.State, rs.status.LastError = StateCancelled, err.Error()
 	case err != nil:
 		rs.status.State, rs.status.LastError = StateFailed, err.Error()
 	case ctx.Err() != nil:

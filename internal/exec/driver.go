@@ -391,6 +391,12 @@ func (d *driver) readSplit(ctx context.Context, sc *Scan, split connector.Split,
 		entry = local.step(0)
 	}
 	for {
+		// Decoders need not watch ctx: a cancelled epoch stops here, at
+		// most one batch later, even when the scan's own operators filter
+		// every row out and nothing blocks on a full feed.
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		b, err := r.Next(ctx)
 		if err == io.EOF {
 			break

@@ -184,34 +184,92 @@ var postfix = map[string]string{
 
 // String prints operators infix, (a + b), and functions as name(args).
 func (c *CallExpr) String() string {
-	a := make([]string, len(c.Args))
-	for i, x := range c.Args {
-		a[i] = x.String()
+	var b strings.Builder
+	c.writeTo(&b)
+	return b.String()
+}
+
+// writeExpr prints e into b. Calls (and the implicit casts between them)
+// print into the one builder, so a chain of n operators costs O(n), not
+// the O(n²) of concatenating each level's printed children.
+func writeExpr(b *strings.Builder, e Expr) {
+	switch x := e.(type) {
+	case *CallExpr:
+		x.writeTo(b)
+	case *CastExpr:
+		if x.Implicit {
+			writeExpr(b, x.Arg)
+			return
+		}
+		b.WriteString(x.String())
+	default:
+		b.WriteString(e.String())
 	}
-	if op, ok := infix[c.Name]; ok && len(a) == 2 {
-		return "(" + a[0] + " " + op + " " + a[1] + ")"
+}
+
+func (c *CallExpr) writeTo(b *strings.Builder) {
+	args := func(from int, sep string) {
+		for i, x := range c.Args[from:] {
+			if i > 0 {
+				b.WriteString(sep)
+			}
+			writeExpr(b, x)
+		}
 	}
-	if op, ok := infix[c.Name]; ok && len(a) == 3 && (c.Name == "like" || c.Name == "ilike") {
-		return "(" + a[0] + " " + op + " " + a[1] + " ESCAPE " + a[2] + ")"
+	if op, ok := infix[c.Name]; ok && len(c.Args) == 2 {
+		b.WriteByte('(')
+		args(0, " "+op+" ")
+		b.WriteByte(')')
+		return
+	}
+	if op, ok := infix[c.Name]; ok && len(c.Args) == 3 && (c.Name == "like" || c.Name == "ilike") {
+		b.WriteByte('(')
+		writeExpr(b, c.Args[0])
+		b.WriteString(" " + op + " ")
+		writeExpr(b, c.Args[1])
+		b.WriteString(" ESCAPE ")
+		writeExpr(b, c.Args[2])
+		b.WriteByte(')')
+		return
 	}
 	if op, ok := postfix[c.Name]; ok {
-		return "(" + a[0] + " " + op + ")"
+		b.WriteByte('(')
+		writeExpr(b, c.Args[0])
+		b.WriteString(" " + op + ")")
+		return
 	}
 	switch c.Name {
-	case "not":
-		return "(NOT " + a[0] + ")"
-	case "negate":
-		return "(- " + a[0] + ")"
+	case "not", "negate":
+		if c.Name == "not" {
+			b.WriteString("(NOT ")
+		} else {
+			b.WriteString("(- ")
+		}
+		writeExpr(b, c.Args[0])
+		b.WriteByte(')')
+		return
 	case "between":
-		return "(" + a[0] + " BETWEEN " + a[1] + " AND " + a[2] + ")"
+		b.WriteByte('(')
+		writeExpr(b, c.Args[0])
+		b.WriteString(" BETWEEN ")
+		writeExpr(b, c.Args[1])
+		b.WriteString(" AND ")
+		writeExpr(b, c.Args[2])
+		b.WriteByte(')')
+		return
 	case "extract":
-		if l, ok := c.Args[0].(*Literal); ok && len(a) == 2 {
+		if l, ok := c.Args[0].(*Literal); ok && len(c.Args) == 2 {
 			if s, ok := l.Value.(string); ok {
-				return "extract(" + strings.ToUpper(s) + " FROM " + a[1] + ")"
+				b.WriteString("extract(" + strings.ToUpper(s) + " FROM ")
+				writeExpr(b, c.Args[1])
+				b.WriteByte(')')
+				return
 			}
 		}
 	}
-	return c.Name + "(" + strings.Join(a, ", ") + ")"
+	b.WriteString(c.Name + "(")
+	args(0, ", ")
+	b.WriteByte(')')
 }
 
 // Children are the arguments.

@@ -92,20 +92,15 @@ func SplitConjuncts(e Expr) []Expr {
 	return []Expr{e}
 }
 
-// AndAll joins predicates with AND; nil for none.
+// AndAll joins predicates with AND (see Balanced); nil for none.
 func AndAll(es []Expr) Expr {
-	var acc Expr
-	for _, e := range es {
-		if acc == nil {
-			acc = e
-			continue
-		}
-		a, err := Call("and", acc, e)
-		if err != nil {
-			// Only non-BOOLEAN predicates fail, which the binder rejects earlier.
-			panic(fmt.Sprintf("expr.AndAll: %v", err))
-		}
-		acc = a
+	if len(es) == 0 {
+		return nil
+	}
+	acc, err := Balanced(es, func(l, r Expr, _, _, _ int) (Expr, error) { return Call("and", l, r) })
+	if err != nil {
+		// Only non-BOOLEAN predicates fail, which the binder rejects earlier.
+		panic(fmt.Sprintf("expr.AndAll: %v", err))
 	}
 	return acc
 }
@@ -128,14 +123,15 @@ func IsConstant(e Expr) bool {
 	return constant
 }
 
-// Fold evaluates constant subtrees once, replacing them by literals.
+// Fold evaluates constant subtrees once, replacing them by literals. It
+// returns e itself when nothing was folded.
 func Fold(e Expr) (Expr, error) {
 	var ferr error
 	out := Transform(e, func(x Expr) Expr {
 		if ferr != nil {
 			return x
 		}
-		if _, ok := x.(*Literal); ok || !IsConstant(x) {
+		if _, ok := x.(*Literal); ok || !foldable(x) {
 			return x
 		}
 		v, err := evalOne(context.Background(), x)
@@ -149,6 +145,27 @@ func Fold(e Expr) (Expr, error) {
 		return nil, ferr
 	}
 	return out, nil
+}
+
+// foldable is IsConstant for a node whose children Fold already visited:
+// a constant child is a literal by then, so looking one level down is
+// enough (IsConstant would walk the whole subtree at every node, which is
+// quadratic on a long chain).
+func foldable(x Expr) bool {
+	switch n := x.(type) {
+	case *Column:
+		return false
+	case *CallExpr:
+		if n.def.Volatile {
+			return false
+		}
+	}
+	for _, c := range x.Children() {
+		if _, ok := c.(*Literal); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 var emptySchema = arrow.NewSchema(nil, nil)

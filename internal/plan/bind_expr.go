@@ -31,6 +31,9 @@ func (b *Binder) bindScalar(e sql.Expr, sc *scope) (expr.Expr, error) {
 }
 
 func (eb *exprBinder) bind(e sql.Expr) (expr.Expr, error) {
+	if err := eb.b.cancelled(); err != nil {
+		return nil, err
+	}
 	if eb.hook != nil {
 		be, ok, err := eb.hook(e)
 		if err != nil {
@@ -42,7 +45,7 @@ func (eb *exprBinder) bind(e sql.Expr) (expr.Expr, error) {
 	}
 	out, err := eb.bindNode(e)
 	if err != nil {
-		if _, ok := err.(*Error); ok {
+		if _, ok := err.(*Error); ok || isCancel(err) {
 			return nil, err
 		}
 		return nil, errAt(e, "%v", err)
@@ -91,6 +94,9 @@ func (eb *exprBinder) bindNode(e sql.Expr) (expr.Expr, error) {
 		}
 		return x, nil
 	case *sql.Binary:
+		if (t.Op == sql.OpAnd || t.Op == sql.OpOr) && eb.hook == nil {
+			return eb.bindChain(t)
+		}
 		l, err := eb.bind(t.L)
 		if err != nil {
 			return nil, err

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -67,6 +68,27 @@ type Binder struct {
 	// being bound (as canonical SQL) to the hidden column that holds their
 	// window (__hop, __session).
 	windowCols map[string]string
+	// steps counts expression nodes bound, to look at ctx every so often.
+	steps int
+}
+
+// cancelEvery is how many expression nodes the binder binds between two
+// looks at its context: often enough to stop a huge statement at once,
+// rarely enough to cost nothing on small ones.
+const cancelEvery = 1024
+
+// cancelled returns the context's error, looking at it every cancelEvery
+// calls.
+func (b *Binder) cancelled() error {
+	b.steps++
+	if b.steps%cancelEvery != 0 || b.ctx == nil {
+		return nil
+	}
+	return b.ctx.Err()
+}
+
+func isCancel(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
 
 // NewBinder returns a binder resolving tables through t.
@@ -77,6 +99,10 @@ func NewBinder(ctx context.Context, t Tables) *Binder {
 // BindQuery binds a query to a plan whose schema is the query's columns.
 func (b *Binder) BindQuery(q *sql.Query) (Node, error) {
 	n, _, err := b.bindQuery(q)
+	if err != nil && b.ctx != nil && b.ctx.Err() != nil && !isCancel(err) {
+		// Some step reworded the error it got; what stopped it was ctx.
+		return nil, fmt.Errorf("binding: %w", b.ctx.Err())
+	}
 	return n, err
 }
 

@@ -19,7 +19,9 @@ func (FoldConstants) Apply(n Node) (Node, bool, error) {
 			// time with the same message; leave it.
 			return e, nil
 		}
-		if f.String() != e.String() {
+		// Fold returns e itself when it folded nothing; comparing the
+		// printed forms instead costs a full print per node and pass.
+		if f != e {
 			changed = true
 		}
 		return f, nil

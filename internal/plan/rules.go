@@ -1,6 +1,9 @@
 package plan
 
-import "fmt"
+import (
+	"context"
+	"fmt"
+)
 
 // Rule rewrites one node. Apply returns the node unchanged (changed ==
 // false) when the rule does not apply there.
@@ -32,17 +35,22 @@ var ScanRules = []Rule{
 // fold constants, so a handful of passes always suffices.
 const maxPasses = 20
 
-// Optimize applies Rules to a fixpoint, prunes unused columns down to the
-// scans, pushes projections and filters into the sources, then applies
-// ScanRules (aggregates into the sources that can compute them).
-func Optimize(n Node) (Node, error) {
+// Optimize is OptimizeContext without cancellation.
+func Optimize(n Node) (Node, error) { return OptimizeContext(context.Background(), n) }
+
+// OptimizeContext applies Rules to a fixpoint, prunes unused columns down
+// to the scans, pushes projections and filters into the sources, then
+// applies ScanRules (aggregates into the sources that can compute them).
+// It stops with ctx's error (wrapped) once ctx is done, checked before
+// each rule visits a node, so a huge plan can be interrupted.
+func OptimizeContext(ctx context.Context, n Node) (Node, error) {
 	for pass := 0; ; pass++ {
 		if pass == maxPasses {
 			return nil, fmt.Errorf("internal error: optimizer did not converge")
 		}
 		changed := false
 		for _, r := range Rules {
-			out, c, err := transformUp(n, r)
+			out, c, err := transformUp(ctx, n, r)
 			if err != nil {
 				return nil, fmt.Errorf("optimizer rule %s: %w", r.Name(), err)
 			}
@@ -52,6 +60,9 @@ func Optimize(n Node) (Node, error) {
 			break
 		}
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	n, err := PruneColumns(n)
 	if err != nil {
 		return nil, fmt.Errorf("pruning columns: %w", err)
@@ -60,7 +71,7 @@ func Optimize(n Node) (Node, error) {
 		return nil, err
 	}
 	for _, r := range ScanRules {
-		if n, _, err = transformUp(n, r); err != nil {
+		if n, _, err = transformUp(ctx, n, r); err != nil {
 			return nil, fmt.Errorf("optimizer rule %s: %w", r.Name(), err)
 		}
 	}
@@ -68,13 +79,16 @@ func Optimize(n Node) (Node, error) {
 }
 
 // transformUp applies r to every node, children first.
-func transformUp(n Node, r Rule) (Node, bool, error) {
+func transformUp(ctx context.Context, n Node, r Rule) (Node, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, false, err
+	}
 	kids := n.Children()
 	changed := false
 	if len(kids) > 0 {
 		nk := make([]Node, len(kids))
 		for i, k := range kids {
-			out, c, err := transformUp(k, r)
+			out, c, err := transformUp(ctx, k, r)
 			if err != nil {
 				return nil, false, err
 			}

@@ -151,7 +151,13 @@ func (s *LocalStore) walk(ctx context.Context, dirKey, prefix, startAfter string
 	}
 	sort.Slice(entries, func(i, j int) bool { return entries[i].sort < entries[j].sort })
 
-	for _, e := range entries {
+	for i, e := range entries {
+		// A folder of 100,000 files must not outlast a cancel.
+		if i%256 == 255 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
 		key := dirKey + e.name
 		if e.isDir {
 			sub := key + "/"

@@ -56,6 +56,15 @@ type Query struct {
 	// has restored its state, just before the first epoch: a caller that
 	// runs Run in the background knows then that the stream started.
 	OnStart func()
+	// OnAbandon, when set, is called (on Run's goroutine) when ctx is
+	// cancelled while an epoch whose offsets are recorded has not
+	// committed yet: that epoch is abandoned, and the next start replays
+	// it.
+	OnAbandon func(epoch int64)
+
+	// inFlight is the epoch whose offsets are recorded but which has not
+	// committed yet, -1 for none.
+	inFlight int64
 
 	lastStart time.Time
 	// lastEpochStart is when the previous epoch that ran started.
@@ -138,6 +147,7 @@ func (q *Query) Run(ctx context.Context, stop <-chan struct{}) error {
 	}
 	next := committed + 1
 	wait := false
+	q.inFlight = -1
 	for {
 		if wait {
 			if err := q.waitTrigger(ctx, stop); err != nil {
@@ -163,7 +173,11 @@ func (q *Query) Run(ctx context.Context, stop <-chan struct{}) error {
 		q.Slots.release()
 		if err != nil {
 			if ctx.Err() != nil {
-				return nil // cancelled mid-epoch: replayed on restart
+				// Cancelled mid-epoch: replayed on restart.
+				if q.inFlight >= 0 && q.OnAbandon != nil {
+					q.OnAbandon(q.inFlight)
+				}
+				return nil
 			}
 			return fmt.Errorf("stream %s epoch %d: %w", q.Name, next, err)
 		}
@@ -253,6 +267,7 @@ func (q *Query) step(ctx context.Context, n int64) (ran bool, err error) {
 		}
 		crashPoint("planned", n)
 	}
+	q.inFlight = n
 	prevEpochStart := q.lastEpochStart
 	q.lastStart, q.lastEpochStart = start, start
 	q.lastWatermark = rec.Watermark
@@ -339,6 +354,7 @@ func (q *Query) runEpoch(ctx context.Context, rec *OffsetRecord) (Progress, erro
 	if err := cp.WriteCommit(ctx, commit); err != nil {
 		return p, err
 	}
+	q.inFlight = -1
 	crashPoint("after-commit", rec.Epoch)
 	if err := q.Source.Commit(ctx, rec.Epoch, rec.Source); err != nil {
 		return p, fmt.Errorf("recording source progress: %w", err)

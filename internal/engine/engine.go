@@ -42,6 +42,11 @@ type Options struct {
 	StreamProgress func(stream.Progress)
 	// Clock drives streaming triggers; nil is the wall clock.
 	Clock stream.Clock
+	// Warn, when set, hears warnings: conditions that do not fail the
+	// statement but may make its result surprising (a table whose
+	// location does not exist reads as empty). The CLI prints them on
+	// stderr.
+	Warn func(msg string)
 }
 
 // Progress is a snapshot of a running scan.
@@ -143,7 +148,7 @@ func (e *Engine) Execute(ctx context.Context, script string) ([]*Result, error) 
 
 // ExecuteStatement runs one parsed statement.
 func (e *Engine) ExecuteStatement(ctx context.Context, st sql.Statement) (*Result, error) {
-	r, err := e.dispatch(ctx, st)
+	r, err := e.dispatch(connector.WithWarn(ctx, e.opts.Warn), st)
 	if err != nil {
 		return nil, err
 	}

@@ -44,11 +44,14 @@ func Infer(ctx context.Context, spec connector.TableSpec) (*arrow.Schema, []stri
 		return nil, nil, fmt.Errorf("table %s: %w", spec.Name, err)
 	}
 	if len(files) == 0 {
+		if ok, err := loc.exists(ctx); err == nil && !ok {
+			return nil, nil, loc.missingError(spec.Name)
+		}
 		return nil, nil, fmt.Errorf("table %s: no files at %s to infer the schema from; declare the columns", spec.Name, loc.uri)
 	}
 	sample := make([]format.File, 0, min(len(files), maxInferFiles))
 	for _, f := range files[:cap(sample)] {
-		sample = append(sample, formatFile(loc.store, loc.keyURI(f.Key), f.Key, f.Size))
+		sample = append(sample, formatFile(loc.store, loc.keyURI(f.Key), f.Key, f.Size, f.ETag))
 	}
 	data, err := format.Infer(ctx, sample, fopts, sopts.SampleRows)
 	if err != nil {
@@ -96,12 +99,14 @@ func Infer(ctx context.Context, spec connector.TableSpec) (*arrow.Schema, []stri
 	return arrow.NewSchema(fields, nil), names, nil
 }
 
-// formatFile describes one stored object to a decoder.
-func formatFile(st storage.Store, uri, key string, size int64) format.File {
+// formatFile describes one stored object, as listed, to a decoder: a
+// read that finds another version (truncated, rewritten) fails rather
+// than returning part of a file as if it were all of it.
+func formatFile(st storage.Store, uri, key string, size int64, etag string) format.File {
 	return format.File{
 		Name: uri,
 		Size: size,
-		Open: func(ctx context.Context) (io.ReadCloser, error) { return st.Open(ctx, key) },
+		Open: func(ctx context.Context) (io.ReadCloser, error) { return storage.OpenChecked(ctx, st, key, size, etag) },
 		ReaderAt: func(ctx context.Context) (io.ReaderAt, error) {
 			return storage.ReaderAt(ctx, st, key, size), nil
 		},

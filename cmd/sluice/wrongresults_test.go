@@ -76,7 +76,7 @@ func TestSymlinkCycleReadsEachFileOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	for link, target := range map[string]string{
-		filepath.Join(s.work, "in", "a", "b"):  "..",
+		filepath.Join(s.work, "in", "a", "b"): "..",
 		filepath.Join(s.work, "in", "c.json"): filepath.Join(s.root, "elsewhere", "c.json"),
 	} {
 		if err := os.Symlink(target, link); err != nil {

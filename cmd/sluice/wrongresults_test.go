@@ -7,6 +7,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -106,5 +107,51 @@ func TestMissingLocation(t *testing.T) {
 	out, errOut, ok = s.run("SELECT count(*) AS n FROM w")
 	if !ok || out != "n\n1\n" || strings.Contains(errOut, "warning") {
 		t.Fatalf("after INSERT: ok %v, stdout %q, stderr %q", ok, out, errOut)
+	}
+}
+
+// runFormat runs `sluice sql --format f -e stmt` in the work folder.
+func (s *sandbox) runFormat(format, stmt string) string {
+	s.t.Helper()
+	cmd := exec.Command(sluiceBin, "sql", "--format", format, "-e", stmt)
+	cmd.Dir = s.work
+	cmd.Env = s.env
+	out, err := cmd.Output()
+	if err != nil {
+		s.t.Fatalf("%s (%s): %v", stmt, format, err)
+	}
+	return string(out)
+}
+
+// An untyped NULL printed as the string "NULL" in jsonl and csv, and
+// CTAS wrote {"x":"(null)"} into the data file.
+func TestUntypedNullOutput(t *testing.T) {
+	s := newSandbox(t)
+	q := "SELECT NULL AS x, 1 AS y, CAST(NULL AS STRING) AS z"
+	if got := s.runFormat("jsonl", q); got != `{"x":null,"y":1,"z":null}`+"\n" {
+		t.Fatalf("jsonl: %q", got)
+	}
+	if got := s.runFormat("json", q); got != "[\n"+`{"x":null,"y":1,"z":null}`+"\n]\n" {
+		t.Fatalf("json: %q", got)
+	}
+	if got := s.runFormat("csv", q); got != "x,y,z\n,1,\n" {
+		t.Fatalf("csv: %q", got)
+	}
+	if got := s.runFormat("table", q); !strings.Contains(got, "| NULL | 1 | NULL |") {
+		t.Fatalf("table: %q", got)
+	}
+	s.mustRun("CREATE TABLE j USING json LOCATION 'j/' AS SELECT NULL AS x, 1 AS y")
+	s.mustRun("CREATE TABLE c USING csv LOCATION 'c/' OPTIONS (header 'true') AS SELECT NULL AS x, 1 AS y")
+	for dir, want := range map[string]string{"j": `{"y":1}` + "\n", "c": "x,y\n,1\n"} {
+		files, _ := filepath.Glob(filepath.Join(s.work, dir, "part-*"))
+		if len(files) != 1 {
+			t.Fatalf("%s: files %v", dir, files)
+		}
+		if data, _ := os.ReadFile(files[0]); string(data) != want {
+			t.Fatalf("%s: data file %q, want %q", dir, data, want)
+		}
+	}
+	if got := s.mustRun("SELECT x, y FROM j UNION ALL SELECT x, y FROM c"); got != "x,y\n,1\n,1\n" {
+		t.Fatalf("read back: %q", got)
 	}
 }

@@ -7,24 +7,24 @@ import (
 	"io/fs"
 )
 
-// OpenChecked streams the version of an object that a listing described
-// (its key, size and ETag) and fails with ErrChanged, naming the object,
-// when the bytes turn out to belong to another version: the read ends
-// after more or fewer bytes than size, or (a local file, whose ETag is
-// its size and modification time) the file's ETag is not etag when it is
-// opened or when its end is reached. Without this a file truncated
-// between listing and reading, or while being read, gave a short result
-// that looked complete. An empty etag skips the ETag comparison; a
-// negative size skips the length check.
-func OpenChecked(ctx context.Context, st Store, key string, size int64, etag string) (io.ReadCloser, error) {
+// OpenChecked streams an object that a listing said holds size bytes and
+// fails with ErrChanged, naming the object, when the read cannot be the
+// whole of one version: it ends with fewer bytes than size (truncated
+// after the listing or while being read), or, for a local file, the
+// file's size or modification time at the end of the read differ from
+// those at its open, or the bytes read differ from its size at open.
+// Without this a file truncated while a query read it gave a short
+// result that looked complete. A file that grew after the listing is
+// read whole: a stream replaying an epoch reads a file fixed since.
+// A negative size skips the comparison with the listing.
+func OpenChecked(ctx context.Context, st Store, key string, size int64) (io.ReadCloser, error) {
 	rc, err := st.Open(ctx, key)
 	if err != nil {
 		return nil, err
 	}
-	c := &checkedReader{rc: rc, name: objectName(st, key), size: size, etag: etag}
-	if err := c.checkETag(); err != nil {
-		rc.Close()
-		return nil, err
+	c := &checkedReader{rc: rc, name: objectName(st, key), size: size}
+	if fi, ok := c.stat(); ok {
+		c.atOpen = fi
 	}
 	return c, nil
 }
@@ -33,9 +33,10 @@ type checkedReader struct {
 	rc   io.ReadCloser
 	name string
 	size int64
-	etag string
-	n    int64
-	err  error
+	// atOpen is a local file's state when it was opened (nil otherwise).
+	atOpen fs.FileInfo
+	n      int64
+	err    error
 }
 
 func (c *checkedReader) Read(p []byte) (int, error) {
@@ -44,16 +45,8 @@ func (c *checkedReader) Read(p []byte) (int, error) {
 	}
 	n, err := c.rc.Read(p)
 	c.n += int64(n)
-	if c.size >= 0 && c.n > c.size {
-		c.err = c.changed(fmt.Sprintf("listed at %d bytes, more were read", c.size))
-		return n, c.err
-	}
 	if err == io.EOF {
-		if c.size >= 0 && c.n != c.size {
-			c.err = c.changed(fmt.Sprintf("listed at %d bytes, %d were read", c.size, c.n))
-			return n, c.err
-		}
-		if cerr := c.checkETag(); cerr != nil {
+		if cerr := c.checkEnd(); cerr != nil {
 			c.err = cerr
 			return n, cerr
 		}
@@ -63,28 +56,34 @@ func (c *checkedReader) Read(p []byte) (int, error) {
 
 func (c *checkedReader) Close() error { return c.rc.Close() }
 
-// checkETag compares a local file's current ETag with the listed one.
-// Other stores pin the version themselves (an S3 GET reads one version).
-func (c *checkedReader) checkETag() error {
-	if c.etag == "" {
-		return nil
+func (c *checkedReader) checkEnd() error {
+	if c.size >= 0 && c.n < c.size {
+		return c.changed(fmt.Sprintf("listed with %d bytes, %d read", c.size, c.n))
 	}
-	f, ok := c.rc.(interface{ Stat() (fs.FileInfo, error) })
-	if !ok {
-		return nil
+	if c.atOpen == nil {
+		return nil // other stores read one version per request
 	}
-	fi, err := f.Stat()
-	if err != nil {
-		return nil // nothing to compare; the read itself reports real faults
+	if c.n != c.atOpen.Size() {
+		return c.changed(fmt.Sprintf("%d bytes at open, %d read", c.atOpen.Size(), c.n))
 	}
-	if got := localInfo("", fi).ETag; got != c.etag {
-		return c.changed(fmt.Sprintf("size or modification time differs from the listing (%s, listed %s)", got, c.etag))
+	if now, ok := c.stat(); ok && (now.Size() != c.atOpen.Size() || !now.ModTime().Equal(c.atOpen.ModTime())) {
+		return c.changed("its size or modification time changed during the read")
 	}
 	return nil
 }
 
+// stat returns a local file's current state.
+func (c *checkedReader) stat() (fs.FileInfo, bool) {
+	f, ok := c.rc.(interface{ Stat() (fs.FileInfo, error) })
+	if !ok {
+		return nil, false
+	}
+	fi, err := f.Stat()
+	return fi, err == nil
+}
+
 func (c *checkedReader) changed(why string) error {
-	return fmt.Errorf("reading %s: %w: %s", c.name, ErrChanged, why)
+	return fmt.Errorf("reading %s: %w (%s)", c.name, ErrChanged, why)
 }
 
 // objectName is the object's URI for messages.

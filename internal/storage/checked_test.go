@@ -34,7 +34,7 @@ func TestOpenCheckedFindsAChangedFile(t *testing.T) {
 
 	// Unchanged: every byte, no error.
 	info := listed()
-	rc, err := OpenChecked(ctx, st, info.Key, info.Size, info.ETag)
+	rc, err := OpenChecked(ctx, st, info.Key, info.Size)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,12 +48,29 @@ func TestOpenCheckedFindsAChangedFile(t *testing.T) {
 	if err := os.Truncate(filepath.Join(dir, "f.json"), 100); err != nil {
 		t.Fatal(err)
 	}
-	_, err = OpenChecked(ctx, st, info.Key, info.Size, info.ETag)
+	rc, err = OpenChecked(ctx, st, info.Key, info.Size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = io.ReadAll(rc)
+	rc.Close()
 	wantChanged("truncated before open", err)
+
+	// Grown since the listing (a file fixed before a stream's replay): read whole.
+	info = listed()
+	put(t, st, "f.json", body+body)
+	rc, err = OpenChecked(ctx, st, info.Key, info.Size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := io.ReadAll(rc); err != nil || len(b) != 2*len(body) {
+		t.Fatalf("grown file: %d bytes, err %v", len(b), err)
+	}
+	rc.Close()
 
 	// Truncated while being read.
 	info = listed()
-	rc, err = OpenChecked(ctx, st, info.Key, info.Size, info.ETag)
+	rc, err = OpenChecked(ctx, st, info.Key, info.Size)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,10 +84,29 @@ func TestOpenCheckedFindsAChangedFile(t *testing.T) {
 	rc.Close()
 	wantChanged("truncated while read", err)
 
-	// A store without local ETags still gets the length check.
+	// Appended to while being read: the bytes are not one version.
+	info = listed()
+	rc, err = OpenChecked(ctx, st, info.Key, info.Size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.ReadFull(rc, make([]byte, 50)); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "f.json"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("more\n")
+	f.Close()
+	_, err = io.ReadAll(rc)
+	rc.Close()
+	wantChanged("appended while read", err)
+
+	// A store without local file state still gets the length check.
 	mem := NewMemStore("m")
 	put(t, mem, "f.json", body[:100])
-	rc, err = OpenChecked(ctx, mem, "f.json", int64(len(body)), "")
+	rc, err = OpenChecked(ctx, mem, "f.json", int64(len(body)))
 	if err != nil {
 		t.Fatal(err)
 	}

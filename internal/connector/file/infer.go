@@ -51,7 +51,7 @@ func Infer(ctx context.Context, spec connector.TableSpec) (*arrow.Schema, []stri
 	}
 	sample := make([]format.File, 0, min(len(files), maxInferFiles))
 	for _, f := range files[:cap(sample)] {
-		sample = append(sample, formatFile(loc.store, loc.keyURI(f.Key), f.Key, f.Size, f.ETag))
+		sample = append(sample, formatFile(loc.store, loc.keyURI(f.Key), f.Key, f.Size))
 	}
 	data, err := format.Infer(ctx, sample, fopts, sopts.SampleRows)
 	if err != nil {
@@ -100,13 +100,14 @@ func Infer(ctx context.Context, spec connector.TableSpec) (*arrow.Schema, []stri
 }
 
 // formatFile describes one stored object, as listed, to a decoder: a
-// read that finds another version (truncated, rewritten) fails rather
-// than returning part of a file as if it were all of it.
-func formatFile(st storage.Store, uri, key string, size int64, etag string) format.File {
+// read that ends short of the listed size, or that sees the file change
+// under it, fails rather than returning part of a file as if it were
+// all of it (storage.OpenChecked).
+func formatFile(st storage.Store, uri, key string, size int64) format.File {
 	return format.File{
 		Name: uri,
 		Size: size,
-		Open: func(ctx context.Context) (io.ReadCloser, error) { return storage.OpenChecked(ctx, st, key, size, etag) },
+		Open: func(ctx context.Context) (io.ReadCloser, error) { return storage.OpenChecked(ctx, st, key, size) },
 		ReaderAt: func(ctx context.Context) (io.ReaderAt, error) {
 			return storage.ReaderAt(ctx, st, key, size), nil
 		},

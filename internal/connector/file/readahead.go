@@ -148,5 +148,5 @@ func (s *Source) splitFile(ctx context.Context, sp *Split) format.File {
 			}
 		}
 	}
-	return formatFile(s.loc.store, sp.URI, sp.Key, sp.Bytes, sp.ETag)
+	return formatFile(s.loc.store, sp.URI, sp.Key, sp.Bytes)
 }

@@ -5,12 +5,14 @@ package main
 // (helpers in safety_test.go), checking exit status and output.
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // One unterminated quote on line 3 of a 100,000-row CSV swallowed the rest
@@ -153,5 +155,35 @@ func TestUntypedNullOutput(t *testing.T) {
 	}
 	if got := s.mustRun("SELECT x, y FROM j UNION ALL SELECT x, y FROM c"); got != "x,y\n,1\n,1\n" {
 		t.Fatalf("read back: %q", got)
+	}
+}
+
+// INSERT STREAM INTO t SELECT ... FROM t fed itself forever.
+func TestStreamReadingItsOwnSinkIsRefused(t *testing.T) {
+	s := newSandbox(t)
+	s.mustRun("CREATE TABLE t (k STRING, n BIGINT) USING json LOCATION 'in/'")
+	s.mustRun("CREATE TABLE other (k STRING, n BIGINT) USING json LOCATION 'other/'")
+	for _, q := range []string{
+		"INSERT STREAM INTO t SELECT k, n FROM t WITH (trigger = '1 second')",
+		"INSERT STREAM INTO t SELECT o.k, o.n FROM other o JOIN (SELECT k FROM t) x ON o.k = x.k WITH (trigger = '1 second')",
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		cmd := exec.CommandContext(ctx, sluiceBin, "sql", "--format", "csv", "-e", q)
+		cmd.Dir, cmd.Env = s.work, s.env
+		out, err := cmd.CombinedOutput()
+		timedOut := ctx.Err() != nil
+		cancel()
+		if timedOut {
+			t.Fatalf("%s: still running after 60s: %s", q, out)
+		}
+		if _, isExit := err.(*exec.ExitError); !isExit || !strings.Contains(string(out), "error: stream t_stream: the query reads t, the table it writes") {
+			t.Fatalf("%s: err %v, output %q", q, err, out)
+		}
+	}
+	if files, _ := filepath.Glob(filepath.Join(s.work, "in", "part-*")); len(files) != 0 {
+		t.Fatalf("the refused stream wrote %v", files)
+	}
+	if out := s.mustRun("SHOW STREAMS"); strings.Count(out, "\n") > 1 {
+		t.Fatalf("streams left: %q", out)
 	}
 }

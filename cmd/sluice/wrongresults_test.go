@@ -187,3 +187,26 @@ func TestStreamReadingItsOwnSinkIsRefused(t *testing.T) {
 		t.Fatalf("streams left: %q", out)
 	}
 }
+
+// A password in an endpoint URL was shown by SHOW CREATE TABLE.
+func TestEndpointPasswordIsNotShown(t *testing.T) {
+	s := newSandbox(t)
+	const pw = "Sup3rPW"
+	s.mustRun("CREATE TABLE os (k STRING) USING opensearch OPTIONS (endpoint 'http://admin:" + pw + "@127.0.0.1:1', index 'i', retry_max_time '10ms')")
+	var all []string
+	for _, q := range []string{"SHOW CREATE TABLE os", "DESCRIBE os", "EXPLAIN SELECT k FROM os", "SELECT k FROM os"} {
+		out, errOut, _ := s.run(q)
+		all = append(all, out, errOut)
+	}
+	joined := strings.Join(all, "\n")
+	if strings.Contains(joined, pw) || !strings.Contains(joined, "http://admin:***@127.0.0.1:1") {
+		t.Fatalf("output:\n%s", joined)
+	}
+	// With the password in the environment, the catalog holds only the
+	// reference.
+	s.mustRun("CREATE TABLE os2 (k STRING) USING opensearch OPTIONS (endpoint 'http://127.0.0.1:1', index 'i', auth 'basic', user 'admin', password '${env:OS_PW}')")
+	cat, err := os.ReadFile(filepath.Join(s.work, "sluice-data", "catalog.json"))
+	if err != nil || !strings.Contains(string(cat), "${env:OS_PW}") {
+		t.Fatalf("catalog: %v %s", err, cat)
+	}
+}

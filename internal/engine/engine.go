@@ -133,7 +133,7 @@ func (e *Engine) now() time.Time {
 func (e *Engine) Execute(ctx context.Context, script string) ([]*Result, error) {
 	stmts, err := sql.Parse(script)
 	if err != nil {
-		return nil, err
+		return nil, sql.RedactError(err)
 	}
 	var out []*Result
 	for _, st := range stmts {
@@ -148,9 +148,11 @@ func (e *Engine) Execute(ctx context.Context, script string) ([]*Result, error) 
 
 // ExecuteStatement runs one parsed statement.
 func (e *Engine) ExecuteStatement(ctx context.Context, st sql.Statement) (*Result, error) {
-	r, err := e.dispatch(connector.WithWarn(ctx, e.opts.Warn), st)
+	r, err := e.dispatch(connector.WithWarn(ctx, e.warnFunc()), st)
 	if err != nil {
-		return nil, err
+		// Errors quote locations, endpoints and statement text: no URL
+		// user info may leave the engine in them.
+		return nil, sql.RedactError(err)
 	}
 	// String() prints secrets in OPTIONS as *** where Text() is the raw source.
 	r.Statement = st.String()
@@ -236,5 +238,14 @@ func statementName(st sql.Statement) string {
 }
 
 func message(format string, args ...any) *Result {
-	return &Result{Message: fmt.Sprintf(format, args...)}
+	return &Result{Message: sql.RedactText(fmt.Sprintf(format, args...))}
+}
+
+// warnFunc passes a connector's warning on to Options.Warn, redacted; nil
+// when there is no one to tell.
+func (e *Engine) warnFunc() func(string) {
+	if e.opts.Warn == nil {
+		return nil
+	}
+	return func(msg string) { e.opts.Warn(sql.RedactText(msg)) }
 }

@@ -198,6 +198,13 @@ func openEngine(o Options) (*engine.Engine, *progressBar, error) {
 		}
 		fmt.Fprintln(o.Stderr, p.Line())
 	}
+	opts.Warn = func(msg string) {
+		if bar != nil {
+			bar.Println("warning: " + msg)
+			return
+		}
+		fmt.Fprintln(o.Stderr, "warning: "+msg)
+	}
 	eng, err := engine.Open(opts)
 	if err != nil {
 		return nil, nil, fmt.Errorf("opening data dir %s: %w", o.DataDir, err)

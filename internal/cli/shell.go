@@ -38,8 +38,9 @@ func Shell(ctx context.Context, o Options) error {
 // shell is the read-eval-print loop, apart from the engine so tests can
 // drive it with a fake executor and piped input.
 func shell(ctx context.Context, o Options, eng executor, bar *progressBar, f Formatter) error {
-	// History holds statements as typed, OPTIONS credentials included:
-	// create it readable by its owner only (readline would use 0666).
+	// History holds statements as typed (credentials redacted, see
+	// historyEntry): create it readable by its owner only all the same
+	// (readline would use 0666).
 	history := filepath.Join(o.DataDir, ".sluice_history")
 	if f, err := os.OpenFile(history, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600); err == nil {
 		f.Close()
@@ -92,8 +93,9 @@ func shell(ctx context.Context, o Options, eng executor, bar *progressBar, f For
 			rl.SetPrompt(contPrompt)
 			continue
 		}
-		// One history entry per statement, on one line, so Up recalls it whole.
-		rl.SaveHistory(strings.Join(lines, " "))
+		// One history entry per statement, on one line, so Up recalls it
+		// whole; credentials redacted.
+		rl.SaveHistory(historyEntry(strings.Join(lines, " ")))
 		lines = nil
 		rl.SetPrompt(prompt)
 		for _, p := range pieces {

@@ -20,7 +20,7 @@ import (
 // 2026-11-30 12:00:00, DECIMAL with its scale), BINARY as \x hex, nested
 // values as JSON. ok is false for NULL.
 func Text(arr arrow.Array, i int) (s string, ok bool) {
-	if arr.IsNull(i) {
+	if types.IsNull(arr, i) {
 		return "", false
 	}
 	switch a := arr.(type) {
@@ -77,7 +77,7 @@ func durationNanos(a *array.Duration, i int) int64 {
 // maps (keys in column order), arrays for lists. NaN and infinities, which
 // JSON cannot spell, become the strings "NaN", "Infinity", "-Infinity".
 func AppendJSON(b []byte, arr arrow.Array, i int) []byte {
-	if arr.IsNull(i) {
+	if types.IsNull(arr, i) {
 		return append(b, "null"...)
 	}
 	switch a := arr.(type) {

@@ -111,6 +111,11 @@ type Factory struct {
 	// error when the place holds anything else. A table with no data yet
 	// is not an error. nil: the connector keeps no data of its own.
 	Drop func(ctx context.Context, spec TableSpec) error
+	// SameData reports whether two tables of this connector hold the same
+	// data (the same index), so that a stream from one into the other
+	// would read its own output. Tables with a LOCATION are compared by
+	// the registry. nil: never the same.
+	SameData func(a, b TableSpec) bool
 
 	// Conformance declares what the connector supports, for the
 	// conformance suite; every connector in the registry sets it.

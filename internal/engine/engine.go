@@ -54,6 +54,11 @@ type Options struct {
 	// MemoryLimit bounds each query's operator state in bytes (SET
 	// memory_limit overrides it for the session); 0 is unlimited.
 	MemoryLimit int64
+	// Warn, when set, hears warnings: conditions that do not fail the
+	// statement but may make its result surprising (a table whose
+	// location does not exist reads as empty). The CLI prints them on
+	// stderr.
+	Warn func(msg string)
 }
 
 // Progress is a snapshot of a running scan.
@@ -145,7 +150,7 @@ func (e *Engine) now() time.Time {
 func (e *Engine) Execute(ctx context.Context, script string) ([]*Result, error) {
 	stmts, err := sql.Parse(script)
 	if err != nil {
-		return nil, err
+		return nil, sql.RedactError(err)
 	}
 	var out []*Result
 	for _, st := range stmts {
@@ -160,9 +165,11 @@ func (e *Engine) Execute(ctx context.Context, script string) ([]*Result, error) 
 
 // ExecuteStatement runs one parsed statement.
 func (e *Engine) ExecuteStatement(ctx context.Context, st sql.Statement) (*Result, error) {
-	r, err := e.dispatch(ctx, st)
+	r, err := e.dispatch(connector.WithWarn(ctx, e.warnFunc()), st)
 	if err != nil {
-		return nil, err
+		// Errors quote locations, endpoints and statement text: no URL
+		// user info may leave the engine in them.
+		return nil, sql.RedactError(err)
 	}
 	// String() prints secrets in OPTIONS as *** where Text() is the raw source.
 	r.Statement = st.String()
@@ -245,5 +252,14 @@ func statementName(st sql.Statement) string {
 }
 
 func message(format string, args ...any) *Result {
-	return &Result{Message: fmt.Sprintf(format, args...)}
+	return &Result{Message: sql.RedactText(fmt.Sprintf(format, args...))}
+}
+
+// warnFunc passes a connector's warning on to Options.Warn, redacted; nil
+// when there is no one to tell.
+func (e *Engine) warnFunc() func(string) {
+	if e.opts.Warn == nil {
+		return nil
+	}
+	return func(msg string) { e.opts.Warn(sql.RedactText(msg)) }
 }

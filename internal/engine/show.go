@@ -15,7 +15,9 @@ import (
 	"sluice/internal/types"
 )
 
-// stringRows builds a result of STRING columns.
+// stringRows builds a result of STRING columns: what SHOW, DESCRIBE and
+// EXPLAIN print. Every cell is redacted (sql.RedactText): they show
+// options, locations, statements and errors, never data.
 func stringRows(cols []string, rows [][]string) *Result {
 	fs := make([]arrow.Field, len(cols))
 	for i, c := range cols {
@@ -26,7 +28,7 @@ func stringRows(cols []string, rows [][]string) *Result {
 	defer b.Release()
 	for _, r := range rows {
 		for i, v := range r {
-			b.Field(i).(*array.StringBuilder).Append(v)
+			b.Field(i).(*array.StringBuilder).Append(sql.RedactText(v))
 		}
 	}
 	rec := b.NewRecordBatch()
@@ -50,7 +52,7 @@ func (e *Engine) showTables(in string) (*Result, error) {
 		if tdb != db {
 			continue
 		}
-		rows = append(rows, []string{name, t.Spec.Using, t.Spec.Location})
+		rows = append(rows, []string{name, t.Spec.Using, sql.RedactText(t.Spec.Location)})
 	}
 	return stringRows([]string{"name", "using", "location"}, rows), nil
 }
@@ -104,7 +106,7 @@ func (e *Engine) showCreateTable(name string) (*Result, error) {
 	}
 	fmt.Fprintf(&b, ") USING %s", t.Spec.Using)
 	if t.Spec.Location != "" {
-		fmt.Fprintf(&b, " LOCATION %s", quoteString(t.Spec.Location))
+		fmt.Fprintf(&b, " LOCATION %s", quoteString(sql.RedactText(t.Spec.Location)))
 	}
 	if len(t.Spec.PartitionBy) > 0 {
 		fmt.Fprintf(&b, " PARTITIONED BY (%s)", strings.Join(t.Spec.PartitionBy, ", "))
@@ -146,17 +148,8 @@ func propertyList(m map[string]string) string {
 
 func quoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
-// redact hides values of keys that hold secrets. Anything that looks like
-// a credential is hidden; over-redacting is the safe mistake.
-func redact(key, value string) string {
-	k := strings.ToLower(key)
-	for _, s := range []string{"secret", "password", "token", "credential", "passwd"} {
-		if strings.Contains(k, s) {
-			return "***"
-		}
-	}
-	return value
-}
+// redact is how an option value may be shown (sql.RedactValue).
+func redact(key, value string) string { return sql.RedactValue(key, value) }
 
 func (e *Engine) set(s *sql.Set) (*Result, error) {
 	if strings.EqualFold(s.Key, memoryLimitKey) {

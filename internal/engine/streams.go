@@ -185,6 +185,9 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 	if err != nil {
 		return nil, err
 	}
+	if err := e.checkSelfRead(name, n, t.Spec); err != nil {
+		return nil, err
+	}
 	if n, err = conformToTable(n, t.Spec.Schema, s.Columns, t.Spec.Name); err != nil {
 		return nil, err
 	}

@@ -118,7 +118,7 @@ func TestCompressedLongLines(t *testing.T) {
 		t.Fatalf("got %d rows", len(got))
 	}
 	csvData := compressBytes(t, CodecGzip, []byte("a\n\""+long+"\n"+long+"\"\nz\n"))
-	got = mustRead(t, memFile("x.csv.gz", csvData), schemaOf(fld("a", types.String), fld("_row", types.BigInt)), Options{Format: "csv", Header: true})
+	got = mustRead(t, memFile("x.csv.gz", csvData), schemaOf(fld("a", types.String), fld("_row", types.BigInt)), Options{Format: "csv", Header: true, MultiLine: true})
 	if len(got) != 2 || got[1] != `{"_row":4,"a":"z"}` {
 		t.Fatalf("got %v", got[1:])
 	}

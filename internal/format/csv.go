@@ -16,8 +16,9 @@ import (
 // The CSV decoder. encoding/csv has no escape character and no way to
 // tell a quoted empty field from a missing one, so this is a small
 // hand-written reader: RFC 4180 quoting ("" inside quotes is a quote),
-// plus an escape character inside quotes, any delimiter, and records
-// spanning lines, each row numbered by the line it starts on.
+// plus an escape character inside quotes, any delimiter, and (with
+// MultiLine) records spanning lines, each row numbered by the line it
+// starts on.
 //
 // An unquoted empty field, or one equal to NullValue, is NULL; a quoted
 // empty field is the empty string.
@@ -43,6 +44,8 @@ type csvReader struct {
 	rec    []byte // the current record's unquoted text
 	fields []csvField
 	raw    []byte // the record's original text, for bad rows
+	// recLine is the line the current record starts on.
+	recLine int64
 }
 
 var _ StatsReader = (*csvReader)(nil)
@@ -166,6 +169,7 @@ func (r *csvReader) readRecord() (int64, error) {
 		if len(bytes.TrimSpace(s)) == 0 {
 			continue
 		}
+		r.recLine = n
 		return n, r.split()
 	}
 }
@@ -185,16 +189,23 @@ func (r *csvReader) split() error {
 		quoted:
 			for {
 				if i >= len(s) {
+					if !r.opts.MultiLine {
+						// Without multiLine a quote never runs past its line,
+						// so one stray quote costs one row, not the file.
+						return &csvBad{"unterminated quoted field"}
+					}
 					// The record goes on past the newline.
-					next, _, err := r.lines.next()
+					next, n, err := r.lines.next()
 					if err == io.EOF {
+						r.resync(nil, 0, false)
 						return &csvBad{"unterminated quoted field"}
 					}
 					if err != nil {
 						return err
 					}
 					if len(r.raw)+len(next) > r.opts.MaxLineBytes || r.lines.tooLong {
-						return &csvBad{fmt.Sprintf("record longer than %d bytes", r.opts.MaxLineBytes)}
+						r.resync(next, n, r.lines.tooLong)
+						return &csvBad{fmt.Sprintf("quoted field open past %d bytes", r.opts.MaxLineBytes)}
 					}
 					r.raw = append(append(r.raw, '\n'), next...)
 					s = r.raw
@@ -245,6 +256,25 @@ func (r *csvReader) split() error {
 			return nil
 		}
 	}
+}
+
+// resync gives back to the line reader every line a failed multi-line
+// record took after its first one (and next, the line that broke the
+// cap), and cuts r.raw to that first line: the bad row is the line the
+// record started on, and reading resumes right after it.
+func (r *csvReader) resync(next []byte, n int64, tooLong bool) {
+	first, rest, found := bytes.Cut(r.raw, []byte{'\n'})
+	var back []pushedLine
+	if found {
+		for k, l := range bytes.Split(rest, []byte{'\n'}) {
+			back = append(back, pushedLine{text: bytes.Clone(l), n: r.recLine + 1 + int64(k)})
+		}
+	}
+	if next != nil {
+		back = append(back, pushedLine{text: bytes.Clone(next), n: n, tooLong: tooLong})
+	}
+	r.lines.pushBack(back)
+	r.raw = first
 }
 
 // Next returns the next batch of up to BatchSize rows, or io.EOF.

@@ -1,6 +1,7 @@
 package format
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -29,7 +30,7 @@ func TestCSV(t *testing.T) {
 		{"no header uses _cN", Options{},
 			schemaOf(fld("_c2", types.String), fld("_c0", types.BigInt)),
 			"1,x,y\n2,z,w\n", []string{`{"_c0":1,"_c2":"y"}`, `{"_c0":2,"_c2":"w"}`}, 0},
-		{"quotes, doubled quotes, escapes, embedded newlines", Options{Header: true},
+		{"quotes, doubled quotes, escapes, embedded newlines", Options{Header: true, MultiLine: true},
 			schemaOf(fld("a", types.String), fld("b", types.String), fld("_row", types.BigInt)),
 			"a,b\n\"x,1\",\"say \"\"hi\"\"\"\n\"line1\nline2\",\"esc \\\" q\"\nlast,\"\"\n",
 			[]string{`{"_row":2,"a":"x,1","b":"say \"hi\""}`, `{"_row":3,"a":"line1\nline2","b":"esc \" q"}`,
@@ -46,8 +47,18 @@ func TestCSV(t *testing.T) {
 			"1\nx\n", []string{`{"_c0":1,"_corrupt_record":null}`, `{"_c0":null,"_corrupt_record":"x"}`}, 1},
 		{"tab delimiter, CRLF, blank lines", Options{Delimiter: '\t'},
 			schemaOf(fld("_c1", types.String)), "a\tb\r\n\r\nc\td\r\n", []string{`{"_c1":"b"}`, `{"_c1":"d"}`}, 0},
+		{"newline in quotes without multiLine", Options{Header: true},
+			schemaOf(fld("a", types.String), fld("b", types.String), fld("_row", types.BigInt)),
+			"a,b\n\"line1\nline2\",x\n",
+			[]string{`{"_row":2,"a":null,"b":null}`, `{"_row":3,"a":"line2\"","b":"x"}`}, 1},
 		{"unterminated quote", Options{},
-			schemaOf(fld("_c0", types.String)), "ok\n\"never closed\nmore\n", []string{`{"_c0":"ok"}`, `{"_c0":null}`}, 1},
+			schemaOf(fld("_c0", types.String)), "ok\n\"never closed\nmore\n", []string{`{"_c0":"ok"}`, `{"_c0":null}`, `{"_c0":"more"}`}, 1},
+		{"unterminated quote, multiLine", Options{MultiLine: true},
+			schemaOf(fld("_c0", types.String), fld("_row", types.BigInt)), "ok\n\"never closed\nmore\n",
+			[]string{`{"_c0":"ok","_row":1}`, `{"_c0":null,"_row":2}`, `{"_c0":"more","_row":3}`}, 1},
+		{"multiLine quote past the cap", Options{MultiLine: true, MaxLineBytes: 10},
+			schemaOf(fld("_c0", types.String), fld("_row", types.BigInt)), "\"abc\nd\ne\nfghijkl\nm\"\n",
+			[]string{`{"_c0":null,"_row":1}`, `{"_c0":"d","_row":2}`, `{"_c0":"e","_row":3}`, `{"_c0":"fghijkl","_row":4}`, `{"_c0":"m\"","_row":5}`}, 1},
 		{"quoting disabled", Options{QuoteSet: true},
 			schemaOf(fld("_c0", types.String)), "\"a\n", []string{`{"_c0":"\"a"}`}, 0},
 		{"multi-byte delimiter", Options{Delimiter: '§'},
@@ -81,6 +92,48 @@ func TestCSVModes(t *testing.T) {
 	_, err := readAll(t, f, schemaOf(fld("a", types.Int)), Options{Format: "csv", Header: true, Mode: FailFast})
 	if err == nil || !strings.HasPrefix(err.Error(), `file:///m.csv:3: column a: cannot read "x" as INT`) {
 		t.Fatalf("err %v", err)
+	}
+}
+
+// One stray quote near the top of a large file used to swallow the rest
+// of it: every mode must cost that one line and read the others.
+func TestCSVUnterminatedQuoteCostsOneLine(t *testing.T) {
+	const rows = 100000
+	var b strings.Builder
+	b.WriteString("id,name\n")
+	for i := 1; i <= rows; i++ {
+		if i == 2 { // line 3 of the file
+			b.WriteString("2,\"broken\n")
+			continue
+		}
+		fmt.Fprintf(&b, "%d,n%d\n", i, i)
+	}
+	f := memFile("file:///big.csv", []byte(b.String()))
+	schema := schemaOf(fld("id", types.BigInt), fld("name", types.String), fld("_corrupt_record", types.String))
+	for _, multi := range []bool{false, true} {
+		var bad []BadRow
+		opts := Options{Format: "csv", Header: true, MultiLine: multi, OnBadRow: func(r BadRow) { bad = append(bad, r) }}
+		got := mustRead(t, f, schema, opts)
+		if len(got) != rows {
+			t.Fatalf("multiLine=%v PERMISSIVE: %d rows, want %d", multi, len(got), rows)
+		}
+		if got[1] != `{"_corrupt_record":"2,\"broken","id":null,"name":null}` || got[2] != `{"_corrupt_record":null,"id":3,"name":"n3"}` {
+			t.Fatalf("multiLine=%v: rows 2-3 %s %s", multi, got[1], got[2])
+		}
+		if len(bad) != 1 || bad[0].Line != 3 {
+			t.Fatalf("multiLine=%v: bad rows %+v", multi, bad)
+		}
+		bad = nil
+		opts.Mode = DropMalformed
+		got = mustRead(t, f, schema, opts)
+		if len(got) != rows-1 || len(bad) != 1 || bad[0].Line != 3 {
+			t.Fatalf("multiLine=%v DROPMALFORMED: %d rows, bad %+v", multi, len(got), bad)
+		}
+		opts.Mode = FailFast
+		_, err := readAll(t, f, schema, opts)
+		if err == nil || !strings.HasPrefix(err.Error(), "file:///big.csv:3: ") {
+			t.Fatalf("multiLine=%v FAILFAST: err %v", multi, err)
+		}
 	}
 }
 

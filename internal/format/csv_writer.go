@@ -83,7 +83,7 @@ func (c *csvWriter) Write(batch arrow.RecordBatch) error {
 			if k > 0 {
 				b = append(b, c.delim...)
 			}
-			if col.IsNull(row) {
+			if types.IsNull(col, row) {
 				b = append(b, c.opts.NullValue...)
 				continue
 			}

@@ -46,7 +46,7 @@ func (j *jsonWriter) Write(batch arrow.RecordBatch) error {
 		b := append(j.buf[:0], '{')
 		first := true
 		for c, col := range cols {
-			if col.IsNull(row) {
+			if types.IsNull(col, row) {
 				continue
 			}
 			if !first {
@@ -100,7 +100,7 @@ func tsMicros(v arrow.Timestamp, u arrow.TimeUnit) int64 {
 
 // appendJSONValue appends row i of a (not null) as JSON.
 func appendJSONValue(b []byte, a arrow.Array, i int) []byte {
-	if a.IsNull(i) {
+	if types.IsNull(a, i) {
 		return append(b, "null"...)
 	}
 	switch c := a.(type) {
@@ -146,7 +146,7 @@ func appendJSONValue(b []byte, a arrow.Array, i int) []byte {
 		first := true
 		for k := 0; k < c.NumField(); k++ {
 			f := c.Field(k)
-			if f.IsNull(i) {
+			if types.IsNull(f, i) {
 				continue
 			}
 			if !first {

@@ -76,6 +76,13 @@ type Options struct {
 	Quote     rune // 0 with QuoteSet: quoting disabled
 	Escape    rune
 	NullValue string
+	// MultiLine lets a quoted field span lines (Spark's multiLine). Off,
+	// a quoted field ends with its line: an unterminated quote makes that
+	// one line a bad row and the next line is read afresh. On, a record
+	// is capped at MaxLineBytes; a record that hits the cap or the end of
+	// the file with its quote open is a bad row of its first line, and
+	// reading resumes at the line after it.
+	MultiLine bool
 	// QuoteSet/EscapeSet record that Quote/Escape were given explicitly
 	// (so "no quote character" can be expressed as an empty option).
 	QuoteSet, EscapeSet bool
@@ -123,7 +130,7 @@ func (o Options) withDefaults() Options {
 }
 
 var commonKeys = []string{"batch_size", "compression", "corrupt_column", "max_line_bytes", "mode", "timestamp_format"}
-var csvKeys = []string{"delimiter", "escape", "header", "null_value", "quote"}
+var csvKeys = []string{"delimiter", "escape", "header", "multiline", "null_value", "quote"}
 
 // OptionKeys lists the option keys ParseOptions accepts for a format,
 // sorted. An unknown format has no keys.
@@ -210,12 +217,16 @@ func (o *Options) set(key, v string) error {
 		}
 	case "timestamp_format":
 		o.TimestampFormat = v
-	case "header":
+	case "header", "multiline":
 		b, err := strconv.ParseBool(strings.TrimSpace(v))
 		if err != nil {
 			return fmt.Errorf("%q is not a boolean (true or false)", v)
 		}
-		o.Header = b
+		if key == "header" {
+			o.Header = b
+		} else {
+			o.MultiLine = b
+		}
 	case "delimiter":
 		r, err := oneChar(v, false)
 		if err != nil {

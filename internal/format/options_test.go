@@ -49,7 +49,7 @@ func TestParseOptions(t *testing.T) {
 }
 
 func TestOptionKeys(t *testing.T) {
-	if got := strings.Join(OptionKeys("csv"), ","); got != "batch_size,compression,corrupt_column,delimiter,escape,header,max_line_bytes,mode,null_value,quote,timestamp_format" {
+	if got := strings.Join(OptionKeys("csv"), ","); got != "batch_size,compression,corrupt_column,delimiter,escape,header,max_line_bytes,mode,multiline,null_value,quote,timestamp_format" {
 		t.Fatal(got)
 	}
 	if OptionKeys("xml") != nil {

@@ -264,6 +264,24 @@ type lineReader struct {
 	line    int64
 	max     int
 	tooLong bool
+	// back holds lines given back by pushBack, read before the stream.
+	back []pushedLine
+}
+
+// pushedLine is a line given back to a lineReader, with its number.
+type pushedLine struct {
+	text    []byte
+	n       int64
+	tooLong bool
+}
+
+// pushBack makes next return lines (in order) before anything not yet
+// read. A CSV record that fails after taking several lines gives the
+// later ones back, so one bad quote costs one line.
+func (l *lineReader) pushBack(lines []pushedLine) {
+	if len(lines) > 0 {
+		l.back = append(lines, l.back...)
+	}
 }
 
 func newLineReader(r io.Reader, max, bufSize int) *lineReader {
@@ -289,6 +307,12 @@ func streamBufSize(f File) int {
 func (l *lineReader) next() (line []byte, n int64, err error) {
 	l.tooLong = false
 	l.long = l.long[:0]
+	if len(l.back) > 0 {
+		p := l.back[0]
+		l.back = l.back[1:]
+		l.tooLong = p.tooLong
+		return p.text, p.n, nil
+	}
 	for {
 		s, err := l.br.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {

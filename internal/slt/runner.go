@@ -319,7 +319,7 @@ func (r *Runner) resultLines(res *engine.Result, mode string) []string {
 // Value renders one value as the .slt format spells it (see the package
 // documentation).
 func Value(arr arrow.Array, i int) string {
-	if arr.IsNull(i) {
+	if types.IsNull(arr, i) {
 		return "NULL"
 	}
 	var f float64

@@ -173,11 +173,16 @@ func identList(names []string) string {
 	return strings.Join(q, ", ")
 }
 
-// String prints key = value, with the value of a secret-looking key
-// (IsSecretKey) replaced by '***' so EXPLAIN and logs never show it.
+// String prints key = value, the value redacted (RedactValue: '***' for
+// a secret-looking key, URL user info hidden) so EXPLAIN and logs never
+// show a credential.
 func (o *Option) String() string {
-	if IsSecretKey(o.Key) && o.Value.Kind == LitString {
-		return optionKey(o.Key) + " = '***'"
+	if o.Value.Kind == LitString {
+		if r := RedactValue(o.Key, o.Value.Value); r != o.Value.Value {
+			v := *o.Value // a copy: the statement keeps its real value
+			v.Value = r
+			return optionKey(o.Key) + " = " + v.String()
+		}
 	}
 	return optionKey(o.Key) + " = " + o.Value.String()
 }
@@ -266,7 +271,7 @@ func (c *CreateTable) String() string {
 		b.WriteString(" USING " + QuoteIdent(c.Using))
 	}
 	if c.Location != "" {
-		b.WriteString(" LOCATION " + QuoteString(c.Location))
+		b.WriteString(" LOCATION " + QuoteString(RedactText(c.Location)))
 	}
 	if len(c.PartitionedBy) > 0 {
 		b.WriteString(" PARTITIONED BY (" + identList(c.PartitionedBy) + ")")

@@ -104,7 +104,44 @@ func (s *LocalStore) List(ctx context.Context, prefix, startAfter string, fn fun
 			return fmt.Errorf("listing %s: %w", s, err)
 		}
 	}
-	return s.walk(ctx, dirKey, prefix, startAfter, showHidden, fn)
+	return s.walk(ctx, dirKey, prefix, startAfter, showHidden, s.idsAbove(dirKey), fn)
+}
+
+// idsAbove returns the identities of the root and of each directory on
+// the way down to dirKey (excluded), so that a listing under a prefix
+// stops at the same cycles as a listing of the whole store.
+func (s *LocalStore) idsAbove(dirKey string) []dirID {
+	if dirKey == "" {
+		return nil // the walk starts at the root and adds it itself
+	}
+	var ids []dirID
+	add := func(dir string) {
+		if fi, err := os.Stat(dir); err == nil {
+			if id, ok := idOf(fi); ok {
+				ids = append(ids, id)
+			}
+		}
+	}
+	dir := s.root
+	add(dir)
+	segs := strings.Split(strings.TrimSuffix(dirKey, "/"), "/")
+	for _, seg := range segs[:len(segs)-1] {
+		dir = filepath.Join(dir, seg)
+		add(dir)
+	}
+	return ids
+}
+
+// dirID names a directory by device and inode, so the walk can tell
+// that a linked directory is one it is already inside.
+type dirID struct{ dev, ino uint64 }
+
+func idOf(fi fs.FileInfo) (dirID, bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return dirID{}, false
+	}
+	return dirID{dev: uint64(st.Dev), ino: st.Ino}, true
 }
 
 type dirEntry struct {
@@ -113,17 +150,31 @@ type dirEntry struct {
 	isDir bool
 }
 
-func (s *LocalStore) walk(ctx context.Context, dirKey, prefix, startAfter string, showHidden bool, fn func(ObjectInfo) error) error {
+// walk lists one directory and descends into its subdirectories.
+// Symbolic links are followed (a linked data directory lists like a real
+// one), but a directory already on the path from the walk's start (by
+// device and inode) is not entered again: a link back up the tree
+// (a/b -> ..) would otherwise list the same files over and over until the
+// path grows too long for the OS. ancestors holds those directories.
+func (s *LocalStore) walk(ctx context.Context, dirKey, prefix, startAfter string, showHidden bool, ancestors []dirID, fn func(ObjectInfo) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	dir := filepath.Join(s.root, filepath.FromSlash(dirKey))
-	raw, err := os.ReadDir(dir)
+	raw, id, err := readDir(dir)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 			return nil // a missing directory simply holds no objects
 		}
 		return fmt.Errorf("listing %s: %w", s.uri(strings.TrimSuffix(dirKey, "/")), err)
+	}
+	if id != nil {
+		for _, a := range ancestors {
+			if a == *id {
+				return nil // a cycle: its files are listed where the walk first entered it
+			}
+		}
+		ancestors = append(ancestors[:len(ancestors):len(ancestors)], *id)
 	}
 	entries := make([]dirEntry, 0, len(raw))
 	for _, e := range raw {
@@ -171,7 +222,7 @@ func (s *LocalStore) walk(ctx context.Context, dirKey, prefix, startAfter string
 			if startAfter != "" && startAfter >= sub && !strings.HasPrefix(startAfter, sub) {
 				continue
 			}
-			if err := s.walk(ctx, sub, prefix, startAfter, false, fn); err != nil {
+			if err := s.walk(ctx, sub, prefix, startAfter, false, ancestors, fn); err != nil {
 				return err
 			}
 			continue
@@ -194,6 +245,30 @@ func (s *LocalStore) walk(ctx context.Context, dirKey, prefix, startAfter string
 		}
 	}
 	return nil
+}
+
+// readDir reads a directory's entries and its identity (nil when the
+// platform gives none), both from one open of the directory.
+func readDir(dir string) ([]fs.DirEntry, *dirID, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	var id *dirID
+	if fi, err := f.Stat(); err == nil {
+		if !fi.IsDir() {
+			return nil, nil, syscall.ENOTDIR
+		}
+		if d, ok := idOf(fi); ok {
+			id = &d
+		}
+	}
+	raw, err := f.ReadDir(-1)
+	if err != nil {
+		return nil, nil, err
+	}
+	return raw, id, nil
 }
 
 func localInfo(key string, fi fs.FileInfo) ObjectInfo {

@@ -89,9 +89,14 @@ func OptionsFromMap(m map[string]string) (Options, error) {
 	}
 	sort.Strings(keys)
 	for _, raw := range keys {
-		v := strings.TrimSpace(m[raw])
 		k := strings.TrimPrefix(strings.ToLower(strings.TrimSpace(raw)), "s3.")
-		var err error
+		if !IsOptionKey(k) && k != "access_key_id" && k != "secret_access_key" {
+			continue // not ours: its ${env:...} is its owner's business
+		}
+		v, err := ExpandEnv(raw, strings.TrimSpace(m[raw]))
+		if err != nil {
+			return Options{}, err
+		}
 		switch k {
 		case "region":
 			o.Region = v

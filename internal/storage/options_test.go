@@ -83,3 +83,18 @@ func TestOptionKeys(t *testing.T) {
 		t.Errorf("keys %v", keys)
 	}
 }
+
+// ${env:VAR} in a storage option is read from the environment, so S3
+// keys need not be written into OPTIONS (and catalog.json).
+func TestOptionsFromMapExpandsEnv(t *testing.T) {
+	t.Setenv("SLUICE_TEST_KEY", "AKIAENV")
+	t.Setenv("SLUICE_TEST_SECRET", "s3cr3t")
+	o, err := OptionsFromMap(map[string]string{"access_key": "${env:SLUICE_TEST_KEY}", "s3.secret_key": "${env:SLUICE_TEST_SECRET}", "format_thing": "${env:NOT_OURS}"})
+	if err != nil || o.AccessKeyID != "AKIAENV" || o.SecretAccessKey != "s3cr3t" {
+		t.Fatalf("%+v %v", o, err)
+	}
+	_, err = OptionsFromMap(map[string]string{"secret_key": "${env:SLUICE_TEST_UNSET}", "access_key": "x"})
+	if err == nil || !strings.Contains(err.Error(), "environment variable SLUICE_TEST_UNSET is not set") {
+		t.Fatalf("err %v", err)
+	}
+}

@@ -30,7 +30,7 @@ var (
 	// ErrChanged: the object was replaced while being read (a resumed or
 	// ranged read found another ETag or size), so the bytes so far belong
 	// to an older version. Re-plan from a fresh listing.
-	ErrChanged = errors.New("object changed while being read")
+	ErrChanged = errors.New("file changed while being read")
 )
 
 // ObjectInfo describes one object. Key is relative to the store root and

@@ -39,7 +39,7 @@ func (s StructValue) Get(name string) (any, bool) {
 //	INTERVAL -> arrow.MonthDayNanoInterval, ARRAY -> []any,
 //	MAP -> map[string]any (keys printed with FormatValue), STRUCT -> StructValue.
 func ValueAt(arr arrow.Array, i int) any {
-	if arr.IsNull(i) || arr.DataType().ID() == arrow.NULL {
+	if IsNull(arr, i) {
 		return nil
 	}
 	switch a := arr.(type) {
@@ -157,7 +157,7 @@ func FormatValue(arr arrow.Array, i int) string {
 }
 
 func formatInto(b *strings.Builder, arr arrow.Array, i int) {
-	if arr.IsNull(i) || arr.DataType().ID() == arrow.NULL {
+	if IsNull(arr, i) {
 		b.WriteString("NULL")
 		return
 	}

@@ -45,6 +45,9 @@ func Infer(ctx context.Context, spec connector.TableSpec) (*arrow.Schema, []stri
 		return nil, nil, fmt.Errorf("table %s: %w", spec.Name, err)
 	}
 	if len(files) == 0 {
+		if ok, err := loc.exists(ctx); err == nil && !ok {
+			return nil, nil, loc.missingError(spec.Name)
+		}
 		return nil, nil, fmt.Errorf("table %s: no files at %s to infer the schema from; declare the columns", spec.Name, loc.uri)
 	}
 	sample := make([]format.File, 0, min(len(files), maxInferFiles))
@@ -101,12 +104,15 @@ func Infer(ctx context.Context, spec connector.TableSpec) (*arrow.Schema, []stri
 	return arrow.NewSchema(fields, nil), names, nil
 }
 
-// formatFile describes one stored object to a decoder.
+// formatFile describes one stored object, as listed, to a decoder: a
+// read that ends short of the listed size, or that sees the file change
+// under it, fails rather than returning part of a file as if it were
+// all of it (storage.OpenChecked).
 func formatFile(st storage.Store, uri, key string, size int64) format.File {
 	return format.File{
 		Name: uri,
 		Size: size,
-		Open: func(ctx context.Context) (io.ReadCloser, error) { return st.Open(ctx, key) },
+		Open: func(ctx context.Context) (io.ReadCloser, error) { return storage.OpenChecked(ctx, st, key, size) },
 		ReaderAt: func(ctx context.Context) (io.ReaderAt, error) {
 			return storage.ReaderAt(ctx, st, key, size), nil
 		},

@@ -174,7 +174,7 @@ func inferPartitionType(values []partSegment) arrow.DataType {
 // formatPartitionValue prints a partition value as the sink names its
 // folder; nil is Hive's default partition.
 func formatPartitionValue(arr arrow.Array, i int) string {
-	if arr.IsNull(i) {
+	if types.IsNull(arr, i) {
 		return hiveDefaultPartition
 	}
 	switch a := arr.(type) {

@@ -60,6 +60,9 @@ type Source struct {
 
 	// limit, when >= 0, is the most rows a split yields (a pushed LIMIT).
 	limit int64
+	// missingWarned is shared by every pushed copy: warn about a missing
+	// location once.
+	missingWarned *atomic.Bool
 }
 
 // planStats counts what Plan kept and pruned, for EXPLAIN and tests.
@@ -116,7 +119,7 @@ func NewSource(ctx context.Context, spec connector.TableSpec) (*Source, error) {
 	}
 	s := &Source{
 		spec: spec, format: fmtName, loc: loc, fopts: fopts, sopts: sopts,
-		table: spec.Schema, out: spec.Schema, stats: &planStats{}, last: &lastOffset{}, mem: memory.DefaultAllocator,
+		table: spec.Schema, out: spec.Schema, stats: &planStats{}, last: &lastOffset{}, mem: memory.DefaultAllocator, missingWarned: &atomic.Bool{},
 		isPart: make([]bool, spec.Schema.NumFields()), limit: -1,
 	}
 	for _, p := range spec.PartitionBy {
@@ -307,6 +310,9 @@ func (s *Source) listFiles(ctx context.Context) ([]fileEntry, error) {
 	files, err := s.loc.list(ctx, &s.sopts, prefixes)
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", s.spec.Name, err)
+	}
+	if len(files) == 0 {
+		s.warnIfMissing(ctx)
 	}
 	return files, nil
 }

@@ -40,3 +40,15 @@ func Drop(ctx context.Context, spec connector.TableSpec) error {
 	}
 	return nil
 }
+
+// SamePath reports whether two tables keep the same local index (the
+// registry's SameData for index).
+func SamePath(a, b connector.TableSpec) bool {
+	p, q := a.Options["path"], b.Options["path"]
+	if p == "" || q == "" {
+		return false
+	}
+	ap, err1 := filepath.Abs(p)
+	aq, err2 := filepath.Abs(q)
+	return err1 == nil && err2 == nil && ap == aq
+}

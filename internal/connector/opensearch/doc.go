@@ -119,7 +119,7 @@ func (e *Encoder) Encode(batch arrow.RecordBatch) ([]Doc, error) {
 			binary.BigEndian.PutUint64(sum[8:], h)
 			d.ID = hex.EncodeToString(sum[:])
 		}
-		if e.routing >= 0 && !batch.Column(e.routing).IsNull(row) {
+		if e.routing >= 0 && !types.IsNull(batch.Column(e.routing), row) {
 			d.Routing = types.FormatValue(batch.Column(e.routing), row)
 		}
 		if e.index != nil {
@@ -136,7 +136,7 @@ func (e *Encoder) idOf(batch arrow.RecordBatch, row int) string {
 	parts := make([]string, len(e.idCols))
 	for i, c := range e.idCols {
 		col := batch.Column(c)
-		if col.IsNull(row) {
+		if types.IsNull(col, row) {
 			return ""
 		}
 		if col.DataType().ID() == arrow.TIMESTAMP {

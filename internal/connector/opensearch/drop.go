@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"strings"
 
 	"sluice/internal/connector"
 )
@@ -41,4 +42,12 @@ func truncate(b []byte) string {
 		return string(b[:300]) + "..."
 	}
 	return string(b)
+}
+
+// SameIndex reports whether two tables write the same index of the same
+// cluster (the registry's SameData for opensearch).
+func SameIndex(a, b connector.TableSpec) bool {
+	i, j := a.Options["index"], b.Options["index"]
+	return i != "" && strings.EqualFold(i, j) &&
+		strings.TrimRight(a.Options["endpoint"], "/") == strings.TrimRight(b.Options["endpoint"], "/")
 }

@@ -116,7 +116,7 @@ func (r *resolver) name(batch arrow.RecordBatch, row int) (string, error) {
 			continue
 		}
 		col := batch.Column(r.cols[i])
-		if col.IsNull(row) {
+		if types.IsNull(col, row) {
 			return "", fmt.Errorf("index pattern: column %s is NULL", x.column)
 		}
 		v := types.ValueAt(col, row)

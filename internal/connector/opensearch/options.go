@@ -2,12 +2,12 @@ package opensearch
 
 import (
 	"fmt"
-	"os"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"sluice/internal/storage"
 )
 
 // Options are a table's OPTIONS, parsed and checked.
@@ -50,25 +50,9 @@ func OptionKeys() []string {
 	return keys
 }
 
-var envRef = regexp.MustCompile(`\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}`)
-
-// expandEnv replaces ${env:VAR} references; a missing variable is an
-// error that names the variable, never its value.
-func expandEnv(key, v string) (string, error) {
-	var missing string
-	out := envRef.ReplaceAllStringFunc(v, func(m string) string {
-		name := envRef.FindStringSubmatch(m)[1]
-		val, ok := os.LookupEnv(name)
-		if !ok && missing == "" {
-			missing = name
-		}
-		return val
-	})
-	if missing != "" {
-		return "", fmt.Errorf("option %s: environment variable %s is not set", key, missing)
-	}
-	return out, nil
-}
+// expandEnv replaces ${env:VAR} references (storage.ExpandEnv, the one
+// implementation every connector's options share).
+func expandEnv(key, v string) (string, error) { return storage.ExpandEnv(key, v) }
 
 // ValidateOptions checks OPTIONS keys and values without connecting.
 func ValidateOptions(m map[string]string) error {
@@ -93,7 +77,10 @@ func parseOptions(m map[string]string, resolve bool) (Options, error) {
 		}
 		return expandEnv(k, v)
 	}
-	ep := m["endpoint"]
+	ep, err := get("endpoint")
+	if err != nil {
+		return o, err
+	}
 	if ep == "" {
 		ep = "http://127.0.0.1:9200"
 	}
@@ -112,7 +99,6 @@ func parseOptions(m map[string]string, resolve bool) (Options, error) {
 	if _, err := parseIndexPattern(o.Index); err != nil {
 		return o, err
 	}
-	var err error
 	if o.User, err = get("user"); err != nil {
 		return o, err
 	}

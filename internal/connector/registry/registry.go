@@ -163,6 +163,7 @@ func opensearchFactory() *connector.Factory {
 		},
 		Validate: opensearch.ValidateOptions,
 		Drop:     opensearch.DropIndex,
+		SameData: opensearch.SameIndex,
 		// Documents are JSON: what JSON round-trips.
 		Conformance: &connector.Capabilities{ReadBack: true, Types: jsonKinds, ReplaySafe: true, Search: true,
 			Skip: map[string]string{
@@ -191,6 +192,7 @@ func indexFactory() *connector.Factory {
 		Validate: index.ValidateOptions,
 		Defaults: indexDefaults,
 		Drop:     index.Drop,
+		SameData: index.SamePath,
 		// Rows are kept as JSON in each document: what JSON round-trips.
 		Conformance: &connector.Capabilities{ReadBack: true, Types: jsonKinds, ReplaySafe: true, Search: true,
 			DropKeepsForeign: true,

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"sluice/internal/connector"
 	"sluice/internal/connector/memtable"
@@ -243,5 +245,22 @@ func TestUnorderedBufferStaysUnderItsBound(t *testing.T) {
 	}
 	if probe.max < 3 {
 		t.Fatalf("only %d batches were ever ahead of a slow consumer: the workers did not read ahead", probe.max)
+	}
+}
+
+func TestRowBytesOfNestedColumns(t *testing.T) {
+	lb := array.NewListBuilder(memory.DefaultAllocator, arrow.ListOf(arrow.BinaryTypes.String).Elem())
+	defer lb.Release()
+	vb := lb.ValueBuilder().(*array.StringBuilder)
+	lb.Append(true)
+	vb.Append("abc")
+	lb.AppendNull()
+	l := lb.NewArray()
+	defer l.Release()
+	lists := arrow.NewSchema([]arrow.Field{{Name: "l", Type: l.DataType(), Nullable: true}}, nil)
+	b := array.NewRecordBatch(lists, []arrow.Array{l}, 2)
+	defer b.Release()
+	if n := rowBytes(b); n < 3 {
+		t.Fatalf("a list of one 3-byte string counts %d bytes", n)
 	}
 }

@@ -26,6 +26,14 @@ type Scan struct {
 	// project) for each worker, so decoding and filtering run in parallel.
 	// They see only Process: no watermarks, no EndEpoch.
 	Local func() ([]Operator, error)
+	// Unordered lets the stage take batches as workers produce them,
+	// each with its input position, when its first operator takes any
+	// order (TakesAnyOrder); otherwise batches come in split order. The
+	// planner sets it only where the output cannot tell the difference.
+	Unordered bool
+	// BufferBytes bounds the bytes of batches read but not yet consumed
+	// under unordered delivery; <= 0 means DefaultBufferBytes.
+	BufferBytes int64
 }
 
 // Stage is a chain of operators fed by a scan or, for UNION ALL, by the
@@ -46,7 +54,8 @@ type Observer interface {
 // Run drives one epoch through root and its inputs into out.
 //
 // Every split of every scan is read (in parallel, batches delivered in
-// split order), each batch is pushed through the stage's operators in the
+// split order, or as they come to a stage whose scan is Unordered and
+// whose first operator takes any order), each batch is pushed through the stage's operators in the
 // calling goroutine, then the watermark (WatermarkEnd for a batch query)
 // and EndEpoch go through every chain, inputs first. An operator returning
 // ErrLimitReached stops the reading early but not the flush. Operators
@@ -153,7 +162,13 @@ func (u unionInput) Send(ctx context.Context, m Message) error {
 func (d *driver) read(ctx context.Context, c *chain) error {
 	entry := c.step(0)
 	if sc := c.stage.Scan; sc != nil {
-		if err := d.scan(ctx, sc, entry); err != nil {
+		var err error
+		if first, ok := c.anyOrderEntry(); ok && sc.Unordered {
+			err = d.scanUnordered(ctx, sc, c, first)
+		} else {
+			err = d.scan(ctx, sc, entry)
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -340,7 +355,7 @@ func (d *driver) worker(ctx context.Context, sc *Scan, feeds []splitFeed, next <
 		}
 		err := localErr
 		if err == nil {
-			err = d.readSplit(ctx, sc, sc.Splits[idx], f.ch, local)
+			err = d.readSplit(ctx, sc, sc.Splits[idx], local, feedEmit(f.ch))
 		}
 		if err != nil {
 			select {
@@ -352,7 +367,23 @@ func (d *driver) worker(ctx context.Context, sc *Scan, feeds []splitFeed, next <
 	}
 }
 
-func (d *driver) readSplit(ctx context.Context, sc *Scan, split connector.Split, ch chan item, local *chain) error {
+// feedEmit hands batches to an ordered feed.
+func feedEmit(ch chan item) func(context.Context, arrow.RecordBatch) error {
+	return func(ctx context.Context, b arrow.RecordBatch) error {
+		b.Retain()
+		select {
+		case ch <- item{batch: b}:
+			return nil
+		case <-ctx.Done():
+			b.Release()
+			return ctx.Err()
+		}
+	}
+}
+
+// readSplit reads one split through the worker's local chain and hands
+// each non-empty batch to emit, which retains what it keeps.
+func (d *driver) readSplit(ctx context.Context, sc *Scan, split connector.Split, local *chain, emit func(context.Context, arrow.RecordBatch) error) error {
 	id := split.ID()
 	if d.obs != nil {
 		d.obs.SplitStarted(id, split.Size())
@@ -373,14 +404,7 @@ func (d *driver) readSplit(ctx context.Context, sc *Scan, split connector.Split,
 		if m.IsWatermark() || m.Batch.NumRows() == 0 {
 			return nil
 		}
-		m.Batch.Retain()
-		select {
-		case ch <- item{batch: m.Batch}:
-			return nil
-		case <-ctx.Done():
-			m.Batch.Release()
-			return ctx.Err()
-		}
+		return emit(ctx, m.Batch)
 	})
 	var entry Output = send
 	if local != nil {

@@ -40,12 +40,18 @@ type HashAggregate struct {
 	hint    string
 	held    int64 // bytes reserved from budget for the groups
 	spill   *aggSpill
+	// first is each group's first row in input order, kept when batches
+	// arrive out of order (ProcessAt) so groups still come out in
+	// first-seen input order; nil under in-order delivery.
+	first []Pos
 }
 
 var (
 	_ Operator   = (*HashAggregate)(nil)
 	_ Stateful   = (*HashAggregate)(nil)
 	_ MemoryUser = (*HashAggregate)(nil)
+
+	_ OrderInsensitive = (*HashAggregate)(nil)
 )
 
 // SetMemoryBudget makes the aggregate spill its groups to disk, hash
@@ -91,6 +97,7 @@ func (h *HashAggregate) Reset() {
 	for i, g := range h.groupBy {
 		types[i] = g.Type()
 	}
+	h.first = h.first[:0]
 	h.table = newKeyTable(types)
 	h.keys = make([][]arrow.Array, len(h.groupBy))
 	h.accs = make([]expr.Accumulator, len(h.aggs))
@@ -110,6 +117,11 @@ func (h *HashAggregate) release() {
 
 // Process folds the batch into the groups.
 func (h *HashAggregate) Process(ctx context.Context, batch arrow.RecordBatch, out Output) error {
+	return h.process(ctx, batch, -1)
+}
+
+// process folds batch in; pos >= 0 is its input position (ProcessAt).
+func (h *HashAggregate) process(ctx context.Context, batch arrow.RecordBatch, pos Pos) error {
 	n := int(batch.NumRows())
 	if n == 0 {
 		return nil
@@ -147,6 +159,10 @@ func (h *HashAggregate) Process(ctx context.Context, batch arrow.RecordBatch, ou
 		if err != nil {
 			return fmt.Errorf("hash aggregate: %s: %w", a, err)
 		}
+	}
+	if pos >= 0 && len(h.groupBy) > 0 {
+		// Before accounting: a spill would renumber the groups.
+		h.noteFirst(ids, pos)
 	}
 	if grown > 0 {
 		return h.account(ctx, grown)
@@ -214,6 +230,7 @@ func (h *HashAggregate) result() (arrow.RecordBatch, error) {
 		releaseAll(cols)
 		return nil, err
 	}
+	order := h.inputOrder()
 	for c, g := range h.groupBy {
 		col, err := concatArrays(g.Type(), h.keys[c])
 		if err != nil {
@@ -237,6 +254,16 @@ func (h *HashAggregate) result() (arrow.RecordBatch, error) {
 			return fail(fmt.Errorf("%s: %d results for %d groups", a, res.Len(), numGroups))
 		}
 		cols = append(cols, res)
+	}
+	if order != nil {
+		for i, col := range cols {
+			taken, err := gather(context.Background(), col, order)
+			if err != nil {
+				return fail(err)
+			}
+			col.Release()
+			cols[i] = taken
+		}
 	}
 	b := array.NewRecordBatch(h.schema, cols, int64(numGroups))
 	releaseAll(cols)

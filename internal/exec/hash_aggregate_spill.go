@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -155,7 +156,7 @@ func (h *HashAggregate) spillPartition(ctx context.Context, p int, keyCols []arr
 	sb := array.NewInt64Builder(memAlloc)
 	sb.Reserve(len(groups))
 	for _, g := range groups {
-		sb.UnsafeAppend(sp.base + int64(g))
+		sb.UnsafeAppend(h.seqOf(g))
 	}
 	cols = append(cols, sb.NewArray())
 	sb.Release()
@@ -236,8 +237,9 @@ func (h *HashAggregate) emitSpilled(ctx context.Context, out Output) error {
 
 // mergePartition folds every run section of one partition file into one
 // set of groups and returns them with their results and sequence numbers.
-// Runs are read in spill order, so a key's first sighting carries its
-// smallest sequence number and groups are created in sequence order.
+// A group keeps the smallest sequence number of its runs (under in-order
+// delivery its first sighting's; out of order a later run may hold an
+// earlier row), and the groups come back sorted by it.
 func (h *HashAggregate) mergePartition(ctx context.Context, f *spillFile, outSchema *arrow.Schema) (arrow.RecordBatch, error) {
 	if err := f.finish(); err != nil {
 		return nil, err
@@ -257,8 +259,9 @@ func (h *HashAggregate) mergePartition(ctx context.Context, f *spillFile, outSch
 	for i, a := range h.aggs {
 		accs[i] = a.NewAccumulator()
 	}
-	var kept [][]arrow.Array // per column (keys then seq): chunks
-	kept = make([][]arrow.Array, len(h.groupBy)+1)
+	var kept [][]arrow.Array // per key column: chunks
+	kept = make([][]arrow.Array, len(h.groupBy))
+	var seqs []int64 // per merged group
 	defer func() {
 		for _, cs := range kept {
 			releaseAll(cs)
@@ -289,6 +292,15 @@ func (h *HashAggregate) mergePartition(ctx context.Context, f *spillFile, outSch
 			}
 			kept[c] = append(kept[c], t)
 		}
+		seqIn := kb.Column(len(h.groupBy)).(*array.Int64)
+		for i, id := range ids {
+			// New ids are dense in row order.
+			if v := seqIn.Value(i); int(id) == len(seqs) {
+				seqs = append(seqs, v)
+			} else if v < seqs[id] {
+				seqs[id] = v
+			}
+		}
 		kb.Release()
 		mapping := make([]uint32, n+1)
 		for i, id := range ids {
@@ -314,18 +326,20 @@ func (h *HashAggregate) mergePartition(ctx context.Context, f *spillFile, outSch
 		releaseAll(cols)
 		return nil, err
 	}
-	keyTypes := append(types, arrow.PrimitiveTypes.Int64)
 	keyCols := make([]arrow.Array, len(kept))
 	for c := range kept {
-		col, err := concatArrays(keyTypes[c], kept[c])
+		col, err := concatArrays(types[c], kept[c])
 		if err != nil {
 			releaseAll(keyCols)
 			return fail(err)
 		}
 		keyCols[c] = col
 	}
-	cols = append(cols, keyCols[:len(h.groupBy)]...)
-	seqCol := keyCols[len(h.groupBy)]
+	cols = append(cols, keyCols...)
+	sb := array.NewInt64Builder(memAlloc)
+	sb.AppendValues(seqs, nil)
+	seqCol := sb.NewArray()
+	sb.Release()
 	for i, a := range h.aggs {
 		// Group 0 of the merged accumulators collected other partitions'
 		// groups while spilling: drop it.
@@ -338,6 +352,17 @@ func (h *HashAggregate) mergePartition(ctx context.Context, f *spillFile, outSch
 		res.Release()
 	}
 	cols = append(cols, seqCol)
+	if !slices.IsSorted(seqs) {
+		order := sortedBy(seqs)
+		for i, col := range cols {
+			taken, err := gather(ctx, col, order)
+			if err != nil {
+				return fail(err)
+			}
+			col.Release()
+			cols[i] = taken
+		}
+	}
 	b := array.NewRecordBatch(outSchema, cols, int64(numGroups))
 	releaseAll(cols)
 	return b, nil

@@ -261,7 +261,8 @@ func arrayBytes(d arrow.ArrayData) int64 {
 	for _, c := range d.Children() {
 		n += arrayBytes(c)
 	}
-	if dict := d.Dictionary(); dict != nil {
+	// Dictionary returns a typed nil *array.Data when there is none.
+	if dict, ok := d.Dictionary().(*array.Data); ok && dict != nil {
 		n += arrayBytes(dict)
 	}
 	return n

@@ -75,6 +75,7 @@ func Compile(n plan.Node, opts Options) (*Plan, error) {
 		return nil, err
 	}
 	p.Root = ls.Stage
+	markUnordered(p)
 	if err := setBudgets(p, opts); err != nil {
 		return nil, err
 	}

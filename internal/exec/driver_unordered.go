@@ -1,0 +1,203 @@
+package exec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
+
+// DefaultBufferBytes bounds an unordered scan's batches in flight.
+const DefaultBufferBytes int64 = 64 << 20
+
+// anyOrderEntry is the chain's first operator when it takes any order.
+func (c *chain) anyOrderEntry() (OrderInsensitive, bool) {
+	if len(c.ops) == 0 || !TakesAnyOrder(c.ops[0]) {
+		return nil, false
+	}
+	return c.ops[0].(OrderInsensitive), true
+}
+
+// sendAt is step(0).Send for a batch delivered out of order.
+func (c *chain) sendAt(ctx context.Context, op OrderInsensitive, b arrow.RecordBatch, pos Pos) error {
+	if c.full[0] {
+		return ErrLimitReached
+	}
+	err := op.ProcessAt(ctx, b, pos, c.step(1))
+	if errors.Is(err, ErrLimitReached) {
+		c.full[0] = true
+	}
+	return err
+}
+
+// posItem is a batch with its input position, or the error that ended
+// split.
+type posItem struct {
+	batch arrow.RecordBatch
+	pos   Pos
+	size  int64
+	split int
+	err   error
+}
+
+// scanUnordered reads sc's splits on its workers and pushes each batch
+// into first as soon as any worker has it, so a slow split holds up
+// nothing but itself. The bytes read ahead of first stay under the
+// scan's BufferBytes.
+func (d *driver) scanUnordered(ctx context.Context, sc *Scan, c *chain, first OrderInsensitive) error {
+	if len(sc.Splits) == 0 {
+		return nil
+	}
+	if len(sc.Splits) >= 1<<(63-PosSplitShift) {
+		return fmt.Errorf("reading %s: %d splits is more than positions can number", sc.Name, len(sc.Splits))
+	}
+	par := sc.Parallelism
+	if par <= 0 {
+		par = runtime.GOMAXPROCS(0)
+	}
+	par = min(par, len(sc.Splits))
+	bound := sc.BufferBytes
+	if bound <= 0 {
+		bound = DefaultBufferBytes
+	}
+	gate := newByteGate(bound)
+
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	items := make(chan posItem, par)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < par; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			d.unorderedWorker(wctx, sc, &next, gate, items)
+		}()
+	}
+	go func() {
+		wg.Wait()
+		close(items)
+	}()
+	stop := func() {
+		cancel()
+		for it := range items {
+			if it.batch != nil {
+				it.batch.Release()
+			}
+		}
+	}
+
+	for it := range items {
+		if it.err != nil {
+			stop()
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return fmt.Errorf("reading split %s: %w", sc.Splits[it.split].ID(), it.err)
+		}
+		err := c.sendAt(ctx, first, it.batch, it.pos)
+		it.batch.Release()
+		gate.release(it.size)
+		if err != nil {
+			stop()
+			if errors.Is(err, ErrLimitReached) {
+				return err
+			}
+			return fmt.Errorf("processing split %s: %w", sc.Splits[it.split].ID(), err)
+		}
+	}
+	// A worker cut short by cancellation stops silently.
+	return ctx.Err()
+}
+
+// unorderedWorker takes the next undispatched split until none is left.
+func (d *driver) unorderedWorker(ctx context.Context, sc *Scan, next *atomic.Int64, gate *byteGate, items chan<- posItem) {
+	var local *chain
+	var localErr error
+	if sc.Local != nil {
+		ops, err := sc.Local()
+		if err != nil {
+			localErr = fmt.Errorf("building scan operators: %w", err)
+		} else {
+			local = &chain{ops: ops, full: make([]bool, len(ops))}
+		}
+	}
+	for ctx.Err() == nil {
+		idx := int(next.Add(1) - 1)
+		if idx >= len(sc.Splits) {
+			return
+		}
+		var row int64
+		emit := func(ctx context.Context, b arrow.RecordBatch) error {
+			size := rowBytes(b)
+			if err := gate.acquire(ctx, size); err != nil {
+				return err
+			}
+			b.Retain()
+			it := posItem{batch: b, pos: Pos(int64(idx)<<PosSplitShift + row), size: size, split: idx}
+			select {
+			case items <- it:
+				row += b.NumRows()
+				return nil
+			case <-ctx.Done():
+				b.Release()
+				gate.release(size)
+				return ctx.Err()
+			}
+		}
+		err := localErr
+		if err == nil {
+			err = d.readSplit(ctx, sc, sc.Splits[idx], local, emit)
+		}
+		if err != nil {
+			select {
+			case items <- posItem{err: err, split: idx}:
+			case <-ctx.Done():
+			}
+			return
+		}
+	}
+}
+
+// byteGate is a counting semaphore over bytes. One batch larger than the
+// whole bound still passes when nothing else is held, so it cannot stall.
+type byteGate struct {
+	mu   sync.Mutex
+	max  int64
+	used int64
+	wake chan struct{} // closed and replaced at each release
+}
+
+func newByteGate(max int64) *byteGate {
+	return &byteGate{max: max, wake: make(chan struct{})}
+}
+
+func (g *byteGate) acquire(ctx context.Context, n int64) error {
+	for {
+		g.mu.Lock()
+		if g.used == 0 || g.used+n <= g.max {
+			g.used += n
+			g.mu.Unlock()
+			return nil
+		}
+		w := g.wake
+		g.mu.Unlock()
+		select {
+		case <-w:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+func (g *byteGate) release(n int64) {
+	g.mu.Lock()
+	g.used -= n
+	close(g.wake)
+	g.wake = make(chan struct{})
+	g.mu.Unlock()
+}

@@ -113,3 +113,14 @@ type EpochBeginner interface {
 type LimitPusher interface {
 	PushLimit(n int64) (Source, error)
 }
+
+// RowErrorReporter is a reader that decides what happens to a row whose
+// evaluation failed in the scan's own operators (an arithmetic overflow
+// in a projection or filter), under the table's mode for bad rows:
+// FAILFAST returns an error naming the file and row, which fails the
+// query; DROPMALFORMED and PERMISSIVE record the row as a bad row (dead
+// letter, counts) and return nil, and the row is dropped. row is the
+// row's ordinal in the split, from 0.
+type RowErrorReporter interface {
+	ReportRowError(row int64, err error) error
+}

@@ -400,11 +400,18 @@ func (d *driver) readSplit(ctx context.Context, sc *Scan, split connector.Split,
 	}()
 
 	var rows int64
+	// emitErr tells an error of the consumers (which have taken rows)
+	// from one of the scan's own operators (which have not).
+	var emitErr error
 	send := OutputFunc(func(ctx context.Context, m Message) error {
 		if m.IsWatermark() || m.Batch.NumRows() == 0 {
 			return nil
 		}
-		return emit(ctx, m.Batch)
+		if err := emit(ctx, m.Batch); err != nil {
+			emitErr = err
+			return err
+		}
+		return nil
 	})
 	var entry Output = send
 	if local != nil {
@@ -430,6 +437,11 @@ func (d *driver) readSplit(ctx context.Context, sc *Scan, split connector.Split,
 		}
 		rows += b.NumRows()
 		err = entry.Send(ctx, Message{Batch: b})
+		if err != nil && local != nil && emitErr == nil && isRowError(err) {
+			if rep, ok := r.(connector.RowErrorReporter); ok {
+				err = sendRowByRow(ctx, entry, b, rows-b.NumRows(), rep, &emitErr)
+			}
+		}
 		b.Release()
 		if errors.Is(err, ErrLimitReached) {
 			break

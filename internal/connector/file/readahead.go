@@ -148,5 +148,10 @@ func (s *Source) splitFile(ctx context.Context, sp *Split) format.File {
 			}
 		}
 	}
-	return formatFile(s.loc.store, sp.URI, sp.Key, sp.Bytes)
+	f := formatFile(s.loc.store, sp.URI, sp.Key, sp.Bytes)
+	if s.readAsIs {
+		st, key := s.loc.store, sp.Key
+		f.Open = func(ctx context.Context) (io.ReadCloser, error) { return storage.OpenChecked(ctx, st, key, -1) }
+	}
+	return f
 }

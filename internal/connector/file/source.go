@@ -60,6 +60,11 @@ type Source struct {
 
 	// limit, when >= 0, is the most rows a split yields (a pushed LIMIT).
 	limit int64
+	// readAsIs reads a file whole as it is at open, not checked against
+	// its listed size: a stream replaying an epoch whose file was fixed
+	// (FAILFAST, then rewritten) reads the fixed file. A read that changes
+	// under it still fails.
+	readAsIs bool
 	// missingWarned is shared by every pushed copy: warn about a missing
 	// location once.
 	missingWarned *atomic.Bool

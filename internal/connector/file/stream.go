@@ -82,7 +82,9 @@ func NewStreamSource(src connector.Source) (*StreamSource, error) {
 	default:
 		return nil, fmt.Errorf("table %s: discovery %q: want full or start_after", s.spec.Name, s.sopts.Discovery)
 	}
-	return &StreamSource{Source: s, seen: map[string]seenFile{}, committed: -1, warned: map[string]bool{}}, nil
+	c := *s
+	c.readAsIs = true
+	return &StreamSource{Source: &c, seen: map[string]seenFile{}, committed: -1, warned: map[string]bool{}}, nil
 }
 
 func (s *StreamSource) startAfter() bool { return s.sopts.Discovery == "start_after" }

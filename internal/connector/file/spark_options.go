@@ -25,7 +25,7 @@ var sparkAliases = map[string]string{
 	"maxbytespertrigger":        "max_bytes_per_trigger",
 	"latestfirst":               "latest_first",
 	"maxfileage":                "max_file_age",
-	"multiline":                 "multi_line",
+	"multiline":                 "multiline",
 	"linesep":                   "line_sep",
 	"dateformat":                "date_format",
 	"charset":                   "encoding",
@@ -96,12 +96,12 @@ func NormalizeSparkOptions(fmtName string, opts map[string]string) (map[string]s
 				continue // Spark's default, what DATE values are read as
 			}
 			return nil, fmt.Errorf("option dateFormat = %q is not supported yet (DATE values are read as yyyy-MM-dd)", v)
-		case "multi_line":
+		case "multiline":
 			on, err := parseBool(v)
 			if err != nil {
 				return nil, fmt.Errorf("option multiLine = %q: %w", v, err)
 			}
-			if slices.Contains(fmtKeys, "multi_line") {
+			if slices.Contains(fmtKeys, "multiline") {
 				break // the format decodes it
 			}
 			if !on {

@@ -28,6 +28,7 @@ func Operators() []OperatorInfo {
 		{Name: "EventTime", Description: "drops rows older than the epoch's watermark and tracks the largest event time"},
 		{Name: "WindowAggregate", Stateful: true, Description: "streaming GROUP BY an event-time window: per-window state, written when the watermark closes the window (append) or each epoch (update)"},
 		{Name: "StreamAggregate", Stateful: true, Description: "streaming GROUP BY without a window: every group written each epoch (complete, update)"},
+		{Name: "Window", Buffers: true, Description: "window functions (batch only): sorts by partition and order keys (spilling under a budget), then computes each partition"},
 		{Name: "SessionWindow", Stateful: true, Buffers: true, Description: "assigns SESSION(ts, gap) windows per key, emitting each session's rows when the watermark closes it"},
 	}
 }

@@ -25,7 +25,9 @@ func TestOperators(t *testing.T) {
 	wa := newTumbleCount(t, Append)
 	sa := NewStreamAggregate(h, Complete)
 	sw, _ := NewSessionWindow(tsSchema, nil, expr.Col(0, "ts", tsSchema.Field(0).Type), 60_000_000, "__session")
+	win, _ := NewWindow(s, nil, nil, nil, nil, nil)
 	ops := map[string]Operator{
+		"Window": win,
 		"Filter": f, "Project": p, "Limit": NewLimit(s, 1, 0), "HashAggregate": h,
 		"Sort": NewSort(s, nil), "TopN": NewTopN(s, nil, 1, 0), "Distinct": NewDistinct(s), "HashJoin": j, "Generate": g,
 		"EventTime": et, "WindowAggregate": wa, "StreamAggregate": sa, "SessionWindow": sw,

@@ -121,6 +121,10 @@ func TestRegistryIsConsistent(t *testing.T) {
 			if d.Agg == nil {
 				t.Errorf("%s has no accumulator", d.Name)
 			}
+		case functions.WindowFunction:
+			if d.Win == nil {
+				t.Errorf("%s has no window maker", d.Name)
+			}
 		case functions.Window:
 		default:
 			t.Errorf("%s has kind %q", d.Name, d.Kind)

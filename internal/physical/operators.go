@@ -27,6 +27,8 @@ func newOperator(n plan.Node) (exec.Operator, error) {
 		return exec.NewTopN(t.Input.Schema(), sortKeys(t.Keys), t.N, t.Offset), nil
 	case *plan.SessionAssign:
 		return exec.NewSessionWindow(t.Input.Schema(), t.Keys, t.TS, t.Gap, "__session")
+	case *plan.Window:
+		return exec.NewWindow(t.Input.Schema(), t.PartitionBy, sortKeys(t.OrderBy), t.Funcs, t.Frames, t.Names)
 	case *plan.Distinct:
 		return exec.NewDistinct(t.Input.Schema()), nil
 	case *plan.Explode:

@@ -7,6 +7,7 @@ import (
 
 	"sluice/internal/expr"
 	"sluice/internal/sql"
+	"sluice/internal/types"
 )
 
 // bindAggregate builds the Aggregate node for a grouped SELECT and the
@@ -67,7 +68,7 @@ func (b *Binder) bindAggregate(sel *sql.Select, items []selectItem, calls []*sql
 			be, err := (&exprBinder{b: b, sc: &scope{}, hook: h}).bind(w)
 			return be, err == nil, err
 		}
-		if c, ok := e.(*sql.Call); ok && expr.IsAggregate(strings.ToLower(c.Name)) {
+		if c, ok := e.(*sql.Call); ok && c.Over == nil && expr.IsAggregate(strings.ToLower(c.Name)) {
 			a, err := b.bindAggCall(c, pre)
 			if err != nil {
 				return nil, false, err
@@ -140,6 +141,13 @@ func (b *Binder) bindAggCall(c *sql.Call, pre *exprBinder) (*expr.Aggregate, err
 		}
 	} else if name != "count" {
 		return nil, errAt(c, "%s(*) is not valid; only count(*)", name)
+	}
+	if c.IgnoreNulls {
+		// first(x) IGNORE NULLS is first(x, true).
+		if (name != "first" && name != "first_value" && name != "last" && name != "last_value") || len(args) != 1 {
+			return nil, errAt(c, "IGNORE NULLS is only valid for first and last with one argument, and for window functions")
+		}
+		args = append(args, expr.MustLit(true, types.Boolean))
 	}
 	a, err := expr.NewAggregate(name, args, c.Distinct)
 	if err != nil {

@@ -235,11 +235,20 @@ func (eb *exprBinder) bindCall(c *sql.Call) (expr.Expr, error) {
 			return expr.Col(col.Index, col.Name, col.Type), nil
 		}
 	}
+	if c.Over != nil {
+		return nil, errAt(c, "window function %s is not allowed here; window functions may appear in the SELECT list, QUALIFY and ORDER BY", name)
+	}
+	if expr.IsWindowFunction(name) {
+		return nil, errAt(c, "%s is a window function and needs an OVER clause", name)
+	}
 	if expr.IsAggregate(name) {
 		return nil, errAt(c, "aggregate function %s is not allowed here", name)
 	}
 	if isGenerator(name) {
 		return nil, errAt(c, "%s is only allowed as a top-level SELECT item", name)
+	}
+	if c.IgnoreNulls {
+		return nil, errAt(c, "IGNORE NULLS is only valid for first, last and window functions")
 	}
 	if c.Star || c.Distinct {
 		return nil, errAt(c, "%s(%s) is only valid for aggregate functions", name, map[bool]string{true: "*", false: "DISTINCT ..."}[c.Star])

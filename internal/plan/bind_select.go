@@ -85,6 +85,10 @@ func (b *Binder) bindSelect(sel *sql.Select, orderBy []*sql.OrderItem) (Node, er
 	for _, o := range orderBy {
 		aggCalls = collectAggs(o.Expr, aggCalls)
 	}
+	winCalls := selectWindows(sel, items, orderBy)
+	if len(winCalls) > 0 && b.Streaming {
+		return nil, streamingWindowError(winCalls[0])
+	}
 	post := &exprBinder{b: b, sc: sc}
 	if len(sel.GroupBy) > 0 || len(aggCalls) > 0 || sel.Having != nil {
 		agg, h, err := b.bindAggregate(sel, items, aggCalls, input, sc)
@@ -103,6 +107,24 @@ func (b *Binder) bindSelect(sel *sql.Select, orderBy []*sql.OrderItem) (Node, er
 			}
 			input = &Filter{Input: input, Pred: pred}
 		}
+	}
+	if len(winCalls) > 0 {
+		if input, post, err = b.bindWindows(sel, winCalls, input, post); err != nil {
+			return nil, err
+		}
+	}
+	if sel.Qualify != nil {
+		if len(winCalls) == 0 {
+			return nil, errAt(sel.Qualify, "QUALIFY needs a window function in the SELECT list or in its condition")
+		}
+		pred, err := qualifyBinder(post, items).bind(sel.Qualify)
+		if err != nil {
+			return nil, err
+		}
+		if err := wantBool(sel.Qualify, pred, "QUALIFY"); err != nil {
+			return nil, err
+		}
+		input = &Filter{Input: input, Pred: pred}
 	}
 
 	// A generator (explode) becomes its own node; its item then reads the
@@ -294,7 +316,7 @@ func expandItems(items []*sql.SelectItem, sc *scope) ([]selectItem, error) {
 // another aggregate) to acc.
 func collectAggs(e sql.Expr, acc []*sql.Call) []*sql.Call {
 	walkSQL(e, func(x sql.Expr) bool {
-		if c, ok := x.(*sql.Call); ok && expr.IsAggregate(strings.ToLower(c.Name)) {
+		if c, ok := x.(*sql.Call); ok && c.Over == nil && expr.IsAggregate(strings.ToLower(c.Name)) {
 			acc = append(acc, c)
 			return false
 		}

@@ -151,6 +151,8 @@ func prune(n Node, need map[int]bool) (Node, map[int]int, error) {
 		m := copyMap(cm)
 		m[nin] = child.Schema().NumFields()
 		return &c, m, nil
+	case *Window:
+		return pruneWindow(t, need)
 	case *EventTime:
 		cn := copySet(need)
 		cn[t.Column] = true

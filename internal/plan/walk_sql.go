@@ -33,6 +33,12 @@ func walkSQL(e sql.Expr, fn func(sql.Expr) bool) {
 		kids = []sql.Expr{t.X}
 	case *sql.Call:
 		kids = t.Args
+		if t.Over != nil {
+			kids = append(append([]sql.Expr{}, kids...), t.Over.PartitionBy...)
+			for _, o := range t.Over.OrderBy {
+				kids = append(kids, o.Expr)
+			}
+		}
 	case *sql.Subscript:
 		kids = []sql.Expr{t.X, t.Index}
 	case *sql.FieldAccess:

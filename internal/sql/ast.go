@@ -248,6 +248,11 @@ type Call struct {
 	Args     []Expr
 	Distinct bool
 	Star     bool
+	// IgnoreNulls is IGNORE NULLS after the arguments (lag, lead,
+	// first_value, last_value, nth_value).
+	IgnoreNulls bool
+	// Over is the window of a window function call; nil for others.
+	Over *WindowSpec
 }
 
 // Subscript is x[i]: an array element (1-based, as in Spark's element_at
@@ -347,6 +352,10 @@ type Select struct {
 	Where    Expr   // nil when absent
 	GroupBy  []Expr // an integer Literal here is an ordinal (GROUP BY 1)
 	Having   Expr   // nil when absent
+	// Windows are the named windows of the WINDOW clause.
+	Windows []*NamedWindow
+	// Qualify filters rows after the window functions; nil when absent.
+	Qualify Expr
 }
 
 // SelectItem is expr [AS alias], * or t.* (Expr is a *Star). Alias is ""

@@ -287,6 +287,12 @@ func (e *Call) format(b *strings.Builder) {
 		writeList(b, e.Args)
 	}
 	b.WriteByte(')')
+	if e.IgnoreNulls {
+		b.WriteString(" IGNORE NULLS")
+	}
+	if e.Over != nil {
+		b.WriteString(" " + e.Over.overString())
+	}
 }
 
 func (e *Subscript) format(b *strings.Builder) {

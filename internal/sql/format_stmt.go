@@ -77,6 +77,18 @@ func (s *Select) String() string {
 		b.WriteString(" HAVING ")
 		b.WriteString(s.Having.String())
 	}
+	if s.Qualify != nil {
+		b.WriteString(" QUALIFY ")
+		b.WriteString(s.Qualify.String())
+	}
+	for i, w := range s.Windows {
+		if i == 0 {
+			b.WriteString(" WINDOW ")
+		} else {
+			b.WriteString(", ")
+		}
+		b.WriteString(w.String())
+	}
 	return b.String()
 }
 

@@ -480,10 +480,13 @@ func (p *parser) call() (Expr, error) {
 	c := &Call{At: name.pos, Name: name.text}
 	if p.acceptOp("*") {
 		c.Star = true
-		return c, p.expectOp(")")
+		if err := p.expectOp(")"); err != nil {
+			return nil, err
+		}
+		return c, p.callSuffix(c)
 	}
 	if p.acceptOp(")") {
-		return c, nil
+		return c, p.callSuffix(c)
 	}
 	if p.acceptKw("DISTINCT") {
 		c.Distinct = true
@@ -495,11 +498,12 @@ func (p *parser) call() (Expr, error) {
 		return nil, err
 	}
 	c.Args = args
+	p.nullsTreatment(c) // first_value(x IGNORE NULLS), as Spark also reads it
 	if err := p.expectOp(")"); err != nil {
 		if p.tok().kind != tkError {
 			return nil, p.errExpected("',' or ')'")
 		}
 		return nil, err
 	}
-	return c, nil
+	return c, p.callSuffix(c)
 }

@@ -212,6 +212,9 @@ func (p *parser) selectBlock() (*Select, error) {
 			return nil, err
 		}
 	}
+	if err := p.windowClauses(s); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -253,7 +256,7 @@ func (p *parser) selectItem() (*SelectItem, error) {
 		if it.Alias, _, err = p.ident("alias"); err != nil {
 			return nil, err
 		}
-	} else if isIdentTok(p.tok()) {
+	} else if isIdentTok(p.tok()) && !p.clauseAhead() {
 		it.Alias = p.advance().text
 	}
 	return it, nil
@@ -346,7 +349,7 @@ func (p *parser) alias() (string, error) {
 		name, _, err := p.ident("alias")
 		return name, err
 	}
-	if isIdentTok(p.tok()) {
+	if isIdentTok(p.tok()) && !p.clauseAhead() {
 		return p.advance().text, nil
 	}
 	return "", nil

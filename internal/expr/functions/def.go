@@ -31,6 +31,9 @@ const (
 	Aggregate Kind = "aggregate" // folds groups of rows: an Accumulator
 	Generator Kind = "generator" // several rows per input row (explode, hop): the planner
 	Window    Kind = "window"    // session windows: the planner, no kernel
+	// WindowFunction entries run only with OVER (...) over a sorted
+	// partition: a WindowMaker (window_ranking.go, window_offsets.go).
+	WindowFunction Kind = "window function"
 )
 
 // Arg describes one argument at bind time. Const is true when the
@@ -72,8 +75,9 @@ type Def struct {
 	Operator bool
 	// Volatile functions (now, rand, uuid) are never constant-folded.
 	Volatile bool
-	Bind     Binder   // scalar functions and operators
-	Agg      AggMaker // aggregates
+	Bind     Binder      // scalar functions and operators
+	Agg      AggMaker    // aggregates
+	Win      WindowMaker // window functions
 	Doc      string
 }
 

@@ -155,6 +155,18 @@ var registry = []Def{
 		Doc: "one row per sliding window holding ts; see HopStarts"},
 	{Name: "session", MinArgs: 2, MaxArgs: 2, Kind: Window, Doc: "session windows, assigned by the planner"},
 
+	// Window functions, only with OVER (window_ranking.go, window_offsets.go);
+	// every aggregate also runs over a window frame.
+	{Name: "row_number", MinArgs: 0, MaxArgs: 0, Kind: WindowFunction, Win: makeRanking("row_number")},
+	{Name: "rank", MinArgs: 0, MaxArgs: 0, Kind: WindowFunction, Win: makeRanking("rank")},
+	{Name: "dense_rank", MinArgs: 0, MaxArgs: 0, Kind: WindowFunction, Win: makeRanking("dense_rank")},
+	{Name: "percent_rank", MinArgs: 0, MaxArgs: 0, Kind: WindowFunction, Win: makeRanking("percent_rank")},
+	{Name: "cume_dist", MinArgs: 0, MaxArgs: 0, Kind: WindowFunction, Win: makeRanking("cume_dist")},
+	{Name: "ntile", MinArgs: 1, MaxArgs: 1, Kind: WindowFunction, Win: makeRanking("ntile")},
+	{Name: "lag", MinArgs: 1, MaxArgs: 3, Kind: WindowFunction, Win: makeLagLead("lag", -1)},
+	{Name: "lead", MinArgs: 1, MaxArgs: 3, Kind: WindowFunction, Win: makeLagLead("lead", 1)},
+	{Name: "nth_value", MinArgs: 2, MaxArgs: 2, Kind: WindowFunction, Win: makeNthValue},
+
 	// Misc.
 	{Name: "typeof", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindTypeof},
 

@@ -69,7 +69,8 @@ func tryServe(dataDir string, args ...string) (*serveProc, error) {
 			p.logs.WriteString(line + "\n")
 			p.mu.Unlock()
 			if _, rest, ok := strings.Cut(line, "listening on "); ok {
-				urlc <- strings.Trim(strings.Fields(rest)[0], `"\`)
+				// Text logs quote the message, JSON logs end it with a quote.
+				urlc <- strings.FieldsFunc(rest, func(r rune) bool { return r == ' ' || r == '"' || r == '\\' })[0]
 			}
 		}
 		close(urlc)

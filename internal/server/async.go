@@ -97,7 +97,16 @@ func (s *Server) stopAsync() {
 		return
 	}
 	s.async.cancel()
-	s.async.wg.Wait()
+	done := make(chan struct{})
+	go func() {
+		s.async.wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		s.log.Warn("async queries still running at shutdown; they read FAILED on the next start")
+	}
 }
 
 // watch follows every RUNNING streaming query until the server stops,

@@ -276,7 +276,8 @@ func (a *asyncStore) sweep(now time.Time) int {
 	}
 	a.mu.Unlock()
 	for _, id := range gone {
-		for _, f := range []string{id + ".json", id + ".arrow"} {
+		// The result first: a record on disk always has its result.
+		for _, f := range []string{id + ".arrow", id + ".json"} {
 			if err := os.Remove(filepath.Join(a.dir, f)); err != nil && !errors.Is(err, os.ErrNotExist) {
 				a.log.Warn("removing an expired async query", "query", id, "error", err.Error())
 			}

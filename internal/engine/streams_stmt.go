@@ -47,8 +47,10 @@ func (e *Engine) streamStatus(ctx context.Context, o *catalog.Object, spec strea
 				if c.MaxEventTime != 0 && c.MaxEventTime != stream.NoWatermark {
 					st.Last.MaxEventTime = c.MaxEventTime
 				}
-				if c.NextWatermark != 0 {
-					st.Last.Watermark = c.NextWatermark
+				// The watermark the last epoch used, as a running stream's
+				// progress reports it.
+				if off, err := cp.ReadOffset(ctx, last); err == nil && off.Watermark != 0 {
+					st.Last.Watermark = off.Watermark
 				}
 			}
 		}

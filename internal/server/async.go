@@ -56,7 +56,8 @@ type asyncQueries struct {
 
 type runningAsync struct {
 	cancel    context.CancelFunc
-	cancelled bool // by DELETE, not by the server stopping
+	cancelled bool          // by DELETE, not by the server stopping
+	done      chan struct{} // closed when the statement returned
 }
 
 func (s *Server) asyncRoutes() {
@@ -250,7 +251,7 @@ func streamOf(st sql.Statement) (name, kind string) {
 // run executes the statement in the background.
 func (a *asyncQueries) run(s *Server, rec asyncRecord, st sql.Statement) {
 	ctx, cancel := context.WithCancel(a.ctx)
-	ra := &runningAsync{cancel: cancel}
+	ra := &runningAsync{cancel: cancel, done: make(chan struct{})}
 	a.mu.Lock()
 	a.running[rec.ID] = ra
 	a.mu.Unlock()
@@ -267,6 +268,7 @@ func (a *asyncQueries) run(s *Server, rec asyncRecord, st sql.Statement) {
 		delete(a.running, rec.ID)
 		byUser := ra.cancelled
 		a.mu.Unlock()
+		defer close(ra.done)
 		now := time.Now().UTC()
 		var werr error
 		_, uerr := a.store.update(rec.ID, func(r *asyncRecord) {
@@ -359,11 +361,26 @@ func (s *Server) handleAsyncCancel(w http.ResponseWriter, r *http.Request) {
 	a := s.async
 	a.mu.Lock()
 	ra := a.running[rec.ID]
-	if ra != nil {
+	if ra != nil && rec.Stream == "" {
 		ra.cancelled = true
 		ra.cancel()
 	}
 	a.mu.Unlock()
+	if ra != nil && rec.Stream != "" {
+		// A streaming statement still starting its stream: let it start,
+		// then stop the stream (cancelling the statement could leave a
+		// stream that starts after the STOP).
+		select {
+		case <-ra.done:
+		case <-r.Context().Done():
+			writeError(w, r.Context().Err())
+			return
+		}
+		if rec, _ = a.store.get(rec.ID); rec.finished() {
+			writeError(w, badRequest(fmt.Sprintf("query %s has already ended (%s)", rec.ID, rec.Status)))
+			return
+		}
+	}
 	if rec.Stream != "" {
 		stop := "STOP STREAM " + sql.QuoteIdent(rec.Stream)
 		if rec.StreamKind == engine.KindView {

@@ -169,6 +169,17 @@ func TestAsyncStream(t *testing.T) {
 	if r := f.sql(200, "SHOW MATERIALIZED VIEWS"); fmt.Sprint(r.Datarows[0][1]) != "false" {
 		t.Fatalf("DELETE left the view refreshing: %v", r.Datarows)
 	}
+
+	// DELETE at once after the submission: the stream starts, then stops.
+	quick := f.submit("INSERT STREAM INTO out2 SELECT id, name FROM t WITH (name = 'quick', trigger = '20 milliseconds')")
+	f.do("DELETE", AsyncQueryPath+"/"+quick, http.StatusNoContent)
+	time.Sleep(300 * time.Millisecond)
+	if r := f.asyncStatus(quick); r.Status != asyncCancelled {
+		t.Fatalf("a query deleted while starting: %+v", r)
+	}
+	if s := f.streamState("quick"); s == "running" {
+		t.Fatal("a stream deleted while starting runs")
+	}
 }
 
 // TestAsyncRetention: finished queries expire after the retention, files

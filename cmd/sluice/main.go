@@ -86,10 +86,14 @@ func serve(args []string) error {
 	fs.SetOutput(io.Discard)
 	var o server.Options
 	var stopTimeout time.Duration
+	var logFormat, logLevel string
 	fs.StringVar(&o.Listen, "listen", server.DefaultListen, "HTTP listen address")
 	fs.StringVar(&o.DataDir, "data-dir", cli.DefaultDataDir(), "data directory")
 	fs.IntVar(&o.MaxConcurrentEpochs, "max-concurrent-epochs", 0, "epochs running at once (0: GOMAXPROCS)")
 	fs.DurationVar(&stopTimeout, "stop-timeout", 30*time.Second, "how long streams get to stop on SIGTERM")
+	fs.DurationVar(&o.QueryRetention, "query-retention", server.DefaultQueryRetention, "how long finished async queries are kept (negative: forever)")
+	fs.StringVar(&logFormat, "log-format", "text", "log format on stderr: text or json")
+	fs.StringVar(&logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(os.Stdout, cli.Usage)
@@ -100,6 +104,11 @@ func serve(args []string) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q (see 'sluice help')", fs.Arg(0))
 	}
+	logger, err := server.NewLogger(os.Stderr, logFormat, logLevel)
+	if err != nil {
+		return fmt.Errorf("%v (see 'sluice help')", err)
+	}
+	o.Logger = logger
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	srv, err := server.Open(o)

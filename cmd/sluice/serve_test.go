@@ -69,7 +69,8 @@ func tryServe(dataDir string, args ...string) (*serveProc, error) {
 			p.logs.WriteString(line + "\n")
 			p.mu.Unlock()
 			if _, rest, ok := strings.Cut(line, "listening on "); ok {
-				urlc <- strings.Fields(rest)[0]
+				// Text logs quote the message, JSON logs end it with a quote.
+				urlc <- strings.FieldsFunc(rest, func(r rune) bool { return r == ' ' || r == '"' || r == '\\' })[0]
 			}
 		}
 		close(urlc)
@@ -244,7 +245,7 @@ func TestServeSIGTERM(t *testing.T) {
 
 	writeInputs(t, in, 3, 4, 10)
 	p = startServe(t, data)
-	if !strings.Contains(p.log(), "resumed stream feed") {
+	if !strings.Contains(p.log(), `msg="resumed stream" stream=feed`) {
 		t.Errorf("the restarted server did not say it resumed feed: %s", p.log())
 	}
 	waitCount(t, p.url, "sink", 40)

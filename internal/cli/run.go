@@ -103,6 +103,9 @@ Flags for serve:
   --data-dir DIR                  as for sql; one server per data dir
   --max-concurrent-epochs N       epochs running at once over all streams (default GOMAXPROCS)
   --stop-timeout D                on SIGTERM, how long streams get to finish their epoch (default 30s)
+  --query-retention D             how long finished async queries are kept (default 24h)
+  --log-format text|json          log format on stderr (default text)
+  --log-level LEVEL               debug, info, warn or error (default info)
 
 Example:
   sluice sql -e "CREATE TABLE logs USING json LOCATION 'testdata/sample/http_logs/'"

@@ -98,6 +98,14 @@ type BadRowCounter interface {
 	TakeBadRows() int64
 }
 
+// SinkStats is a sink that counts what it could not write at once: the
+// requests it retried and the rows it dead-lettered, both since it was
+// opened (monotonic). The stream runner turns them into per-epoch counts
+// for progress and metrics.
+type SinkStats interface {
+	SinkStats() (retries, deadLetters int64)
+}
+
 // EpochBeginner is a sink that wants to know which epoch the following
 // Writes belong to, before its Flush(epoch). File sinks put the epoch in
 // the names of the files they write so that a replay of epoch N after a

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"sluice/internal/catalog"
 	"sluice/internal/sql"
@@ -42,7 +43,15 @@ func (e *Engine) streamStatus(ctx context.Context, o *catalog.Object, spec strea
 			st.Epochs = last + 1
 			if c, err := cp.ReadCommit(ctx, last); err == nil {
 				st.Last = stream.Progress{Epoch: last, Files: c.Files, Bytes: c.Bytes, RowsIn: c.RowsIn, RowsOut: c.RowsOut,
-					LateRows: c.Late, BadRows: c.BadRows}
+					LateRows: c.Late, BadRows: c.BadRows, Watermark: stream.NoWatermark, Time: time.UnixMicro(c.Time).UTC()}
+				if c.MaxEventTime != 0 && c.MaxEventTime != stream.NoWatermark {
+					st.Last.MaxEventTime = c.MaxEventTime
+				}
+				// The watermark the last epoch used, as a running stream's
+				// progress reports it.
+				if off, err := cp.ReadOffset(ctx, last); err == nil && off.Watermark != 0 {
+					st.Last.Watermark = off.Watermark
+				}
 			}
 		}
 	}

@@ -32,6 +32,12 @@ func (e *requestError) Error() string { return e.msg }
 
 func badRequest(msg string) error { return &requestError{msg: msg} }
 
+// notFoundError is a request for something the server does not have (an
+// async query id, a stream): 404.
+type notFoundError struct{ msg string }
+
+func (e *notFoundError) Error() string { return e.msg }
+
 // classify maps an error to the plugin's status and exception type: 400
 // for SQL the engine rejects (syntax errors and binding errors carry
 // their line:column in details), 404 for a table that does not exist,
@@ -40,7 +46,10 @@ func classify(err error) errorBody {
 	var syn *sql.Error
 	var bind *plan.Error
 	var req *requestError
+	var nf *notFoundError
 	switch {
+	case errors.As(err, &nf):
+		return errorBody{Status: http.StatusNotFound, Error: errorInfo{Reason: "Not found", Details: err.Error(), Type: "ResourceNotFoundException"}}
 	case errors.As(err, &req):
 		return errorBody{Status: http.StatusBadRequest, Error: errorInfo{Reason: "Invalid request", Details: err.Error(), Type: "IllegalArgumentException"}}
 	case errors.Is(err, catalog.ErrNotFound):

@@ -2,7 +2,7 @@ package server
 
 import (
 	"context"
-	"log"
+	"log/slog"
 	"runtime"
 	"sync"
 	"time"
@@ -21,7 +21,7 @@ type Scheduler struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
-	logf   func(format string, args ...any)
+	log    *slog.Logger
 
 	mu      sync.Mutex
 	running map[string]int // streams by name, for logs and shutdown reports
@@ -30,17 +30,17 @@ type Scheduler struct {
 var _ engine.Background = (*Scheduler)(nil)
 
 // NewScheduler returns a scheduler running at most maxEpochs epochs at
-// once (0: GOMAXPROCS). logf receives one line per stream start and end;
-// nil is log.Printf.
-func NewScheduler(maxEpochs int, logf func(string, ...any)) *Scheduler {
+// once (0: GOMAXPROCS). log hears of each stream that fails and of a
+// stop that missed its deadline; nil is slog.Default().
+func NewScheduler(maxEpochs int, log *slog.Logger) *Scheduler {
 	if maxEpochs <= 0 {
 		maxEpochs = runtime.GOMAXPROCS(0)
 	}
-	if logf == nil {
-		logf = log.Printf
+	if log == nil {
+		log = slog.Default()
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Scheduler{slots: stream.NewSemaphore(maxEpochs), ctx: ctx, cancel: cancel, logf: logf, running: map[string]int{}}
+	return &Scheduler{slots: stream.NewSemaphore(maxEpochs), ctx: ctx, cancel: cancel, log: log, running: map[string]int{}}
 }
 
 // Slots is the semaphore the engine's streams take around each epoch.
@@ -61,9 +61,12 @@ func (s *Scheduler) Go(name string, run func(ctx context.Context) error) {
 			}
 			s.mu.Unlock()
 		}()
+		s.log.Debug("stream running", "stream", name)
 		if err := run(s.ctx); err != nil {
-			s.logf("stream %s failed: %v", name, err)
+			s.log.Error("stream failed", "stream", name, "error", err.Error())
+			return
 		}
+		s.log.Debug("stream ended", "stream", name)
 	}()
 }
 
@@ -93,7 +96,7 @@ func (s *Scheduler) Stop(deadline time.Duration) bool {
 	case <-done:
 		return true
 	case <-time.After(deadline):
-		s.logf("stopping: streams still running after %s: %v", deadline, s.Running())
+		s.log.Warn("streams still running at the stop deadline", "deadline", deadline.String(), "streams", s.Running())
 		return false
 	}
 }

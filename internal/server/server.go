@@ -13,7 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -37,8 +37,14 @@ type Options struct {
 	// MaxConcurrentEpochs bounds the epochs running at once across every
 	// stream (0: GOMAXPROCS).
 	MaxConcurrentEpochs int
-	// Logf receives the server's log lines; nil is log.Printf.
+	// Logger receives the server's structured logs; nil is Logf's, else
+	// slog.Default().
+	Logger *slog.Logger
+	// Logf, when Logger is nil, receives the log lines as text (tests).
 	Logf func(format string, args ...any)
+	// QueryRetention is how long a finished async query's status and
+	// result are kept (0: DefaultQueryRetention; negative: forever).
+	QueryRetention time.Duration
 	// Engine is passed to engine.Open (DataDir, Background and EpochSlots
 	// are the server's to set).
 	Engine engine.Options
@@ -53,7 +59,9 @@ type Server struct {
 	sched   *Scheduler
 	cursors *cursorStore
 	mux     *http.ServeMux
-	logf    func(string, ...any)
+	log     *slog.Logger
+	metrics *metrics
+	async   *asyncQueries
 }
 
 // Open locks the data dir (failing with ErrDataDirInUse when another
@@ -67,34 +75,44 @@ func Open(opts Options) (*Server, error) {
 	if opts.Listen == "" {
 		opts.Listen = DefaultListen
 	}
-	logf := opts.Logf
-	if logf == nil {
-		logf = log.Printf
-	}
+	log := loggerFor(opts)
 	host, _ := os.Hostname()
 	lock, err := lockDataDir(opts.DataDir, fmt.Sprintf("sluice serve pid %d on %s", os.Getpid(), host))
 	if err != nil {
 		return nil, err
 	}
-	sched := NewScheduler(opts.MaxConcurrentEpochs, logf)
+	sched := NewScheduler(opts.MaxConcurrentEpochs, log)
+	s := &Server{opts: opts, lock: lock, sched: sched, cursors: newCursorStore(), log: log}
+	s.metrics = newMetrics(func() *engine.Engine { return s.eng }, func() map[string]int {
+		if s.async == nil {
+			return nil
+		}
+		return s.async.store.counts()
+	})
 	eo := opts.Engine
 	eo.DataDir, eo.Background, eo.EpochSlots = opts.DataDir, sched, sched.Slots()
-	if eo.StreamProgress == nil {
-		eo.StreamProgress = func(p stream.Progress) { logf("%s", p.Line()) }
-	}
+	eo.StreamProgress = s.progress(eo.StreamProgress)
 	eng, err := engine.Open(eo)
 	if err != nil {
 		lock.release()
 		return nil, err
 	}
-	s := &Server{opts: opts, lock: lock, eng: eng, sched: sched, cursors: newCursorStore(), logf: logf}
+	s.eng = eng
 	s.routes()
 	started, err := eng.Resume(context.Background())
 	for _, n := range started {
-		logf("resumed stream %s", n)
+		log.Info("resumed stream", "stream", n)
 	}
 	if err != nil {
-		logf("%v", err)
+		log.Error("resuming streams", "error", err.Error())
+	}
+	retention := opts.QueryRetention
+	if retention == 0 {
+		retention = DefaultQueryRetention
+	}
+	if err := s.startAsync(retention); err != nil {
+		_ = s.Close(10 * time.Second)
+		return nil, err
 	}
 	return s, nil
 }
@@ -118,7 +136,7 @@ func (s *Server) ListenAndServe(ctx context.Context) error {
 // Serve serves on ln until ctx is cancelled.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	hs := &http.Server{Handler: s.mux, ReadHeaderTimeout: 10 * time.Second}
-	s.logf("sluice serve: listening on http://%s (data dir %s)", ln.Addr(), s.opts.DataDir)
+	s.log.Info("listening on http://"+ln.Addr().String(), "data_dir", s.opts.DataDir)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
@@ -139,8 +157,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 // still running at the deadline is abandoned uncommitted: the next start
 // replays it, so nothing is lost or duplicated.
 func (s *Server) Close(deadline time.Duration) error {
+	s.stopAsync()
 	if !s.sched.Stop(deadline) {
-		s.logf("sluice serve: deadline of %s passed; unfinished epochs replay on the next start", deadline)
+		s.log.Warn("stop deadline passed; unfinished epochs replay on the next start", "deadline", deadline.String())
 	}
 	s.cursors.closeAll()
 	err := s.eng.Close()
@@ -164,4 +183,33 @@ func (s *Server) routes() {
 	s.sqlRoutes()
 	s.clusterRoutes()
 	s.apiRoutes()
+	s.asyncRoutes()
+	s.streamAPIRoutes()
+	s.metricsRoutes()
+}
+
+// progress is the engine's StreamProgress: metrics and one log record per
+// committed epoch, then next (the caller's own), when set.
+func (s *Server) progress(next func(stream.Progress)) func(stream.Progress) {
+	return func(p stream.Progress) {
+		s.metrics.observe(p)
+		attrs := []any{"stream", p.Name, "epoch", p.Epoch, "files", p.Files, "bytes", p.Bytes,
+			"rows_in", p.RowsIn, "rows_out", p.RowsOut, "duration", p.Duration.Round(time.Microsecond).String()}
+		if p.Replayed {
+			attrs = append(attrs, "replayed", true)
+		}
+		if p.LateRows > 0 {
+			attrs = append(attrs, "late_rows", p.LateRows)
+		}
+		if p.BadRows > 0 {
+			attrs = append(attrs, "bad_rows", p.BadRows)
+		}
+		if p.LagFiles > 0 {
+			attrs = append(attrs, "lag_files", p.LagFiles, "lag_bytes", p.LagBytes)
+		}
+		s.log.Info("epoch committed", attrs...)
+		if next != nil {
+			next(p)
+		}
+	}
 }

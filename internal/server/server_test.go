@@ -23,6 +23,8 @@ type fixture struct {
 	srv     *Server
 	http    *httptest.Server
 	in, out string
+	// retention is the servers' QueryRetention (0: the default).
+	retention time.Duration
 }
 
 func newFixture(t *testing.T, rows int) *fixture {
@@ -41,7 +43,7 @@ func newFixture(t *testing.T, rows int) *fixture {
 
 func (f *fixture) open() {
 	f.t.Helper()
-	srv, err := Open(Options{DataDir: filepath.Join(f.dir, "data"), MaxConcurrentEpochs: 2, Logf: f.t.Logf})
+	srv, err := Open(Options{DataDir: filepath.Join(f.dir, "data"), MaxConcurrentEpochs: 2, Logf: f.t.Logf, QueryRetention: f.retention})
 	if err != nil {
 		f.t.Fatal(err)
 	}

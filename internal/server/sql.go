@@ -101,7 +101,7 @@ func (s *Server) handleSQL(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", f.contentType())
 	if err := f.write(w, p); err != nil {
-		s.logf("writing response: %v", err)
+		s.log.Warn("writing a response", "error", err.Error())
 	}
 }
 

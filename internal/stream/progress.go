@@ -26,6 +26,18 @@ type Progress struct {
 	LagBytes               int64
 	BadRows                int64
 	Time                   time.Time
+	// OutputRate is rows per second written since the previous epoch
+	// started (as InputRate, for rows out).
+	OutputRate float64
+	// MaxEventTime is the newest event time committed so far
+	// (microseconds); 0 for a stream without event time or before any event.
+	MaxEventTime int64
+	// CheckpointWrite is the time spent writing this epoch's checkpoint
+	// files (offsets/N when planned now, state/N and commits/N).
+	CheckpointWrite time.Duration
+	// SinkRetries and DeadLetters are this epoch's retried sink requests
+	// and dead-lettered rows, for sinks with connector.SinkStats.
+	SinkRetries, DeadLetters int64
 }
 
 // Line is the one-line summary the CLI prints per epoch.

@@ -70,6 +70,9 @@ type Query struct {
 	// lastEpochStart is when the previous epoch that ran started.
 	lastEpochStart time.Time
 	lastWatermark  int64
+	// sinkRetries and sinkDead are the sink's counts at the last epoch,
+	// so each Progress carries its own epoch's.
+	sinkRetries, sinkDead int64
 	// ops are Root's stateful operators with their ids (see stateOps).
 	ops []exec.StatefulOp
 }
@@ -225,6 +228,7 @@ func (q *Query) waitTrigger(ctx context.Context, stop <-chan struct{}) error {
 func (q *Query) step(ctx context.Context, n int64) (ran bool, err error) {
 	cp := q.Checkpoint
 	start := q.Clock.Now()
+	var offsetWrite time.Duration
 	rec, err := cp.ReadOffset(ctx, n)
 	replay := err == nil
 	if err != nil && !errors.Is(err, storage.ErrNotFound) {
@@ -262,9 +266,11 @@ func (q *Query) step(ctx context.Context, n int64) (ran bool, err error) {
 		if q.Watermark != nil {
 			rec.MaxEventTime = q.Watermark.MaxEvent()
 		}
+		t0 := time.Now()
 		if err := cp.WriteOffset(ctx, rec); err != nil {
 			return false, err
 		}
+		offsetWrite = time.Since(t0)
 		crashPoint("planned", n)
 	}
 	q.inFlight = n
@@ -276,6 +282,7 @@ func (q *Query) step(ctx context.Context, n int64) (ran bool, err error) {
 		return false, err
 	}
 	p.Replayed = replay
+	p.CheckpointWrite += offsetWrite
 	p.Duration = q.Clock.Now().Sub(start)
 	if secs := p.Duration.Seconds(); secs > 0 {
 		p.ProcessRate = float64(p.RowsIn) / secs
@@ -285,6 +292,7 @@ func (q *Query) step(ctx context.Context, n int64) (ran bool, err error) {
 	if !prevEpochStart.IsZero() {
 		if secs := start.Sub(prevEpochStart).Seconds(); secs > 0 {
 			p.InputRate = float64(p.RowsIn) / secs
+			p.OutputRate = float64(p.RowsOut) / secs
 		}
 	}
 	if q.OnProgress != nil {
@@ -340,6 +348,12 @@ func (q *Query) runEpoch(ctx context.Context, rec *OffsetRecord) (Progress, erro
 		return p, fmt.Errorf("flushing sink: %w", err)
 	}
 	crashPoint("after-flush", rec.Epoch)
+	if ss, ok := q.Sink.(connector.SinkStats); ok {
+		retries, dead := ss.SinkStats()
+		p.SinkRetries, p.DeadLetters = max(retries-q.sinkRetries, 0), max(dead-q.sinkDead, 0)
+		q.sinkRetries, q.sinkDead = retries, dead
+	}
+	cpStart := time.Now()
 	manifest, err := q.snapshotState(ctx, rec.Epoch)
 	if err != nil {
 		return p, fmt.Errorf("saving state: %w", err)
@@ -355,6 +369,10 @@ func (q *Query) runEpoch(ctx context.Context, rec *OffsetRecord) (Progress, erro
 		return p, err
 	}
 	q.inFlight = -1
+	p.CheckpointWrite = time.Since(cpStart)
+	if maxEvent != NoWatermark {
+		p.MaxEventTime = maxEvent
+	}
 	crashPoint("after-commit", rec.Epoch)
 	if err := q.Source.Commit(ctx, rec.Epoch, rec.Source); err != nil {
 		return p, fmt.Errorf("recording source progress: %w", err)

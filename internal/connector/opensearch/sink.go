@@ -147,6 +147,14 @@ func (s *Sink) Stats() Stats {
 		Retries: s.bulk.retries.Load(), Requests: s.bulk.requests.Load()}
 }
 
+// SinkStats implements connector.SinkStats: bulk requests retried and
+// documents dead-lettered since the sink opened.
+func (s *Sink) SinkStats() (retries, deadLetters int64) {
+	return s.bulk.retries.Load(), s.bulk.deadN.Load()
+}
+
+var _ connector.SinkStats = (*Sink)(nil)
+
 // Describe is for EXPLAIN; it never shows credentials.
 func (s *Sink) Describe() string {
 	return fmt.Sprintf("opensearch index=%s action=%s endpoints=%d", s.o.Index, s.o.Action, len(s.o.Endpoints))

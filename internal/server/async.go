@@ -1,0 +1,422 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"sluice/internal/catalog"
+	"sluice/internal/engine"
+	"sluice/internal/sql"
+)
+
+// AsyncQueryPath is the OpenSearch SQL plugin's async query API:
+//
+//	POST   /_plugins/_async_query {"datasource": "...", "lang": "sql", "query": "..."}
+//	       → 201 {"queryId": "...", "sessionId": "..."}
+//	GET    /_plugins/_async_query/{queryId}
+//	       → {"status": "RUNNING"}, or {"status": "SUCCESS", "schema", "datarows", "total", "size"},
+//	         or {"status": "FAILED", "error": "..."}
+//	DELETE /_plugins/_async_query/{queryId} → 204
+//
+// A batch statement runs to its end; a streaming one (INSERT STREAM,
+// START STREAM, CREATE MATERIALIZED VIEW with auto_refresh) is RUNNING as
+// long as its stream runs, and DELETE stops the stream at its epoch
+// boundary. Statuses and results are kept in <data dir>/queries and
+// survive restarts until Options.QueryRetention after the query ended.
+const AsyncQueryPath = "/_plugins/_async_query"
+
+// asyncRequest is the body of a submission.
+type asyncRequest struct {
+	Datasource string `json:"datasource"`
+	Lang       string `json:"lang"`
+	Query      string `json:"query"`
+	SessionID  string `json:"sessionId"`
+}
+
+// asyncQueries runs the async queries of one server.
+type asyncQueries struct {
+	store *asyncStore
+	eng   *engine.Engine
+
+	ctx    context.Context // cancelled by stop: batch queries in flight
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu      sync.Mutex
+	running map[string]*runningAsync // batch queries in flight, by id
+}
+
+type runningAsync struct {
+	cancel    context.CancelFunc
+	cancelled bool          // by DELETE, not by the server stopping
+	done      chan struct{} // closed when the statement returned
+}
+
+func (s *Server) asyncRoutes() {
+	s.mux.HandleFunc("POST "+AsyncQueryPath, s.handleAsyncSubmit)
+	s.mux.HandleFunc("GET "+AsyncQueryPath+"/{id}", s.handleAsyncGet)
+	s.mux.HandleFunc("DELETE "+AsyncQueryPath+"/{id}", s.handleAsyncCancel)
+}
+
+// startAsync opens the query store and starts watching its streaming
+// queries. Batch queries that were running when the server last stopped
+// cannot be resumed (they may have written half their rows): they are
+// FAILED.
+func (s *Server) startAsync(retention time.Duration) error {
+	store, err := openAsyncStore(s.opts.DataDir+"/queries", retention, s.log)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s.async = &asyncQueries{store: store, eng: s.eng, ctx: ctx, cancel: cancel, running: map[string]*runningAsync{}}
+	now := time.Now().UTC()
+	for _, r := range store.all() {
+		if r.finished() || r.Stream != "" && r.Status == asyncRunning {
+			continue
+		}
+		r.Status, r.Error, r.Finished = asyncFailed, "the server stopped before the query finished", now
+		if err := store.put(r); err != nil {
+			return err
+		}
+	}
+	s.async.watch(s)
+	return nil
+}
+
+// stopAsync stops watching streams (before the scheduler stops them, so
+// a shutdown does not read as their end) and cancels batch queries.
+func (s *Server) stopAsync() {
+	if s.async == nil {
+		return
+	}
+	s.async.cancel()
+	done := make(chan struct{})
+	go func() {
+		s.async.wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		s.log.Warn("async queries still running at shutdown; they read FAILED on the next start")
+	}
+}
+
+// watch follows every RUNNING streaming query until the server stops,
+// and sweeps expired queries.
+func (a *asyncQueries) watch(s *Server) {
+	sweepEvery := time.Minute
+	if r := a.store.retention; r > 0 && r/2 < sweepEvery {
+		sweepEvery = max(r/2, 10*time.Millisecond)
+	}
+	a.wg.Add(1)
+	go func() {
+		defer a.wg.Done()
+		tick := time.NewTicker(200 * time.Millisecond)
+		defer tick.Stop()
+		lastSweep := time.Now()
+		for {
+			select {
+			case <-a.ctx.Done():
+				return
+			case <-tick.C:
+			}
+			for _, r := range a.store.all() {
+				if r.Status == asyncRunning && r.Stream != "" {
+					a.follow(a.ctx, r)
+				}
+			}
+			if time.Since(lastSweep) >= sweepEvery {
+				a.store.sweep(time.Now())
+				lastSweep = time.Now()
+			}
+		}
+	}()
+}
+
+// follow moves a streaming query on from RUNNING when its stream ended.
+// The rule: RUNNING while the stream runs in this server (again after a
+// restart, since the server resumes it); SUCCESS when a stream with
+// trigger once or available_now ended by itself; CANCELLED when it was
+// stopped (DELETE, STOP STREAM, ALTER ... auto_refresh = false) or
+// dropped; FAILED when it failed, or did not resume after a restart.
+func (a *asyncQueries) follow(ctx context.Context, r asyncRecord) {
+	info, err := a.eng.Stream(ctx, r.Stream)
+	status, msg, errText := "", "", ""
+	st := info.Status
+	switch {
+	case errors.Is(err, catalog.ErrNotFound):
+		status, errText = asyncCancelled, fmt.Sprintf("%s %s was dropped", r.StreamKind, r.Stream)
+	case err != nil:
+		return
+	case st.State == engine.StateRunning:
+		return
+	case st.State == engine.StateFailed:
+		status, errText = asyncFailed, st.LastError
+	case st.State == "stopped" && info.Desired == engine.DesiredRunning:
+		// Not run here although it should run: its resume failed.
+		status, errText = asyncFailed, fmt.Sprintf("%s %s is not running: it did not resume when the server started", r.StreamKind, r.Stream)
+	case st.Trigger == "once" || st.Trigger == "available_now":
+		status = asyncSuccess
+	default:
+		status = asyncCancelled
+	}
+	if status != asyncFailed {
+		msg = fmt.Sprintf("stream %s stopped after %d epochs: %d rows in, %d rows out", info.StreamName, st.Epochs, st.RowsIn, st.RowsOut)
+	}
+	_, _ = a.store.update(r.ID, func(r *asyncRecord) {
+		r.Status, r.Error, r.Finished = status, errText, time.Now().UTC()
+		if msg != "" {
+			r.Message = msg
+		}
+	})
+}
+
+func (s *Server) handleAsyncSubmit(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
+	if err != nil {
+		writeError(w, badRequest("reading request body: "+err.Error()))
+		return
+	}
+	var req asyncRequest
+	if err := json.NewDecoder(bytes.NewReader(body)).Decode(&req); err != nil {
+		writeError(w, badRequest("request body is not a JSON object with a query: "+err.Error()))
+		return
+	}
+	switch strings.ToLower(req.Lang) {
+	case "sql", "":
+	case "ppl":
+		writeError(w, badRequest("PPL is not supported yet: submit lang sql"))
+		return
+	default:
+		writeError(w, badRequest(fmt.Sprintf("lang %q: want sql", req.Lang)))
+		return
+	}
+	text := strings.TrimSuffix(strings.TrimSpace(req.Query), ";")
+	if text == "" {
+		writeError(w, badRequest("the request has no query"))
+		return
+	}
+	st, err := sql.ParseOne(text)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	session := req.SessionID
+	if !validQueryID(session) {
+		session = newQueryID()
+	}
+	rec := asyncRecord{ID: newQueryID(), SessionID: session, Datasource: req.Datasource, Lang: "sql",
+		Statement: st.String(), Status: asyncWaiting, Submitted: time.Now().UTC()}
+	rec.Stream, rec.StreamKind = streamOf(st)
+	if err := s.async.store.put(rec); err != nil {
+		writeError(w, err)
+		return
+	}
+	s.async.run(s, rec, st)
+	s.log.Info("async query submitted", "query", rec.ID, "session", rec.SessionID, "stream", rec.Stream)
+	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+	w.WriteHeader(http.StatusCreated)
+	_ = writeJSON(w, map[string]string{"queryId": rec.ID, "sessionId": rec.SessionID}, false)
+}
+
+// streamOf names the stream a streaming statement starts: a stream's
+// name, or a view's, with its kind; "" for a batch statement.
+func streamOf(st sql.Statement) (name, kind string) {
+	switch s := st.(type) {
+	case *sql.InsertStream:
+		name = strings.ToLower(s.Table) + "_stream"
+		if v, ok := s.With.Get("name"); ok {
+			name = v.Value
+		}
+		return name, engine.KindStream
+	case *sql.StartStream:
+		return s.Name, engine.KindStream
+	case *sql.CreateMaterializedView:
+		if v, ok := s.With.Get("auto_refresh"); ok && strings.EqualFold(v.Value, "true") {
+			return s.Name, engine.KindView
+		}
+	}
+	return "", ""
+}
+
+// run executes the statement in the background.
+func (a *asyncQueries) run(s *Server, rec asyncRecord, st sql.Statement) {
+	ctx, cancel := context.WithCancel(a.ctx)
+	ra := &runningAsync{cancel: cancel, done: make(chan struct{})}
+	a.mu.Lock()
+	a.running[rec.ID] = ra
+	a.mu.Unlock()
+	a.wg.Add(1)
+	go func() {
+		defer a.wg.Done()
+		defer cancel()
+		if rec.Stream == "" {
+			// A streaming statement stays WAITING until its stream started.
+			_, _ = a.store.update(rec.ID, func(r *asyncRecord) { r.Status = asyncRunning })
+		}
+		res, err := a.eng.ExecuteStatement(ctx, st)
+		a.mu.Lock()
+		delete(a.running, rec.ID)
+		byUser := ra.cancelled
+		a.mu.Unlock()
+		defer close(ra.done)
+		now := time.Now().UTC()
+		var werr error
+		_, uerr := a.store.update(rec.ID, func(r *asyncRecord) {
+			switch {
+			case err != nil && byUser:
+				r.Status, r.Error, r.Finished = asyncCancelled, err.Error(), now
+			case err != nil && ctx.Err() != nil:
+				r.Status, r.Error, r.Finished = asyncFailed, "the server stopped before the query finished", now
+			case err != nil:
+				r.Status, r.Error, r.Finished = asyncFailed, err.Error(), now
+			case rec.Stream != "":
+				r.Status, r.Message = asyncRunning, res.Message // while its stream runs
+			default:
+				r.Status, r.Finished, r.Message = asyncSuccess, now, res.Message
+				if res.Schema != nil {
+					if werr = a.store.writeResult(rec.ID, res.Schema, res.Batches); werr != nil {
+						r.Status, r.Error = asyncFailed, werr.Error()
+						return
+					}
+					r.HasResult, r.Rows = true, newResult(res).total
+				}
+			}
+		})
+		if uerr != nil {
+			s.log.Error("recording an async query", "query", rec.ID, "error", uerr.Error())
+		}
+		if err != nil {
+			s.log.Info("async query failed", "query", rec.ID, "error", err.Error())
+		}
+	}()
+}
+
+// asyncResponse is the body of GET: status, then the rows (the jdbc
+// format's schema, datarows, total and size) or the error.
+type asyncResponse struct {
+	Status   string              `json:"status"`
+	Schema   []column            `json:"schema,omitempty"`
+	Datarows [][]json.RawMessage `json:"datarows,omitempty"`
+	Total    *int                `json:"total,omitempty"`
+	Size     *int                `json:"size,omitempty"`
+	Error    string              `json:"error,omitempty"`
+	// Stream names the stream a streaming query runs (Sluice's own field).
+	Stream string `json:"stream,omitempty"`
+}
+
+func (s *Server) handleAsyncGet(w http.ResponseWriter, r *http.Request) {
+	rec, ok := s.asyncRecord(w, r)
+	if !ok {
+		return
+	}
+	out := asyncResponse{Status: rec.Status, Stream: rec.Stream}
+	switch {
+	case rec.Status == asyncFailed || rec.Status == asyncCancelled && rec.Error != "":
+		out.Error = rec.Error
+	case rec.Status == asyncSuccess || rec.Status == asyncCancelled:
+		var res *result
+		if rec.HasResult {
+			var err error
+			if res, err = s.async.store.readResult(rec.ID); err != nil {
+				writeError(w, err)
+				return
+			}
+		} else {
+			res = messageResult(rec.Message)
+		}
+		p := page{res: res, from: 0, to: res.total}
+		rows := datarows(p)
+		n := len(rows)
+		out.Schema, out.Datarows, out.Total, out.Size = schemaOf(res.schema, true), rows, &res.total, &n
+		if out.Datarows == nil {
+			out.Datarows = [][]json.RawMessage{}
+		}
+	}
+	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+	_ = writeJSON(w, out, false)
+}
+
+// handleAsyncCancel cancels a query: a batch one at once, a streaming one
+// by stopping its stream at its next epoch boundary (the call returns
+// when it has stopped). A query that already ended answers 400.
+func (s *Server) handleAsyncCancel(w http.ResponseWriter, r *http.Request) {
+	rec, ok := s.asyncRecord(w, r)
+	if !ok {
+		return
+	}
+	if rec.finished() {
+		writeError(w, badRequest(fmt.Sprintf("query %s has already ended (%s)", rec.ID, rec.Status)))
+		return
+	}
+	a := s.async
+	a.mu.Lock()
+	ra := a.running[rec.ID]
+	if ra != nil && rec.Stream == "" {
+		ra.cancelled = true
+		ra.cancel()
+	}
+	a.mu.Unlock()
+	if ra != nil && rec.Stream != "" {
+		// A streaming statement still starting its stream: let it start,
+		// then stop the stream (cancelling the statement could leave a
+		// stream that starts after the STOP).
+		select {
+		case <-ra.done:
+		case <-r.Context().Done():
+			writeError(w, r.Context().Err())
+			return
+		}
+		if rec, _ = a.store.get(rec.ID); rec.finished() {
+			writeError(w, badRequest(fmt.Sprintf("query %s has already ended (%s)", rec.ID, rec.Status)))
+			return
+		}
+	}
+	if rec.Stream != "" {
+		stop := "STOP STREAM " + sql.QuoteIdent(rec.Stream)
+		if rec.StreamKind == engine.KindView {
+			stop = "ALTER MATERIALIZED VIEW " + sql.QuoteIdent(rec.Stream) + " WITH (auto_refresh = false)"
+		}
+		var msg string
+		res, err := s.execute(r.Context(), stop)
+		if err != nil && !errors.Is(err, catalog.ErrNotFound) {
+			writeError(w, fmt.Errorf("cancelling query %s: %w", rec.ID, err))
+			return
+		}
+		if res != nil {
+			msg = res.Message
+		}
+		info, _ := s.eng.Stream(r.Context(), rec.Stream)
+		if st := info.Status; st.Epochs > 0 || msg == "" {
+			msg = fmt.Sprintf("stream %s stopped after %d epochs: %d rows in, %d rows out", info.StreamName, st.Epochs, st.RowsIn, st.RowsOut)
+		}
+		if _, err := a.store.update(rec.ID, func(r *asyncRecord) {
+			r.Status, r.Finished, r.Message = asyncCancelled, time.Now().UTC(), msg
+		}); err != nil {
+			writeError(w, err)
+			return
+		}
+	}
+	s.log.Info("async query cancelled", "query", rec.ID, "stream", rec.Stream)
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// asyncRecord finds the query of the request's {id}, or answers 404.
+func (s *Server) asyncRecord(w http.ResponseWriter, r *http.Request) (asyncRecord, bool) {
+	id := r.PathValue("id")
+	rec, ok := s.async.store.get(id)
+	if !validQueryID(id) || !ok {
+		writeError(w, &notFoundError{msg: fmt.Sprintf("no async query %q (unknown, or expired)", id)})
+		return asyncRecord{}, false
+	}
+	return rec, true
+}

@@ -1,0 +1,52 @@
+package server
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"sync"
+)
+
+// NewLogger builds the server's structured logger: format "text"
+// (key=value lines, the default) or "json" (one object per line), at
+// level "debug", "info" (the default), "warn" or "error", written to w.
+func NewLogger(w io.Writer, format, level string) (*slog.Logger, error) {
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(strings.TrimSpace(level))); err != nil && level != "" {
+		return nil, fmt.Errorf("log level %q: want debug, info, warn or error", level)
+	}
+	ho := &slog.HandlerOptions{Level: lv}
+	switch strings.ToLower(format) {
+	case "", "text":
+		return slog.New(slog.NewTextHandler(w, ho)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, ho)), nil
+	}
+	return nil, fmt.Errorf("log format %q: want text or json", format)
+}
+
+// logfWriter hands each line a text handler writes to a printf-style
+// function (Options.Logf, t.Logf in tests).
+type logfWriter struct {
+	mu   sync.Mutex
+	logf func(string, ...any)
+}
+
+func (w *logfWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.logf("%s", bytes.TrimRight(p, "\n"))
+	return len(p), nil
+}
+
+func loggerFor(opts Options) *slog.Logger {
+	switch {
+	case opts.Logger != nil:
+		return opts.Logger
+	case opts.Logf != nil:
+		return slog.New(slog.NewTextHandler(&logfWriter{logf: opts.Logf}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	return slog.Default()
+}

@@ -44,6 +44,10 @@ func run(args []string) error {
 	case "sql":
 	case "serve":
 		return serve(args[1:])
+	case "passwd":
+		return passwd(args[1:], os.Stdin, os.Stdout, os.Stderr)
+	case "token":
+		return token(args[1:], os.Stdout)
 	default:
 		return fmt.Errorf("unknown command %q (see 'sluice help')", args[0])
 	}
@@ -56,7 +60,10 @@ func run(args []string) error {
 	fs.StringVar(&o.Format, "format", "table", "table, csv, json or jsonl")
 	fs.StringVar(&o.DataDir, "data-dir", cli.DefaultDataDir(), "data directory")
 	fs.StringVar(&o.Server, "server", os.Getenv("SLUICE_SERVER"), "URL of a sluice serve to run the statements")
-	if err := fs.Parse(args[1:]); err != nil {
+	var rc remoteFlags
+	rc.register(fs)
+	var err error
+	if err = fs.Parse(args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(os.Stdout, cli.Usage)
 			return nil
@@ -67,6 +74,11 @@ func run(args []string) error {
 		return fmt.Errorf("unexpected argument %q (quote SQL and pass it with -e)", fs.Arg(0))
 	}
 
+	if o.Server != "" {
+		if o.Remote, err = rc.remote(); err != nil {
+			return err
+		}
+	}
 	if o.Interactive() {
 		// The shell cancels one statement per Ctrl-C instead of exiting.
 		return cli.Shell(context.Background(), o)
@@ -88,6 +100,13 @@ func serve(args []string) error {
 	fs.StringVar(&o.DataDir, "data-dir", cli.DefaultDataDir(), "data directory")
 	fs.IntVar(&o.MaxConcurrentEpochs, "max-concurrent-epochs", 0, "epochs running at once (0: GOMAXPROCS)")
 	fs.DurationVar(&stopTimeout, "stop-timeout", 30*time.Second, "how long streams get to stop on SIGTERM")
+	fs.StringVar(&o.Security.Users, "users", "", "users file (default DATA_DIR/users when it exists)")
+	fs.StringVar(&o.Security.TLSCert, "tls-cert", "", "TLS certificate (PEM)")
+	fs.StringVar(&o.Security.TLSKey, "tls-key", "", "TLS private key (PEM)")
+	fs.Int64Var(&o.Limits.MaxBody, "max-body", server.DefaultMaxBody, "largest request body in bytes")
+	fs.DurationVar(&o.Limits.QueryTimeout, "query-timeout", server.DefaultQueryTimeout, "cancel a statement after this long")
+	fs.IntVar(&o.Limits.MaxRows, "max-rows", server.DefaultMaxRows, "rows per response; more are paged")
+	fs.DurationVar(&o.Limits.WriteTimeout, "write-timeout", server.DefaultWriteTimeout, "longest time writing one response may take")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(os.Stdout, cli.Usage)

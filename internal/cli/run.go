@@ -29,6 +29,9 @@ type Options struct {
 	// Server, when set, is the URL of a `sluice serve` that runs the
 	// statements instead of an in-process engine over DataDir.
 	Server string
+	// Remote, when set, is the client configuration for Server
+	// (credentials, TLS); its URL is Server's.
+	Remote *Remote
 
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
@@ -73,6 +76,9 @@ Usage:
   sluice help                  print this help
 
   sluice serve                 run the server: background streams, OpenSearch SQL REST API
+  sluice passwd USER           add a user of the server or change its password
+  sluice token create NAME     make an API token for the server (printed once)
+  sluice token revoke NAME     remove a token
 
 Flags for sql:
   --format table|csv|json|jsonl   result format (default table)
@@ -80,12 +86,29 @@ Flags for sql:
                                   (default $SLUICE_DATA_DIR, else ./sluice-data)
   --server URL                    send statements to a sluice serve at URL
                                   (default $SLUICE_SERVER) instead of running them here
+  --user NAME                     basic auth user for --server (default $SLUICE_USER); the
+                                  password is $SLUICE_PASSWORD, else asked on the terminal
+  --token TOKEN                   API token for --server (default $SLUICE_TOKEN)
+  --ca-cert FILE                  trust this PEM certificate for an https --server
 
 Flags for serve:
   --listen ADDR                   HTTP address (default 127.0.0.1:9210)
   --data-dir DIR                  as for sql; one server per data dir
   --max-concurrent-epochs N       epochs running at once over all streams (default GOMAXPROCS)
   --stop-timeout D                on SIGTERM, how long streams get to finish their epoch (default 30s)
+  --users FILE                    users and tokens; turns authentication on (default
+                                  DATA_DIR/users when it exists); required outside loopback
+  --tls-cert FILE --tls-key FILE  serve HTTPS with this PEM certificate and key
+  --max-body N                    largest request body in bytes (default 1048576)
+  --query-timeout D               cancel a statement after D (default 10m)
+  --max-rows N                    rows per response; more are paged with a cursor (default 10000)
+  --write-timeout D               cut off a client that takes longer to read a response (default 30s)
+
+Flags for passwd and token:
+  --users FILE                    the users file (default DATA_DIR/users, mode 0600)
+  --data-dir DIR                  as for sql
+  --role read|admin               read: SELECT, SHOW, DESCRIBE, EXPLAIN; admin: everything
+                                  (passwd: default read for a new user; token create: required)
 
 Example:
   sluice sql -e "CREATE TABLE logs USING json LOCATION 'testdata/sample/http_logs/'"
@@ -139,7 +162,12 @@ func readScript(o Options) (name, script string, err error) {
 // openExecutor is the server at o.Server, else an engine over o.DataDir.
 func openExecutor(o Options) (executor, *progressBar, func(), error) {
 	if o.Server != "" {
-		return &Remote{URL: o.Server}, nil, func() {}, nil
+		r := &Remote{}
+		if o.Remote != nil {
+			*r = *o.Remote
+		}
+		r.URL = o.Server
+		return r, nil, func() {}, nil
 	}
 	eng, bar, err := openEngine(o)
 	if err != nil {

@@ -39,6 +39,10 @@ type Options struct {
 	MaxConcurrentEpochs int
 	// Logf receives the server's log lines; nil is log.Printf.
 	Logf func(format string, args ...any)
+	// Security turns on authentication and TLS (auth.go, tls.go).
+	Security Security
+	// Limits bound each request (limits.go); zero fields get defaults.
+	Limits Limits
 	// Engine is passed to engine.Open (DataDir, Background and EpochSlots
 	// are the server's to set).
 	Engine engine.Options
@@ -54,6 +58,11 @@ type Server struct {
 	cursors *cursorStore
 	mux     *http.ServeMux
 	logf    func(string, ...any)
+
+	auth         *authenticator // nil: authentication off
+	limits       Limits
+	readPatterns map[string]bool // routes read users may reach (readRoute)
+	handler      http.Handler    // mux behind the security middleware
 }
 
 // Open locks the data dir (failing with ErrDataDirInUse when another
@@ -71,6 +80,11 @@ func Open(opts Options) (*Server, error) {
 	if logf == nil {
 		logf = log.Printf
 	}
+	logf = redactingLogf(logf)
+	auth, err := openAuth(opts, logf)
+	if err != nil {
+		return nil, err
+	}
 	host, _ := os.Hostname()
 	lock, err := lockDataDir(opts.DataDir, fmt.Sprintf("sluice serve pid %d on %s", os.Getpid(), host))
 	if err != nil {
@@ -87,8 +101,9 @@ func Open(opts Options) (*Server, error) {
 		lock.release()
 		return nil, err
 	}
-	s := &Server{opts: opts, lock: lock, eng: eng, sched: sched, cursors: newCursorStore(), logf: logf}
+	s := &Server{opts: opts, lock: lock, eng: eng, sched: sched, cursors: newCursorStore(), logf: logf, auth: auth, limits: opts.Limits.withDefaults()}
 	s.routes()
+	s.handler = s.secure(s.mux)
 	started, err := eng.Resume(context.Background())
 	for _, n := range started {
 		logf("resumed stream %s", n)
@@ -103,7 +118,7 @@ func Open(opts Options) (*Server, error) {
 func (s *Server) Engine() *engine.Engine { return s.eng }
 
 // Handler serves every endpoint.
-func (s *Server) Handler() http.Handler { return s.mux }
+func (s *Server) Handler() http.Handler { return s.handler }
 
 // ListenAndServe listens on Options.Listen and serves until ctx is
 // cancelled, then stops accepting requests (Close stops the streams).
@@ -117,10 +132,18 @@ func (s *Server) ListenAndServe(ctx context.Context) error {
 
 // Serve serves on ln until ctx is cancelled.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
-	hs := &http.Server{Handler: s.mux, ReadHeaderTimeout: 10 * time.Second}
-	s.logf("sluice serve: listening on http://%s (data dir %s)", ln.Addr(), s.opts.DataDir)
+	if err := s.checkListen(ln.Addr()); err != nil {
+		ln.Close()
+		return err
+	}
+	hs, err := s.httpServer(s.handler)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	s.logf("sluice serve: listening on %s://%s (data dir %s%s)", s.scheme(), ln.Addr(), s.opts.DataDir, s.authNote())
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	go func() { errc <- serveOn(hs, ln) }()
 	select {
 	case err := <-errc:
 		return err
@@ -156,7 +179,11 @@ func (s *Server) execute(ctx context.Context, text string) (*engine.Result, erro
 	if err != nil {
 		return nil, err
 	}
-	return s.eng.ExecuteStatement(ctx, st)
+	if err := s.authorizeStatement(ctx, st); err != nil {
+		return nil, err
+	}
+	res, err := s.eng.ExecuteStatement(ctx, st)
+	return res, s.timeoutErr(ctx, err)
 }
 
 func (s *Server) routes() {

@@ -1,0 +1,42 @@
+package server
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"sluice/internal/sql"
+)
+
+// Errors may quote what a caller wrote or what a connector was given: an
+// OPTIONS list, a URL. Everything the server sends or logs goes through
+// redactSecrets first; over-redacting is the safe mistake.
+var (
+	// scheme://user:password@host → scheme://user:***@host
+	urlUserinfo = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@'"]*):[^@/\s'"]*@`)
+	// key = 'value', key 'value', "key": "value", key=value
+	keyValue = regexp.MustCompile(`(?i)([a-z0-9_.\-]*(?:password|passwd|secret|token|credential|access_key|accesskey|api_key|apikey|private_key|auth)[a-z0-9_.\-]*["']?)(\s*[:=]\s*|\s+)('(?:[^']|'')*'|"(?:[^"\\]|\\.)*"|[^\s,)'"]+)`)
+)
+
+func redactSecrets(s string) string {
+	s = urlUserinfo.ReplaceAllString(s, "$1:***@")
+	return keyValue.ReplaceAllStringFunc(s, func(m string) string {
+		sub := keyValue.FindStringSubmatch(m)
+		key, sep, val := sub[1], sub[2], sub[3]
+		quoted := val[0] == '\'' || val[0] == '"'
+		if !sql.IsSecretKey(key) || (!quoted && !strings.ContainsAny(sep, ":=")) {
+			return m // "column passwords not found" names no secret
+		}
+		if quoted {
+			return key + sep + val[:1] + "***" + val[:1]
+		}
+		return key + sep + "***"
+	})
+}
+
+// redactingLogf wraps logf so no log line shows a secret.
+func redactingLogf(logf func(string, ...any)) func(string, ...any) {
+	return func(format string, args ...any) {
+		logf("%s", redactSecrets(fmt.Sprintf(format, args...)))
+	}
+}

@@ -38,7 +38,7 @@ func (e *Engine) showTables() (*Result, error) {
 	}
 	rows := make([][]string, len(ts))
 	for i, t := range ts {
-		rows[i] = []string{t.Spec.Name, t.Spec.Using, t.Spec.Location}
+		rows[i] = []string{t.Spec.Name, t.Spec.Using, sql.RedactURL(t.Spec.Location)}
 	}
 	return stringRows([]string{"name", "using", "location"}, rows), nil
 }
@@ -84,7 +84,7 @@ func (e *Engine) showCreateTable(name string) (*Result, error) {
 	}
 	fmt.Fprintf(&b, ") USING %s", t.Spec.Using)
 	if t.Spec.Location != "" {
-		fmt.Fprintf(&b, " LOCATION %s", quoteString(t.Spec.Location))
+		fmt.Fprintf(&b, " LOCATION %s", quoteString(sql.RedactURL(t.Spec.Location)))
 	}
 	if len(t.Spec.PartitionBy) > 0 {
 		fmt.Fprintf(&b, " PARTITIONED BY (%s)", strings.Join(t.Spec.PartitionBy, ", "))
@@ -115,7 +115,7 @@ func redact(key, value string) string {
 			return "***"
 		}
 	}
-	return value
+	return sql.RedactURL(value)
 }
 
 func (e *Engine) set(s *sql.Set) (*Result, error) {

@@ -64,6 +64,7 @@ func (s *Server) handleStatement(w http.ResponseWriter, r *http.Request) {
 	}
 	out := StatementResponse{Statement: res.Statement, Message: res.Message}
 	if res.Schema == nil {
+		out.Statement, out.Message = redactSecrets(out.Statement), redactSecrets(out.Message)
 		w.Header().Set("Content-Type", "application/json; charset=UTF-8")
 		_ = writeJSON(w, out, false)
 		return
@@ -79,6 +80,7 @@ func (s *Server) writeStatementPage(w http.ResponseWriter, out StatementResponse
 		return
 	}
 	out.Arrow, out.Cursor = base64.StdEncoding.EncodeToString(b), p.cursor
+	out.Statement, out.Message = redactSecrets(out.Statement), redactSecrets(out.Message)
 	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
 	_ = writeJSON(w, out, false)
 }

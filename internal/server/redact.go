@@ -14,12 +14,15 @@ import (
 var (
 	// scheme://user:password@host → scheme://user:***@host
 	urlUserinfo = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@'"]*):[^@/\s'"]*@`)
+	// the same, percent-encoded into a path: /user%3Apassword%40bucket
+	escapedUserinfo = regexp.MustCompile(`(?i)(/[^/\s%:@'"]*)%3A[^/\s'"]*?%40`)
 	// key = 'value', key 'value', "key": "value", key=value
 	keyValue = regexp.MustCompile(`(?i)([a-z0-9_.\-]*(?:password|passwd|secret|token|credential|access_key|accesskey|api_key|apikey|private_key|auth)[a-z0-9_.\-]*["']?)(\s*[:=]\s*|\s+)('(?:[^']|'')*'|"(?:[^"\\]|\\.)*"|[^\s,)'"]+)`)
 )
 
 func redactSecrets(s string) string {
 	s = urlUserinfo.ReplaceAllString(s, "$1:***@")
+	s = escapedUserinfo.ReplaceAllString(s, "$1%3A***%40")
 	return keyValue.ReplaceAllStringFunc(s, func(m string) string {
 		sub := keyValue.FindStringSubmatch(m)
 		key, sep, val := sub[1], sub[2], sub[3]

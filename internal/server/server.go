@@ -123,6 +123,9 @@ func (s *Server) Handler() http.Handler { return s.handler }
 // ListenAndServe listens on Options.Listen and serves until ctx is
 // cancelled, then stops accepting requests (Close stops the streams).
 func (s *Server) ListenAndServe(ctx context.Context) error {
+	if err := s.checkListenAddr(s.opts.Listen); err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", s.opts.Listen)
 	if err != nil {
 		return fmt.Errorf("listening on %s: %w", s.opts.Listen, err)

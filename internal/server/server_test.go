@@ -81,7 +81,7 @@ func (f *fixture) post(path string, body any, status int) []byte {
 	}
 	defer resp.Body.Close()
 	out, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != status {
+	if status != 0 && resp.StatusCode != status {
 		f.t.Fatalf("POST %s %s: status %d, want %d: %s", path, raw, resp.StatusCode, status, out)
 	}
 	return out

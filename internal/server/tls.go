@@ -34,6 +34,17 @@ func (s *Server) checkListen(addr net.Addr) error {
 		ErrNoAuth, addr, DefaultUsersFile(s.opts.DataDir))
 }
 
+// checkListenAddr is checkListen before binding: a host that does not
+// resolve to a loopback address (an empty host is every interface) is
+// refused without ever listening on it.
+func (s *Server) checkListenAddr(listen string) error {
+	addr, err := net.ResolveTCPAddr("tcp", listen)
+	if err != nil {
+		return fmt.Errorf("listen address %s: %w", listen, err)
+	}
+	return s.checkListen(addr)
+}
+
 func isLoopback(addr net.Addr) bool {
 	tcp, ok := addr.(*net.TCPAddr)
 	if !ok {
@@ -41,7 +52,7 @@ func isLoopback(addr net.Addr) bool {
 		_, unix := addr.(*net.UnixAddr)
 		return unix
 	}
-	return tcp.IP.IsLoopback()
+	return tcp.IP != nil && tcp.IP.IsLoopback()
 }
 
 // httpServer is the http.Server for h with the timeouts that keep slow

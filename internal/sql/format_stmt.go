@@ -179,6 +179,11 @@ func (o *Option) String() string {
 	if IsSecretKey(o.Key) && o.Value.Kind == LitString {
 		return optionKey(o.Key) + " = '***'"
 	}
+	if o.Value.Kind == LitString {
+		if r := RedactURL(o.Value.Value); r != o.Value.Value {
+			return optionKey(o.Key) + " = " + QuoteString(r)
+		}
+	}
 	return optionKey(o.Key) + " = " + o.Value.String()
 }
 
@@ -262,7 +267,7 @@ func (c *CreateTable) String() string {
 		b.WriteString(" USING " + QuoteIdent(c.Using))
 	}
 	if c.Location != "" {
-		b.WriteString(" LOCATION " + QuoteString(c.Location))
+		b.WriteString(" LOCATION " + QuoteString(RedactURL(c.Location)))
 	}
 	if len(c.PartitionedBy) > 0 {
 		b.WriteString(" PARTITIONED BY (" + identList(c.PartitionedBy) + ")")

@@ -23,12 +23,20 @@ type fixture struct {
 	srv     *Server
 	http    *httptest.Server
 	in, out string
+	// opts, when set, adjusts the Options open uses.
+	opts func(*Options)
 }
 
 func newFixture(t *testing.T, rows int) *fixture {
 	t.Helper()
+	return newFixtureWith(t, rows, nil)
+}
+
+// newFixtureWith is newFixture with Options adjusted by opts.
+func newFixtureWith(t *testing.T, rows int, opts func(*Options)) *fixture {
+	t.Helper()
 	dir := t.TempDir()
-	f := &fixture{t: t, dir: dir, in: filepath.Join(dir, "in"), out: filepath.Join(dir, "out")}
+	f := &fixture{t: t, dir: dir, in: filepath.Join(dir, "in"), out: filepath.Join(dir, "out"), opts: opts}
 	var b strings.Builder
 	for i := 0; i < rows; i++ {
 		fmt.Fprintf(&b, `{"id": %d, "name": "n%d", "note": "a,b \"q\"", "neg": "-%d"}`+"\n", i, i, i)
@@ -41,7 +49,11 @@ func newFixture(t *testing.T, rows int) *fixture {
 
 func (f *fixture) open() {
 	f.t.Helper()
-	srv, err := Open(Options{DataDir: filepath.Join(f.dir, "data"), MaxConcurrentEpochs: 2, Logf: f.t.Logf})
+	o := Options{DataDir: filepath.Join(f.dir, "data"), MaxConcurrentEpochs: 2, Logf: f.t.Logf}
+	if f.opts != nil {
+		f.opts(&o)
+	}
+	srv, err := Open(o)
 	if err != nil {
 		f.t.Fatal(err)
 	}

@@ -4,8 +4,10 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"log"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -66,6 +68,7 @@ func (s *Server) httpServer(h http.Handler) (*http.Server, error) {
 		ReadTimeout:       time.Minute,
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          log.New(logWriter(s.logf), "", 0),
 	}
 	sec := s.opts.Security
 	if (sec.TLSCert == "") != (sec.TLSKey == "") {
@@ -79,6 +82,15 @@ func (s *Server) httpServer(h http.Handler) (*http.Server, error) {
 		hs.TLSConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 	}
 	return hs, nil
+}
+
+// logWriter sends net/http's own log lines (TLS handshake errors, ...)
+// to the server's log.
+type logWriter func(string, ...any)
+
+func (w logWriter) Write(b []byte) (int, error) {
+	w("%s", strings.TrimRight(string(b), "\n"))
+	return len(b), nil
 }
 
 // scheme is https with TLS configured.

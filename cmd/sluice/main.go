@@ -44,6 +44,10 @@ func run(args []string) error {
 	case "sql":
 	case "serve":
 		return serve(args[1:])
+	case "passwd":
+		return passwd(args[1:], os.Stdin, os.Stdout, os.Stderr)
+	case "token":
+		return token(args[1:], os.Stdout)
 	default:
 		return fmt.Errorf("unknown command %q (see 'sluice help')", args[0])
 	}
@@ -58,7 +62,10 @@ func run(args []string) error {
 	fs.StringVar(&o.Server, "server", os.Getenv("SLUICE_SERVER"), "URL of a sluice serve to run the statements")
 	fs.StringVar(&o.MemoryLimit, "memory-limit", "", "memory for each query's state (default half of RAM)")
 	fs.DurationVar(&o.StopTimeout, "stop-timeout", cli.DefaultStopTimeout, "after SIGINT/SIGTERM, how long a stream's running epoch may take before it is abandoned")
-	if err := fs.Parse(args[1:]); err != nil {
+	var rc remoteFlags
+	rc.register(fs)
+	var err error
+	if err = fs.Parse(args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(os.Stdout, cli.Usage)
 			return nil
@@ -69,6 +76,11 @@ func run(args []string) error {
 		return fmt.Errorf("unexpected argument %q (quote SQL and pass it with -e)", fs.Arg(0))
 	}
 
+	if o.Server != "" {
+		if o.Remote, err = rc.remote(); err != nil {
+			return err
+		}
+	}
 	if o.Interactive() {
 		// The shell cancels one statement per Ctrl-C instead of exiting.
 		return cli.Shell(context.Background(), o)
@@ -94,6 +106,13 @@ func serve(args []string) error {
 	fs.DurationVar(&o.QueryRetention, "query-retention", server.DefaultQueryRetention, "how long finished async queries are kept (negative: forever)")
 	fs.StringVar(&logFormat, "log-format", "text", "log format on stderr: text or json")
 	fs.StringVar(&logLevel, "log-level", "info", "log level: debug, info, warn or error")
+	fs.StringVar(&o.Security.Users, "users", "", "users file (default DATA_DIR/users when it exists)")
+	fs.StringVar(&o.Security.TLSCert, "tls-cert", "", "TLS certificate (PEM)")
+	fs.StringVar(&o.Security.TLSKey, "tls-key", "", "TLS private key (PEM)")
+	fs.Int64Var(&o.Limits.MaxBody, "max-body", server.DefaultMaxBody, "largest request body in bytes")
+	fs.DurationVar(&o.Limits.QueryTimeout, "query-timeout", server.DefaultQueryTimeout, "cancel a statement after this long")
+	fs.IntVar(&o.Limits.MaxRows, "max-rows", server.DefaultMaxRows, "rows per response; more are paged")
+	fs.DurationVar(&o.Limits.WriteTimeout, "write-timeout", server.DefaultWriteTimeout, "longest time writing one response may take")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(os.Stdout, cli.Usage)

@@ -3,12 +3,15 @@ package cli
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -27,6 +30,9 @@ type Remote struct {
 	// URL is the server's base URL, e.g. http://127.0.0.1:9210.
 	URL    string
 	Client *http.Client
+	// User and Password authenticate with HTTP basic auth; Token, when
+	// set, is sent as a bearer token instead.
+	User, Password, Token string
 }
 
 var _ executor = (*Remote)(nil)
@@ -34,15 +40,53 @@ var _ executor = (*Remote)(nil)
 // remotePath is server.APIStatementPath (cli does not import server).
 const remotePath = "/api/v1/statement"
 
-// ExecuteStatement implements executor.
+// remoteResponse is server.StatementResponse.
+type remoteResponse struct {
+	Statement, Message, Arrow, Cursor string
+}
+
+// ExecuteStatement implements executor. A result the server pages (over
+// its --max-rows) is fetched page by page and returned whole.
 func (r *Remote) ExecuteStatement(ctx context.Context, st sql.Statement) (*engine.Result, error) {
-	body, _ := json.Marshal(map[string]string{"query": st.Text()})
+	out, err := r.post(ctx, map[string]string{"query": st.Text()})
+	if err != nil {
+		return nil, err
+	}
+	res := &engine.Result{Statement: out.Statement, Message: out.Message}
+	for {
+		if out.Arrow != "" {
+			schema, batches, err := decodeArrow(out.Arrow)
+			if err != nil {
+				return nil, fmt.Errorf("server %s: %w", r.URL, err)
+			}
+			if res.Schema == nil {
+				res.Schema = schema
+			}
+			res.Batches = append(res.Batches, batches...)
+		}
+		if out.Cursor == "" {
+			return res, nil
+		}
+		if out, err = r.post(ctx, map[string]string{"cursor": out.Cursor}); err != nil {
+			return nil, err
+		}
+	}
+}
+
+func (r *Remote) post(ctx context.Context, reqBody map[string]string) (*remoteResponse, error) {
+	body, _ := json.Marshal(reqBody)
 	url := strings.TrimRight(r.URL, "/") + remotePath
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
 		return nil, fmt.Errorf("server %s: %w", r.URL, err)
 	}
 	req.Header.Set("Content-Type", "application/json")
+	switch {
+	case r.Token != "":
+		req.Header.Set("Authorization", "Bearer "+r.Token)
+	case r.User != "":
+		req.SetBasicAuth(r.User, r.Password)
+	}
 	client := r.Client
 	if client == nil {
 		client = http.DefaultClient
@@ -63,24 +107,39 @@ func (r *Remote) ExecuteStatement(ctx context.Context, st sql.Statement) (*engin
 		var e struct {
 			Error struct{ Reason, Details string }
 		}
+		if resp.StatusCode == http.StatusUnauthorized {
+			return nil, fmt.Errorf("server %s: authentication failed: check --user and SLUICE_PASSWORD, or --token", r.URL)
+		}
 		if json.Unmarshal(data, &e) == nil && e.Error.Details != "" {
 			return nil, errors.New(e.Error.Details)
 		}
 		return nil, fmt.Errorf("server %s: %s: %s", r.URL, resp.Status, bytes.TrimSpace(data))
 	}
-	var out struct {
-		Statement, Message, Arrow string
-	}
+	var out remoteResponse
 	if err := json.Unmarshal(data, &out); err != nil {
 		return nil, fmt.Errorf("server %s: decoding response: %w", r.URL, err)
 	}
-	res := &engine.Result{Statement: out.Statement, Message: out.Message}
-	if out.Arrow != "" {
-		if res.Schema, res.Batches, err = decodeArrow(out.Arrow); err != nil {
-			return nil, fmt.Errorf("server %s: %w", r.URL, err)
-		}
+	return &out, nil
+}
+
+// TLSClient is an HTTP client that trusts the PEM certificates in
+// caFile besides the system's, for a server with a self-signed or
+// private-CA certificate.
+func TLSClient(caFile string) (*http.Client, error) {
+	pem, err := os.ReadFile(caFile)
+	if err != nil {
+		return nil, fmt.Errorf("reading --ca-cert: %w", err)
 	}
-	return res, nil
+	pool, err := x509.SystemCertPool()
+	if err != nil || pool == nil {
+		pool = x509.NewCertPool()
+	}
+	if !pool.AppendCertsFromPEM(pem) {
+		return nil, fmt.Errorf("--ca-cert %s holds no PEM certificate", caFile)
+	}
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
+	return &http.Client{Transport: tr}, nil
 }
 
 func decodeArrow(b64 string) (*arrow.Schema, []arrow.RecordBatch, error) {

@@ -38,6 +38,9 @@ type Options struct {
 	// running epoch may take before it is abandoned (0: no limit; a second
 	// signal abandons it at once). See SignalContext.
 	StopTimeout time.Duration
+	// Remote, when set, is the client configuration for Server
+	// (credentials, TLS); its URL is Server's.
+	Remote *Remote
 
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
@@ -81,6 +84,9 @@ Usage:
   sluice help                  print this help
 
   sluice serve                 run the server: background streams, OpenSearch SQL REST API
+  sluice passwd USER           add a user of the server or change its password
+  sluice token create NAME     make an API token for the server (printed once)
+  sluice token revoke NAME     remove a token
 
 Flags for sql:
   --format table|csv|json|jsonl   result format (default table)
@@ -97,6 +103,10 @@ Flags for sql:
   --stop-timeout DURATION         after SIGINT/SIGTERM, how long a stream's running
                                   epoch may take to commit before it is abandoned
                                   (default 30s; 0: wait; a second signal abandons it)
+  --user NAME                     basic auth user for --server (default $SLUICE_USER); the
+                                  password is $SLUICE_PASSWORD, else asked on the terminal
+  --token TOKEN                   API token for --server (default $SLUICE_TOKEN)
+  --ca-cert FILE                  trust this PEM certificate for an https --server
 
 Flags for serve:
   --listen ADDR                   HTTP address (default 127.0.0.1:9210)
@@ -106,6 +116,19 @@ Flags for serve:
   --query-retention D             how long finished async queries are kept (default 24h)
   --log-format text|json          log format on stderr (default text)
   --log-level LEVEL               debug, info, warn or error (default info)
+  --users FILE                    users and tokens; turns authentication on (default
+                                  DATA_DIR/users when it exists); required outside loopback
+  --tls-cert FILE --tls-key FILE  serve HTTPS with this PEM certificate and key
+  --max-body N                    largest request body in bytes (default 1048576)
+  --query-timeout D               cancel a statement after D (default 10m)
+  --max-rows N                    rows per response; more are paged with a cursor (default 10000)
+  --write-timeout D               cut off a client that takes longer to read a response (default 30s)
+
+Flags for passwd and token:
+  --users FILE                    the users file (default DATA_DIR/users, mode 0600)
+  --data-dir DIR                  as for sql
+  --role read|admin               read: SELECT, SHOW, DESCRIBE, EXPLAIN; admin: everything
+                                  (passwd: default read for a new user; token create: required)
 
 Example:
   sluice sql -e "CREATE TABLE logs USING json LOCATION 'testdata/sample/http_logs/'"
@@ -159,7 +182,12 @@ func readScript(o Options) (name, script string, err error) {
 // openExecutor is the server at o.Server, else an engine over o.DataDir.
 func openExecutor(o Options) (executor, *progressBar, func(), error) {
 	if o.Server != "" {
-		return &Remote{URL: o.Server}, nil, func() {}, nil
+		r := &Remote{}
+		if o.Remote != nil {
+			*r = *o.Remote
+		}
+		r.URL = o.Server
+		return r, nil, func() {}, nil
 	}
 	eng, bar, err := openEngine(o)
 	if err != nil {

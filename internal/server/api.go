@@ -8,8 +8,6 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow/ipc"
-
-	"sluice/internal/engine"
 )
 
 // APIStatementPath is Sluice's own endpoint for `sluice sql --server`:
@@ -20,8 +18,10 @@ import (
 //	POST /api/v1/statement {"query": "SELECT 1"}
 //	→ {"statement": "SELECT 1", "message": "", "arrow": "<base64 Arrow IPC stream>"}
 //
-// arrow is absent when the statement has no rows. Errors have the
-// plugin's error body and status.
+// arrow is absent when the statement has no rows. A result over the
+// server's --max-rows comes in pages: the response has a cursor, and
+// {"cursor": "..."} answers the next page (its own cursor while more
+// follow). Errors have the plugin's error body and status.
 const APIStatementPath = "/api/v1/statement"
 
 // StatementResponse is the body of a successful APIStatementPath call.
@@ -30,16 +30,27 @@ type StatementResponse struct {
 	Message   string `json:"message,omitempty"`
 	// Arrow is the rows as an Arrow IPC stream, base64 (std encoding).
 	Arrow string `json:"arrow,omitempty"`
+	// Cursor fetches the next page of rows; "" on the last.
+	Cursor string `json:"cursor,omitempty"`
 }
 
 func (s *Server) apiRoutes() {
-	s.mux.HandleFunc("POST "+APIStatementPath, s.handleStatement)
+	s.readRoute("POST "+APIStatementPath, s.handleStatement)
 }
 
 func (s *Server) handleStatement(w http.ResponseWriter, r *http.Request) {
 	req, err := readRequest(r)
 	if err != nil {
 		writeError(w, err)
+		return
+	}
+	if req.Cursor != "" {
+		p, ok := s.cursors.next(req.Cursor)
+		if !ok {
+			writeError(w, badRequest("cursor "+req.Cursor+" is not open (finished, closed or expired)"))
+			return
+		}
+		s.writeStatementPage(w, StatementResponse{}, p)
 		return
 	}
 	if req.Query == "" {
@@ -52,26 +63,52 @@ func (s *Server) handleStatement(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := StatementResponse{Statement: res.Statement, Message: res.Message}
-	if res.Schema != nil {
-		b, err := encodeArrow(res)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		out.Arrow = base64.StdEncoding.EncodeToString(b)
+	if res.Schema == nil {
+		out.Statement, out.Message = redactSecrets(out.Statement), redactSecrets(out.Message)
+		w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+		_ = writeJSON(w, out, false)
+		return
 	}
+	s.writeStatementPage(w, out, s.cursors.first(newResult(res), s.limits.MaxRows))
+}
+
+// writeStatementPage answers out with page p's rows and cursor.
+func (s *Server) writeStatementPage(w http.ResponseWriter, out StatementResponse, p page) {
+	b, err := encodeArrow(p)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	out.Arrow, out.Cursor = base64.StdEncoding.EncodeToString(b), p.cursor
+	out.Statement, out.Message = redactSecrets(out.Statement), redactSecrets(out.Message)
 	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
 	_ = writeJSON(w, out, false)
 }
 
-func encodeArrow(res *engine.Result) ([]byte, error) {
+// encodeArrow writes rows p.from..p.to-1 as one Arrow IPC stream.
+func encodeArrow(p page) ([]byte, error) {
 	var buf bytes.Buffer
-	wr := ipc.NewWriter(&buf, ipc.WithSchema(res.Schema))
-	for _, b := range res.Batches {
+	wr := ipc.NewWriter(&buf, ipc.WithSchema(p.res.schema))
+	at := 0
+	for _, b := range p.res.batches {
 		if b == nil {
 			continue
 		}
-		if err := wr.Write(b); err != nil {
+		n := int(b.NumRows())
+		lo, hi := max(p.from-at, 0), min(p.to-at, n)
+		at += n
+		if lo >= hi {
+			continue
+		}
+		part := b
+		if lo > 0 || hi < n {
+			part = b.NewSlice(int64(lo), int64(hi))
+		}
+		err := wr.Write(part)
+		if part != b {
+			part.Release()
+		}
+		if err != nil {
 			return nil, fmt.Errorf("encoding result: %w", err)
 		}
 	}

@@ -61,8 +61,10 @@ type runningAsync struct {
 }
 
 func (s *Server) asyncRoutes() {
-	s.mux.HandleFunc("POST "+AsyncQueryPath, s.handleAsyncSubmit)
-	s.mux.HandleFunc("GET "+AsyncQueryPath+"/{id}", s.handleAsyncGet)
+	// Submitting is open to read users: the statement itself is
+	// authorized (a read user may run a SELECT, not DDL).
+	s.readRoute("POST "+AsyncQueryPath, s.handleAsyncSubmit)
+	s.readRoute("GET "+AsyncQueryPath+"/{id}", s.handleAsyncGet)
 	s.mux.HandleFunc("DELETE "+AsyncQueryPath+"/{id}", s.handleAsyncCancel)
 }
 
@@ -207,6 +209,10 @@ func (s *Server) handleAsyncSubmit(w http.ResponseWriter, r *http.Request) {
 	}
 	st, err := sql.ParseOne(text)
 	if err != nil {
+		writeError(w, err)
+		return
+	}
+	if err := s.authorizeStatement(r.Context(), st); err != nil {
 		writeError(w, err)
 		return
 	}

@@ -13,10 +13,10 @@ import (
 // reads the version from GET /, and lists indices (here: tables) with
 // _alias for completion.
 func (s *Server) clusterRoutes() {
-	s.mux.HandleFunc("GET /{$}", s.handleInfo)
-	s.mux.HandleFunc("HEAD /{$}", s.handleInfo)
-	s.mux.HandleFunc("GET /_cat/plugins", s.handleCatPlugins)
-	s.mux.HandleFunc("GET /_alias", s.handleAliases)
+	s.readRoute("GET /{$}", s.handleInfo)
+	s.readRoute("HEAD /{$}", s.handleInfo)
+	s.readRoute("GET /_cat/plugins", s.handleCatPlugins)
+	s.readRoute("GET /_alias", s.handleAliases)
 }
 
 // compatVersion is the OpenSearch version Sluice answers as: clients pick

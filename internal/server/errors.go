@@ -43,6 +43,9 @@ func (e *notFoundError) Error() string { return e.msg }
 // their line:column in details), 404 for a table that does not exist,
 // 500 for anything else.
 func classify(err error) errorBody {
+	if b, ok := classifyLimits(err); ok {
+		return b
+	}
 	var syn *sql.Error
 	var bind *plan.Error
 	var req *requestError
@@ -68,6 +71,7 @@ func classify(err error) errorBody {
 
 func writeError(w http.ResponseWriter, err error) {
 	body := classify(err)
+	body.Error.Details = redactSecrets(body.Error.Details)
 	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
 	w.WriteHeader(body.Status)
 	_ = writeJSON(w, body, false)

@@ -42,11 +42,15 @@ func (w *logfWriter) Write(p []byte) (int, error) {
 }
 
 func loggerFor(opts Options) *slog.Logger {
+	var l *slog.Logger
 	switch {
 	case opts.Logger != nil:
-		return opts.Logger
+		l = opts.Logger
 	case opts.Logf != nil:
-		return slog.New(slog.NewTextHandler(&logfWriter{logf: opts.Logf}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		l = slog.New(slog.NewTextHandler(&logfWriter{logf: opts.Logf}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	default:
+		l = slog.Default()
 	}
-	return slog.Default()
+	// No log record may show a secret, whoever wrote it.
+	return slog.New(redactingHandler{l.Handler()})
 }

@@ -94,7 +94,8 @@ func (m *metrics) newestEvent(stream string) int64 {
 }
 
 func (s *Server) metricsRoutes() {
-	s.mux.Handle("GET "+MetricsPath, promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{ErrorLog: slogPrinter{s.log}}))
+	// Read users (a scraper's token) may scrape: metrics hold no secrets.
+	s.readRoute("GET "+MetricsPath, promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{ErrorLog: slogPrinter{s.log}}).ServeHTTP)
 }
 
 // gaugeCollector reads the gauges from the engine at scrape time.

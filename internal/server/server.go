@@ -45,6 +45,10 @@ type Options struct {
 	// QueryRetention is how long a finished async query's status and
 	// result are kept (0: DefaultQueryRetention; negative: forever).
 	QueryRetention time.Duration
+	// Security turns on authentication and TLS (auth.go, tls.go).
+	Security Security
+	// Limits bound each request (limits.go); zero fields get defaults.
+	Limits Limits
 	// Engine is passed to engine.Open (DataDir, Background and EpochSlots
 	// are the server's to set).
 	Engine engine.Options
@@ -62,6 +66,13 @@ type Server struct {
 	log     *slog.Logger
 	metrics *metrics
 	async   *asyncQueries
+	// logf is log lines as text, redacted, for the security code.
+	logf func(string, ...any)
+
+	auth         *authenticator // nil: authentication off
+	limits       Limits
+	readPatterns map[string]bool // routes read users may reach (readRoute)
+	handler      http.Handler    // mux behind the security middleware
 }
 
 // Open locks the data dir (failing with ErrDataDirInUse when another
@@ -76,13 +87,18 @@ func Open(opts Options) (*Server, error) {
 		opts.Listen = DefaultListen
 	}
 	log := loggerFor(opts)
+	logf := redactingLogf(func(format string, args ...any) { log.Info(fmt.Sprintf(format, args...)) })
+	auth, err := openAuth(opts, logf)
+	if err != nil {
+		return nil, err
+	}
 	host, _ := os.Hostname()
 	lock, err := lockDataDir(opts.DataDir, fmt.Sprintf("sluice serve pid %d on %s", os.Getpid(), host))
 	if err != nil {
 		return nil, err
 	}
 	sched := NewScheduler(opts.MaxConcurrentEpochs, log)
-	s := &Server{opts: opts, lock: lock, sched: sched, cursors: newCursorStore(), log: log}
+	s := &Server{opts: opts, lock: lock, sched: sched, cursors: newCursorStore(), log: log, logf: logf, auth: auth, limits: opts.Limits.withDefaults()}
 	s.metrics = newMetrics(func() *engine.Engine { return s.eng }, func() map[string]int {
 		if s.async == nil {
 			return nil
@@ -99,6 +115,7 @@ func Open(opts Options) (*Server, error) {
 	}
 	s.eng = eng
 	s.routes()
+	s.handler = s.secure(s.mux)
 	started, err := eng.Resume(context.Background())
 	for _, n := range started {
 		log.Info("resumed stream", "stream", n)
@@ -121,11 +138,14 @@ func Open(opts Options) (*Server, error) {
 func (s *Server) Engine() *engine.Engine { return s.eng }
 
 // Handler serves every endpoint.
-func (s *Server) Handler() http.Handler { return s.mux }
+func (s *Server) Handler() http.Handler { return s.handler }
 
 // ListenAndServe listens on Options.Listen and serves until ctx is
 // cancelled, then stops accepting requests (Close stops the streams).
 func (s *Server) ListenAndServe(ctx context.Context) error {
+	if err := s.checkListenAddr(s.opts.Listen); err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", s.opts.Listen)
 	if err != nil {
 		return fmt.Errorf("listening on %s: %w", s.opts.Listen, err)
@@ -135,10 +155,18 @@ func (s *Server) ListenAndServe(ctx context.Context) error {
 
 // Serve serves on ln until ctx is cancelled.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
-	hs := &http.Server{Handler: s.mux, ReadHeaderTimeout: 10 * time.Second}
-	s.log.Info("listening on http://"+ln.Addr().String(), "data_dir", s.opts.DataDir)
+	if err := s.checkListen(ln.Addr()); err != nil {
+		ln.Close()
+		return err
+	}
+	hs, err := s.httpServer(s.handler)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	s.log.Info("listening on "+s.scheme()+"://"+ln.Addr().String(), "data_dir", s.opts.DataDir, "auth", s.authNote())
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	go func() { errc <- serveOn(hs, ln) }()
 	select {
 	case err := <-errc:
 		return err
@@ -175,7 +203,11 @@ func (s *Server) execute(ctx context.Context, text string) (*engine.Result, erro
 	if err != nil {
 		return nil, err
 	}
-	return s.eng.ExecuteStatement(ctx, st)
+	if err := s.authorizeStatement(ctx, st); err != nil {
+		return nil, err
+	}
+	res, err := s.eng.ExecuteStatement(ctx, st)
+	return res, s.timeoutErr(ctx, err)
 }
 
 func (s *Server) routes() {

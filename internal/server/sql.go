@@ -23,10 +23,10 @@ const maxBody = 16 << 20
 
 func (s *Server) sqlRoutes() {
 	for _, prefix := range []string{"/_plugins/_sql", "/_opendistro/_sql"} {
-		s.mux.HandleFunc("POST "+prefix, s.handleSQL)
-		s.mux.HandleFunc("POST "+prefix+"/{$}", s.handleSQL)
-		s.mux.HandleFunc("POST "+prefix+"/close", s.handleClose)
-		s.mux.HandleFunc("POST "+prefix+"/_explain", s.handleExplain)
+		s.readRoute("POST "+prefix, s.handleSQL)
+		s.readRoute("POST "+prefix+"/{$}", s.handleSQL)
+		s.readRoute("POST "+prefix+"/close", s.handleClose)
+		s.readRoute("POST "+prefix+"/_explain", s.handleExplain)
 	}
 }
 
@@ -34,7 +34,7 @@ func readRequest(r *http.Request) (sqlRequest, error) {
 	var req sqlRequest
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
 	if err != nil {
-		return req, badRequest("reading request body: " + err.Error())
+		return req, bodyError(err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	if err := dec.Decode(&req); err != nil {
@@ -94,8 +94,12 @@ func (s *Server) handleSQL(w http.ResponseWriter, r *http.Request) {
 		}
 		rs := newResult(res)
 		if pg, ok := f.(pageable); ok && pg.pages() {
-			p = s.cursors.first(rs, size)
+			p = s.cursors.first(rs, s.pageSize(size))
 		} else {
+			if err := s.checkRows(rs.total); err != nil {
+				writeError(w, err)
+				return
+			}
 			p = page{res: rs, from: 0, to: rs.total}
 		}
 	}

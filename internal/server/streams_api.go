@@ -111,11 +111,11 @@ type ColumnJSON struct {
 }
 
 func (s *Server) streamAPIRoutes() {
-	s.mux.HandleFunc("GET "+APIStreamsPath, s.handleStreams)
-	s.mux.HandleFunc("GET "+APIStreamsPath+"/{name}", s.handleStream)
+	s.readRoute("GET "+APIStreamsPath, s.handleStreams)
+	s.readRoute("GET "+APIStreamsPath+"/{name}", s.handleStream)
 	s.mux.HandleFunc("POST "+APIStreamsPath+"/{name}/start", s.handleStreamStart)
 	s.mux.HandleFunc("POST "+APIStreamsPath+"/{name}/stop", s.handleStreamStop)
-	s.mux.HandleFunc("GET "+APITablesPath, s.handleTables)
+	s.readRoute("GET "+APITablesPath, s.handleTables)
 }
 
 func (s *Server) handleStreams(w http.ResponseWriter, r *http.Request) {

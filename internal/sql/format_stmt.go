@@ -196,6 +196,11 @@ func (o *Option) String() string {
 			return optionKey(o.Key) + " = " + v.String()
 		}
 	}
+	if o.Value.Kind == LitString {
+		if r := RedactURL(o.Value.Value); r != o.Value.Value {
+			return optionKey(o.Key) + " = " + QuoteString(r)
+		}
+	}
 	return optionKey(o.Key) + " = " + o.Value.String()
 }
 

@@ -1,0 +1,50 @@
+package sql
+
+import "testing"
+
+func TestReadOnly(t *testing.T) {
+	for q, want := range map[string]bool{
+		"SELECT 1": true,
+		"select * from t where x = 'DROP TABLE t'":  true,
+		"/* INSERT */ SELECT 1":                     true,
+		"WITH a AS (SELECT 1 AS x) SELECT x FROM a": true,
+		"SHOW TABLES":                            true,
+		"DESCRIBE t":                             true,
+		"SHOW CREATE TABLE t":                    true,
+		"SHOW STREAMS":                           true,
+		"DESCRIBE STREAM s":                      true,
+		"SHOW MATERIALIZED VIEWS":                true,
+		"SHOW SETTINGS":                          true,
+		"EXPLAIN SELECT 1":                       true,
+		"EXPLAIN INSERT INTO t SELECT 1":         true,
+		"EXPLAIN ANALYZE SELECT 1":               true,
+		"EXPLAIN ANALYZE INSERT INTO t SELECT 1": false,
+		"INSERT INTO t SELECT 1":                 false,
+		"INSERT INTO t VALUES (1)":               false,
+		"INSERT OVERWRITE t SELECT 1":            false,
+		"CREATE TABLE t (x INT) USING json LOCATION '/tmp/x/'": false,
+		"CREATE TABLE t USING json LOCATION '/x/' AS SELECT 1": false,
+		"DROP TABLE t": false,
+		"INSERT STREAM INTO t SELECT * FROM s WITH (name = 'f')": false,
+		"STOP STREAM f":                                         false,
+		"START STREAM f":                                        false,
+		"CREATE MATERIALIZED VIEW v AS SELECT 1":                false,
+		"REFRESH MATERIALIZED VIEW v":                           false,
+		"ALTER MATERIALIZED VIEW v WITH (auto_refresh = false)": false,
+		"DROP MATERIALIZED VIEW v":                              false,
+		"SET s3.endpoint = 'http://x'":                          false,
+		"RESET s3.endpoint":                                     false,
+	} {
+		st, err := ParseOne(q)
+		if err != nil {
+			t.Errorf("%s: %v", q, err)
+			continue
+		}
+		if got := ReadOnly(st); got != want {
+			t.Errorf("ReadOnly(%s) = %v, want %v", q, got, want)
+		}
+	}
+	if ReadOnly(nil) {
+		t.Error("ReadOnly(nil) = true")
+	}
+}

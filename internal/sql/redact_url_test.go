@@ -1,0 +1,23 @@
+package sql
+
+import "testing"
+
+func TestRedactURL(t *testing.T) {
+	for in, want := range map[string]string{
+		"http://user:hunter2@host:9200/x/": "http://user:***@host:9200/x/",
+		"s3://bucket/x/":                   "s3://bucket/x/",
+		"https://user@host/":               "https://user@host/",
+		"/tmp/a b/":                        "/tmp/a b/",
+	} {
+		if got := RedactURL(in); got != want {
+			t.Errorf("RedactURL(%q) = %q, want %q", in, got, want)
+		}
+	}
+	st, err := ParseOne("CREATE TABLE t (x INT) USING json LOCATION 'http://u:hunter2@h/x/' OPTIONS (endpoint 'http://u:pw2@h:1')")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := st.String(), "CREATE TABLE t (x INT) USING json LOCATION 'http://u:***@h/x/' OPTIONS (endpoint = 'http://u:***@h:1')"; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+}

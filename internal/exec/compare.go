@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -99,10 +98,10 @@ func valueCmp(a arrow.Array) (rowCmp, error) {
 		return func(i, j int) int { return cmp.Compare(x[i], x[j]) }, nil
 	case *array.Float64:
 		x := v.Float64Values()
-		return func(i, j int) int { return floatCmp(x[i], x[j]) }, nil
+		return func(i, j int) int { return functions.FloatOrder(x[i], x[j]) }, nil
 	case *array.Float32:
 		x := v.Float32Values()
-		return func(i, j int) int { return floatCmp(float64(x[i]), float64(x[j])) }, nil
+		return func(i, j int) int { return functions.FloatOrder(float64(x[i]), float64(x[j])) }, nil
 	case *array.String:
 		// Slicing the strings once beats re-reading offsets per compare.
 		x := make([]string, v.Len())
@@ -139,20 +138,6 @@ func valueCmp(a arrow.Array) (rowCmp, error) {
 		return func(i, j int) int { return c(a, i, a, j) }, nil
 	}
 	return nil, fmt.Errorf("cannot sort by %s", types.SQLName(a.DataType()))
-}
-
-// floatCmp orders like Spark: NaN above every number, -0.0 equal to 0.0.
-func floatCmp(a, b float64) int {
-	an, bn := math.IsNaN(a), math.IsNaN(b)
-	switch {
-	case an && bn:
-		return 0
-	case an:
-		return 1
-	case bn:
-		return -1
-	}
-	return cmp.Compare(a, b)
 }
 
 func boolCmp(a, b bool) int {

@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"sluice/internal/expr"
+	"sluice/internal/expr/functions"
 )
 
 // mergeRuns reads runs (each sorted by keys) and hands emit their rows in
@@ -235,9 +236,9 @@ func crossCmp(x arrow.Array, i int, y arrow.Array, j int) int {
 	case *array.Int64:
 		return cmp.Compare(v.Value(i), y.(*array.Int64).Value(j))
 	case *array.Float64:
-		return floatCmp(v.Value(i), y.(*array.Float64).Value(j))
+		return functions.FloatOrder(v.Value(i), y.(*array.Float64).Value(j))
 	case *array.Float32:
-		return floatCmp(float64(v.Value(i)), float64(y.(*array.Float32).Value(j)))
+		return functions.FloatOrder(float64(v.Value(i)), float64(y.(*array.Float32).Value(j)))
 	case *array.String:
 		return strings.Compare(v.Value(i), y.(*array.String).Value(j))
 	case *array.LargeString:

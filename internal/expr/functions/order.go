@@ -74,7 +74,7 @@ func Order(t arrow.DataType) (ValueCmp, error) {
 		}, nil
 	case arrow.FLOAT32, arrow.FLOAT64:
 		return func(a arrow.Array, i int, b arrow.Array, j int) int {
-			return floatOrder(floatAt(a, i), floatAt(b, j))
+			return FloatOrder(floatAt(a, i), floatAt(b, j))
 		}, nil
 	case arrow.STRING:
 		return func(a arrow.Array, i int, b arrow.Array, j int) int {
@@ -144,9 +144,9 @@ func floatAt(a arrow.Array, i int) float64 {
 	return a.(*array.Float64).Value(i)
 }
 
-// floatOrder is Spark's: NaN above every number (and equal to NaN),
-// -0.0 equal to 0.0.
-func floatOrder(a, b float64) int {
+// FloatOrder is Spark's order of floating-point values: NaN above every
+// number (and equal to NaN), -0.0 equal to 0.0. Sorts use it too.
+func FloatOrder(a, b float64) int {
 	an, bn := math.IsNaN(a), math.IsNaN(b)
 	switch {
 	case an && bn:

@@ -45,19 +45,8 @@ func (p *parser) query() (*Query, error) {
 	}
 	q.Body = body
 	if p.atKw("ORDER") {
-		p.advance()
-		if err := p.expectKw("BY"); err != nil {
+		if q.OrderBy, err = p.orderBy(); err != nil {
 			return nil, err
-		}
-		for {
-			o, err := p.orderItem()
-			if err != nil {
-				return nil, err
-			}
-			q.OrderBy = append(q.OrderBy, o)
-			if !p.acceptOp(",") {
-				break
-			}
 		}
 	}
 	if p.acceptKw("LIMIT") {
@@ -71,6 +60,25 @@ func (p *parser) query() (*Query, error) {
 		}
 	}
 	return q, nil
+}
+
+// orderBy parses ORDER BY item, ...: a query's and a window's.
+func (p *parser) orderBy() ([]*OrderItem, error) {
+	p.advance()
+	if err := p.expectKw("BY"); err != nil {
+		return nil, err
+	}
+	var out []*OrderItem
+	for {
+		o, err := p.orderItem()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, o)
+		if !p.acceptOp(",") {
+			return out, nil
+		}
+	}
 }
 
 func (p *parser) orderItem() (*OrderItem, error) {

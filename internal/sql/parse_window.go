@@ -108,20 +108,11 @@ func (p *parser) windowSpecParens() (*WindowSpec, error) {
 		w.PartitionBy = list
 	}
 	if p.atKw("ORDER") {
-		p.advance()
-		if err := p.expectKw("BY"); err != nil {
+		list, err := p.orderBy()
+		if err != nil {
 			return nil, err
 		}
-		for {
-			o, err := p.orderItem()
-			if err != nil {
-				return nil, err
-			}
-			w.OrderBy = append(w.OrderBy, o)
-			if !p.acceptOp(",") {
-				break
-			}
-		}
+		w.OrderBy = list
 	}
 	if p.atKw("ROWS") || p.atKw("RANGE") {
 		f, err := p.windowFrame()

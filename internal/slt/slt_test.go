@@ -20,12 +20,17 @@ var update = flag.Bool("update", false, "rewrite expected results in testdata/sl
 var fixedNow = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 
 // TestSLT runs every testdata/slt/**/*.slt file on a fresh engine.
-func TestSLT(t *testing.T) {
+func TestSLT(t *testing.T) { runTree(t, "slt") }
+
+// runTree runs every .slt file under testdata/<dir>, each on a fresh
+// engine, in parallel. The total is logged (go test -v) so a
+// reorganisation of the files can show it ran as many records as before.
+func runTree(t *testing.T, dir string) {
 	testdata, err := filepath.Abs(filepath.Join("..", "..", "testdata"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	root := filepath.Join(testdata, "slt")
+	root := filepath.Join(testdata, dir)
 	var files []string
 	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".slt") {
@@ -39,15 +44,13 @@ func TestSLT(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatalf("no .slt files under %s", root)
 	}
-	// The total is logged (go test -v) so a reorganisation of the files
-	// can show it ran as many records as before.
 	var ran, ranFiles atomic.Int64
 	t.Cleanup(func() { t.Logf("ran %d records in %d files", ran.Load(), ranFiles.Load()) })
 	for _, path := range files {
 		rel, _ := filepath.Rel(root, path)
 		t.Run(filepath.ToSlash(rel), func(t *testing.T) {
 			t.Parallel()
-			runFile(t, path, filepath.Join("testdata", "slt", rel), testdata, &ran, &ranFiles)
+			runFile(t, path, filepath.Join("testdata", dir, rel), testdata, &ran, &ranFiles)
 		})
 	}
 }

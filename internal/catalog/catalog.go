@@ -20,8 +20,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"sluice/internal/connector"
 	"sluice/internal/safepath"
+	"sluice/internal/types"
 )
 
 // Sentinel errors; messages name the object.
@@ -52,6 +55,10 @@ type Table struct {
 	// then removes the data too. Tables over a user-given location are
 	// external: DROP forgets them and leaves the data alone.
 	Managed bool
+	// Dynamic is true when the table's columns come from what is written
+	// to it, as OpenSearch's dynamic mapping: a search table declared
+	// without columns starts with none and INSERTs add new ones.
+	Dynamic bool
 	Created time.Time
 }
 
@@ -148,6 +155,49 @@ func (c *Catalog) CreateTable(t *Table, ifNotExists bool) error {
 		c.tables[k] = t
 		if err := c.saveLocked(); err != nil {
 			delete(c.tables, k)
+			return err
+		}
+		return nil
+	})
+}
+
+// AddColumns appends to a dynamic table the fields it does not have yet
+// (names compare case-insensitively), on the catalog as on disk, so two
+// writers adding columns at once both keep theirs. A field that exists
+// with another type is an error naming it.
+func (c *Catalog) AddColumns(name string, fields []arrow.Field) error {
+	return c.update(func() error {
+		t, ok := c.tables[key(name)]
+		if !ok {
+			return fmt.Errorf("table %q %w", name, ErrNotFound)
+		}
+		var have []arrow.Field
+		if t.Spec.Schema != nil {
+			have = t.Spec.Schema.Fields()
+		}
+		next := append([]arrow.Field(nil), have...)
+		for _, f := range fields {
+			found := false
+			for _, h := range have {
+				if strings.EqualFold(h.Name, f.Name) {
+					if !arrow.TypeEqual(h.Type, f.Type) {
+						return fmt.Errorf("table %s: column %s is %s, not %s", t.Spec.Name, h.Name, types.SQLName(h.Type), types.SQLName(f.Type))
+					}
+					found = true
+					break
+				}
+			}
+			if !found {
+				next = append(next, f)
+			}
+		}
+		if len(next) == len(have) {
+			return nil
+		}
+		old := t.Spec.Schema
+		t.Spec.Schema = arrow.NewSchema(next, nil)
+		if err := c.saveLocked(); err != nil {
+			t.Spec.Schema = old
 			return err
 		}
 		return nil

@@ -34,6 +34,7 @@ type tableJSON struct {
 	Properties  map[string]string `json:"properties,omitempty"`
 	Inferred    bool              `json:"inferred,omitempty"`
 	Managed     bool              `json:"managed,omitempty"`
+	Dynamic     bool              `json:"dynamic,omitempty"`
 	Created     time.Time         `json:"created"`
 }
 
@@ -72,7 +73,7 @@ func (c *Catalog) load() error {
 		tables[key(tj.Name)] = &Table{
 			Spec: connector.TableSpec{Name: tj.Name, Using: tj.Using, Location: tj.Location,
 				Options: tj.Options, Schema: s, PartitionBy: tj.PartitionBy},
-			Watermark: tj.Watermark, Comment: tj.Comment, Properties: tj.Properties, Inferred: tj.Inferred, Managed: tj.Managed, Created: tj.Created,
+			Watermark: tj.Watermark, Comment: tj.Comment, Properties: tj.Properties, Inferred: tj.Inferred, Managed: tj.Managed, Dynamic: tj.Dynamic, Created: tj.Created,
 		}
 	}
 	objects := map[string]*Object{}
@@ -100,7 +101,7 @@ func (c *Catalog) saveLocked() error {
 		f.Tables = append(f.Tables, tableJSON{Name: t.Spec.Name, Using: t.Spec.Using,
 			Location: t.Spec.Location, Options: t.Spec.Options, Schema: s,
 			PartitionBy: t.Spec.PartitionBy, Watermark: t.Watermark, Comment: t.Comment, Properties: t.Properties,
-			Inferred: t.Inferred, Managed: t.Managed, Created: t.Created})
+			Inferred: t.Inferred, Managed: t.Managed, Dynamic: t.Dynamic, Created: t.Created})
 	}
 	for _, o := range c.objects {
 		f.Objects = append(f.Objects, o)

@@ -22,6 +22,9 @@ type jsonColumn struct {
 	Name     string    `json:"name"`
 	Type     *jsonType `json:"type"`
 	Nullable bool      `json:"nullable"`
+	// Meta is the field's metadata: what a connector learnt about the
+	// column when it inferred the schema (an OpenSearch text field).
+	Meta map[string]string `json:"meta,omitempty"`
 }
 
 func encodeType(t arrow.DataType) (*jsonType, error) {
@@ -79,6 +82,9 @@ func encodeFields(fs []arrow.Field) ([]jsonColumn, error) {
 			return nil, fmt.Errorf("column %s: %w", f.Name, err)
 		}
 		cols[i] = jsonColumn{Name: f.Name, Type: jt, Nullable: f.Nullable}
+		if f.HasMetadata() {
+			cols[i].Meta = f.Metadata.ToMap()
+		}
 	}
 	return cols, nil
 }
@@ -140,6 +146,9 @@ func decodeFields(cols []jsonColumn) ([]arrow.Field, error) {
 			return nil, fmt.Errorf("column %s: %w", c.Name, err)
 		}
 		fs[i] = arrow.Field{Name: c.Name, Type: t, Nullable: true}
+		if len(c.Meta) > 0 {
+			fs[i].Metadata = arrow.MetadataFrom(c.Meta)
+		}
 	}
 	return fs, nil
 }

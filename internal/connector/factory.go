@@ -2,6 +2,7 @@ package connector
 
 import (
 	"context"
+	"errors"
 
 	"github.com/apache/arrow-go/v18/arrow"
 )
@@ -11,6 +12,11 @@ import (
 // connectors import this package for Source, Sink and TableSpec, so the
 // list cannot live here without an import cycle. This file holds only
 // the types that list is made of.
+
+// ErrNoSchema is returned by a Factory's Infer when there is nothing to
+// infer from yet (an OpenSearch index that does not exist): a connector
+// with DynamicSchema then starts the table with no columns.
+var ErrNoSchema = errors.New("no schema to infer yet")
 
 // Kind says whether a connector reads, writes or both.
 type Kind int
@@ -93,6 +99,11 @@ type Factory struct {
 	// data columns then the partition columns, and the partition column
 	// names (nil when the connector cannot infer).
 	Infer func(ctx context.Context, spec TableSpec) (*arrow.Schema, []string, error)
+	// DynamicSchema: a table declared without columns may have none yet
+	// (Infer is nil or returns ErrNoSchema); its columns then come from
+	// what is written, and later writes add columns, as OpenSearch's
+	// dynamic mapping does.
+	DynamicSchema bool
 	// Validate checks option values (keys are already known to be in
 	// OptionKeys); nil when there is nothing to check beyond the keys.
 	Validate func(opts map[string]string) error

@@ -95,14 +95,17 @@ func (e *Engine) createTable(ctx context.Context, s *sql.CreateTable) (*Result, 
 		tbl.Spec.Schema = n.Schema()
 	default:
 		schema, parts, err := registry.Infer(ctx, spec, e.env())
-		if err != nil {
+		if err != nil && !errors.Is(err, connector.ErrNoSchema) {
 			return nil, fmt.Errorf("CREATE TABLE %s: %w", s.Name, err)
 		}
 		tbl.Spec.Schema = schema
 		if len(spec.PartitionBy) == 0 {
 			tbl.Spec.PartitionBy = parts
 		}
-		tbl.Inferred = true
+		tbl.Inferred = err == nil
+		// A search table without columns grows with what is written to
+		// it, whether it starts from an index mapping or from nothing.
+		tbl.Dynamic = registry.DynamicSchema(spec.Using)
 	}
 	if s.Watermark != nil {
 		if tbl.Spec.Schema.FieldIndices(s.Watermark.Column) == nil && !hasFieldFold(tbl.Spec.Schema, s.Watermark.Column) {

@@ -35,7 +35,11 @@ func (e *Engine) explain(ctx context.Context, s *sql.Explain) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		if b, err = conformToTable(b, t.Spec.Schema, st.Columns, t.Spec.Name); err != nil {
+		cols := st.Columns
+		if t, b, cols, err = e.evolveTable(t, b, cols, true); err != nil {
+			return nil, err
+		}
+		if b, err = conformToTable(b, t.Spec.Schema, cols, t.Spec.Name); err != nil {
 			return nil, err
 		}
 		if n, err = plan.OptimizeContext(ctx, b); err != nil {

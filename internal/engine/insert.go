@@ -39,7 +39,11 @@ func (e *Engine) insert(ctx context.Context, s *sql.Insert) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, err = conformToTable(n, t.Spec.Schema, s.Columns, t.Spec.Name)
+	cols := s.Columns
+	if t, n, cols, err = e.evolveTable(t, n, cols, false); err != nil {
+		return nil, err
+	}
+	n, err = conformToTable(n, t.Spec.Schema, cols, t.Spec.Name)
 	if err != nil {
 		return nil, err
 	}

@@ -188,7 +188,11 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 	if err := e.checkSelfRead(name, n, t.Spec); err != nil {
 		return nil, err
 	}
-	if n, err = conformToTable(n, t.Spec.Schema, s.Columns, t.Spec.Name); err != nil {
+	cols := s.Columns
+	if t, n, cols, err = e.evolveTable(t, n, cols, false); err != nil {
+		return nil, err
+	}
+	if n, err = conformToTable(n, t.Spec.Schema, cols, t.Spec.Name); err != nil {
 		return nil, err
 	}
 	if n, err = plan.OptimizeContext(qctx, n); err != nil {

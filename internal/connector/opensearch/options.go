@@ -12,19 +12,22 @@ import (
 
 // Options are a table's OPTIONS, parsed and checked.
 type Options struct {
-	Endpoints     []string
-	Index         string // a name or a pattern such as logs-{@timestamp|yyyy.MM.dd}
-	User          string
-	Password      string // never printed
-	Region        string // set: requests are signed with AWS SigV4
-	Service       string // es or aoss
-	CAFile        string
-	Insecure      bool
-	ID            []string // columns whose values make the document id; nil: content hash
-	Action        string   // index, create, upsert
-	Routing       string   // a column name
-	Refresh       string   // "", true, false, wait_for
-	TextFields    map[string]bool
+	Endpoints  []string
+	Index      string // a name or a pattern such as logs-{@timestamp|yyyy.MM.dd}
+	User       string
+	Password   string // never printed
+	Region     string // set: requests are signed with AWS SigV4
+	Service    string // es or aoss
+	CAFile     string
+	Insecure   bool
+	ID         []string // columns whose values make the document id; nil: content hash
+	Action     string   // index, create, upsert
+	Routing    string   // a column name
+	Refresh    string   // "", true, false, wait_for
+	TextFields map[string]bool
+	// Keyword names a text field's keyword multi-field (from an inferred
+	// mapping), through which equality is pushed down.
+	Keyword       map[string]keywordField
 	IndexSettings string // JSON
 	IndexMappings string // JSON
 	DeadLetter    string // a directory or s3:// prefix

@@ -2,6 +2,7 @@ package opensearch
 
 import (
 	"math"
+	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -18,6 +19,8 @@ import (
 type translator struct {
 	schema *arrow.Schema
 	text   map[string]bool // columns mapped as text (match() goes there)
+	// keyword: text columns with a keyword multi-field, for equality.
+	keyword map[string]keywordField
 	// exactPhrase: text fields use the sluice_standard analyzer, so
 	// match_phrase can be pushed as is; otherwise as a looser match.
 	exactPhrase bool
@@ -85,6 +88,21 @@ func (t *translator) pred(p pushdown.Pred) (dsl, bool, bool) {
 
 func (t *translator) in(n pushdown.In) (dsl, bool, bool) {
 	f, ft := n.Ref.Name(), n.Ref.Type
+	if _, ok := t.keyword[f]; ok && !n.Not {
+		var sub string
+		vals := make([]any, 0, len(n.Values))
+		for _, x := range n.Values {
+			s, v, ok := t.keywordTerm(f, x)
+			if !ok {
+				return nil, false, false
+			}
+			sub = s
+			vals = append(vals, v)
+		}
+		if len(vals) > 0 {
+			return dsl{"terms": dsl{sub: vals}}, true, true
+		}
+	}
 	if n.Not || !t.termable(f, ft) || ft.ID() == arrow.TIMESTAMP {
 		return nil, false, false
 	}
@@ -103,7 +121,13 @@ var rangeKeys = map[pushdown.Op]string{pushdown.Lt: "lt", pushdown.Le: "lte", pu
 
 func (t *translator) compare(c pushdown.Compare) (dsl, bool, bool) {
 	f, ft := c.Ref.Name(), c.Ref.Type
-	if !t.termable(f, ft) {
+	if c.Op == pushdown.Eq {
+		if sub, v, ok := t.keywordTerm(f, c.Value); ok {
+			return dsl{"term": dsl{sub: v}}, true, true
+		}
+	}
+	if !t.termable(f, ft) || (f == idColumn && c.Op != pushdown.Eq) {
+		// _id takes term queries only: no range, no must_not of it.
 		return nil, false, false
 	}
 	v, ok := literal(c.Value, ft)
@@ -153,6 +177,26 @@ func floorDiv(a, b int64) int64 {
 		q--
 	}
 	return q
+}
+
+// keywordTerm: equality on a text field goes to its keyword multi-field,
+// which holds the whole value, when the literal is short enough to be in
+// it (a longer stored value is left out of the sub-field, but it cannot
+// equal a shorter literal, so the term query stays exact).
+func (t *translator) keywordTerm(f string, lit pushdown.Value) (string, any, bool) {
+	kw, ok := t.keyword[f]
+	if !ok {
+		return "", nil, false
+	}
+	v, ok := literal(lit, types.String)
+	if !ok {
+		return "", nil, false
+	}
+	s, ok := v.(string)
+	if !ok || (kw.ignoreAbove > 0 && utf8.RuneCountInString(s) > kw.ignoreAbove) {
+		return "", nil, false
+	}
+	return f + "." + kw.name, s, true
 }
 
 // termable: term and range queries on the field mean what SQL means.

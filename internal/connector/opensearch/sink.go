@@ -204,7 +204,7 @@ func ensureIndex(ctx context.Context, cl *client, o Options, name string, schema
 			return true, err
 		}
 		if st == http.StatusOK {
-			return false, nil
+			return addMissingFields(ctx, cl, o, name, schema)
 		}
 		if st != http.StatusNotFound {
 			return retryable(st), statusErr("checking index", st, body)

@@ -18,6 +18,7 @@ import (
 	"sluice/internal/connector"
 	"sluice/internal/expr"
 	"sluice/internal/format"
+	"sluice/internal/types"
 )
 
 // Source reads an index (or every index a date pattern names) with a
@@ -34,6 +35,9 @@ type Source struct {
 	// predicates keep, and no predicate was left to the engine, so an
 	// aggregation may be computed by the cluster.
 	exact bool
+	// withID: the projection asks for the hidden _id column, read from
+	// each hit's metadata rather than its _source.
+	withID bool
 }
 
 var (
@@ -52,7 +56,22 @@ func NewSource(_ context.Context, spec connector.TableSpec) (*Source, error) {
 	if spec.Schema == nil {
 		return nil, fmt.Errorf("opensearch table %s has no schema", spec.Name)
 	}
+	o.fromMetadata(spec.Schema)
 	return &Source{spec: spec, o: o, schema: spec.Schema, exact: true}, nil
+}
+
+// idColumn is the hidden column holding each document's _id.
+const idColumn = "_id"
+
+var _ connector.MetadataColumnSource = (*Source)(nil)
+
+// MetadataColumns offers the documents' _id, unless the table has a
+// column of that name.
+func (s *Source) MetadataColumns() []string {
+	if fieldIndex(s.spec.Schema, idColumn) >= 0 {
+		return nil
+	}
+	return []string{idColumn}
 }
 
 // Schema is the projected schema.
@@ -87,8 +106,14 @@ func (p split) Size() int64 { return 0 }
 // PushProjection asks for only these columns (as _source includes).
 func (s *Source) PushProjection(columns []string) (connector.Source, error) {
 	fields := make([]arrow.Field, 0, len(columns))
+	withID := false
 	for _, c := range columns {
 		i := fieldIndex(s.spec.Schema, c)
+		if i < 0 && strings.EqualFold(c, idColumn) {
+			fields = append(fields, arrow.Field{Name: idColumn, Type: types.String, Nullable: false})
+			withID = true
+			continue
+		}
 		if i < 0 {
 			return nil, fmt.Errorf("opensearch table %s has no column %s", s.spec.Name, c)
 		}
@@ -97,6 +122,7 @@ func (s *Source) PushProjection(columns []string) (connector.Source, error) {
 	n := *s
 	n.schema = arrow.NewSchema(fields, nil)
 	n.project = true
+	n.withID = withID
 	// A pushed query refers to columns by the table schema; keep it.
 	return &n, nil
 }
@@ -104,7 +130,7 @@ func (s *Source) PushProjection(columns []string) (connector.Source, error) {
 // PushFilter translates what it can of pred (a predicate over the current
 // schema) into query DSL; the rest is left to the engine.
 func (s *Source) PushFilter(pred expr.Expr) (connector.Source, error) {
-	t := &translator{schema: s.schema, text: s.o.TextFields, exactPhrase: s.o.IndexMappings == ""}
+	t := &translator{schema: s.schema, text: s.o.TextFields, keyword: s.o.Keyword, exactPhrase: s.o.IndexMappings == ""}
 	var qs []any
 	var pushed []string
 	exact := s.exact
@@ -164,11 +190,17 @@ func (s *Source) searchBody(pit string, after []byte) []byte {
 	if s.schema.NumFields() == 0 {
 		body["_source"] = false
 	} else if s.project {
-		inc := make([]string, s.schema.NumFields())
-		for i, f := range s.schema.Fields() {
-			inc[i] = f.Name
+		inc := make([]string, 0, s.schema.NumFields())
+		for _, f := range s.schema.Fields() {
+			if !(s.withID && f.Name == idColumn) {
+				inc = append(inc, f.Name)
+			}
 		}
-		body["_source"] = dsl{"includes": inc}
+		if len(inc) == 0 {
+			body["_source"] = false
+		} else {
+			body["_source"] = dsl{"includes": inc}
+		}
 	}
 	if after != nil {
 		body["search_after"] = json.RawMessage(after)
@@ -268,11 +300,21 @@ func (r *reader) decode(ctx context.Context, hits []*fastjson.Value) (arrow.Reco
 	r.buf.Reset()
 	for _, h := range hits {
 		src := h.Get("_source")
-		if src == nil {
-			r.buf.WriteString("{}\n")
-			continue
+		doc := []byte("{}")
+		if src != nil {
+			doc = src.MarshalTo(nil)
 		}
-		r.buf.Write(src.MarshalTo(nil))
+		if r.s.withID {
+			// The id joins the document as one more field, so the
+			// JSON decoder reads it as any other column.
+			r.buf.WriteString(`{"_id":`)
+			r.buf.Write(h.Get("_id").MarshalTo(nil))
+			if len(doc) > 2 {
+				r.buf.WriteByte(',')
+			}
+			doc = doc[1:]
+		}
+		r.buf.Write(doc)
 		r.buf.WriteByte('\n')
 	}
 	data := r.buf.Bytes()

@@ -22,6 +22,7 @@ package registry
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -161,9 +162,11 @@ func opensearchFactory() *connector.Factory {
 		NewSink: func(ctx context.Context, spec connector.TableSpec, opts connector.SinkOptions) (connector.Sink, error) {
 			return opensearch.NewSink(ctx, spec, opts)
 		},
-		Validate: opensearch.ValidateOptions,
-		Drop:     opensearch.DropIndex,
-		SameData: opensearch.SameIndex,
+		Validate:      opensearch.ValidateOptions,
+		Infer:         opensearch.Infer,
+		DynamicSchema: true,
+		Drop:          opensearch.DropIndex,
+		SameData:      opensearch.SameIndex,
 		// Documents are JSON: what JSON round-trips.
 		Conformance: &connector.Capabilities{ReadBack: true, Types: jsonKinds, ReplaySafe: true, Search: true,
 			Skip: map[string]string{
@@ -189,10 +192,11 @@ func indexFactory() *connector.Factory {
 		NewSink: func(ctx context.Context, spec connector.TableSpec, opts connector.SinkOptions) (connector.Sink, error) {
 			return index.NewSink(ctx, spec, opts)
 		},
-		Validate: index.ValidateOptions,
-		Defaults: indexDefaults,
-		Drop:     index.Drop,
-		SameData: index.SamePath,
+		Validate:      index.ValidateOptions,
+		DynamicSchema: true,
+		Defaults:      indexDefaults,
+		Drop:          index.Drop,
+		SameData:      index.SamePath,
 		// Rows are kept as JSON in each document: what JSON round-trips.
 		Conformance: &connector.Capabilities{ReadBack: true, Types: jsonKinds, ReplaySafe: true, Search: true,
 			DropKeepsForeign: true,
@@ -436,13 +440,26 @@ func Infer(ctx context.Context, spec connector.TableSpec, env connector.Env) (*a
 		return nil, nil, err
 	}
 	if f.Infer == nil {
+		if f.DynamicSchema {
+			return arrow.NewSchema(nil, nil), nil, connector.ErrNoSchema
+		}
 		return nil, nil, fmt.Errorf("USING %s needs a column list", f.Name)
 	}
 	schema, parts, err := f.Infer(ctx, withSession(f, spec, env))
+	if errors.Is(err, connector.ErrNoSchema) && f.DynamicSchema {
+		return arrow.NewSchema(nil, nil), nil, connector.ErrNoSchema
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("inferring schema: %w", err)
 	}
 	return schema, parts, nil
+}
+
+// DynamicSchema reports whether tables of connector using may be declared
+// without columns and take them from what is written (Factory.DynamicSchema).
+func DynamicSchema(using string) bool {
+	f, err := Lookup(using)
+	return err == nil && f.DynamicSchema
 }
 
 // Drop removes a managed table's data (see Factory.Drop).

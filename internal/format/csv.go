@@ -79,13 +79,14 @@ func newCSVReader(ctx context.Context, file File, schema *arrow.Schema, opts Opt
 		}
 		r.cols = append(r.cols, newScalar(f.Type, k, layout))
 	}
-	rc, err := openStream(ctx, file, opts.Compression)
+	rc, err := openText(ctx, file, opts)
 	if err != nil {
 		r.Close()
 		return nil, err
 	}
 	r.rc = rc
 	r.lines = newLineReader(rc, opts.MaxLineBytes, streamBufSize(file))
+	r.lines.sep = opts.LineSep
 	if err := r.resolveColumns(); err != nil {
 		r.Close()
 		return nil, r.readErr(err)

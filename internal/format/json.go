@@ -160,20 +160,23 @@ func newJSONReader(ctx context.Context, file File, schema *arrow.Schema, opts Op
 		r.rb.Release()
 		return nil, fmt.Errorf("reading %s: %w", file.Name, err)
 	}
-	rc, err := openStream(ctx, file, opts.Compression)
+	rc, err := openText(ctx, file, opts)
 	if err != nil {
 		r.rb.Release()
 		return nil, err
 	}
 	r.rc = rc
 	br := bufio.NewReaderSize(rc, streamBufSize(file))
-	if first, err := firstByte(br); err == nil && first == '[' {
+	// multiLine: the file is JSON values that may span lines, read as a
+	// whole-file document, as a file starting with '[' always is.
+	if first, err := firstByte(br); err == nil && (first == '[' || opts.MultiLine) {
 		if head, _ := br.Peek(3); bytes.Equal(head, []byte("\xef\xbb\xbf")) {
 			br.Discard(3)
 		}
 		r.whole = &wholeJSON{r: br, max: opts.MaxLineBytes, line: 1}
 	} else {
 		r.lines = newLineReader(br, opts.MaxLineBytes, br.Size())
+		r.lines.sep = opts.LineSep
 	}
 	return r, nil
 }

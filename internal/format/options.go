@@ -76,7 +76,10 @@ type Options struct {
 	Quote     rune // 0 with QuoteSet: quoting disabled
 	Escape    rune
 	NullValue string
-	// MultiLine lets a quoted field span lines (Spark's multiLine). Off,
+	// MultiLine (Spark's multiLine), in JSON: each file is one or more
+	// JSON values (objects, or arrays of objects) that may span lines,
+	// rather than one record per line. In CSV it lets a quoted field span
+	// lines. Off,
 	// a quoted field ends with its line: an unterminated quote makes that
 	// one line a bad row and the next line is read afresh. On, a record
 	// is capped at MaxLineBytes; a record that hits the cap or the end of
@@ -86,6 +89,13 @@ type Options struct {
 	// QuoteSet/EscapeSet record that Quote/Escape were given explicitly
 	// (so "no quote character" can be expressed as an empty option).
 	QuoteSet, EscapeSet bool
+
+	// Encoding is the text's charset, normalized ("" is UTF-8): the
+	// stream is decoded to UTF-8 after decompression.
+	Encoding string
+	// LineSep is the record separator when it is not a newline (0: \n,
+	// with \r\n taken too).
+	LineSep byte
 
 	// TimestampFormat is an optional layout for TIMESTAMP strings, written
 	// Go style ("2006-01-02 15:04:05") or Java style ("yyyy-MM-dd HH:mm:ss").
@@ -129,8 +139,8 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-var commonKeys = []string{"batch_size", "compression", "corrupt_column", "max_line_bytes", "mode", "timestamp_format"}
-var csvKeys = []string{"delimiter", "escape", "header", "multiline", "null_value", "quote"}
+var commonKeys = []string{"batch_size", "compression", "corrupt_column", "encoding", "line_sep", "max_line_bytes", "mode", "multiline", "timestamp_format"}
+var csvKeys = []string{"delimiter", "escape", "header", "null_value", "quote"}
 
 // OptionKeys lists the option keys ParseOptions accepts for a format,
 // sorted. An unknown format has no keys.
@@ -217,6 +227,18 @@ func (o *Options) set(key, v string) error {
 		}
 	case "timestamp_format":
 		o.TimestampFormat = v
+	case "encoding":
+		c, err := checkCharset(v)
+		if err != nil {
+			return err
+		}
+		o.Encoding = c
+	case "line_sep":
+		sep, err := lineSep(v)
+		if err != nil {
+			return err
+		}
+		o.LineSep = sep
 	case "header", "multiline":
 		b, err := strconv.ParseBool(strings.TrimSpace(v))
 		if err != nil {

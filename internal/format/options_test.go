@@ -31,7 +31,9 @@ func TestParseOptions(t *testing.T) {
 		m      map[string]string
 		want   string
 	}{
-		{"json", map[string]string{"header": "true"}, `unknown json option "header" (known: batch_size, compression, corrupt_column, max_line_bytes, mode, timestamp_format)`},
+		{"json", map[string]string{"header": "true"}, `unknown json option "header" (known: batch_size, compression, corrupt_column, encoding, line_sep, max_line_bytes, mode, multiline, timestamp_format)`},
+		{"json", map[string]string{"encoding": "ebcdic"}, `not a known encoding`},
+		{"csv", map[string]string{"line_sep": "ab"}, `one byte`},
 		{"json", map[string]string{"mode": "lenient"}, "not a mode"},
 		{"json", map[string]string{"compression": "lzo"}, "unknown compression"},
 		{"parquet", map[string]string{"compression": "bzip2"}, "unknown compression"},
@@ -49,7 +51,7 @@ func TestParseOptions(t *testing.T) {
 }
 
 func TestOptionKeys(t *testing.T) {
-	if got := strings.Join(OptionKeys("csv"), ","); got != "batch_size,compression,corrupt_column,delimiter,escape,header,max_line_bytes,mode,multiline,null_value,quote,timestamp_format" {
+	if got := strings.Join(OptionKeys("csv"), ","); got != "batch_size,compression,corrupt_column,delimiter,encoding,escape,header,line_sep,max_line_bytes,mode,multiline,null_value,quote,timestamp_format" {
 		t.Fatal(got)
 	}
 	if OptionKeys("xml") != nil {

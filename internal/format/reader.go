@@ -90,6 +90,16 @@ func FormatFromName(name string) string {
 	return ""
 }
 
+// openText opens a text file: undoes its compression, then decodes its
+// charset to UTF-8.
+func openText(ctx context.Context, file File, opts Options) (io.ReadCloser, error) {
+	rc, err := openStream(ctx, file, opts.Compression)
+	if err != nil {
+		return nil, err
+	}
+	return decodeCharset(rc, opts.Encoding), nil
+}
+
 // openStream opens the file and undoes its compression.
 func openStream(ctx context.Context, file File, codec string) (io.ReadCloser, error) {
 	if file.Open == nil {
@@ -264,6 +274,9 @@ type lineReader struct {
 	line    int64
 	max     int
 	tooLong bool
+	// sep is the record separator when it is not '\n' (the lineSep
+	// option); 0 is '\n' with a '\r' before it dropped.
+	sep byte
 	// back holds lines given back by pushBack, read before the stream.
 	back []pushedLine
 }
@@ -313,8 +326,12 @@ func (l *lineReader) next() (line []byte, n int64, err error) {
 		l.tooLong = p.tooLong
 		return p.text, p.n, nil
 	}
+	delim := byte('\n')
+	if l.sep != 0 {
+		delim = l.sep
+	}
 	for {
-		s, err := l.br.ReadSlice('\n')
+		s, err := l.br.ReadSlice(delim)
 		if err == bufio.ErrBufferFull {
 			if len(l.long)+len(s) <= l.max {
 				l.long = append(l.long, s...)
@@ -341,8 +358,10 @@ func (l *lineReader) next() (line []byte, n int64, err error) {
 			}
 			s = l.long
 		}
-		s = bytes.TrimSuffix(s, []byte{'\n'})
-		s = bytes.TrimSuffix(s, []byte{'\r'})
+		s = bytes.TrimSuffix(s, []byte{delim})
+		if l.sep == 0 {
+			s = bytes.TrimSuffix(s, []byte{'\r'})
+		}
 		if l.line == 1 {
 			s = bytes.TrimPrefix(s, []byte("\xef\xbb\xbf"))
 		}

@@ -80,17 +80,21 @@ func NormalizeSparkOptions(fmtName string, opts map[string]string) (map[string]s
 				}
 			}
 			continue
-		case "encoding":
+		case "encoding", "line_sep":
+			if slices.Contains(fmtKeys, key) {
+				break // the format decodes it
+			}
+			if key == "line_sep" {
+				if v == "\n" || v == "\r\n" || v == `\n` || v == `\r\n` {
+					continue
+				}
+				return nil, fmt.Errorf("option lineSep = %q is not supported for %s", v, fmtName)
+			}
 			switch strings.ToLower(strings.ReplaceAll(strings.TrimSpace(v), "-", "")) {
 			case "utf8", "":
 				continue
 			}
-			return nil, fmt.Errorf("option encoding = %q is not supported yet (only UTF-8)", v)
-		case "line_sep":
-			if v == "\n" || v == "\r\n" || v == `\n` || v == `\r\n` {
-				continue // what the decoders split on already
-			}
-			return nil, fmt.Errorf("option lineSep = %q is not supported yet (only \\n and \\r\\n)", v)
+			return nil, fmt.Errorf("option encoding = %q is not supported for %s (only UTF-8)", v, fmtName)
 		case "date_format":
 			if v == "yyyy-MM-dd" || v == "" {
 				continue // Spark's default, what DATE values are read as

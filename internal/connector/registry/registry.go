@@ -76,6 +76,8 @@ func fileFactory(format, description string) *connector.Factory {
 			return file.Infer(ctx, spec)
 		},
 		Validate: func(opts map[string]string) error { return file.ValidateOptions(format, opts) },
+		Defaults: fileDefaults,
+		Drop:     file.Drop,
 		Session:  s3Session,
 		Normalize: func(opts map[string]string) (map[string]string, error) {
 			return file.NormalizeSparkOptions(format, opts)
@@ -230,6 +232,25 @@ func indexDefaults(spec *connector.TableSpec, env connector.Env) (bool, error) {
 	return true, nil
 }
 
+// fileDefaults puts a file table declared without a location in the data
+// dir, under tables/<table>, as Spark puts a managed table in its
+// warehouse: Sluice chose the place, so DROP removes the files. The folder
+// is made now, so the table reads as empty rather than missing.
+func fileDefaults(spec *connector.TableSpec, env connector.Env) (bool, error) {
+	if spec.Location != "" {
+		return false, nil
+	}
+	p, err := safepath.Join(DataDir(env), "tables", strings.ToLower(spec.Name))
+	if err != nil {
+		return false, err
+	}
+	if err := os.MkdirAll(p, 0o755); err != nil {
+		return false, fmt.Errorf("making the table's folder: %w", err)
+	}
+	spec.Location = p + string(filepath.Separator)
+	return true, nil
+}
+
 // consoleFactory describes USING console.
 func consoleFactory() *connector.Factory {
 	return &connector.Factory{
@@ -358,13 +379,15 @@ func PrepareFactory(f *connector.Factory, spec *connector.TableSpec, env connect
 	if err := ValidateFactory(f, spec.Options); err != nil {
 		return false, err
 	}
+	if f.Defaults != nil {
+		if managed, err = f.Defaults(spec, env); err != nil {
+			return false, err
+		}
+	}
 	if f.NeedsLocation && spec.Location == "" {
 		return false, fmt.Errorf("USING %s needs a LOCATION", f.Name)
 	}
-	if f.Defaults == nil {
-		return false, nil
-	}
-	return f.Defaults(spec, env)
+	return managed, nil
 }
 
 // NormalizeOptions applies the connector's Normalize (Spark's option

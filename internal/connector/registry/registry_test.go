@@ -2,6 +2,7 @@ package registry
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -145,9 +146,14 @@ func TestIndexDefaultsToTheDataDir(t *testing.T) {
 	if _, err := Prepare(&spec, connector.Env{DataDir: dir}); err == nil {
 		t.Fatal("an index named ../x was placed")
 	}
-	spec = connector.TableSpec{Name: "logs", Using: "json"}
-	if _, err := Prepare(&spec, connector.Env{DataDir: dir}); err == nil || !strings.Contains(err.Error(), "needs a LOCATION") {
-		t.Fatalf("json without LOCATION: %v", err)
+	// A file table without LOCATION is managed, in the data dir.
+	spec = connector.TableSpec{Name: "Logs", Using: "json"}
+	if managed, err := Prepare(&spec, connector.Env{DataDir: dir}); err != nil || !managed || spec.Location != filepath.Join(dir, "tables", "logs")+string(filepath.Separator) {
+		t.Fatalf("json without LOCATION: %v, %v, %q", managed, err, spec.Location)
+	}
+	spec = connector.TableSpec{Name: "../x", Using: "json"}
+	if _, err := Prepare(&spec, connector.Env{DataDir: dir}); err == nil {
+		t.Fatal("a file table named ../x was placed")
 	}
 }
 

@@ -58,6 +58,14 @@ func (r tableResolver) ResolveTable(ctx context.Context, name string) (*plan.Tab
 	if r.watermarkDelay != nil && out.EventTimeColumn != "" {
 		out.WatermarkDelay = *r.watermarkDelay
 	}
+	return withHiddenColumns(out), nil
+}
+
+// withHiddenColumns widens a table's source to its metadata columns (a
+// file table's _file and _row), marked hidden: a query may name them,
+// SELECT * does not show them.
+func withHiddenColumns(out *plan.Table) *plan.Table {
+	src := out.Source
 	mc, hasMeta := src.(connector.MetadataColumnSource)
 	pp, canProject := src.(connector.ProjectionPusher)
 	if hasMeta && canProject {
@@ -71,7 +79,7 @@ func (r tableResolver) ResolveTable(ctx context.Context, name string) (*plan.Tab
 			out.Hidden = hidden
 		}
 	}
-	return out, nil
+	return out
 }
 
 // env is what connectors take defaults from: the data dir and the

@@ -19,6 +19,9 @@ func (b *Binder) bindFrom(t sql.TableExpr) (Node, *scope, error) {
 			parts := sql.SplitName(te.Name)
 			alias = parts[len(parts)-1]
 		}
+		if te.Format != "" {
+			return b.bindFiles(te)
+		}
 		if cte := b.lookupCTE(te.Name); cte != nil {
 			// Hide this CTE while binding its own body so a self-reference
 			// reads the catalog table of that name, as in Spark.

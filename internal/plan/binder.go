@@ -28,6 +28,13 @@ type Tables interface {
 	ResolveTable(ctx context.Context, name string) (*Table, error)
 }
 
+// FileTables is the optional ability of a Tables to read files directly,
+// for FROM json.`path` (csv, parquet): a table made for the one query,
+// its schema inferred from the files.
+type FileTables interface {
+	ResolveFiles(ctx context.Context, format, path string) (*Table, error)
+}
+
 // Error is a binding error with the position of the offending syntax.
 type Error struct {
 	Pos sql.Pos

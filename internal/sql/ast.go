@@ -397,11 +397,13 @@ type OrderItem struct {
 	NullsFirst *bool
 }
 
-// TableName is a catalog table in FROM.
+// TableName is a catalog table in FROM, or, with Format set, files read
+// directly (Spark's json.`path`): Name is then the path.
 type TableName struct {
-	At    Pos
-	Name  string
-	Alias string
+	At     Pos
+	Name   string
+	Alias  string
+	Format string // json, csv or parquet: a direct file query
 }
 
 // SubqueryTable is (query) [AS] alias in FROM.

@@ -149,7 +149,12 @@ func aliasString(a string) string {
 	return " AS " + QuoteIdent(a)
 }
 
-func (t *TableName) String() string { return QuoteName(t.Name) + aliasString(t.Alias) }
+func (t *TableName) String() string {
+	if t.Format != "" {
+		return t.Format + "." + QuoteIdent(t.Name) + aliasString(t.Alias)
+	}
+	return QuoteName(t.Name) + aliasString(t.Alias)
+}
 
 func (t *SubqueryTable) String() string {
 	return "(" + t.Query.String() + ")" + aliasString(t.Alias)

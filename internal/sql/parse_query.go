@@ -389,6 +389,13 @@ func (p *parser) tablePrimary() (TableExpr, error) {
 		}
 		return nil, err
 	}
+	if tn := p.directFiles(); tn != nil {
+		var err error
+		if tn.Alias, err = p.alias(); err != nil {
+			return nil, err
+		}
+		return tn, nil
+	}
 	name, at, err := p.qualifiedName("table name")
 	if err != nil {
 		return nil, err
@@ -434,4 +441,26 @@ func parenRun(p *parser) int {
 		n++
 	}
 	return n
+}
+
+// directFormats are the formats FROM fmt.`path` reads, as Spark's
+// direct queries on files do.
+var directFormats = map[string]bool{"json": true, "csv": true, "parquet": true}
+
+// directFiles reads json.`path` (csv, parquet): an unquoted format name,
+// a dot, and a back-quoted path. It returns nil, consuming nothing, for
+// anything else, so a table json.t of a database json still resolves.
+func (p *parser) directFiles() *TableName {
+	t := p.tok()
+	if t.kind != tkIdent || t.quoted || !directFormats[strings.ToLower(t.text)] || !isOp(p.peek(1), ".") {
+		return nil
+	}
+	path := p.peek(2)
+	if path.kind != tkIdent || !path.quoted || !strings.ContainsAny(path.text, "/\\.:") {
+		return nil
+	}
+	p.advance()
+	p.advance()
+	p.advance()
+	return &TableName{At: t.pos, Name: path.text, Format: strings.ToLower(t.text)}
 }

@@ -1,0 +1,38 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"sluice/internal/connector"
+	"sluice/internal/connector/registry"
+	"sluice/internal/plan"
+)
+
+var _ plan.FileTables = tableResolver{}
+
+// ResolveFiles opens files for FROM json.`path` (csv, parquet) as Spark
+// reads them directly: a table of this query only, with the connector's
+// default options and the session's SET s3.* settings, its schema (and
+// key=value partition columns) inferred from the files. Nothing is stored.
+func (r tableResolver) ResolveFiles(ctx context.Context, format, path string) (*plan.Table, error) {
+	name := format + ".`" + path + "`"
+	spec := connector.TableSpec{Name: name, Using: format, Location: normalizeLocation(path), Options: map[string]string{}}
+	if _, err := registry.Prepare(&spec, r.e.env()); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	schema, parts, err := registry.Infer(ctx, spec, r.e.env())
+	if errors.Is(err, connector.ErrNoSchema) || (err == nil && schema.NumFields() == 0) {
+		return nil, fmt.Errorf("%s: no files to read a schema from", name)
+	}
+	if err != nil {
+		return nil, err // it names the table and the location
+	}
+	spec.Schema, spec.PartitionBy = schema, parts
+	src, err := registry.OpenSource(ctx, spec, r.e.env(), nil)
+	if err != nil {
+		return nil, err
+	}
+	return withHiddenColumns(&plan.Table{Name: name, Source: src}), nil
+}

@@ -1,0 +1,205 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"math"
+	"net/http"
+	"sync"
+	"time"
+
+	"sluice/internal/catalog"
+	"sluice/internal/engine"
+	"sluice/internal/stream"
+)
+
+// DefaultHistoryInterval is how often the server samples each stream for
+// the console's charts; HistoryWindow is how far back the samples go.
+const (
+	DefaultHistoryInterval = 5 * time.Second
+	HistoryWindow          = time.Hour
+)
+
+// history keeps, per stream, a ring of samples of its rates, lag and
+// watermark delay over the last HistoryWindow, for the console's charts.
+// It lives in memory only: a restarted server starts with empty charts
+// (Prometheus, via /metrics, is the place for longer history). Rows per
+// second are counted from the committed epochs (observe) between two
+// samples, so they stay right across a stream's restarts.
+type history struct {
+	interval time.Duration
+	size     int
+
+	mu     sync.Mutex
+	totals map[string]*rowTotals // stream name → rows committed in this process
+	rings  map[string]*ring
+}
+
+type rowTotals struct{ in, out int64 }
+
+// sample is one point of a stream's history.
+type sample struct {
+	at            time.Time
+	rowsIn        float64 // per second; NaN on a ring's first sample
+	rowsOut       float64
+	lagFiles      int
+	lagBytes      int64
+	watermarkLagS float64 // now minus the watermark; NaN without event time
+}
+
+// ring holds the newest size samples; next is where the next one goes.
+type ring struct {
+	samples []sample
+	next    int
+	full    bool
+	last    rowTotals
+	lastAt  time.Time
+}
+
+func newHistory(interval time.Duration) *history {
+	if interval <= 0 {
+		interval = DefaultHistoryInterval
+	}
+	size := int(HistoryWindow / interval)
+	size = min(max(size, 2), 7200)
+	return &history{interval: interval, size: size, totals: map[string]*rowTotals{}, rings: map[string]*ring{}}
+}
+
+// observe counts one committed epoch's rows.
+func (h *history) observe(p stream.Progress) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	t := h.totals[p.Name]
+	if t == nil {
+		t = &rowTotals{}
+		h.totals[p.Name] = t
+	}
+	t.in += p.RowsIn
+	t.out += p.RowsOut
+}
+
+// record adds one sample at now for each stream of infos and forgets the
+// streams no longer listed (dropped).
+func (h *history) record(now time.Time, infos []engine.StreamInfo) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	seen := make(map[string]bool, len(infos))
+	for _, in := range infos {
+		n := in.StreamName
+		seen[n] = true
+		r := h.rings[n]
+		if r == nil {
+			r = &ring{samples: make([]sample, h.size)}
+			h.rings[n] = r
+		}
+		var tot rowTotals
+		if t := h.totals[n]; t != nil {
+			tot = *t
+		}
+		s := sample{at: now, rowsIn: math.NaN(), rowsOut: math.NaN(), watermarkLagS: math.NaN(),
+			lagFiles: in.Status.Last.LagFiles, lagBytes: in.Status.Last.LagBytes}
+		if dt := now.Sub(r.lastAt).Seconds(); !r.lastAt.IsZero() && dt > 0 {
+			s.rowsIn, s.rowsOut = float64(tot.in-r.last.in)/dt, float64(tot.out-r.last.out)/dt
+		}
+		if wm := in.Status.Last.Watermark; wm != 0 && wm != stream.NoWatermark {
+			s.watermarkLagS = now.Sub(time.UnixMicro(wm)).Seconds()
+		}
+		r.last, r.lastAt = tot, now
+		r.samples[r.next] = s
+		r.next = (r.next + 1) % len(r.samples)
+		r.full = r.full || r.next == 0
+	}
+	for n := range h.rings {
+		if !seen[n] {
+			delete(h.rings, n)
+			delete(h.totals, n)
+		}
+	}
+}
+
+// series returns a stream's samples, oldest first.
+func (h *history) series(streamName string) []sample {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	r := h.rings[streamName]
+	if r == nil {
+		return nil
+	}
+	if !r.full {
+		return append([]sample(nil), r.samples[:r.next]...)
+	}
+	return append(append([]sample(nil), r.samples[r.next:]...), r.samples[:r.next]...)
+}
+
+// run samples every interval until ctx is done.
+func (h *history) run(ctx context.Context, eng *engine.Engine) {
+	t := time.NewTicker(h.interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-t.C:
+			sctx, cancel := context.WithTimeout(ctx, h.interval+5*time.Second)
+			infos, err := eng.Streams(sctx)
+			cancel()
+			if err == nil {
+				h.record(now, infos)
+			}
+		}
+	}
+}
+
+// HistoryJSON is a stream's history in columns, oldest first, as charts
+// take it: time[i] goes with every other column's [i]. A null rate is the
+// first sample (nothing to count from), a null watermark delay a stream
+// without event time.
+//
+//	GET /api/v1/streams/{name}/history
+type HistoryJSON struct {
+	Name            string  `json:"name"`
+	Stream          string  `json:"stream"`
+	IntervalSeconds float64 `json:"interval_seconds"`
+	// Time is Unix seconds.
+	Time                  []float64  `json:"time"`
+	RowsInPerSecond       []*float64 `json:"rows_in_per_second"`
+	RowsOutPerSecond      []*float64 `json:"rows_out_per_second"`
+	LagFiles              []int      `json:"lag_files"`
+	LagBytes              []int64    `json:"lag_bytes"`
+	WatermarkDelaySeconds []*float64 `json:"watermark_delay_seconds"`
+}
+
+func (s *Server) handleStreamHistory(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("name")
+	in, err := s.eng.Stream(r.Context(), name)
+	if errors.Is(err, catalog.ErrNotFound) {
+		writeError(w, &notFoundError{msg: "no stream or materialized view " + name})
+		return
+	}
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	samples := s.history.series(in.StreamName)
+	out := HistoryJSON{Name: in.Name, Stream: in.StreamName, IntervalSeconds: s.history.interval.Seconds(),
+		Time: make([]float64, 0, len(samples)), RowsInPerSecond: make([]*float64, 0, len(samples)),
+		RowsOutPerSecond: make([]*float64, 0, len(samples)), LagFiles: make([]int, 0, len(samples)),
+		LagBytes: make([]int64, 0, len(samples)), WatermarkDelaySeconds: make([]*float64, 0, len(samples))}
+	for _, sm := range samples {
+		out.Time = append(out.Time, float64(sm.at.UnixMilli())/1000)
+		out.RowsInPerSecond = append(out.RowsInPerSecond, nullable(sm.rowsIn))
+		out.RowsOutPerSecond = append(out.RowsOutPerSecond, nullable(sm.rowsOut))
+		out.LagFiles = append(out.LagFiles, sm.lagFiles)
+		out.LagBytes = append(out.LagBytes, sm.lagBytes)
+		out.WatermarkDelaySeconds = append(out.WatermarkDelaySeconds, nullable(sm.watermarkLagS))
+	}
+	writeOK(w, out)
+}
+
+// nullable is nil for NaN (JSON has no NaN).
+func nullable(v float64) *float64 {
+	if math.IsNaN(v) {
+		return nil
+	}
+	return &v
+}

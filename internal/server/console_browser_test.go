@@ -143,6 +143,13 @@ func TestConsoleInBrowser(t *testing.T) {
 	in := filepath.Join(f.dir, "in")
 	f.do(200, "/_plugins/_sql", "alice", "alice-pw", "CREATE TABLE out (id BIGINT, name STRING) USING json LOCATION '"+filepath.Join(f.dir, "out")+"/'")
 	f.do(200, "/_plugins/_sql", "alice", "alice-pw", "INSERT STREAM INTO out SELECT id, name FROM t WITH (name = 'feed', trigger = '200 milliseconds')")
+	// A stream with event time (its watermark delay is charted) and a view.
+	now := time.Now().UTC()
+	writeFile(t, filepath.Join(f.dir, "ev", "part0.json"), fmt.Sprintf(`{"id": 1, "ts": "%s"}`+"\n", now.Add(-30*time.Second).Format(time.RFC3339)))
+	f.do(200, "/_plugins/_sql", "alice", "alice-pw", "CREATE TABLE ev (id BIGINT, ts TIMESTAMP, WATERMARK FOR ts AS ts - INTERVAL 10 SECOND) USING json LOCATION '"+filepath.Join(f.dir, "ev")+"/'")
+	f.do(200, "/_plugins/_sql", "alice", "alice-pw", "CREATE TABLE evout (id BIGINT, ts TIMESTAMP) USING json LOCATION '"+filepath.Join(f.dir, "evout")+"/'")
+	f.do(200, "/_plugins/_sql", "alice", "alice-pw", "INSERT STREAM INTO evout SELECT id, ts FROM ev WITH (name = 'clicks', trigger = '200 milliseconds')")
+	f.do(200, "/_plugins/_sql", "alice", "alice-pw", "CREATE MATERIALIZED VIEW names AS SELECT name, count(*) AS n FROM t GROUP BY name WITH (auto_refresh = true, refresh_interval = '500 milliseconds')")
 
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium), chromedp.NoSandbox,
 		chromedp.WindowSize(1280, 1100), chromedp.Flag("disable-dev-shm-usage", true))
@@ -174,8 +181,13 @@ func TestConsoleInBrowser(t *testing.T) {
 		fmt.Fprintf(&b, `{"id": %d, "name": "n%d"}`+"\n", i, i)
 	}
 	writeFile(t, filepath.Join(in, "part1.json"), b.String())
+	// An epoch's watermark comes from the epochs before: a second file moves it.
+	writeFile(t, filepath.Join(f.dir, "ev", "part1.json"), fmt.Sprintf(`{"id": 2, "ts": "%s"}`+"\n", now.Add(-20*time.Second).Format(time.RFC3339)))
 	admin.waitText(t, `tr[data-stream="feed"] .rows-in`, "rows in after a new file", func(s string) bool { return s == "1,210" })
 	admin.waitText(t, `tr[data-stream="feed"] .rows-out`, "rows out after a new file", func(s string) bool { return s == "1,210" })
+	// The event-time stream shows its watermark's delay (about 40 s).
+	admin.waitText(t, `tr[data-stream="clicks"] .wm-delay`, "watermark delay", func(s string) bool { return strings.HasSuffix(s, " s") })
+	admin.waitText(t, `tr[data-stream="names"] .kind`, "the view", func(s string) bool { return s == "view" })
 	if n := admin.count(t, `#card-feed .uplot canvas`); n != 3 {
 		t.Errorf("the feed's card has %d charts, want 3", n)
 	}
@@ -189,6 +201,9 @@ func TestConsoleInBrowser(t *testing.T) {
 	}
 	if maxRate(h.RowsInPerSecond) <= 0 || len(h.Time) != len(h.LagFiles) || h.IntervalSeconds != 0.2 {
 		t.Errorf("history has no rows per second: %+v", h)
+	}
+	if h := f.history(t, "clicks"); maxRate(h.WatermarkDelaySeconds) < 30 {
+		t.Errorf("clicks' history has no watermark delay: %+v", h)
 	}
 
 	// The SQL box runs a query and shows its result table.

@@ -106,7 +106,7 @@
     const body = $("#stream-table tbody");
     body.replaceChildren(...streams.map((st) => el("tr", { "data-stream": st.name },
       el("td", {}, el("a", { href: "#card-" + st.name }, st.name)),
-      el("td", {}, st.kind),
+      el("td", { class: "kind" }, st.kind),
       el("td", {}, el("span", { class: "state " + st.state }, stateLabel(st))),
       el("td", {}, st.sink),
       el("td", { class: "num epoch" }, st.epoch === null ? "—" : st.epoch),
@@ -114,7 +114,7 @@
       el("td", { class: "num rows-out" }, fmtInt(st.rows_out)),
       el("td", { class: "num" }, fmtRate(st.rows_in_per_second)),
       el("td", { class: "num" }, fmtInt(st.lag.files)),
-      el("td", { class: "num" }, fmtDelay(watermarkDelay(st))),
+      el("td", { class: "num wm-delay" }, fmtDelay(watermarkDelay(st))),
       el("td", { class: "error-flag" }, st.last_error ? "error" : ""),
     )));
     $("#stream-table").hidden = streams.length === 0;
@@ -205,6 +205,10 @@
   let streamsTimer = 0;
   async function refreshStreams() {
     clearTimeout(streamsTimer);
+    if (document.hidden) { // a background tab costs the server nothing
+      streamsTimer = setTimeout(refreshStreams, POLL_MS);
+      return;
+    }
     try {
       const data = await api("GET", "/api/v1/streams");
       renderStreamTable(data.streams);
@@ -294,6 +298,7 @@
     } catch (e) {
       banner("Could not tell who you are: " + e.message);
     }
+    document.addEventListener("visibilitychange", () => { if (!document.hidden) refreshStreams(); });
     refreshStreams();
     refreshTables();
     setInterval(refreshTables, TABLES_MS);

@@ -131,21 +131,22 @@ func (h *history) series(streamName string) []sample {
 	return append(append([]sample(nil), r.samples[r.next:]...), r.samples[:r.next]...)
 }
 
-// run samples every interval until ctx is done.
+// run samples at once (a console opened just after a start has its
+// first point), then every interval until ctx is done.
 func (h *history) run(ctx context.Context, eng *engine.Engine) {
 	t := time.NewTicker(h.interval)
 	defer t.Stop()
-	for {
+	for now := time.Now(); ; {
+		sctx, cancel := context.WithTimeout(ctx, h.interval+5*time.Second)
+		infos, err := eng.Streams(sctx)
+		cancel()
+		if err == nil {
+			h.record(now, infos)
+		}
 		select {
 		case <-ctx.Done():
 			return
-		case now := <-t.C:
-			sctx, cancel := context.WithTimeout(ctx, h.interval+5*time.Second)
-			infos, err := eng.Streams(sctx)
-			cancel()
-			if err == nil {
-				h.record(now, infos)
-			}
+		case now = <-t.C:
 		}
 	}
 }

@@ -62,6 +62,7 @@
   const fmtInt = (n) => (n === null || n === undefined ? "—" : Number(n).toLocaleString("en-US"));
   function fmtRate(x) {
     if (x === null || x === undefined) return "—";
+    if (x === 0) return "0";
     return x < 10 ? x.toFixed(1) : Math.round(x).toLocaleString("en-US");
   }
   function fmtDelay(s) {
@@ -105,7 +106,7 @@
   function renderStreamTable(streams) {
     const body = $("#stream-table tbody");
     body.replaceChildren(...streams.map((st) => el("tr", { "data-stream": st.name },
-      el("td", {}, el("a", { href: "#card-" + st.name }, st.name)),
+      el("td", { class: "nowrap" }, el("a", { href: "#card-" + st.name }, st.name)),
       el("td", { class: "kind" }, st.kind),
       el("td", {}, el("span", { class: "state " + st.state }, stateLabel(st))),
       el("td", {}, st.sink),
@@ -237,7 +238,7 @@
       const data = await api("GET", "/api/v1/tables");
       $("#table-table tbody").replaceChildren(...data.tables.map((t) => el("tr", { "data-table": t.name },
         el("td", {}, t.name),
-        el("td", {}, t.using + (t.managed ? " (managed)" : "")),
+        el("td", { class: "nowrap" }, t.using + (t.managed ? " (managed)" : "")),
         el("td", {}, el("code", {}, t.location || "")),
         el("td", {}, t.columns.map((c) => c.name + " " + c.type).join(", ")),
         el("td", {}, t.watermark || ""),

@@ -149,6 +149,11 @@ func TestConsoleInBrowser(t *testing.T) {
 	f.do(200, "/_plugins/_sql", "alice", "alice-pw", "CREATE TABLE ev (id BIGINT, ts TIMESTAMP, WATERMARK FOR ts AS ts - INTERVAL 10 SECOND) USING json LOCATION '"+filepath.Join(f.dir, "ev")+"/'")
 	f.do(200, "/_plugins/_sql", "alice", "alice-pw", "CREATE TABLE evout (id BIGINT, ts TIMESTAMP) USING json LOCATION '"+filepath.Join(f.dir, "evout")+"/'")
 	f.do(200, "/_plugins/_sql", "alice", "alice-pw", "INSERT STREAM INTO evout SELECT id, ts FROM ev WITH (name = 'clicks', trigger = '200 milliseconds')")
+	// A stream that fails on its first file: its last error is shown.
+	writeFile(t, filepath.Join(f.dir, "nums", "part0.json"), `{"v": "x"}`+"\n")
+	f.do(200, "/_plugins/_sql", "alice", "alice-pw", "CREATE TABLE nums (v STRING) USING json LOCATION '"+filepath.Join(f.dir, "nums")+"/'")
+	f.do(200, "/_plugins/_sql", "alice", "alice-pw", "CREATE TABLE numsout (n BIGINT) USING json LOCATION '"+filepath.Join(f.dir, "numsout")+"/'")
+	f.do(200, "/_plugins/_sql", "alice", "alice-pw", "INSERT STREAM INTO numsout SELECT CAST(v AS BIGINT) AS n FROM nums WITH (name = 'bad', trigger = '200 milliseconds')")
 	f.do(200, "/_plugins/_sql", "alice", "alice-pw", "CREATE MATERIALIZED VIEW names AS SELECT name, count(*) AS n FROM t GROUP BY name WITH (auto_refresh = true, refresh_interval = '500 milliseconds')")
 
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium), chromedp.NoSandbox,
@@ -187,6 +192,11 @@ func TestConsoleInBrowser(t *testing.T) {
 	admin.waitText(t, `tr[data-stream="feed"] .rows-out`, "rows out after a new file", func(s string) bool { return s == "1,210" })
 	// The event-time stream shows its watermark's delay (about 40 s).
 	admin.waitText(t, `tr[data-stream="clicks"] .wm-delay`, "watermark delay", func(s string) bool { return strings.HasSuffix(s, " s") })
+	admin.waitText(t, `tr[data-stream="bad"] .state`, "a failed stream", func(s string) bool { return s == "failed" })
+	admin.waitText(t, `#card-bad .error`, "its last error", func(s string) bool { return strings.Contains(s, "cannot cast 'x' to BIGINT") })
+	if n := admin.count(t, `#card-bad button[data-action="start"]`); n != 1 {
+		t.Errorf("a failed stream offers %d start buttons, want 1", n)
+	}
 	admin.waitText(t, `tr[data-stream="names"] .kind`, "the view", func(s string) bool { return s == "view" })
 	if n := admin.count(t, `#card-feed .uplot canvas`); n != 3 {
 		t.Errorf("the feed's card has %d charts, want 3", n)

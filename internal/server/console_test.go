@@ -67,6 +67,9 @@ func TestConsoleRoutes(t *testing.T) {
 	if resp.StatusCode != http.StatusFound || resp.Header.Get("Location") != ConsolePath {
 		t.Fatalf("GET / from a browser: %d to %q", resp.StatusCode, resp.Header.Get("Location"))
 	}
+	if resp, _ := get(t, f.url+"/console", "bob", "bob-pw", nil); resp.StatusCode/100 != 3 || resp.Header.Get("Location") != ConsolePath {
+		t.Fatalf("GET /console: %d to %q", resp.StatusCode, resp.Header.Get("Location"))
+	}
 	if resp, _ := get(t, f.url+ConsolePath, "", "", nil); resp.StatusCode != 401 || resp.Header.Get("WWW-Authenticate") == "" {
 		t.Fatalf("console without credentials: %d", resp.StatusCode)
 	}

@@ -178,7 +178,8 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		ln.Close()
 		return err
 	}
-	s.log.Info("listening on "+s.scheme()+"://"+ln.Addr().String(), "data_dir", s.opts.DataDir, "auth", s.authNote())
+	base := s.scheme() + "://" + ln.Addr().String()
+	s.log.Info("listening on "+base, "console", base+ConsolePath, "data_dir", s.opts.DataDir, "auth", s.authNote())
 	errc := make(chan error, 1)
 	go func() { errc <- serveOn(hs, ln) }()
 	select {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -23,9 +24,12 @@ const (
 // history keeps, per stream, a ring of samples of its rates, lag and
 // watermark delay over the last HistoryWindow, for the console's charts.
 // It lives in memory only: a restarted server starts with empty charts
-// (Prometheus, via /metrics, is the place for longer history). Rows per
-// second are counted from the committed epochs (observe) between two
-// samples, so they stay right across a stream's restarts.
+// (Prometheus, via /metrics, is the place for longer history). Only the
+// streams this process has run are sampled, from the engine's memory
+// (engine.LocalStreams): sampling reads no checkpoint, so it costs no
+// storage requests. Rows per second are counted from the committed epochs
+// (observe) between two samples, so they stay right across a stream's
+// restarts. Streams are keyed by lower-case stream name.
 type history struct {
 	interval time.Duration
 	size     int
@@ -69,24 +73,22 @@ func newHistory(interval time.Duration) *history {
 func (h *history) observe(p stream.Progress) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	t := h.totals[p.Name]
+	n := strings.ToLower(p.Name)
+	t := h.totals[n]
 	if t == nil {
 		t = &rowTotals{}
-		h.totals[p.Name] = t
+		h.totals[n] = t
 	}
 	t.in += p.RowsIn
 	t.out += p.RowsOut
 }
 
-// record adds one sample at now for each stream of infos and forgets the
-// streams no longer listed (dropped).
-func (h *history) record(now time.Time, infos []engine.StreamInfo) {
+// record adds one sample at now for each stream of statuses (by
+// lower-case stream name) and forgets the streams no longer there.
+func (h *history) record(now time.Time, statuses map[string]engine.StreamStatus) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	seen := make(map[string]bool, len(infos))
-	for _, in := range infos {
-		n := in.StreamName
-		seen[n] = true
+	for n, st := range statuses {
 		r := h.rings[n]
 		if r == nil {
 			r = &ring{samples: make([]sample, h.size)}
@@ -97,11 +99,11 @@ func (h *history) record(now time.Time, infos []engine.StreamInfo) {
 			tot = *t
 		}
 		s := sample{at: now, rowsIn: math.NaN(), rowsOut: math.NaN(), watermarkLagS: math.NaN(),
-			lagFiles: in.Status.Last.LagFiles, lagBytes: in.Status.Last.LagBytes}
+			lagFiles: st.Last.LagFiles, lagBytes: st.Last.LagBytes}
 		if dt := now.Sub(r.lastAt).Seconds(); !r.lastAt.IsZero() && dt > 0 {
 			s.rowsIn, s.rowsOut = float64(tot.in-r.last.in)/dt, float64(tot.out-r.last.out)/dt
 		}
-		if wm := in.Status.Last.Watermark; wm != 0 && wm != stream.NoWatermark {
+		if wm := st.Last.Watermark; wm != 0 && wm != stream.NoWatermark {
 			s.watermarkLagS = now.Sub(time.UnixMicro(wm)).Seconds()
 		}
 		r.last, r.lastAt = tot, now
@@ -110,7 +112,7 @@ func (h *history) record(now time.Time, infos []engine.StreamInfo) {
 		r.full = r.full || r.next == 0
 	}
 	for n := range h.rings {
-		if !seen[n] {
+		if _, ok := statuses[n]; !ok {
 			delete(h.rings, n)
 			delete(h.totals, n)
 		}
@@ -121,7 +123,7 @@ func (h *history) record(now time.Time, infos []engine.StreamInfo) {
 func (h *history) series(streamName string) []sample {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	r := h.rings[streamName]
+	r := h.rings[strings.ToLower(streamName)]
 	if r == nil {
 		return nil
 	}
@@ -137,12 +139,7 @@ func (h *history) run(ctx context.Context, eng *engine.Engine) {
 	t := time.NewTicker(h.interval)
 	defer t.Stop()
 	for now := time.Now(); ; {
-		sctx, cancel := context.WithTimeout(ctx, h.interval+5*time.Second)
-		infos, err := eng.Streams(sctx)
-		cancel()
-		if err == nil {
-			h.record(now, infos)
-		}
+		h.record(now, eng.LocalStreams())
 		select {
 		case <-ctx.Done():
 			return

@@ -9,8 +9,8 @@ import (
 	"sluice/internal/stream"
 )
 
-func info(name string, lagFiles int, watermark int64) engine.StreamInfo {
-	return engine.StreamInfo{Name: name, StreamName: name, Status: engine.StreamStatus{Last: stream.Progress{LagFiles: lagFiles, Watermark: watermark}}}
+func status(name string, lagFiles int, watermark int64) map[string]engine.StreamStatus {
+	return map[string]engine.StreamStatus{name: {Name: name, Last: stream.Progress{LagFiles: lagFiles, Watermark: watermark}}}
 }
 
 // TestHistoryRing: rates come from the rows committed between two
@@ -23,24 +23,24 @@ func TestHistoryRing(t *testing.T) {
 		t.Fatalf("size %d, want 3", h.size)
 	}
 	t0 := time.Unix(1_800_000_000, 0)
-	h.record(t0, []engine.StreamInfo{info("a", 0, 0)})
+	h.record(t0, status("a", 0, 0))
 	h.observe(stream.Progress{Name: "a", RowsIn: 600, RowsOut: 300})
-	h.observe(stream.Progress{Name: "a", RowsIn: 600, RowsOut: 300})
+	h.observe(stream.Progress{Name: "A", RowsIn: 600, RowsOut: 300}) // names are case-insensitive
 	wm := t0.Add(20*time.Minute - 90*time.Second).UnixMicro()
-	h.record(t0.Add(20*time.Minute), []engine.StreamInfo{info("a", 4, wm)})
-	got := h.series("a")
+	h.record(t0.Add(20*time.Minute), status("a", 4, wm))
+	got := h.series("A")
 	if len(got) != 2 || !math.IsNaN(got[0].rowsIn) || got[1].rowsIn != 1 || got[1].rowsOut != 0.5 || got[1].lagFiles != 4 ||
 		got[1].watermarkLagS != 90 || !math.IsNaN(got[0].watermarkLagS) {
 		t.Fatalf("series: %+v", got)
 	}
 	for i := 2; i <= 4; i++ {
-		h.record(t0.Add(time.Duration(i)*20*time.Minute), []engine.StreamInfo{info("a", i, stream.NoWatermark)})
+		h.record(t0.Add(time.Duration(i)*20*time.Minute), status("a", i, stream.NoWatermark))
 	}
 	got = h.series("a")
 	if len(got) != 3 || got[0].lagFiles != 2 || got[2].lagFiles != 4 || got[2].rowsIn != 0 || !math.IsNaN(got[2].watermarkLagS) {
 		t.Fatalf("after wrapping: %+v", got)
 	}
-	h.record(t0.Add(2*time.Hour), []engine.StreamInfo{info("b", 0, 0)})
+	h.record(t0.Add(2*time.Hour), status("b", 0, 0))
 	if h.series("a") != nil || len(h.series("b")) != 1 {
 		t.Fatalf("a dropped stream is kept: %+v", h.series("a"))
 	}

@@ -105,3 +105,21 @@ func (e *Engine) viewInfo(ctx context.Context, o *catalog.Object) StreamInfo {
 	st := e.streamStatus(ctx, &catalog.Object{Name: sname}, streamSpec{Table: o.Name, Trigger: trigger, Checkpoint: spec.Checkpoint})
 	return StreamInfo{Name: o.Name, Kind: KindView, StreamName: sname, Sink: o.Name, Desired: desired, Query: o.SQL, Status: st}
 }
+
+// LocalStreams is the status of every stream this process has run (a
+// view's under mv_<view>), by lower-case stream name, from memory only:
+// no checkpoint is read, so it is cheap to poll (the server's history
+// samples it every few seconds, S3 checkpoints included).
+func (e *Engine) LocalStreams() map[string]StreamStatus {
+	e.mu.Lock()
+	rs := make(map[string]*runningStream, len(e.streams))
+	for k, r := range e.streams {
+		rs[k] = r
+	}
+	e.mu.Unlock()
+	out := make(map[string]StreamStatus, len(rs))
+	for k, r := range rs {
+		out[k] = r.snapshot()
+	}
+	return out
+}

@@ -24,6 +24,11 @@ func (s *Server) clusterRoutes() {
 const compatVersion = "2.19.0"
 
 func (s *Server) handleInfo(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodGet && wantsHTML(r) {
+		// A browser: the web console (console.go).
+		http.Redirect(w, r, ConsolePath, http.StatusFound)
+		return
+	}
 	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
 	if r.Method == http.MethodHead {
 		return

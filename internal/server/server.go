@@ -49,6 +49,10 @@ type Options struct {
 	Security Security
 	// Limits bound each request (limits.go); zero fields get defaults.
 	Limits Limits
+	// HistoryInterval is how often each stream is sampled for the
+	// console's charts (0: DefaultHistoryInterval); the samples of the
+	// last HistoryWindow are kept in memory.
+	HistoryInterval time.Duration
 	// Engine is passed to engine.Open (DataDir, Background and EpochSlots
 	// are the server's to set).
 	Engine engine.Options
@@ -66,6 +70,9 @@ type Server struct {
 	log     *slog.Logger
 	metrics *metrics
 	async   *asyncQueries
+	history *history
+	// stopHistory ends the history sampler; Close calls it.
+	stopHistory context.CancelFunc
 	// logf is log lines as text, redacted, for the security code.
 	logf func(string, ...any)
 
@@ -98,7 +105,8 @@ func Open(opts Options) (*Server, error) {
 		return nil, err
 	}
 	sched := NewScheduler(opts.MaxConcurrentEpochs, log)
-	s := &Server{opts: opts, lock: lock, sched: sched, cursors: newCursorStore(), log: log, logf: logf, auth: auth, limits: opts.Limits.withDefaults()}
+	s := &Server{opts: opts, lock: lock, sched: sched, cursors: newCursorStore(), log: log, logf: logf, auth: auth,
+		limits: opts.Limits.withDefaults(), history: newHistory(opts.HistoryInterval)}
 	s.metrics = newMetrics(func() *engine.Engine { return s.eng }, func() map[string]int {
 		if s.async == nil {
 			return nil
@@ -114,8 +122,14 @@ func Open(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.eng = eng
+	hctx, stopHistory := context.WithCancel(context.Background())
+	s.stopHistory = stopHistory
+	go s.history.run(hctx, eng)
 	s.routes()
-	s.handler = s.secure(s.mux)
+	// Browsers hold the console's basic-auth credentials, so a page of
+	// another site must not make them POST here (CSRF); clients that are
+	// not browsers send no Origin or Sec-Fetch-Site and pass.
+	s.handler = http.NewCrossOriginProtection().Handler(s.secure(s.mux))
 	started, err := eng.Resume(context.Background())
 	for _, n := range started {
 		log.Info("resumed stream", "stream", n)
@@ -164,7 +178,8 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		ln.Close()
 		return err
 	}
-	s.log.Info("listening on "+s.scheme()+"://"+ln.Addr().String(), "data_dir", s.opts.DataDir, "auth", s.authNote())
+	base := s.scheme() + "://" + ln.Addr().String()
+	s.log.Info("listening on "+base, "console", base+ConsolePath, "data_dir", s.opts.DataDir, "auth", s.authNote())
 	errc := make(chan error, 1)
 	go func() { errc <- serveOn(hs, ln) }()
 	select {
@@ -185,6 +200,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 // still running at the deadline is abandoned uncommitted: the next start
 // replays it, so nothing is lost or duplicated.
 func (s *Server) Close(deadline time.Duration) error {
+	s.stopHistory()
 	s.stopAsync()
 	if !s.sched.Stop(deadline) {
 		s.log.Warn("stop deadline passed; unfinished epochs replay on the next start", "deadline", deadline.String())
@@ -218,6 +234,7 @@ func (s *Server) routes() {
 	s.asyncRoutes()
 	s.streamAPIRoutes()
 	s.metricsRoutes()
+	s.consoleRoutes()
 }
 
 // progress is the engine's StreamProgress: metrics and one log record per
@@ -225,6 +242,7 @@ func (s *Server) routes() {
 func (s *Server) progress(next func(stream.Progress)) func(stream.Progress) {
 	return func(p stream.Progress) {
 		s.metrics.observe(p)
+		s.history.observe(p)
 		attrs := []any{"stream", p.Name, "epoch", p.Epoch, "files", p.Files, "bytes", p.Bytes,
 			"rows_in", p.RowsIn, "rows_out", p.RowsOut, "duration", p.Duration.Round(time.Microsecond).String()}
 		if p.Replayed {

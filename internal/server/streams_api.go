@@ -22,7 +22,9 @@ import (
 //	GET  /api/v1/streams/{name}        → stream
 //	POST /api/v1/streams/{name}/start  → stream (START STREAM, or a view's auto_refresh = true)
 //	POST /api/v1/streams/{name}/stop   → stream (STOP STREAM at the epoch boundary, or auto_refresh = false)
+//	GET  /api/v1/streams/{name}/history → the last hour's samples (HistoryJSON, history.go)
 //	GET  /api/v1/tables                → {"tables": [table, ...]}
+//	GET  /api/v1/whoami                → {"user": ..., "role": ..., "authentication": bool} (console.go)
 const (
 	APIStreamsPath = "/api/v1/streams"
 	APITablesPath  = "/api/v1/tables"
@@ -113,6 +115,7 @@ type ColumnJSON struct {
 func (s *Server) streamAPIRoutes() {
 	s.readRoute("GET "+APIStreamsPath, s.handleStreams)
 	s.readRoute("GET "+APIStreamsPath+"/{name}", s.handleStream)
+	s.readRoute("GET "+APIStreamsPath+"/{name}/history", s.handleStreamHistory)
 	s.mux.HandleFunc("POST "+APIStreamsPath+"/{name}/start", s.handleStreamStart)
 	s.mux.HandleFunc("POST "+APIStreamsPath+"/{name}/stop", s.handleStreamStop)
 	s.readRoute("GET "+APITablesPath, s.handleTables)

@@ -1,0 +1,95 @@
+package server
+
+import (
+	"embed"
+	"io/fs"
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// ConsolePath is where the web console lives: static files embedded in
+// the binary (internal/server/console) that read the JSON API like any
+// other client, so a read user's console can do what the read role may
+// and no more. GET / sends browsers here (wantsHTML) and keeps answering
+// API clients with the cluster info.
+const ConsolePath = "/console/"
+
+// APIWhoamiPath tells the console who it runs as, to offer start and stop
+// to admins only (the server still refuses them to read users: 403).
+const APIWhoamiPath = "/api/v1/whoami"
+
+//go:embed console
+var consoleFiles embed.FS
+
+// consoleCSP allows the console's own files and nothing else: no CDN, no
+// inline script (uPlot sets element styles from script, which CSP allows).
+const consoleCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+	"base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+func (s *Server) consoleRoutes() {
+	sub, err := fs.Sub(consoleFiles, "console")
+	if err != nil {
+		panic(err) // the embed pattern names the folder: cannot happen
+	}
+	files := http.StripPrefix(ConsolePath, http.FileServerFS(sub))
+	s.readRoute("GET "+ConsolePath, func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", consoleCSP)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "no-referrer")
+		// The files change with the binary, and an embed has no mod times.
+		h.Set("Cache-Control", "no-cache")
+		files.ServeHTTP(w, r)
+	})
+	s.readRoute("GET "+APIWhoamiPath, s.handleWhoami)
+}
+
+func (s *Server) handleWhoami(w http.ResponseWriter, r *http.Request) {
+	p, _ := principalFrom(r.Context())
+	writeOK(w, map[string]any{"user": p.name, "role": p.role.String(), "authentication": s.auth != nil})
+}
+
+// wantsHTML is true when r's Accept header ranks text/html above
+// application/json, as a browser's does. API clients send no Accept
+// (the OpenSearch SQL CLI), */* (curl) or JSON, and keep getting JSON.
+func wantsHTML(r *http.Request) bool {
+	html, json := acceptQ(r.Header.Values("Accept"), "text/html"), acceptQ(r.Header.Values("Accept"), "application/json")
+	return html > json
+}
+
+// acceptQ is the quality the Accept header gives mediaType: its own
+// entry's q, else its type/*'s, else */*'s, else 0.
+func acceptQ(accept []string, mediaType string) float64 {
+	typ, _, _ := strings.Cut(mediaType, "/")
+	best, bestRank := 0.0, 0
+	for _, line := range accept {
+		for _, part := range strings.Split(line, ",") {
+			fields := strings.Split(part, ";")
+			mt := strings.ToLower(strings.TrimSpace(fields[0]))
+			rank := 0
+			switch mt {
+			case mediaType:
+				rank = 3
+			case typ + "/*":
+				rank = 2
+			case "*/*":
+				rank = 1
+			default:
+				continue
+			}
+			q := 1.0
+			for _, p := range fields[1:] {
+				if k, v, ok := strings.Cut(strings.TrimSpace(p), "="); ok && strings.EqualFold(k, "q") {
+					if f, err := strconv.ParseFloat(v, 64); err == nil {
+						q = f
+					}
+				}
+			}
+			if rank > bestRank {
+				best, bestRank = q, rank
+			}
+		}
+	}
+	return best
+}

@@ -1,0 +1,308 @@
+// The Sluice web console: reads /api/v1 and posts SQL to /_plugins/_sql
+// like any other client. Everything shown is set as text, never as HTML.
+"use strict";
+(() => {
+  const POLL_MS = 2000;
+  const TABLES_MS = 15000;
+  const $ = (sel) => document.querySelector(sel);
+  const who = { role: "read" };
+  const cards = new Map(); // name → {root, charts, ...}
+
+  // el builds an element; string and number children become text.
+  function el(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === undefined || v === null || v === false) continue;
+      if (k === "class") e.className = v;
+      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+      else e.setAttribute(k, v === true ? "" : String(v));
+    }
+    for (const c of children) {
+      if (c === undefined || c === null) continue;
+      e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    }
+    return e;
+  }
+
+  class APIError extends Error {
+    constructor(status, message) { super(message); this.status = status; }
+  }
+
+  async function api(method, path, body) {
+    const opts = { method, headers: { Accept: "application/json" } };
+    if (body !== undefined) {
+      opts.headers["Content-Type"] = "application/json";
+      opts.body = JSON.stringify(body);
+    }
+    const resp = await fetch(path, opts);
+    const text = await resp.text();
+    let data = null;
+    try { data = text ? JSON.parse(text) : null; } catch (_) { data = null; }
+    if (!resp.ok) throw new APIError(resp.status, errorText(resp.status, data, text));
+    return data;
+  }
+
+  function errorText(status, data, text) {
+    if (data && data.error) {
+      const e = data.error;
+      if (status === 403) return "Not allowed: " + (e.details || "your role may not do this");
+      return (e.reason ? e.reason + ": " : "") + (e.details || e.type || "");
+    }
+    if (status === 401) return "Not signed in: reload the page to sign in.";
+    if (status === 403) return "Not allowed: " + (text.trim() || "your role may not do this");
+    return (text || "").trim() || "HTTP " + status;
+  }
+
+  function banner(msg) {
+    const b = $("#banner");
+    b.textContent = msg || "";
+    b.hidden = !msg;
+  }
+
+  const fmtInt = (n) => (n === null || n === undefined ? "—" : Number(n).toLocaleString("en-US"));
+  function fmtRate(x) {
+    if (x === null || x === undefined) return "—";
+    if (x === 0) return "0";
+    return x < 10 ? x.toFixed(1) : Math.round(x).toLocaleString("en-US");
+  }
+  function fmtDelay(s) {
+    if (s === null || s === undefined || isNaN(s)) return "—";
+    if (s < 1) return "<1 s";
+    if (s < 120) return Math.round(s) + " s";
+    if (s < 7200) return Math.round(s / 60) + " min";
+    return (s / 3600).toFixed(1) + " h";
+  }
+  // stateLabel: a stream stopped in this server reports success (its run
+  // ended without error); the console calls it what the user asked for.
+  function stateLabel(st) {
+    return st.state === "success" && st.desired === "stopped" ? "stopped" : st.state;
+  }
+  function watermarkDelay(st) {
+    return st.watermark ? Math.max(0, (Date.now() - Date.parse(st.watermark)) / 1000) : null;
+  }
+
+  // ---- streams ----
+
+  function actionButton(st, onDone) {
+    if (who.role !== "admin") return null;
+    const running = st.state === "running";
+    const verb = running ? "stop" : "start";
+    return el("button", {
+      class: running ? "secondary" : "",
+      "data-action": verb,
+      onclick: async (ev) => {
+        ev.target.disabled = true;
+        try {
+          await api("POST", "/api/v1/streams/" + encodeURIComponent(st.name) + "/" + verb);
+          banner("");
+        } catch (e) {
+          banner("Could not " + verb + " " + st.name + ": " + e.message);
+        }
+        onDone();
+      },
+    }, running ? "Stop" : "Start");
+  }
+
+  function renderStreamTable(streams) {
+    const body = $("#stream-table tbody");
+    body.replaceChildren(...streams.map((st) => el("tr", { "data-stream": st.name },
+      el("td", { class: "nowrap" }, el("a", { href: "#card-" + st.name }, st.name)),
+      el("td", { class: "kind" }, st.kind),
+      el("td", {}, el("span", { class: "state " + st.state }, stateLabel(st))),
+      el("td", {}, st.sink),
+      el("td", { class: "num epoch" }, st.epoch === null ? "—" : st.epoch),
+      el("td", { class: "num rows-in" }, fmtInt(st.rows_in)),
+      el("td", { class: "num rows-out" }, fmtInt(st.rows_out)),
+      el("td", { class: "num" }, fmtRate(st.rows_in_per_second)),
+      el("td", { class: "num" }, fmtInt(st.lag.files)),
+      el("td", { class: "num wm-delay" }, fmtDelay(watermarkDelay(st))),
+      el("td", { class: "error-flag" }, st.last_error ? "error" : ""),
+    )));
+    $("#stream-table").hidden = streams.length === 0;
+    $("#no-streams").hidden = streams.length !== 0;
+  }
+
+  const CHARTS = [
+    { key: "rate", title: "Rows per second", series: [
+      { label: "in", stroke: "#2864c8", field: "rows_in_per_second" },
+      { label: "out", stroke: "#1f8a4c", field: "rows_out_per_second" }] },
+    { key: "lag", title: "Lag (files waiting)", series: [
+      { label: "files", stroke: "#b8770b", field: "lag_files" }] },
+    { key: "wm", title: "Watermark delay (s)", series: [
+      { label: "delay", stroke: "#7a4cc2", field: "watermark_delay_seconds" }] },
+  ];
+
+  function newChart(spec, target) {
+    const width = Math.max(200, target.clientWidth || 300);
+    return new uPlot({
+      width, height: 140,
+      legend: { show: true, live: false },
+      cursor: { drag: { x: false, y: false } },
+      scales: { x: { time: true }, y: { range: (u, lo, hi) => [0, Math.max(hi || 0, 1) * 1.1] } },
+      axes: [{ size: 30, font: "11px sans-serif" }, { size: 46, font: "11px sans-serif" }],
+      series: [{}].concat(spec.series.map((s) => ({ label: s.label, stroke: s.stroke, width: 1.5, spanGaps: false }))),
+    }, [[]].concat(spec.series.map(() => [])), target);
+  }
+
+  function ensureCard(st) {
+    let c = cards.get(st.name);
+    if (c) return c;
+    const state = el("span", { class: "state" });
+    const query = el("span", { class: "query" });
+    const stats = el("span", { class: "muted stats" });
+    const action = el("span", {});
+    const error = el("div", { class: "error", hidden: true });
+    const charts = el("div", { class: "charts" });
+    const root = el("div", { class: "card", id: "card-" + st.name, "data-stream": st.name },
+      el("div", { class: "card-head" }, el("h3", {}, st.name), state, query, stats, action), error, charts);
+    $("#stream-cards").append(root);
+    c = { root, state, query, stats, action, error, chartEls: {}, charts: {}, notes: {} };
+    for (const spec of CHARTS) {
+      c.notes[spec.key] = el("span", { class: "note" });
+      const box = el("div", { class: "chart chart-" + spec.key }, el("h4", {}, spec.title, " ", c.notes[spec.key]));
+      const plot = el("div", {});
+      box.append(plot);
+      charts.append(box);
+      c.chartEls[spec.key] = plot;
+      c.charts[spec.key] = newChart(spec, plot);
+    }
+    cards.set(st.name, c);
+    return c;
+  }
+
+  function renderCards(streams) {
+    const names = new Set(streams.map((s) => s.name));
+    for (const [name, c] of cards) {
+      if (!names.has(name)) {
+        for (const ch of Object.values(c.charts)) ch.destroy();
+        c.root.remove();
+        cards.delete(name);
+      }
+    }
+    for (const st of streams) {
+      const c = ensureCard(st);
+      c.state.className = "state " + st.state;
+      c.state.textContent = stateLabel(st);
+      c.query.textContent = st.query;
+      c.query.title = st.query;
+      c.stats.textContent = st.kind + " → " + st.sink + " · " + st.trigger;
+      c.action.replaceChildren(...[actionButton(st, refreshStreams)].filter(Boolean));
+      c.error.textContent = st.last_error ? "Last error: " + st.last_error : "";
+      c.error.hidden = !st.last_error;
+    }
+  }
+
+  async function refreshHistory(name) {
+    const c = cards.get(name);
+    if (!c) return;
+    const h = await api("GET", "/api/v1/streams/" + encodeURIComponent(name) + "/history");
+    for (const spec of CHARTS) {
+      c.charts[spec.key].setData([h.time].concat(spec.series.map((s) => h[s.field])));
+    }
+    const noEventTime = h.watermark_delay_seconds.every((v) => v === null);
+    c.notes.wm.textContent = noEventTime ? "· no event time" : "";
+  }
+
+  let streamsTimer = 0;
+  async function refreshStreams() {
+    clearTimeout(streamsTimer);
+    if (document.hidden) { // a background tab costs the server nothing
+      streamsTimer = setTimeout(refreshStreams, POLL_MS);
+      return;
+    }
+    try {
+      const data = await api("GET", "/api/v1/streams");
+      renderStreamTable(data.streams);
+      renderCards(data.streams);
+      await Promise.all(data.streams.map((s) => refreshHistory(s.name)));
+      if ($("#banner").dataset.poll) { banner(""); delete $("#banner").dataset.poll; }
+    } catch (e) {
+      banner("Could not read the streams: " + e.message);
+      $("#banner").dataset.poll = "1";
+    }
+    streamsTimer = setTimeout(refreshStreams, POLL_MS);
+  }
+
+  window.addEventListener("resize", () => {
+    for (const c of cards.values()) {
+      for (const spec of CHARTS) {
+        c.charts[spec.key].setSize({ width: Math.max(200, c.chartEls[spec.key].clientWidth), height: 140 });
+      }
+    }
+  });
+
+  // ---- tables ----
+
+  async function refreshTables() {
+    try {
+      const data = await api("GET", "/api/v1/tables");
+      $("#table-table tbody").replaceChildren(...data.tables.map((t) => el("tr", { "data-table": t.name },
+        el("td", {}, t.name),
+        el("td", { class: "nowrap" }, t.using + (t.managed ? " (managed)" : "")),
+        el("td", {}, el("code", {}, t.location || "")),
+        el("td", {}, t.columns.map((c) => c.name + " " + c.type).join(", ")),
+        el("td", {}, t.watermark || ""),
+      )));
+    } catch (e) {
+      banner("Could not read the tables: " + e.message);
+    }
+  }
+
+  // ---- SQL ----
+
+  function cell(v) {
+    if (v === null || v === undefined) return el("td", { class: "null" }, "NULL");
+    if (typeof v === "object") return el("td", {}, JSON.stringify(v));
+    return el("td", { class: typeof v === "number" ? "num" : "" }, String(v));
+  }
+
+  async function runSQL(ev) {
+    if (ev) ev.preventDefault();
+    const query = $("#sql-text").value.trim();
+    if (!query) return;
+    const out = $("#sql-result");
+    const status = $("#sql-status");
+    $("#sql-run").disabled = true;
+    status.textContent = "Running…";
+    const t0 = performance.now();
+    try {
+      const r = await api("POST", "/_plugins/_sql", { query });
+      const ms = Math.round(performance.now() - t0);
+      const numeric = r.schema.map((_, i) => r.datarows.some((row) => typeof row[i] === "number"));
+      const table = el("table", { class: "grid", id: "sql-table" },
+        el("thead", {}, el("tr", {}, ...r.schema.map((c, i) => el("th", { title: c.type, class: numeric[i] ? "num" : "" }, c.name)))),
+        el("tbody", {}, ...r.datarows.map((row) => el("tr", {}, ...row.map(cell)))));
+      out.replaceChildren(table);
+      const more = r.total > r.size ? " (first " + fmtInt(r.size) + " of " + fmtInt(r.total) + ")" : "";
+      status.textContent = fmtInt(r.total) + (r.total === 1 ? " row" : " rows") + more + " in " + ms + " ms";
+      if (r.cursor) api("POST", "/_plugins/_sql/close", { cursor: r.cursor }).catch(() => {});
+      refreshTables();
+    } catch (e) {
+      out.replaceChildren(el("div", { class: "error", id: "sql-error" }, e.message));
+      status.textContent = "Failed";
+    } finally {
+      $("#sql-run").disabled = false;
+    }
+  }
+
+  // ---- start ----
+
+  async function start() {
+    $("#sql-form").addEventListener("submit", runSQL);
+    $("#sql-text").addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) runSQL(ev);
+    });
+    try {
+      const w = await api("GET", "/api/v1/whoami");
+      who.role = w.role;
+      $("#who").textContent = w.authentication ? w.user + " · " + w.role : "no authentication";
+    } catch (e) {
+      banner("Could not tell who you are: " + e.message);
+    }
+    document.addEventListener("visibilitychange", () => { if (!document.hidden) refreshStreams(); });
+    refreshStreams();
+    refreshTables();
+    setInterval(refreshTables, TABLES_MS);
+  }
+  start();
+})();

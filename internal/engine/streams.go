@@ -47,6 +47,9 @@ type streamSpec struct {
 	// Desired is the state the stream was asked to be in (DesiredRunning,
 	// DesiredStopped); empty for streams only ever run in the foreground.
 	Desired string `json:"desired,omitempty"`
+	// sink, when set, stands between the stream and its table's sink (a
+	// skipping index folds rows per file); never stored.
+	sink *sinkWrap
 }
 
 // StreamStatus is what SHOW STREAMS and DESCRIBE STREAM report.
@@ -188,7 +191,11 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 	if err := e.checkSelfRead(name, n, t.Spec); err != nil {
 		return nil, err
 	}
-	if n, err = conformToTable(n, t.Spec.Schema, s.Columns, t.Spec.Name); err != nil {
+	target := t.Spec.Schema
+	if spec.sink != nil {
+		target = spec.sink.schema
+	}
+	if n, err = conformToTable(n, target, s.Columns, t.Spec.Name); err != nil {
 		return nil, err
 	}
 	if n, err = plan.OptimizeContext(qctx, n); err != nil {
@@ -234,6 +241,9 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 	sink, err := registry.OpenSink(qctx, t.Spec, e.env(), connector.SinkOptions{FilePrefix: name, TempDir: e.tempDir()})
 	if err != nil {
 		return nil, fmt.Errorf("stream %s: opening %s: %w", name, t.Spec.Name, err)
+	}
+	if spec.sink != nil {
+		sink = spec.sink.wrap(sink)
 	}
 	defer sink.Close()
 

@@ -125,6 +125,14 @@ func indexName(t *catalog.Table, name string) string {
 	return flintName(t.Spec.Name, strings.ToLower(name)+"_index")
 }
 
+// stmtWhat is the index as a statement names it: SKIPPING INDEX, INDEX name.
+func stmtWhat(name string) string {
+	if name == "" {
+		return "SKIPPING INDEX"
+	}
+	return "INDEX " + name
+}
+
 func describeWhat(name string) string {
 	if name == "" {
 		return "skipping index"
@@ -135,7 +143,7 @@ func describeWhat(name string) string {
 func (e *Engine) flintIndexCommand(ctx context.Context, s *sql.FlintIndexCommand) (*Result, error) {
 	t, err := e.indexTable(s.Table)
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", s.Action, strings.ToUpper(describeWhat(s.Name)), err)
+		return nil, fmt.Errorf("%s %s: %w", s.Action, stmtWhat(s.Name), err)
 	}
 	fname := indexName(t, s.Name)
 	o, spec, err := e.flintIndexDef(fname)
@@ -144,7 +152,7 @@ func (e *Engine) flintIndexCommand(ctx context.Context, s *sql.FlintIndexCommand
 			if s.Action == sql.IndexVacuum {
 				return message("%s on %s vacuumed", describeWhat(s.Name), t.Spec.Name), nil
 			}
-			return nil, fmt.Errorf("%s %s on %s: %s %w", s.Action, strings.ToUpper(describeWhat(s.Name)), t.Spec.Name, fname, catalog.ErrNotFound)
+			return nil, fmt.Errorf("%s %s on %s: %s %w", s.Action, stmtWhat(s.Name), t.Spec.Name, fname, catalog.ErrNotFound)
 		}
 		return nil, err
 	}
@@ -168,7 +176,7 @@ func (e *Engine) flintIndexCommand(ctx context.Context, s *sql.FlintIndexCommand
 		return e.alterFlintIndex(ctx, o, spec, s.With)
 	case sql.IndexDrop, sql.IndexVacuum:
 		if err := e.dropFlintIndex(ctx, spec.Flint, spec); err != nil {
-			return nil, fmt.Errorf("%s %s on %s: %w", s.Action, strings.ToUpper(describeWhat(s.Name)), t.Spec.Name, err)
+			return nil, fmt.Errorf("%s %s on %s: %w", s.Action, stmtWhat(s.Name), t.Spec.Name, err)
 		}
 		verb := "dropped"
 		if s.Action == sql.IndexVacuum {

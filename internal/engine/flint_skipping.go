@@ -247,8 +247,9 @@ func (e *Engine) fileSkipping(ctx context.Context, table string) *connector.File
 // analyzeSkippingIndex is ANALYZE SKIPPING INDEX ON t: Flint's rules
 // (partition columns PARTITION, booleans VALUE_SET, integers MIN_MAX,
 // strings, dates and timestamps BLOOM_FILTER), and from the table's
-// statistics, VALUE_SET for any column with at most VALUE_SET's limit of
-// distinct values.
+// statistics, VALUE_SET for a low cardinality column: at most
+// VALUE_SET's limit of distinct values, each in ten rows or more on
+// average.
 func (e *Engine) analyzeSkippingIndex(ctx context.Context, s *sql.AnalyzeSkippingIndex) (*Result, error) {
 	t, err := e.indexTable(s.Table)
 	if err != nil {
@@ -268,7 +269,7 @@ func (e *Engine) analyzeSkippingIndex(ctx context.Context, s *sql.AnalyzeSkippin
 	}
 	distinct := map[string]int64{}
 	if len(parts) > 0 {
-		q, err := parseQuery("SELECT " + strings.Join(parts, ", ") + " FROM " + sql.QuoteName(t.Spec.Name))
+		q, err := parseQuery("SELECT count(*), " + strings.Join(parts, ", ") + " FROM " + sql.QuoteName(t.Spec.Name))
 		if err != nil {
 			return nil, fmt.Errorf("ANALYZE SKIPPING INDEX ON %s: %w", t.Spec.Name, err)
 		}
@@ -280,8 +281,11 @@ func (e *Engine) analyzeSkippingIndex(ctx context.Context, s *sql.AnalyzeSkippin
 			if b.NumRows() == 0 {
 				continue
 			}
+			rows, _ := types.ValueAt(b.Column(0), 0).(int64)
 			for i, c := range counted {
-				if v, ok := types.ValueAt(b.Column(i), 0).(int64); ok {
+				// Low cardinality: few values, each repeated (on
+				// average ten times or more).
+				if v, ok := types.ValueAt(b.Column(i+1), 0).(int64); ok && v*10 <= rows {
 					distinct[c] = v
 				}
 			}

@@ -12,7 +12,7 @@ import (
 )
 
 // Bloom is a bloom filter over normalized values: k bit positions per
-// value from two halves of one 64-bit hash (Kirsch-Mitzenmacher).
+// value, each a remix of the value's 64-bit hash.
 type Bloom struct {
 	k    uint32
 	bits []uint64
@@ -42,20 +42,28 @@ func hashValue(v any) uint64 { return xxhash.Sum64String(encodeValue(v)) }
 
 func (b *Bloom) addHash(h uint64) {
 	m := uint64(len(b.bits)) * 64
-	h1, h2 := h&0xffffffff, h>>32
 	for i := uint64(0); i < uint64(b.k); i++ {
-		p := (h1 + i*h2) % m
+		p := probe(h, i) % m
 		b.bits[p/64] |= 1 << (p % 64)
 	}
+}
+
+// probe is the i-th bit position's hash: splitmix64 of h and i, so no
+// value's positions collapse onto one bit (plain double hashing does when
+// its step is a multiple of the size).
+func probe(h, i uint64) uint64 {
+	z := h + (i+1)*0x9e3779b97f4a7c15
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
 }
 
 // MightContain reports whether v may have been added.
 func (b *Bloom) MightContain(v any) bool {
 	h := hashValue(v)
 	m := uint64(len(b.bits)) * 64
-	h1, h2 := h&0xffffffff, h>>32
 	for i := uint64(0); i < uint64(b.k); i++ {
-		p := (h1 + i*h2) % m
+		p := probe(h, i) % m
 		if b.bits[p/64]&(1<<(p%64)) == 0 {
 			return false
 		}

@@ -2,6 +2,7 @@ package skipindex
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -118,5 +119,26 @@ func TestNewColumnParams(t *testing.T) {
 	c, err := NewColumn("c", "BLOOM_FILTER", []string{"false", "1000000", "0.01"}, types.String)
 	if err != nil || c.Adaptive || c.Items != 1000000 || c.FPP != 0.01 {
 		t.Errorf("BLOOM_FILTER(false, 1000000, 0.01) = %+v, %v", c, err)
+	}
+}
+
+// TestBloomFalsePositives: absent values pass about fpp of the time, for
+// every value (no value may hash onto a few bits only).
+func TestBloomFalsePositives(t *testing.T) {
+	yes, probes := 0, 0
+	for f := range 200 {
+		b := NewBloom(25, 0.03)
+		for r := range 25 {
+			b.addHash(hashValue(fmt.Sprintf("h%d", f*25+r)))
+		}
+		for _, v := range []string{"h1", "h2", "h999", "x", "10.0.0.1"} {
+			probes++
+			if b.MightContain(v) && f != 0 && f != 39 {
+				yes++
+			}
+		}
+	}
+	if rate := float64(yes) / float64(probes); rate > 0.08 {
+		t.Errorf("false positive rate %.3f, want about 0.03", rate)
 	}
 }

@@ -52,3 +52,29 @@ func TestParseFlintIndexStatements(t *testing.T) {
 		}
 	}
 }
+
+func TestFlintIndexReadOnly(t *testing.T) {
+	for q, want := range map[string]bool{
+		"SHOW INDEXES ON t":                                 true,
+		"SHOW FLINT INDEXES":                                true,
+		"DESCRIBE SKIPPING INDEX ON t":                      true,
+		"DESC INDEX i ON t":                                 true,
+		"ANALYZE SKIPPING INDEX ON t":                       true,
+		"CREATE SKIPPING INDEX ON t (a MIN_MAX)":            false,
+		"CREATE INDEX i ON t (a)":                           false,
+		"REFRESH SKIPPING INDEX ON t":                       false,
+		"ALTER INDEX i ON t WITH (auto_refresh = false)":    false,
+		"DROP SKIPPING INDEX ON t":                          false,
+		"VACUUM INDEX i ON t":                               false,
+		"RECOVER INDEX JOB flint_spark_catalog_default_t_x": false,
+	} {
+		st, err := ParseOne(q)
+		if err != nil {
+			t.Errorf("%s: %v", q, err)
+			continue
+		}
+		if got := ReadOnly(st); got != want {
+			t.Errorf("ReadOnly(%s) = %v, want %v", q, got, want)
+		}
+	}
+}

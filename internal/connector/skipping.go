@@ -1,5 +1,7 @@
 package connector
 
+import "context"
+
 // FileSkipping is a skipping index's data about a file table's files (an
 // OpenSearch Flint skipping index), handed to a source that can use it.
 // Files is keyed by file URI, what the _file column holds. A file that is
@@ -13,6 +15,9 @@ type FileSkipping struct {
 // integers, DATE (days) and TIMESTAMP (microseconds), float64, string,
 // bool; a float64 with an integral value is held as int64.
 type FileSkipStats struct {
+	// Version is the file's version (its ETag) when it was indexed: a
+	// file whose version differs now was rewritten since and is read.
+	Version string
 	// MinMax holds each MIN_MAX column's smallest and largest non-null
 	// value; absent when the file had none.
 	MinMax map[string][2]any
@@ -36,4 +41,7 @@ type MembershipFilter interface {
 // not in the index, are always read.
 type FileSkipper interface {
 	WithFileSkipping(*FileSkipping) Source
+	// FileVersion is the current version (ETag) of the file at uri, as
+	// the source's listing reports it; what a skipping index records.
+	FileVersion(ctx context.Context, uri string) (string, error)
 }

@@ -206,10 +206,20 @@ func (e *Engine) refreshSkipping(ctx context.Context, name string, spec flintInd
 			trigger = "1 minute"
 		}
 	}
+	src, err := registry.OpenSource(ctx, t.Spec, e.env(), nil)
+	if err != nil {
+		return nil, fmt.Errorf("skipping index %s: %w", name, err)
+	}
+	fs, ok := src.(connector.FileSkipper)
+	if !ok {
+		return nil, fmt.Errorf("skipping index %s: table %s is not a file table", name, t.Spec.Name)
+	}
 	in := skipindex.InputSchema(spec.Columns, colTypes)
 	cols := spec.Columns
 	st := streamSpec{Table: spec.IndexTable, Trigger: trigger, Checkpoint: spec.Checkpoint, Options: streamOptions(spec.Options),
-		sink: &sinkWrap{schema: in, wrap: func(inner connector.Sink) connector.Sink { return skipindex.NewSink(cols, in, inner) }}}
+		sink: &sinkWrap{schema: in, wrap: func(inner connector.Sink) connector.Sink {
+			return skipindex.NewSink(cols, in, inner, fs.FileVersion)
+		}}}
 	run := func(ctx context.Context) (*Result, error) {
 		return e.runStream(ctx, "si_"+name, &sql.InsertStream{Table: spec.IndexTable, Query: q}, st)
 	}

@@ -108,8 +108,12 @@ func NewColumn(name, kind string, params []string, t arrow.DataType) (Column, er
 	return c, nil
 }
 
-// FileColumn is the index table's column naming the data file.
-const FileColumn = "file_path"
+// FileColumn is the index table's column naming the data file, and
+// VersionColumn the one holding the file's version (ETag) when indexed.
+const (
+	FileColumn    = "file_path"
+	VersionColumn = "file_version"
+)
 
 // Fields are the index table's columns for c, as Flint names them:
 // col_min and col_max for MIN_MAX, col otherwise. Values are stored as
@@ -124,7 +128,7 @@ func (c Column) Fields() []string {
 
 // Schema is the index table's schema for cols.
 func Schema(cols []Column) *arrow.Schema {
-	fs := []arrow.Field{{Name: FileColumn, Type: types.String, Nullable: true}}
+	fs := []arrow.Field{{Name: FileColumn, Type: types.String, Nullable: true}, {Name: VersionColumn, Type: types.String, Nullable: true}}
 	for _, c := range cols {
 		for _, f := range c.Fields() {
 			fs = append(fs, arrow.Field{Name: f, Type: types.String, Nullable: true})

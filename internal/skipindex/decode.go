@@ -43,7 +43,8 @@ func Decode(cols []Column, batches []arrow.RecordBatch, into *connector.FileSkip
 			if !ok {
 				continue
 			}
-			st := &connector.FileSkipStats{MinMax: map[string][2]any{}, ValueSets: map[string][]any{},
+			version, _ := text(col(VersionColumn), i)
+			st := &connector.FileSkipStats{Version: version, MinMax: map[string][2]any{}, ValueSets: map[string][]any{},
 				Blooms: map[string]connector.MembershipFilter{}}
 			for _, c := range cols {
 				name := strings.ToLower(c.Name)

@@ -21,11 +21,12 @@ import (
 // epoch rebuilds the same rows, and the index table's id (file_path)
 // makes the rewrite an overwrite.
 type Sink struct {
-	cols  []Column
-	in    *arrow.Schema
-	inner connector.Sink
-	files map[string]*fileAcc
-	order []string
+	cols    []Column
+	in      *arrow.Schema
+	inner   connector.Sink
+	version func(ctx context.Context, uri string) (string, error)
+	files   map[string]*fileAcc
+	order   []string
 }
 
 var (
@@ -43,9 +44,13 @@ func InputSchema(cols []Column, t []arrow.DataType) *arrow.Schema {
 	return arrow.NewSchema(fs, nil)
 }
 
-// NewSink wraps the index table's sink; in is InputSchema's result.
-func NewSink(cols []Column, in *arrow.Schema, inner connector.Sink) *Sink {
-	return &Sink{cols: cols, in: in, inner: inner, files: map[string]*fileAcc{}}
+// NewSink wraps the index table's sink; in is InputSchema's result and
+// version tells a file's current version (connector.FileSkipper's
+// FileVersion), recorded with its row so a rewritten file is not judged
+// by its old contents. The version is taken after the epoch read the
+// file: a file rewritten in between may be recorded with its new version.
+func NewSink(cols []Column, in *arrow.Schema, inner connector.Sink, version func(context.Context, string) (string, error)) *Sink {
+	return &Sink{cols: cols, in: in, inner: inner, version: version, files: map[string]*fileAcc{}}
 }
 
 type fileAcc struct{ cols []colAcc }
@@ -146,7 +151,15 @@ func (ca *colAcc) add(c Column, v any) {
 // flushes the index table's sink for the epoch.
 func (s *Sink) Flush(ctx context.Context, epoch int64) error {
 	if len(s.order) > 0 {
-		rec := s.indexRows()
+		versions := make([]string, len(s.order))
+		for i, f := range s.order {
+			v, err := s.version(ctx, f)
+			if err != nil {
+				return fmt.Errorf("skipping index: %w", err)
+			}
+			versions[i] = v
+		}
+		rec := s.indexRows(versions)
 		err := s.inner.Write(ctx, rec)
 		rec.Release()
 		if err != nil {
@@ -160,7 +173,7 @@ func (s *Sink) Flush(ctx context.Context, epoch int64) error {
 // Close closes the index table's sink.
 func (s *Sink) Close() error { return s.inner.Close() }
 
-func (s *Sink) indexRows() arrow.RecordBatch {
+func (s *Sink) indexRows(versions []string) arrow.RecordBatch {
 	schema := Schema(s.cols)
 	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
 	defer b.Release()
@@ -172,10 +185,11 @@ func (s *Sink) indexRows() arrow.RecordBatch {
 			str(i).Append(v)
 		}
 	}
-	for _, f := range s.order {
+	for fi, f := range s.order {
 		acc := s.files[f]
 		str(0).Append(f)
-		i := 1
+		str(1).Append(versions[fi])
+		i := 2
 		for j, c := range s.cols {
 			ca := acc.cols[j]
 			switch c.Kind {

@@ -47,7 +47,7 @@ func TestSinkFoldsPerFileAndDecodes(t *testing.T) {
 	}
 	in := InputSchema(cols, []arrow.DataType{types.Int, types.String, types.String})
 	inner := &memSink{schema: Schema(cols)}
-	s := NewSink(cols, in, inner)
+	s := NewSink(cols, in, inner, func(_ context.Context, uri string) (string, error) { return "v-" + uri, nil })
 	b := array.NewRecordBuilder(memory.DefaultAllocator, in)
 	rows := []struct {
 		f    string
@@ -81,6 +81,9 @@ func TestSinkFoldsPerFileAndDecodes(t *testing.T) {
 	f1, f2 := fs.Files["f1"], fs.Files["f2"]
 	if f1 == nil || f2 == nil {
 		t.Fatalf("files: %v", fs.Files)
+	}
+	if f1.Version != "v-f1" || f2.Version != "v-f2" {
+		t.Errorf("versions %q, %q", f1.Version, f2.Version)
 	}
 	if got := f1.MinMax["a"]; got != [2]any{int64(5), int64(9)} {
 		t.Errorf("f1 a min/max = %v", got)

@@ -1,6 +1,8 @@
 package file
 
 import (
+	"context"
+	"fmt"
 	"strings"
 
 	"sluice/internal/connector"
@@ -17,8 +19,22 @@ func (s *Source) WithFileSkipping(fs *connector.FileSkipping) connector.Source {
 	return &c
 }
 
+// FileVersion stats the file at uri, one of this table's files.
+func (s *Source) FileVersion(ctx context.Context, uri string) (string, error) {
+	base := strings.TrimSuffix(s.loc.store.String(), "/") + "/"
+	key, ok := strings.CutPrefix(uri, base)
+	if !ok {
+		return "", fmt.Errorf("table %s: %s is not in its store %s", s.spec.Name, uri, base)
+	}
+	info, err := s.loc.store.Stat(ctx, key)
+	if err != nil {
+		return "", fmt.Errorf("table %s: %w", s.spec.Name, err)
+	}
+	return info.ETag, nil
+}
+
 // skipIndexed keeps the files the skipping index cannot rule out: a file
-// is dropped only when it is indexed and some conjunct cannot match the
+// is dropped only when it is indexed as it is now (same ETag) and some conjunct cannot match the
 // index's MIN_MAX range, VALUE_SET or BLOOM_FILTER for it.
 func (s *Source) skipIndexed(files []fileEntry) []fileEntry {
 	if s.skipping == nil || len(s.statPreds) == 0 || len(files) == 0 {
@@ -27,7 +43,7 @@ func (s *Source) skipIndexed(files []fileEntry) []fileEntry {
 	out := files[:0:0]
 	for _, f := range files {
 		st := s.skipping.Files[s.loc.keyURI(f.Key)]
-		if st == nil || fileMayMatch(st, s.statPreds) {
+		if st == nil || st.Version != f.ETag || fileMayMatch(st, s.statPreds) {
 			out = append(out, f)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 
 	"sluice/internal/catalog"
 	"sluice/internal/connector"
+	"sluice/internal/connector/registry"
 	"sluice/internal/safepath"
 	"sluice/internal/skipindex"
 	"sluice/internal/sql"
@@ -234,7 +235,12 @@ func (e *Engine) createCoveringIndex(ctx context.Context, s *sql.CreateCoveringI
 	if err := e.catalog.PutObject(&catalog.Object{Kind: flintIndexKind, Name: flintObj(fname), SQL: s.String(), Options: raw, Created: e.now()}, false); err != nil {
 		return nil, fmt.Errorf("CREATE INDEX %s: %w", s.Name, err)
 	}
-	r, err := e.createMView(ctx, &sql.CreateMaterializedView{Name: view, Query: q, With: s.With})
+	with := s.With
+	if coverSinkNeedsIndex(s.With) {
+		// Flint's OpenSearch index name, unless one is given.
+		with = append(append(sql.Options{}, s.With...), &sql.Option{Key: "index", Value: &sql.Literal{Kind: sql.LitString, Value: fname}})
+	}
+	r, err := e.createMView(ctx, &sql.CreateMaterializedView{Name: view, Query: q, With: with})
 	if err != nil {
 		if _, verr := e.catalog.Object("mview", view); verr != nil {
 			_ = e.catalog.DropObject(flintIndexKind, flintObj(fname), true)
@@ -242,6 +248,22 @@ func (e *Engine) createCoveringIndex(ctx context.Context, s *sql.CreateCoveringI
 		return nil, fmt.Errorf("CREATE INDEX %s: %w", s.Name, err)
 	}
 	return message("index %s created; %s", fname, strings.TrimPrefix(r.Message, "materialized view "+view+" created; ")), nil
+}
+
+// coverSinkNeedsIndex reports whether options choose a sink with an
+// index option (OpenSearch) without giving the index.
+func coverSinkNeedsIndex(with sql.Options) bool {
+	using := "index"
+	for _, o := range with {
+		switch strings.ToLower(o.Key) {
+		case "index", "sink.index":
+			return false
+		case "sink":
+			using = strings.ToLower(o.Value.Value)
+		}
+	}
+	f, err := registry.Lookup(using)
+	return err == nil && using != "index" && slices.Contains(f.OptionKeys, "index")
 }
 
 func identCSV(cols []string) string {

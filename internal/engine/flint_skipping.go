@@ -130,6 +130,9 @@ func (e *Engine) createSkippingIndex(ctx context.Context, s *sql.CreateSkippingI
 	if slices.Contains(f.OptionKeys, "id") {
 		sinkOpts["id"] = skipindex.FileColumn
 	}
+	if slices.Contains(f.OptionKeys, "index") && sinkOpts["index"] == "" {
+		sinkOpts["index"] = fname // Flint's OpenSearch index name
+	}
 	if err := safepath.CheckName(fname); err != nil {
 		return fail(fmt.Errorf("index %w", err))
 	}

@@ -607,3 +607,29 @@ func (e *Engine) isIndexView(view string) bool {
 	}
 	return false
 }
+
+// dropTableIndexes drops the Flint indexes on a table about to be
+// dropped, so none outlives it (or attaches to a new table of its name);
+// the table that is a skipping index's data is refused, as a view's is.
+func (e *Engine) dropTableIndexes(ctx context.Context, table string) error {
+	objs, err := e.catalog.Objects(flintIndexKind)
+	if err != nil {
+		return err
+	}
+	for _, o := range objs {
+		var spec flintIndexSpec
+		if json.Unmarshal(o.Options, &spec) != nil {
+			continue
+		}
+		if spec.Kind == kindSkipping && strings.EqualFold(spec.IndexTable, table) {
+			return fmt.Errorf("it is the data of skipping index %s; use DROP SKIPPING INDEX ON %s", spec.Flint, spec.Table)
+		}
+		if !strings.EqualFold(spec.Table, table) {
+			continue
+		}
+		if err := e.dropFlintIndex(ctx, spec.Flint, spec); err != nil {
+			return fmt.Errorf("dropping index %s: %w", spec.Flint, err)
+		}
+	}
+	return nil
+}

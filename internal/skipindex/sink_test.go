@@ -3,6 +3,7 @@ package skipindex
 import (
 	"context"
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -143,5 +144,34 @@ func TestBloomFalsePositives(t *testing.T) {
 	}
 	if rate := float64(yes) / float64(probes); rate > 0.08 {
 		t.Errorf("false positive rate %.3f, want about 0.03", rate)
+	}
+}
+
+// TestNaNMakesTheColumnUnknown: NaN orders above every number, so a file
+// holding one keeps no MIN_MAX for the column (it is never skipped by it).
+func TestNaNMakesTheColumnUnknown(t *testing.T) {
+	col, _ := NewColumn("x", MinMax, nil, types.Double)
+	cols := []Column{col}
+	in := InputSchema(cols, []arrow.DataType{types.Double})
+	inner := &memSink{schema: Schema(cols)}
+	s := NewSink(cols, in, inner, func(context.Context, string) (string, error) { return "v", nil })
+	b := array.NewRecordBuilder(memory.DefaultAllocator, in)
+	for _, v := range []float64{1, math.NaN(), 3} {
+		b.Field(0).(*array.StringBuilder).Append("f")
+		b.Field(1).(*array.Float64Builder).Append(v)
+	}
+	ctx := context.Background()
+	if err := s.Write(ctx, b.NewRecordBatch()); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Flush(ctx, 0); err != nil {
+		t.Fatal(err)
+	}
+	var fs connector.FileSkipping
+	if err := Decode(cols, inner.batches, &fs); err != nil {
+		t.Fatal(err)
+	}
+	if mm, ok := fs.Files["f"].MinMax["x"]; ok {
+		t.Errorf("a file with NaN kept MIN_MAX %v", mm)
 	}
 }

@@ -33,9 +33,9 @@ func valueAt(arr arrow.Array, i int) (v any, ok, supported bool) {
 	case *array.Uint32:
 		return int64(a.Value(i)), true, true
 	case *array.Float32:
-		return canon(float64(a.Value(i))), true, true
+		return float(float64(a.Value(i)))
 	case *array.Float64:
-		return canon(a.Value(i)), true, true
+		return float(a.Value(i))
 	case *array.String:
 		return a.Value(i), true, true
 	case *array.LargeString:
@@ -57,6 +57,16 @@ func valueAt(arr arrow.Array, i int) (v any, ok, supported bool) {
 		return us, true, true
 	}
 	return nil, false, false
+}
+
+// float normalizes a float; NaN (larger than every number in Spark's
+// order, and equal to itself) is not indexed: the column's entry for the
+// file becomes unknown.
+func float(f float64) (any, bool, bool) {
+	if math.IsNaN(f) {
+		return nil, false, false
+	}
+	return canon(f), true, true
 }
 
 // canon holds an integral float64 as int64, so 5 and 5.0 are one value.

@@ -187,3 +187,61 @@ func TestSkippingIndexAutoRefresh(t *testing.T) {
 	indexed(eng2, "4")
 	exec(eng2, "DROP SKIPPING INDEX ON logs")
 }
+
+// TestCoveringIndexAutoRefresh: Flint's "Create Index Options" example
+// (checkpoint_location a local folder) runs its stream in the background
+// and covers files as they land; ALTER ... auto_refresh = false stops it.
+func TestCoveringIndexAutoRefresh(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in")
+	writeFile(t, filepath.Join(in, "a.json"), "{\"elb\": \"a\", \"requestUri\": \"/x\", \"status\": 200}\n")
+	bg := newGoBackground()
+	defer bg.stop()
+	eng, err := Open(Options{DataDir: filepath.Join(dir, "data"), Background: bg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	exec := func(q string) {
+		t.Helper()
+		if _, err := eng.Execute(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	exec("CREATE TABLE alb_logs (elb STRING, requestUri STRING, status INT) USING json LOCATION '" + in + "/'")
+	exec(`CREATE INDEX elb_and_requestUri
+ON alb_logs ( elb, requestUri )
+WITH (
+  auto_refresh = true,
+  refresh_interval = '1 minute',
+  checkpoint_location = '` + filepath.Join(dir, "cp") + `'
+)`)
+	// The stream's first epoch runs at once, later ones every minute: the
+	// second file is covered by a REFRESH once ALTER stopped the stream.
+	covered := func(want string) {
+		t.Helper()
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			got := queryRows(t, eng, "SELECT count(*) FROM flint_spark_catalog_default_alb_logs_elb_and_requesturi_index")
+			if len(got) == 1 && got[0] == want {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("index holds %v rows, want %s", got, want)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	covered("1")
+	show := strings.Join(queryRows(t, eng, "SHOW FLINT INDEXES"), "\n")
+	if !strings.Contains(show, "covering default alb_logs elb_and_requestUri true refreshing") {
+		t.Fatalf("SHOW FLINT INDEXES:\n%s", show)
+	}
+	exec("ALTER INDEX elb_and_requestUri ON alb_logs WITH (auto_refresh = false)")
+	writeFile(t, filepath.Join(in, "b.json"), "{\"elb\": \"b\", \"requestUri\": \"/y\", \"status\": 404}\n")
+	exec("REFRESH INDEX elb_and_requestUri ON alb_logs")
+	covered("2")
+	if got := strings.Join(queryRows(t, eng, "SHOW FLINT INDEXES"), "\n"); !strings.Contains(got, "elb_and_requestUri false active") {
+		t.Fatalf("after ALTER, SHOW FLINT INDEXES:\n%s", got)
+	}
+}

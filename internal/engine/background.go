@@ -139,7 +139,8 @@ func (e *Engine) Resume(ctx context.Context) ([]string, error) {
 		}
 		started = append(started, "mv_"+strings.ToLower(o.Name))
 	}
-	return started, errors.Join(errs...)
+	indexes, err := e.resumeSkippingIndexes(ctx)
+	return append(started, indexes...), errors.Join(append(errs, err)...)
 }
 
 // isRunning reports whether the named stream runs in this process.

@@ -219,6 +219,9 @@ func (e *Engine) dropTable(ctx context.Context, s *sql.DropTable) (*Result, erro
 	if _, err := e.catalog.Object("mview", t.Spec.Name); err == nil {
 		return nil, fmt.Errorf("DROP TABLE %s: it is a materialized view; use DROP MATERIALIZED VIEW", t.Spec.Name)
 	}
+	if err := e.dropTableIndexes(ctx, t.Spec.Name); err != nil {
+		return nil, fmt.Errorf("DROP TABLE %s: %w", t.Spec.Name, err)
+	}
 	if err := e.forgetTable(ctx, t); err != nil {
 		return nil, fmt.Errorf("DROP TABLE %s: %w", t.Spec.Name, err)
 	}

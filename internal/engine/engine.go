@@ -239,6 +239,9 @@ func (e *Engine) dispatch(ctx context.Context, st sql.Statement) (*Result, error
 	case *sql.ShowTblProperties:
 		return e.showTblProperties(s)
 	}
+	if r, ok, err := e.flintIndex(ctx, st); ok {
+		return r, err
+	}
 	return nil, fmt.Errorf("%s: %w", statementName(st), ErrNotSupported)
 }
 

@@ -287,7 +287,7 @@ func (e *Engine) showMViews(ctx context.Context, in string) (*Result, error) {
 	}
 	var rows [][]string
 	for _, o := range objs {
-		if odb, _ := catalog.SplitStored(o.Name); odb != db {
+		if odb, _ := catalog.SplitStored(o.Name); odb != db || e.isIndexView(o.Name) {
 			continue
 		}
 		var spec mviewSpec

@@ -47,6 +47,9 @@ type streamSpec struct {
 	// Desired is the state the stream was asked to be in (DesiredRunning,
 	// DesiredStopped); empty for streams only ever run in the foreground.
 	Desired string `json:"desired,omitempty"`
+	// sink, when set, stands between the stream and its table's sink (a
+	// skipping index folds rows per file); never stored.
+	sink *sinkWrap
 }
 
 // StreamStatus is what SHOW STREAMS and DESCRIBE STREAM report.
@@ -189,10 +192,15 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 		return nil, err
 	}
 	cols := s.Columns
-	if t, n, cols, err = e.evolveTable(t, n, cols, false); err != nil {
+	target := t.Spec.Schema
+	if spec.sink != nil {
+		target = spec.sink.schema
+	} else if t, n, cols, err = e.evolveTable(t, n, cols, false); err != nil {
 		return nil, err
+	} else {
+		target = t.Spec.Schema
 	}
-	if n, err = conformToTable(n, t.Spec.Schema, cols, t.Spec.Name); err != nil {
+	if n, err = conformToTable(n, target, cols, t.Spec.Name); err != nil {
 		return nil, err
 	}
 	if n, err = plan.OptimizeContext(qctx, n); err != nil {
@@ -238,6 +246,9 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 	sink, err := registry.OpenSink(qctx, t.Spec, e.env(), connector.SinkOptions{FilePrefix: name, TempDir: e.tempDir()})
 	if err != nil {
 		return nil, fmt.Errorf("stream %s: opening %s: %w", name, t.Spec.Name, err)
+	}
+	if spec.sink != nil {
+		sink = spec.sink.wrap(sink)
 	}
 	defer sink.Close()
 

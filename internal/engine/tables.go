@@ -44,6 +44,11 @@ func (r tableResolver) ResolveTable(ctx context.Context, name string) (*plan.Tab
 	if err != nil {
 		return nil, err
 	}
+	if fs, ok := src.(connector.FileSkipper); ok {
+		if data := r.e.fileSkipping(ctx, t.Spec.Name); data != nil {
+			src = fs.WithFileSkipping(data)
+		}
+	}
 	out := &plan.Table{Name: t.Spec.Name, Source: src}
 	if t.Watermark != nil {
 		delay, err := watermarkDelay(t.Watermark.Expr)

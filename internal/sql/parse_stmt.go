@@ -36,6 +36,9 @@ func (p *parser) statementBody() (Statement, error) {
 	if t.kind != tkIdent || t.quoted {
 		return nil, p.errExpected("a statement")
 	}
+	if s, ok, err := p.flintIndexStatement(); ok {
+		return s, err
+	}
 	switch strings.ToUpper(t.text) {
 	case "CREATE":
 		p.advance()

@@ -18,6 +18,10 @@ func ReadOnly(st Statement) bool {
 		return true
 	case *Explain:
 		return s.Mode != ExplainAnalyze || ReadOnly(s.Stmt)
+	case *ShowIndexes, *ShowFlintIndexes, *AnalyzeSkippingIndex:
+		return true
+	case *FlintIndexCommand:
+		return s.Action == IndexDescribe
 	}
 	return false
 }

@@ -51,6 +51,9 @@ type Source struct {
 	filter    expr.Expr
 	partPreds []expr.Expr
 	statPreds []statPred
+	// skipping is a skipping index's data over the table's files, nil
+	// without one (skipping.go).
+	skipping *connector.FileSkipping
 
 	// stats and last are per pushed source: a push starts them over.
 	stats *planStats
@@ -72,7 +75,7 @@ type Source struct {
 
 // planStats counts what Plan kept and pruned, for EXPLAIN and tests.
 type planStats struct {
-	files, pruned, opened, rowGroupsSkipped atomic.Int64
+	files, pruned, skipped, opened, rowGroupsSkipped atomic.Int64
 }
 
 var (
@@ -236,8 +239,11 @@ func (s *Source) PushFilter(pred expr.Expr) (connector.Source, error) {
 func (s *Source) Describe() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s location=%s", s.format, s.loc.keyURI(s.loc.prefix))
-	if n := s.stats.files.Load() + s.stats.pruned.Load(); n > 0 {
+	if n := s.stats.files.Load() + s.stats.pruned.Load() + s.stats.skipped.Load(); n > 0 {
 		fmt.Fprintf(&b, " files=%d pruned=%d", s.stats.files.Load(), s.stats.pruned.Load())
+		if s.skipping != nil {
+			fmt.Fprintf(&b, " skipped=%d", s.stats.skipped.Load())
+		}
 	}
 	if s.columns != nil {
 		fmt.Fprintf(&b, " columns=[%s]", strings.Join(s.columns, ", "))
@@ -348,8 +354,12 @@ func (s *Source) Plan(ctx context.Context, from, to connector.Offset) ([]connect
 	if err != nil {
 		return nil, fmt.Errorf("table %s: pruning partitions: %w", s.spec.Name, err)
 	}
+	pruned := len(files) - len(kept)
+	indexed := s.skipIndexed(kept)
+	s.stats.skipped.Store(int64(len(kept) - len(indexed)))
+	kept = indexed
 	s.stats.files.Store(int64(len(kept)))
-	s.stats.pruned.Store(int64(len(files) - len(kept)))
+	s.stats.pruned.Store(int64(pruned))
 	splits := make([]connector.Split, len(kept))
 	ra := newReadAhead(s.loc.store, kept, s.sopts.ReadAhead, s.format)
 	for i, f := range kept {

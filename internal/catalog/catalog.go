@@ -11,7 +11,6 @@ package catalog
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -22,12 +21,14 @@ import (
 
 	"sluice/internal/connector"
 	"sluice/internal/safepath"
+	"sluice/internal/usererr"
 )
 
-// Sentinel errors; messages name the object.
+// Sentinel errors; messages name the object. Both are user errors
+// (usererr.NotFound, usererr.Exists).
 var (
-	ErrNotFound = errors.New("not found")
-	ErrExists   = errors.New("already exists")
+	ErrNotFound = usererr.New(usererr.NotFound, "not found")
+	ErrExists   = usererr.New(usererr.Exists, "already exists")
 )
 
 // Watermark is a table's event-time declaration:

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"sluice/internal/safepath"
+	"sluice/internal/usererr"
 )
 
 // DefaultDatabase always exists; tables of catalogs written before
@@ -170,7 +171,7 @@ func (c *Catalog) CreateDatabase(d *Database, ifNotExists bool) error {
 func (c *Catalog) DropDatabase(name string, ifExists bool) error {
 	name = strings.ToLower(name)
 	if name == DefaultDatabase {
-		return fmt.Errorf("database %q cannot be dropped", name)
+		return usererr.Errorf(usererr.Invalid, "database %q cannot be dropped", name)
 	}
 	return c.update(func() error {
 		d, ok := c.databases[name]

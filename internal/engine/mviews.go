@@ -22,6 +22,7 @@ import (
 	"sluice/internal/storage"
 	"sluice/internal/stream"
 	"sluice/internal/types"
+	"sluice/internal/usererr"
 )
 
 // mviewOptionKeys are the WITH (...) keys of CREATE MATERIALIZED VIEW
@@ -199,7 +200,7 @@ func parseBoolOption(v string, def bool) (bool, error) {
 	case "false", "0", "no", "off":
 		return false, nil
 	}
-	return false, fmt.Errorf("%q is not a boolean", v)
+	return false, usererr.Errorf(usererr.Invalid, "%q is not a boolean", v)
 }
 
 // refreshMView brings a view up to date through its stream: a catch-up

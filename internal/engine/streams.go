@@ -21,6 +21,7 @@ import (
 	"sluice/internal/storage"
 	"sluice/internal/stream"
 	"sluice/internal/types"
+	"sluice/internal/usererr"
 )
 
 // Query states reported by the query manager.
@@ -147,7 +148,7 @@ func validateStreamOptions(opts map[string]string) error {
 		return err
 	}
 	if m := opts["output_mode"]; m != "" && m != "append" && m != "update" && m != "complete" {
-		return fmt.Errorf("output_mode %q: want append, update or complete", m)
+		return usererr.Errorf(usererr.Invalid, "output_mode %q: want append, update or complete", m)
 	}
 	return nil
 }
@@ -157,6 +158,14 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 	trig, err := stream.ParseTrigger(spec.Trigger)
 	if err != nil {
 		return nil, fmt.Errorf("stream %s: %w", name, err)
+	}
+	var lockTTL time.Duration
+	if v := spec.Options["lock_ttl"]; v != "" {
+		tt, err := stream.ParseTrigger(v)
+		if err != nil || tt.Interval <= 0 {
+			return nil, usererr.Errorf(usererr.Invalid, "stream %s: lock_ttl %q: want an interval like '5 seconds'", name, v)
+		}
+		lockTTL = tt.Interval
 	}
 	t, err := e.catalog.Table(s.Table)
 	if err != nil {
@@ -237,19 +246,23 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 	}
 	defer sink.Close()
 
+	// Every option is checked before the stream registers: a refused
+	// one must not leave a stream that reads as running.
+	idle, _, err := intervalOption(spec.Options, "watermark_idle_timeout")
+	if err != nil {
+		return nil, fmt.Errorf("stream %s: %w", name, err)
+	}
+	every := time.Minute
+	if us, ok, err := intervalOption(spec.Options, "lookup_refresh_interval"); err != nil {
+		return nil, fmt.Errorf("stream %s: %w", name, err)
+	} else if ok {
+		every = time.Duration(us) * time.Microsecond
+	}
 	rs := &runningStream{stop: make(chan struct{}), done: make(chan struct{}), status: StreamStatus{
 		Name: name, State: StateRunning, Trigger: trig.String(), Checkpoint: spec.Checkpoint,
 		Sink: t.Spec.Name, Started: e.now()}}
 	if err := e.registerStream(rs); err != nil {
 		return nil, err
-	}
-	var lockTTL time.Duration
-	if v := spec.Options["lock_ttl"]; v != "" {
-		tt, err := stream.ParseTrigger(v)
-		if err != nil || tt.Interval <= 0 {
-			return nil, fmt.Errorf("stream %s: lock_ttl %q: want an interval like '5 seconds'", name, v)
-		}
-		lockTTL = tt.Interval
 	}
 	host, _ := os.Hostname()
 	q := &stream.Query{
@@ -274,19 +287,9 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 		},
 	}
 	if p.EventTime != nil {
-		idle, _, err := intervalOption(spec.Options, "watermark_idle_timeout")
-		if err != nil {
-			return nil, fmt.Errorf("stream %s: %w", name, err)
-		}
 		q.Watermark = stream.NewWatermark(p.EventDelay, idle)
 	}
 	if len(p.Lookups) > 0 {
-		every := time.Minute
-		if us, ok, err := intervalOption(spec.Options, "lookup_refresh_interval"); err != nil {
-			return nil, fmt.Errorf("stream %s: %w", name, err)
-		} else if ok {
-			every = time.Duration(us) * time.Microsecond
-		}
 		clock := e.clock()
 		loaded := clock.Now()
 		q.BeforeEpoch = func(ctx context.Context) error {
@@ -407,7 +410,7 @@ func intervalOption(opts map[string]string, key string) (us int64, ok bool, err 
 	}
 	iv, err := types.ParseInterval(v)
 	if err != nil {
-		return 0, false, fmt.Errorf("%s: %w", key, err)
+		return 0, false, usererr.Wrap(usererr.Invalid, fmt.Errorf("%s: %w", key, err))
 	}
 	return types.IntervalMicros(iv), true, nil
 }

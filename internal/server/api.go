@@ -45,11 +45,16 @@ func (s *Server) handleStatement(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if req.Cursor != "" {
-		p, ok := s.cursors.next(req.Cursor)
+		p, ok, err := s.cursors.next(r.Context(), req.Cursor)
 		if !ok {
 			writeError(w, badRequest("cursor "+req.Cursor+" is not open (finished, closed or expired)"))
 			return
 		}
+		if err != nil {
+			writeError(w, s.timeoutErr(r.Context(), err))
+			return
+		}
+		defer p.release()
 		s.writeStatementPage(w, StatementResponse{}, p)
 		return
 	}
@@ -69,7 +74,13 @@ func (s *Server) handleStatement(w http.ResponseWriter, r *http.Request) {
 		_ = writeJSON(w, out, false)
 		return
 	}
-	s.writeStatementPage(w, out, s.cursors.first(newResult(res), s.limits.MaxRows))
+	p, err := s.cursors.firstResult(r.Context(), newResult(res), s.limits.MaxRows)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	defer p.release()
+	s.writeStatementPage(w, out, p)
 }
 
 // writeStatementPage answers out with page p's rows and cursor.

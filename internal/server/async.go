@@ -340,7 +340,7 @@ func (s *Server) handleAsyncGet(w http.ResponseWriter, r *http.Request) {
 		} else {
 			res = messageResult(rec.Message)
 		}
-		p := page{res: res, from: 0, to: res.total}
+		p := wholePage(res)
 		rows := datarows(p)
 		n := len(rows)
 		out.Schema, out.Datarows, out.Total, out.Size = schemaOf(res.schema, true), rows, &res.total, &n

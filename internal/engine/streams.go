@@ -66,15 +66,22 @@ type StreamStatus struct {
 	// LateRows is the total dropped as late since the stream started here.
 	LateRows  int64
 	LastError string
+	// Attempts counts the retries of a background stream since it
+	// started here; NextAttempt is when the next runs, while State is
+	// retrying (see retry.go).
+	Attempts    int
+	NextAttempt time.Time
 }
 
 // runningStream is a stream this process is running.
 type runningStream struct {
 	mu     sync.Mutex
 	status StreamStatus
-	stop   chan struct{}
-	once   sync.Once
-	done   chan struct{}
+	// retryStop, while the stream is retrying, is closed by STOP.
+	retryStop chan struct{}
+	stop      chan struct{}
+	once      sync.Once
+	done      chan struct{}
 }
 
 func (r *runningStream) requestStop() { r.once.Do(func() { close(r.stop) }) }
@@ -261,7 +268,7 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 	rs := &runningStream{stop: make(chan struct{}), done: make(chan struct{}), status: StreamStatus{
 		Name: name, State: StateRunning, Trigger: trig.String(), Checkpoint: spec.Checkpoint,
 		Sink: t.Spec.Name, Started: e.now()}}
-	if err := e.registerStream(rs); err != nil {
+	if err := e.registerStream(ctx, rs); err != nil {
 		return nil, err
 	}
 	host, _ := os.Hostname()
@@ -387,15 +394,25 @@ func (e *Engine) resolveCheckpoint(ctx context.Context, loc string) (storage.Sto
 	return st, prefix, nil
 }
 
-func (e *Engine) registerStream(rs *runningStream) error {
+func (e *Engine) registerStream(ctx context.Context, rs *runningStream) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.streams == nil {
 		e.streams = map[string]*runningStream{}
 	}
 	k := strings.ToLower(rs.status.Name)
-	if old, ok := e.streams[k]; ok && old.snapshot().State == StateRunning {
+	old, ok := e.streams[k]
+	if ok && old.snapshot().State == StateRunning {
 		return fmt.Errorf("stream %s is already running in this process", rs.status.Name)
+	}
+	if prev := retryOf(ctx); prev != nil {
+		// A retry's run: it replaces the retrying run it follows, unless a
+		// STOP came first.
+		if old != prev || prev.snapshot().State != StateRetrying {
+			return errStoppedWhileRetrying
+		}
+		st := prev.snapshot()
+		carryRetry(&st, &rs.status)
 	}
 	e.streams[k] = rs
 	return nil
@@ -420,6 +437,10 @@ func intervalOption(opts map[string]string, key string) (us int64, ok bool, err 
 func (e *Engine) stopIfRunning(stream string) bool {
 	e.mu.Lock()
 	rs := e.streams[strings.ToLower(stream)]
+	if rs != nil && stopRetrying(rs) {
+		e.mu.Unlock()
+		return true
+	}
 	e.mu.Unlock()
 	if rs == nil || rs.snapshot().State != StateRunning {
 		return false

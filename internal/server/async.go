@@ -159,7 +159,7 @@ func (a *asyncQueries) follow(ctx context.Context, r asyncRecord) {
 		status, errText = asyncCancelled, fmt.Sprintf("%s %s was dropped", r.StreamKind, r.Stream)
 	case err != nil:
 		return
-	case st.State == engine.StateRunning:
+	case st.State == engine.StateRunning, st.State == engine.StateRetrying:
 		return
 	case st.State == engine.StateFailed:
 		status, errText = asyncFailed, st.LastError

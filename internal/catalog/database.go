@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"sluice/internal/safepath"
 	"sluice/internal/usererr"
 )
 
@@ -82,7 +81,7 @@ func ResolveDatabaseName(name, current string) (string, error) {
 func (c *Catalog) ResolveName(name, current string) (db, stored string, err error) {
 	// A name that could become a path is left whole, not split: CREATE
 	// refuses it (safepath.CheckName) and a lookup does not find it.
-	if safepath.CheckName(name) != nil {
+	if checkName(name) != nil {
 		return DefaultDatabase, name, nil
 	}
 	parts := strings.Split(name, ".")
@@ -141,7 +140,7 @@ func (c *Catalog) Databases() ([]*Database, error) {
 
 // CreateDatabase adds d. With ifNotExists an existing one is left alone.
 func (c *Catalog) CreateDatabase(d *Database, ifNotExists bool) error {
-	if err := safepath.CheckName(d.Name); err != nil {
+	if err := checkName(d.Name); err != nil {
 		return fmt.Errorf("database: %w", err)
 	}
 	if strings.Contains(d.Name, ".") {

@@ -137,7 +137,7 @@ func (e *Engine) createMView(ctx context.Context, s *sql.CreateMaterializedView)
 			sinkOpts["id"] = strings.Join(keys, ",")
 		}
 	}
-	if err := safepath.CheckName(s.Name); err != nil {
+	if err := checkName(s.Name); err != nil {
 		return nil, fmt.Errorf("CREATE MATERIALIZED VIEW: view %w", err)
 	}
 	sinkSpec := connector.TableSpec{Name: s.Name, Using: sinkUsing, Options: sinkOpts, Schema: nullable(n.Schema())}
@@ -359,7 +359,7 @@ func (e *Engine) alterMView(ctx context.Context, s *sql.AlterMaterializedView) (
 			}
 			spec.Options[k] = v
 		default:
-			return nil, fmt.Errorf("ALTER MATERIALIZED VIEW %s: option %q cannot be changed (auto_refresh, refresh_interval, incremental_refresh, scheduler_mode)", s.Name, k)
+			return nil, usererr.Errorf(usererr.Invalid, "ALTER MATERIALIZED VIEW %s: option %q cannot be changed (auto_refresh, refresh_interval, incremental_refresh, scheduler_mode)", s.Name, k)
 		}
 	}
 	if err := checkRefreshModes(spec.Options, spec.AutoRefresh); err != nil {

@@ -105,12 +105,12 @@ func (e *Engine) waitRetry(ctx context.Context, name string, err error, attempt 
 	defer rs.mu.Unlock()
 	select {
 	case <-stop:
-		rs.status.State = StateCancelled
+		rs.status.State = StateSuccess // as a stream STOP STREAM stopped
 		return false
 	default:
 	}
 	if ctx.Err() != nil {
-		rs.status.State = StateCancelled
+		rs.status.State, rs.status.NextAttempt = StateCancelled, time.Time{}
 		return false
 	}
 	return true
@@ -143,7 +143,7 @@ func stopRetrying(rs *runningStream) bool {
 	default:
 		close(rs.retryStop)
 	}
-	rs.status.State = StateCancelled
+	rs.status.State, rs.status.NextAttempt = StateSuccess, time.Time{} // as a stream STOP STREAM stopped
 	return true
 }
 

@@ -105,7 +105,7 @@ func (e *Engine) insertStream(ctx context.Context, s *sql.InsertStream) (*Result
 	if name == "" {
 		name = strings.ToLower(s.Table) + "_stream"
 	}
-	if err := safepath.CheckName(name); err != nil {
+	if err := checkName(name); err != nil {
 		return nil, fmt.Errorf("INSERT STREAM: stream %w", err)
 	}
 	if err := validateStreamOptions(opts); err != nil {
@@ -403,7 +403,7 @@ func (e *Engine) registerStream(ctx context.Context, rs *runningStream) error {
 	k := strings.ToLower(rs.status.Name)
 	old, ok := e.streams[k]
 	if ok && old.snapshot().State == StateRunning {
-		return fmt.Errorf("stream %s is already running in this process", rs.status.Name)
+		return usererr.Errorf(usererr.Exists, "stream %s is already running in this process", rs.status.Name)
 	}
 	if prev := retryOf(ctx); prev != nil {
 		// A retry's run: it replaces the retrying run it follows, unless a

@@ -13,6 +13,8 @@ import (
 func TestUserErrorStatuses(t *testing.T) {
 	f := newFixture(t, 3)
 	f.sql(200, "CREATE TABLE o (id BIGINT) USING json LOCATION '"+f.out+"/'")
+	f.sql(200, "INSERT STREAM INTO o SELECT id FROM t WITH (name = 'feed', trigger = '1 second')")
+	f.sql(200, "CREATE MATERIALIZED VIEW mvx AS SELECT id FROM t")
 	loc := "'" + filepath.Join(f.dir, "x") + "/'"
 	for _, tt := range []struct {
 		query  string
@@ -42,10 +44,28 @@ func TestUserErrorStatuses(t *testing.T) {
 		{"CREATE MATERIALIZED VIEW mv AS SELECT id FROM t WITH (auto_refresh 'maybe')", 400, "IllegalArgumentException", "not a boolean"},
 		{"CREATE MATERIALIZED VIEW mv AS SELECT id FROM t WITH (nosuch 'x')", 400, "IllegalArgumentException", "unknown option"},
 		{"CREATE MATERIALIZED VIEW mv AS SELECT id FROM t WITH (refresh_interval 'soon', auto_refresh 'true')", 400, "IllegalArgumentException", "trigger"},
+		{"CREATE TABLE `a/b` (id BIGINT) USING json LOCATION " + loc, 400, "IllegalArgumentException", "invalid name"},
+		{"CREATE DATABASE `a/b`", 400, "IllegalArgumentException", "invalid name"},
+		{"CREATE TABLE c AS SELECT id FROM t", 400, "IllegalArgumentException", "USING is required"},
+		{"INSERT STREAM INTO o SELECT id FROM t WITH (name = 'feed')", 400, "IllegalArgumentException", "already running"},
+		{"INSERT STREAM INTO o SELECT id FROM t WITH (name = 'feed2', output_mode = 'weird')", 400, "IllegalArgumentException", "output_mode"},
+		{"INSERT STREAM INTO o SELECT id FROM t WITH (name = 'feed3', watermark_delay = 'soon')", 400, "IllegalArgumentException", "watermark_delay"},
+		{"INSERT STREAM INTO t SELECT id, name, note, neg FROM t", 400, "IllegalArgumentException", "its own output"},
+		{"ALTER MATERIALIZED VIEW mvx WITH (nosuch = 'x')", 400, "IllegalArgumentException", "cannot be changed"},
+		{"ALTER MATERIALIZED VIEW mvx WITH (auto_refresh = 'maybe')", 400, "IllegalArgumentException", "not a boolean"},
+		{"CREATE MATERIALIZED VIEW mv3 AS SELECT id FROM t WITH (extra_options = 'not json')", 400, "IllegalArgumentException", "extra_options"},
+		{"CREATE MATERIALIZED VIEW mv4 AS SELECT id FROM t WITH (sink = 'nosuch')", 400, "IllegalArgumentException", "unknown connector"},
+		{"CREATE TABLE x (id BIGINT) USING opensearch", 400, "IllegalArgumentException", "index is required"},
+		{"CREATE TABLE x (id BIGINT) USING opensearch OPTIONS (endpoint 'not a url', index 'i')", 400, "IllegalArgumentException", "http://"},
+		{"INSERT INTO o (nope) SELECT 1", 400, "IllegalArgumentException", "no column nope"},
+		{"INSERT OVERWRITE TABLE t SELECT 1, 'a', 'b', 'c'", 400, "UnsupportedOperationException", "not supported"},
+		{"SELECT sum(name) FROM t", 400, "SemanticCheckException", "numeric"},
+		{"SELECT regexp_extract(name, '(', 1) FROM t", 400, "SemanticCheckException", "regular expression"},
 		// Rows an expression cannot compute.
 		{"SELECT CAST(name AS BIGINT) FROM t", 400, "ExpressionEvaluationException", "cannot cast 'n0' to BIGINT"},
 		{"SELECT 1/0", 400, "ExpressionEvaluationException", "division by zero"},
 		{"SELECT id + 9223372036854775807 FROM t", 400, "ExpressionEvaluationException", "does not fit"},
+		{"SELECT CAST('2026-13-45' AS DATE)", 400, "ExpressionEvaluationException", "cannot cast"},
 		// Not found and already exists.
 		{"SELECT * FROM missing", 404, "IndexNotFoundException", `"missing" not found`},
 		{"SELECT * FROM nosuchdb.t", 404, "IndexNotFoundException", "nosuchdb"},
@@ -60,6 +80,7 @@ func TestUserErrorStatuses(t *testing.T) {
 		{"CREATE TABLE y USING json LOCATION '" + filepath.Join(f.dir, "nowhere") + "/'", 404, "IndexNotFoundException", "does not exist"},
 		{"CREATE TABLE t (id BIGINT) USING json LOCATION " + loc, 400, "IllegalArgumentException", "already exists"},
 		{"CREATE DATABASE default", 400, "IllegalArgumentException", "already exists"},
+		{"SHOW TBLPROPERTIES t ('nosuch')", 404, "IndexNotFoundException", "no property"},
 	} {
 		for _, path := range []string{"/_plugins/_sql", APIStatementPath} {
 			var r jdbcReply

@@ -65,12 +65,20 @@ func (e *Engine) launch(ctx context.Context, name string, run func(context.Conte
 				epochsBefore = prev.snapshot().Epochs
 			}
 			_, err := run(rctx)
+			canRetry := err != nil && bg.Err() == nil && e.opts.RetryInitial >= 0 && retryable(err)
 			if prev == nil {
-				done <- err
+				if canRetry && !isClosed(started) && resuming(ctx) {
+					// A resume that failed before it started is retried
+					// too: a store that is down at startup comes back.
+					e.registerFailed(name, err)
+					done <- &resumeRetryError{err: err}
+				} else {
+					done <- err
+				}
 			}
 			if errors.Is(err, errStoppedWhileRetrying) {
 				err = nil
-			} else if err != nil && bg.Err() == nil && isClosed(started) && e.opts.RetryInitial >= 0 && retryable(err) {
+			} else if canRetry && (isClosed(started) || resuming(ctx)) {
 				if cur := e.streamRun(name); cur != nil && cur.snapshot().Epochs > epochsBefore {
 					attempt = 0 // it got going again: back off from the start
 				}
@@ -84,8 +92,8 @@ func (e *Engine) launch(ctx context.Context, name string, run func(context.Conte
 			if err != nil && prev != nil {
 				e.failRetrying(prev, err)
 			}
-			if err == nil && bg.Err() == nil && settle != nil {
-				<-started // OnStart runs before any epoch, so it did
+			// OnStart runs on this goroutine, so mine is set once started.
+			if err == nil && bg.Err() == nil && settle != nil && (isClosed(started) || prev != nil) {
 				if cur := e.streamRun(name); cur == mine || cur == prev {
 					settle()
 				}
@@ -97,6 +105,10 @@ func (e *Engine) launch(ctx context.Context, name string, run func(context.Conte
 	case <-started:
 		return message("stream %s started", name), nil
 	case err := <-done:
+		var rr *resumeRetryError
+		if errors.As(err, &rr) {
+			return message("stream %s is retrying: %v", name, rr.err), nil
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -140,6 +152,7 @@ func (e *Engine) Resume(ctx context.Context) ([]string, error) {
 	if e.opts.Background == nil {
 		return nil, errors.New("resuming streams: the engine runs no background streams")
 	}
+	ctx = context.WithValue(ctx, resumingKey{}, true)
 	var started []string
 	var errs []error
 	streams, err := e.catalog.Objects("stream")

@@ -172,3 +172,36 @@ func (e *Engine) failRetrying(rs *runningStream, err error) {
 		rs.status.State, rs.status.LastError, rs.status.NextAttempt = StateFailed, sql.RedactError(err).Error(), time.Time{}
 	}
 }
+
+type resumingKey struct{}
+
+// resuming reports whether ctx is Resume's: its streams are retried even
+// when they fail before they start.
+func resuming(ctx context.Context) bool {
+	v, _ := ctx.Value(resumingKey{}).(bool)
+	return v
+}
+
+// resumeRetryError tells launch that a resumed stream failed before it
+// started and retries in the background.
+type resumeRetryError struct{ err error }
+
+func (e *resumeRetryError) Error() string { return e.err.Error() }
+
+// registerFailed records a stream that failed before it registered a run
+// of its own, so waitRetry finds it (and STOP, once it is retrying).
+func (e *Engine) registerFailed(name string, err error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.streams == nil {
+		e.streams = map[string]*runningStream{}
+	}
+	k := strings.ToLower(name)
+	if old, ok := e.streams[k]; ok && old.snapshot().State == StateRunning {
+		return
+	}
+	done := make(chan struct{})
+	close(done)
+	e.streams[k] = &runningStream{stop: make(chan struct{}), done: done, status: StreamStatus{
+		Name: name, State: StateFailed, LastError: sql.RedactError(err).Error(), Started: e.now()}}
+}

@@ -105,3 +105,38 @@ func TestStreamPermanentFailureStaysFailed(t *testing.T) {
 		t.Fatalf("a permanent failure: %+v", s)
 	}
 }
+
+// TestResumeRetries: a stream that cannot resume when the server starts
+// (its checkpoint folder is blocked by a file) is retrying rather than
+// failed, and runs on from its checkpoint once the folder is back.
+func TestResumeRetries(t *testing.T) {
+	f := newFixtureWith(t, 5, func(o *Options) {
+		o.Engine.RetryInitial, o.Engine.RetryMax = 30*time.Millisecond, 120*time.Millisecond
+	})
+	f.sql(200, "CREATE TABLE out (id BIGINT, name STRING) USING json LOCATION '"+f.out+"/'")
+	f.sql(200, "INSERT STREAM INTO out SELECT id, name FROM t WITH (name = 'feed', trigger = '20 milliseconds')")
+	f.waitCount("out", 5, 10*time.Second)
+	f.close()
+	cp := filepath.Join(f.dir, "data", "checkpoints", "feed")
+	if err := os.Rename(cp, cp+".aside"); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, cp, "not a folder")
+	f.open()
+	s := f.waitStream("feed", 10*time.Second, func(s StreamJSON) bool { return s.State == engine.StateRetrying && s.Attempts >= 2 })
+	if s.LastError == "" {
+		t.Fatalf("retrying without its error: %+v", s)
+	}
+	if err := os.Remove(cp); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(cp+".aside", cp); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(f.in, "part1.json"), `{"id": 100, "name": "late"}`+"\n")
+	f.waitStream("feed", 10*time.Second, func(s StreamJSON) bool { return s.State == engine.StateRunning })
+	f.waitCount("out", 6, 10*time.Second)
+	if r := f.sql(200, "SELECT count(DISTINCT id) FROM out"); r.Datarows[0][0] != float64(6) {
+		t.Fatalf("duplicates: %v distinct of 6", r.Datarows[0][0])
+	}
+}

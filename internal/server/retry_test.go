@@ -57,9 +57,12 @@ func TestStreamRetriesTransientFailure(t *testing.T) {
 	if s.Epochs < 1 {
 		t.Errorf("the retrying stream forgot its epochs: %+v", s)
 	}
-	// SHOW STREAMS says so too.
+	// SHOW STREAMS and the metrics say so too.
 	if st := f.streamState("feed"); st != engine.StateRetrying {
 		t.Errorf("SHOW STREAMS says %q", st)
+	}
+	if fams := f.scrape(); value(fams, "sluice_stream_retrying", "feed") != 1 || value(fams, "sluice_stream_retries", "feed") < 3 {
+		t.Errorf("metrics: retrying %v, retries %v", value(fams, "sluice_stream_retrying", "feed"), value(fams, "sluice_stream_retries", "feed"))
 	}
 
 	// Mend it: the folder comes back, the stream runs on by itself.

@@ -62,9 +62,31 @@ func (s *Server) handleStatement(w http.ResponseWriter, r *http.Request) {
 		writeError(w, badRequest("the request has no query"))
 		return
 	}
-	res, err := s.execute(r.Context(), strings.TrimSuffix(req.Query, ";"))
+	ctx := r.Context()
+	st, err := s.parseAuthorized(ctx, strings.TrimSuffix(req.Query, ";"))
 	if err != nil {
 		writeError(w, err)
+		return
+	}
+	// A SELECT streams behind its cursor, as on /_plugins/_sql.
+	rows, ok, err := s.eng.OpenRows(ctx, st, cursorBuffer)
+	if err != nil {
+		writeError(w, s.timeoutErr(ctx, err))
+		return
+	}
+	if ok {
+		p, err := s.cursors.first(ctx, rows.Schema(), rows, -1, s.limits.MaxRows)
+		if err != nil {
+			writeError(w, s.timeoutErr(ctx, err))
+			return
+		}
+		defer p.release()
+		s.writeStatementPage(w, StatementResponse{Statement: st.String()}, p)
+		return
+	}
+	res, err := s.eng.ExecuteStatement(ctx, st)
+	if err != nil {
+		writeError(w, s.timeoutErr(ctx, err))
 		return
 	}
 	out := StatementResponse{Statement: res.Statement, Message: res.Message}

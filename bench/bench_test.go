@@ -43,6 +43,9 @@ func sharedData(tb testing.TB) (string, *gen.Manifest) {
 }
 
 func TestMain(m *testing.M) {
+	if os.Getenv(serveChildEnv) == "1" {
+		os.Exit(runServeChild()) // TestBenchServe's server
+	}
 	code := m.Run()
 	if shared.dir != "" {
 		os.RemoveAll(shared.dir)

@@ -4,6 +4,7 @@
 //	go run ./bench gen --size 1GB --out /tmp/sluice-bench --files 8 --seed 1
 //	go run ./bench run --data /tmp/sluice-bench --format all --repeat 3
 //	go run ./bench run --data /tmp/sluice-bench --format ndjson --query Q1 --cpuprofile /tmp/q1.pprof
+//	go build -o /tmp/bench ./bench && /tmp/bench serve --duration 10s
 //
 // See BENCHMARKS.md at the repository root for measured figures.
 package main
@@ -21,6 +22,8 @@ const usage = `usage:
   bench gen --rows N | --size 1GB  --out DIR [--files K] [--seed S] [--layouts ndjson,csv,...]
   bench run --data DIR [--format ndjson|ndjson_gz|csv|parquet|all] [--repeat 3]
             [--query Q1,Q2] [--cpuprofile FILE] [--json]
+  bench serve [--duration 10s] [--clients 1,16,64] [--streams 20] [--stream-rows N]
+            [--stream-files K] [--load-clients 64] [--dir DIR] [--json]
 `
 
 func main() {
@@ -43,6 +46,8 @@ func run(ctx context.Context, args []string) error {
 		return cmdGen(ctx, args[1:], os.Stdout)
 	case "run":
 		return cmdRun(ctx, args[1:], os.Stdout, os.Stderr)
+	case "serve":
+		return cmdServe(ctx, args[1:], os.Stdout, os.Stderr)
 	case "help", "-h", "--help":
 		fmt.Print(usage)
 		return nil

@@ -11,7 +11,6 @@ package catalog
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -25,12 +24,14 @@ import (
 	"sluice/internal/connector"
 	"sluice/internal/safepath"
 	"sluice/internal/types"
+	"sluice/internal/usererr"
 )
 
-// Sentinel errors; messages name the object.
+// Sentinel errors; messages name the object. Both are user errors
+// (usererr.NotFound, usererr.Exists).
 var (
-	ErrNotFound = errors.New("not found")
-	ErrExists   = errors.New("already exists")
+	ErrNotFound = usererr.New(usererr.NotFound, "not found")
+	ErrExists   = usererr.New(usererr.Exists, "already exists")
 )
 
 // Watermark is a table's event-time declaration:
@@ -135,7 +136,7 @@ func (c *Catalog) Tables() ([]*Table, error) {
 // CreateTable adds t. With ifNotExists an existing table is left alone
 // and no error returned.
 func (c *Catalog) CreateTable(t *Table, ifNotExists bool) error {
-	if err := safepath.CheckName(t.Spec.Name); err != nil {
+	if err := checkName(t.Spec.Name); err != nil {
 		return fmt.Errorf("table: %w", err)
 	}
 	return c.update(func() error {
@@ -259,7 +260,7 @@ func (c *Catalog) Objects(kind string) ([]*Object, error) {
 func (c *Catalog) PutObject(o *Object, replace bool) error {
 	// Names become folder names (indexes, checkpoints): refuse the ones
 	// that could point anywhere else.
-	if err := safepath.CheckName(o.Name); err != nil {
+	if err := checkName(o.Name); err != nil {
 		return fmt.Errorf("%s: %w", o.Kind, err)
 	}
 	return c.update(func() error {
@@ -323,4 +324,9 @@ func (c *Catalog) update(fn func() error) error {
 		return err
 	}
 	return fn()
+}
+
+// checkName is safepath.CheckName, its refusal a user error.
+func checkName(name string) error {
+	return usererr.Wrap(usererr.Invalid, safepath.CheckName(name))
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"sluice/internal/safepath"
+	"sluice/internal/usererr"
 )
 
 // DefaultDatabase always exists; tables of catalogs written before
@@ -81,7 +81,7 @@ func ResolveDatabaseName(name, current string) (string, error) {
 func (c *Catalog) ResolveName(name, current string) (db, stored string, err error) {
 	// A name that could become a path is left whole, not split: CREATE
 	// refuses it (safepath.CheckName) and a lookup does not find it.
-	if safepath.CheckName(name) != nil {
+	if checkName(name) != nil {
 		return DefaultDatabase, name, nil
 	}
 	parts := strings.Split(name, ".")
@@ -140,7 +140,7 @@ func (c *Catalog) Databases() ([]*Database, error) {
 
 // CreateDatabase adds d. With ifNotExists an existing one is left alone.
 func (c *Catalog) CreateDatabase(d *Database, ifNotExists bool) error {
-	if err := safepath.CheckName(d.Name); err != nil {
+	if err := checkName(d.Name); err != nil {
 		return fmt.Errorf("database: %w", err)
 	}
 	if strings.Contains(d.Name, ".") {
@@ -170,7 +170,7 @@ func (c *Catalog) CreateDatabase(d *Database, ifNotExists bool) error {
 func (c *Catalog) DropDatabase(name string, ifExists bool) error {
 	name = strings.ToLower(name)
 	if name == DefaultDatabase {
-		return fmt.Errorf("database %q cannot be dropped", name)
+		return usererr.Errorf(usererr.Invalid, "database %q cannot be dropped", name)
 	}
 	return c.update(func() error {
 		d, ok := c.databases[name]

@@ -114,6 +114,9 @@ Flags for serve:
   --max-concurrent-epochs N       epochs running at once over all streams (default GOMAXPROCS)
   --stop-timeout D                on SIGTERM, how long streams get to finish their epoch (default 30s)
   --query-retention D             how long finished async queries are kept (default 24h)
+  --stream-retry-initial D        first retry of a stream that failed transiently, doubling
+                                  each time (default 1s; negative: no retries)
+  --stream-retry-max D            longest wait between a failing stream's retries (default 5m)
   --log-format text|json          log format on stderr (default text)
   --log-level LEVEL               debug, info, warn or error (default info)
   --users FILE                    users and tokens; turns authentication on (default

@@ -51,32 +51,77 @@ func (e *Engine) launch(ctx context.Context, name string, run func(context.Conte
 	started := make(chan struct{})
 	done := make(chan error, 1)
 	var once sync.Once
-	var mine *runningStream
 	e.opts.Background.Go(name, func(bg context.Context) error {
-		bg = context.WithValue(bg, startedKey{}, func() {
-			once.Do(func() {
+		var mine, prev *runningStream
+		attempt := 0
+		for {
+			var epochsBefore int64
+			rctx := context.WithValue(bg, startedKey{}, func() {
 				mine = e.streamRun(name)
-				close(started)
+				once.Do(func() { close(started) })
 			})
-		})
-		_, err := run(bg)
-		done <- err
-		if err == nil && bg.Err() == nil && settle != nil {
-			<-started // OnStart runs before any epoch, so it did
-			if e.streamRun(name) == mine {
-				settle()
+			if prev != nil {
+				rctx = withRetryOf(rctx, prev)
+				epochsBefore = prev.snapshot().Epochs
 			}
+			_, err := run(rctx)
+			canRetry := err != nil && bg.Err() == nil && e.opts.RetryInitial >= 0 && retryable(err)
+			if prev == nil {
+				if canRetry && !isClosed(started) && resuming(ctx) {
+					// A resume that failed before it started is retried
+					// too: a store that is down at startup comes back.
+					e.registerFailed(name, err)
+					done <- &resumeRetryError{err: err}
+				} else {
+					done <- err
+				}
+			}
+			if errors.Is(err, errStoppedWhileRetrying) {
+				err = nil
+			} else if canRetry && (isClosed(started) || resuming(ctx)) {
+				if cur := e.streamRun(name); cur != nil && cur.snapshot().Epochs > epochsBefore {
+					attempt = 0 // it got going again: back off from the start
+				}
+				attempt++
+				if e.waitRetry(bg, name, err, attempt) {
+					prev = e.streamRun(name)
+					continue
+				}
+				err = nil // stopped, or shutting down, while it waited
+			}
+			if err != nil && prev != nil {
+				e.failRetrying(prev, err)
+			}
+			// OnStart runs on this goroutine, so mine is set once started.
+			if err == nil && bg.Err() == nil && settle != nil && (isClosed(started) || prev != nil) {
+				if cur := e.streamRun(name); cur == mine || cur == prev {
+					settle()
+				}
+			}
+			return err
 		}
-		return err
 	})
 	select {
 	case <-started:
 		return message("stream %s started", name), nil
 	case err := <-done:
+		var rr *resumeRetryError
+		if errors.As(err, &rr) {
+			return message("stream %s is retrying: %v", name, rr.err), nil
+		}
 		if err != nil {
 			return nil, err
 		}
 		return message("stream %s stopped before it started", name), nil
+	}
+}
+
+func isClosed(c chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
 	}
 }
 
@@ -107,6 +152,7 @@ func (e *Engine) Resume(ctx context.Context) ([]string, error) {
 	if e.opts.Background == nil {
 		return nil, errors.New("resuming streams: the engine runs no background streams")
 	}
+	ctx = context.WithValue(ctx, resumingKey{}, true)
 	var started []string
 	var errs []error
 	streams, err := e.catalog.Objects("stream")
@@ -146,5 +192,9 @@ func (e *Engine) Resume(ctx context.Context) ([]string, error) {
 // isRunning reports whether the named stream runs in this process.
 func (e *Engine) isRunning(name string) bool {
 	rs := e.streamRun(name)
-	return rs != nil && rs.snapshot().State == StateRunning
+	if rs == nil {
+		return false
+	}
+	st := rs.snapshot().State
+	return st == StateRunning || st == StateRetrying
 }

@@ -10,6 +10,7 @@ import (
 
 	"sluice/internal/catalog"
 	"sluice/internal/sql"
+	"sluice/internal/usererr"
 )
 
 // createDatabase runs CREATE DATABASE.
@@ -143,7 +144,7 @@ func (e *Engine) showTblProperties(s *sql.ShowTblProperties) (*Result, error) {
 	if s.Key != "" {
 		v, ok := t.Properties[s.Key]
 		if !ok {
-			return nil, fmt.Errorf("SHOW TBLPROPERTIES %s: table has no property %q", s.Name, s.Key)
+			return nil, usererr.Errorf(usererr.NotFound, "SHOW TBLPROPERTIES %s: table has no property %q", s.Name, s.Key)
 		}
 		return stringRows([]string{"key", "value"}, [][]string{{s.Key, v}}), nil
 	}

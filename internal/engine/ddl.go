@@ -15,6 +15,7 @@ import (
 	"sluice/internal/safepath"
 	"sluice/internal/sql"
 	"sluice/internal/types"
+	"sluice/internal/usererr"
 )
 
 // createTable runs CREATE TABLE: validates options against the
@@ -47,12 +48,12 @@ func (e *Engine) createTable(ctx context.Context, s *sql.CreateTable) (*Result, 
 	if using == "" {
 		using = registry.GuessUsing(location)
 		if using == "" {
-			return nil, fmt.Errorf("CREATE TABLE %s: USING is required (json, csv, parquet, index, ...)", s.Name)
+			return nil, usererr.Errorf(usererr.Invalid, "CREATE TABLE %s: USING is required (json, csv, parquet, index, ...)", s.Name)
 		}
 	}
 	spec := connector.TableSpec{Name: s.Name, Using: using, Location: normalizeLocation(location),
 		Options: opts, PartitionBy: s.PartitionedBy}
-	if err := safepath.CheckName(s.Name); err != nil {
+	if err := checkName(s.Name); err != nil {
 		return nil, fmt.Errorf("CREATE TABLE: table %w", err)
 	}
 	managed, err := registry.Prepare(&spec, e.env())

@@ -51,6 +51,11 @@ type Options struct {
 	// EpochSlots, when set, bounds how many epochs run at once across
 	// every stream of this engine.
 	EpochSlots stream.Semaphore
+	// RetryInitial and RetryMax are the backoff of background streams
+	// that fail with a transient error (retry.go): the first retry after
+	// RetryInitial, doubling up to RetryMax (0: DefaultRetryInitial,
+	// DefaultRetryMax). A negative RetryInitial turns retries off.
+	RetryInitial, RetryMax time.Duration
 	// MemoryLimit bounds each query's operator state in bytes (SET
 	// memory_limit overrides it for the session); 0 is unlimited.
 	MemoryLimit int64

@@ -18,6 +18,7 @@ import (
 	"sluice/internal/plan"
 	"sluice/internal/sql"
 	"sluice/internal/types"
+	"sluice/internal/usererr"
 )
 
 // insert runs INSERT INTO t [(cols)] query: the query's columns are
@@ -114,7 +115,13 @@ func (o *sinkOutput) Send(ctx context.Context, m exec.Message) error {
 // conformToTable projects a query's output onto a table's columns: by
 // position, or by the INSERT's column list (unlisted columns get NULL),
 // casting each value to the column's type.
+// Every error it returns is the statement's: a user error.
 func conformToTable(n plan.Node, target *arrow.Schema, cols []string, table string) (plan.Node, error) {
+	out, err := conform(n, target, cols, table)
+	return out, usererr.Wrap(usererr.Invalid, err)
+}
+
+func conform(n plan.Node, target *arrow.Schema, cols []string, table string) (plan.Node, error) {
 	src := n.Schema()
 	srcFor := make([]int, target.NumFields())
 	for i := range srcFor {

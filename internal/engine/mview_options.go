@@ -9,6 +9,7 @@ import (
 
 	"sluice/internal/connector/registry"
 	"sluice/internal/sql"
+	"sluice/internal/usererr"
 )
 
 // idColumn is the column a materialized view gets when its id_expression
@@ -59,7 +60,7 @@ func isColumnList(s string) bool {
 func (e *Engine) extraOptions(text string, q *sql.Query) (source, sink map[string]string, err error) {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(text), &raw); err != nil {
-		return nil, nil, fmt.Errorf("extra_options: want a JSON object of {\"table\": {\"option\": \"value\"}}: %v", err)
+		return nil, nil, usererr.Errorf(usererr.Invalid, "extra_options: want a JSON object of {\"table\": {\"option\": \"value\"}}: %v", err)
 	}
 	source, sink = map[string]string{}, map[string]string{}
 	read := map[string]bool{}
@@ -114,7 +115,7 @@ func jsonOptionMap(raw json.RawMessage) (map[string]string, error) {
 	}
 	var m map[string]any
 	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, fmt.Errorf("want a JSON object of options: %v", err)
+		return nil, usererr.Errorf(usererr.Invalid, "want a JSON object of options: %v", err)
 	}
 	out := make(map[string]string, len(m))
 	for k, v := range m {

@@ -22,6 +22,7 @@ import (
 	"sluice/internal/storage"
 	"sluice/internal/stream"
 	"sluice/internal/types"
+	"sluice/internal/usererr"
 )
 
 // mviewOptionKeys are the WITH (...) keys of CREATE MATERIALIZED VIEW
@@ -136,7 +137,7 @@ func (e *Engine) createMView(ctx context.Context, s *sql.CreateMaterializedView)
 			sinkOpts["id"] = strings.Join(keys, ",")
 		}
 	}
-	if err := safepath.CheckName(s.Name); err != nil {
+	if err := checkName(s.Name); err != nil {
 		return nil, fmt.Errorf("CREATE MATERIALIZED VIEW: view %w", err)
 	}
 	sinkSpec := connector.TableSpec{Name: s.Name, Using: sinkUsing, Options: sinkOpts, Schema: nullable(n.Schema())}
@@ -199,7 +200,7 @@ func parseBoolOption(v string, def bool) (bool, error) {
 	case "false", "0", "no", "off":
 		return false, nil
 	}
-	return false, fmt.Errorf("%q is not a boolean", v)
+	return false, usererr.Errorf(usererr.Invalid, "%q is not a boolean", v)
 }
 
 // refreshMView brings a view up to date through its stream: a catch-up
@@ -358,7 +359,7 @@ func (e *Engine) alterMView(ctx context.Context, s *sql.AlterMaterializedView) (
 			}
 			spec.Options[k] = v
 		default:
-			return nil, fmt.Errorf("ALTER MATERIALIZED VIEW %s: option %q cannot be changed (auto_refresh, refresh_interval, incremental_refresh, scheduler_mode)", s.Name, k)
+			return nil, usererr.Errorf(usererr.Invalid, "ALTER MATERIALIZED VIEW %s: option %q cannot be changed (auto_refresh, refresh_interval, incremental_refresh, scheduler_mode)", s.Name, k)
 		}
 	}
 	if err := checkRefreshModes(spec.Options, spec.AutoRefresh); err != nil {

@@ -5,8 +5,10 @@ import (
 	"fmt"
 
 	"sluice/internal/catalog"
+	"sluice/internal/safepath"
 	"sluice/internal/sql"
 	"sluice/internal/suggest"
+	"sluice/internal/usererr"
 )
 
 // currentDB is the database USE chose ("default" until then).
@@ -118,4 +120,9 @@ func (e *Engine) suggestTable(name string, err error) error {
 		return fmt.Errorf("%w; did you mean %q?", err, s)
 	}
 	return err
+}
+
+// checkName is safepath.CheckName, its refusal a user error.
+func checkName(name string) error {
+	return usererr.Wrap(usererr.Invalid, safepath.CheckName(name))
 }

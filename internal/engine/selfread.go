@@ -1,12 +1,12 @@
 package engine
 
 import (
-	"fmt"
 	"strings"
 
 	"sluice/internal/connector"
 	"sluice/internal/connector/registry"
 	"sluice/internal/plan"
+	"sluice/internal/usererr"
 )
 
 // checkSelfRead refuses a stream whose query reads the table it writes:
@@ -23,7 +23,7 @@ func (e *Engine) checkSelfRead(stream string, n plan.Node, sink connector.TableS
 			return
 		}
 		if strings.EqualFold(s.Table, sink.Name) {
-			err = fmt.Errorf("stream %s: the query reads %s, the table it writes: each epoch would read its own output", stream, sink.Name)
+			err = usererr.Errorf(usererr.Invalid, "stream %s: the query reads %s, the table it writes: each epoch would read its own output", stream, sink.Name)
 			return
 		}
 		t, terr := e.catalog.Table(s.Table)
@@ -31,7 +31,7 @@ func (e *Engine) checkSelfRead(stream string, n plan.Node, sink connector.TableS
 			return
 		}
 		if registry.SameData(t.Spec, sink) {
-			err = fmt.Errorf("stream %s: the query reads %s, which holds the same data as %s, the table it writes: each epoch would read its own output", stream, s.Table, sink.Name)
+			err = usererr.Errorf(usererr.Invalid, "stream %s: the query reads %s, which holds the same data as %s, the table it writes: each epoch would read its own output", stream, s.Table, sink.Name)
 		}
 	})
 	return err

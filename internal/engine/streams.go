@@ -21,6 +21,7 @@ import (
 	"sluice/internal/storage"
 	"sluice/internal/stream"
 	"sluice/internal/types"
+	"sluice/internal/usererr"
 )
 
 // Query states reported by the query manager.
@@ -68,15 +69,22 @@ type StreamStatus struct {
 	// LateRows is the total dropped as late since the stream started here.
 	LateRows  int64
 	LastError string
+	// Attempts counts the retries of a background stream since it
+	// started here; NextAttempt is when the next runs, while State is
+	// retrying (see retry.go).
+	Attempts    int
+	NextAttempt time.Time
 }
 
 // runningStream is a stream this process is running.
 type runningStream struct {
 	mu     sync.Mutex
 	status StreamStatus
-	stop   chan struct{}
-	once   sync.Once
-	done   chan struct{}
+	// retryStop, while the stream is retrying, is closed by STOP.
+	retryStop chan struct{}
+	stop      chan struct{}
+	once      sync.Once
+	done      chan struct{}
 }
 
 func (r *runningStream) requestStop() { r.once.Do(func() { close(r.stop) }) }
@@ -100,7 +108,7 @@ func (e *Engine) insertStream(ctx context.Context, s *sql.InsertStream) (*Result
 	if name == "" {
 		name = strings.ToLower(s.Table) + "_stream"
 	}
-	if err := safepath.CheckName(name); err != nil {
+	if err := checkName(name); err != nil {
 		return nil, fmt.Errorf("INSERT STREAM: stream %w", err)
 	}
 	if err := validateStreamOptions(opts); err != nil {
@@ -150,7 +158,7 @@ func validateStreamOptions(opts map[string]string) error {
 		return err
 	}
 	if m := opts["output_mode"]; m != "" && m != "append" && m != "update" && m != "complete" {
-		return fmt.Errorf("output_mode %q: want append, update or complete", m)
+		return usererr.Errorf(usererr.Invalid, "output_mode %q: want append, update or complete", m)
 	}
 	return nil
 }
@@ -160,6 +168,14 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 	trig, err := stream.ParseTrigger(spec.Trigger)
 	if err != nil {
 		return nil, fmt.Errorf("stream %s: %w", name, err)
+	}
+	var lockTTL time.Duration
+	if v := spec.Options["lock_ttl"]; v != "" {
+		tt, err := stream.ParseTrigger(v)
+		if err != nil || tt.Interval <= 0 {
+			return nil, usererr.Errorf(usererr.Invalid, "stream %s: lock_ttl %q: want an interval like '5 seconds'", name, v)
+		}
+		lockTTL = tt.Interval
 	}
 	t, err := e.catalog.Table(s.Table)
 	if err != nil {
@@ -252,19 +268,23 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 	}
 	defer sink.Close()
 
+	// Every option is checked before the stream registers: a refused
+	// one must not leave a stream that reads as running.
+	idle, _, err := intervalOption(spec.Options, "watermark_idle_timeout")
+	if err != nil {
+		return nil, fmt.Errorf("stream %s: %w", name, err)
+	}
+	every := time.Minute
+	if us, ok, err := intervalOption(spec.Options, "lookup_refresh_interval"); err != nil {
+		return nil, fmt.Errorf("stream %s: %w", name, err)
+	} else if ok {
+		every = time.Duration(us) * time.Microsecond
+	}
 	rs := &runningStream{stop: make(chan struct{}), done: make(chan struct{}), status: StreamStatus{
 		Name: name, State: StateRunning, Trigger: trig.String(), Checkpoint: spec.Checkpoint,
 		Sink: t.Spec.Name, Started: e.now()}}
-	if err := e.registerStream(rs); err != nil {
+	if err := e.registerStream(ctx, rs); err != nil {
 		return nil, err
-	}
-	var lockTTL time.Duration
-	if v := spec.Options["lock_ttl"]; v != "" {
-		tt, err := stream.ParseTrigger(v)
-		if err != nil || tt.Interval <= 0 {
-			return nil, fmt.Errorf("stream %s: lock_ttl %q: want an interval like '5 seconds'", name, v)
-		}
-		lockTTL = tt.Interval
 	}
 	host, _ := os.Hostname()
 	q := &stream.Query{
@@ -289,19 +309,9 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 		},
 	}
 	if p.EventTime != nil {
-		idle, _, err := intervalOption(spec.Options, "watermark_idle_timeout")
-		if err != nil {
-			return nil, fmt.Errorf("stream %s: %w", name, err)
-		}
 		q.Watermark = stream.NewWatermark(p.EventDelay, idle)
 	}
 	if len(p.Lookups) > 0 {
-		every := time.Minute
-		if us, ok, err := intervalOption(spec.Options, "lookup_refresh_interval"); err != nil {
-			return nil, fmt.Errorf("stream %s: %w", name, err)
-		} else if ok {
-			every = time.Duration(us) * time.Microsecond
-		}
 		clock := e.clock()
 		loaded := clock.Now()
 		q.BeforeEpoch = func(ctx context.Context) error {
@@ -399,15 +409,25 @@ func (e *Engine) resolveCheckpoint(ctx context.Context, loc string) (storage.Sto
 	return st, prefix, nil
 }
 
-func (e *Engine) registerStream(rs *runningStream) error {
+func (e *Engine) registerStream(ctx context.Context, rs *runningStream) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.streams == nil {
 		e.streams = map[string]*runningStream{}
 	}
 	k := strings.ToLower(rs.status.Name)
-	if old, ok := e.streams[k]; ok && old.snapshot().State == StateRunning {
-		return fmt.Errorf("stream %s is already running in this process", rs.status.Name)
+	old, ok := e.streams[k]
+	if ok && old.snapshot().State == StateRunning {
+		return usererr.Errorf(usererr.Exists, "stream %s is already running in this process", rs.status.Name)
+	}
+	if prev := retryOf(ctx); prev != nil {
+		// A retry's run: it replaces the retrying run it follows, unless a
+		// STOP came first.
+		if old != prev || prev.snapshot().State != StateRetrying {
+			return errStoppedWhileRetrying
+		}
+		st := prev.snapshot()
+		carryRetry(&st, &rs.status)
 	}
 	e.streams[k] = rs
 	return nil
@@ -422,7 +442,7 @@ func intervalOption(opts map[string]string, key string) (us int64, ok bool, err 
 	}
 	iv, err := types.ParseInterval(v)
 	if err != nil {
-		return 0, false, fmt.Errorf("%s: %w", key, err)
+		return 0, false, usererr.Wrap(usererr.Invalid, fmt.Errorf("%s: %w", key, err))
 	}
 	return types.IntervalMicros(iv), true, nil
 }
@@ -432,6 +452,10 @@ func intervalOption(opts map[string]string, key string) (us int64, ok bool, err 
 func (e *Engine) stopIfRunning(stream string) bool {
 	e.mu.Lock()
 	rs := e.streams[strings.ToLower(stream)]
+	if rs != nil && stopRetrying(rs) {
+		e.mu.Unlock()
+		return true
+	}
 	e.mu.Unlock()
 	if rs == nil || rs.snapshot().State != StateRunning {
 		return false

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"sluice/internal/usererr"
 	"strconv"
 	"strings"
 )
@@ -35,7 +36,7 @@ func ParseByteSize(s string) (int64, error) {
 	}
 	v, err := strconv.ParseFloat(t, 64)
 	if err != nil || v < 0 || v*mult > 1<<62 {
-		return 0, fmt.Errorf("memory size %q: want a number of bytes with an optional unit, like 256MB or 2GB", s)
+		return 0, usererr.Errorf(usererr.Invalid, "memory size %q: want a number of bytes with an optional unit, like 256MB or 2GB", s)
 	}
 	return int64(v * mult), nil
 }

@@ -2,7 +2,6 @@ package physical
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -10,11 +9,12 @@ import (
 
 	"sluice/internal/exec"
 	"sluice/internal/plan"
+	"sluice/internal/usererr"
 )
 
 // ErrNotSupported is returned for a logical node that has no physical
 // operator.
-var ErrNotSupported = errors.New("not supported yet")
+var ErrNotSupported = usererr.New(usererr.Unsupported, "not supported yet")
 
 // Options say how to compile.
 type Options struct {

@@ -45,11 +45,16 @@ func (s *Server) handleStatement(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if req.Cursor != "" {
-		p, ok := s.cursors.next(req.Cursor)
+		p, ok, err := s.cursors.next(r.Context(), req.Cursor)
 		if !ok {
 			writeError(w, badRequest("cursor "+req.Cursor+" is not open (finished, closed or expired)"))
 			return
 		}
+		if err != nil {
+			writeError(w, s.timeoutErr(r.Context(), err))
+			return
+		}
+		defer p.release()
 		s.writeStatementPage(w, StatementResponse{}, p)
 		return
 	}
@@ -57,9 +62,31 @@ func (s *Server) handleStatement(w http.ResponseWriter, r *http.Request) {
 		writeError(w, badRequest("the request has no query"))
 		return
 	}
-	res, err := s.execute(r.Context(), strings.TrimSuffix(req.Query, ";"))
+	ctx := r.Context()
+	st, err := s.parseAuthorized(ctx, strings.TrimSuffix(req.Query, ";"))
 	if err != nil {
 		writeError(w, err)
+		return
+	}
+	// A SELECT streams behind its cursor, as on /_plugins/_sql.
+	rows, ok, err := s.eng.OpenRows(ctx, st, cursorBuffer)
+	if err != nil {
+		writeError(w, s.timeoutErr(ctx, err))
+		return
+	}
+	if ok {
+		p, err := s.cursors.first(ctx, rows.Schema(), rows, -1, s.limits.MaxRows)
+		if err != nil {
+			writeError(w, s.timeoutErr(ctx, err))
+			return
+		}
+		defer p.release()
+		s.writeStatementPage(w, StatementResponse{Statement: st.String()}, p)
+		return
+	}
+	res, err := s.eng.ExecuteStatement(ctx, st)
+	if err != nil {
+		writeError(w, s.timeoutErr(ctx, err))
 		return
 	}
 	out := StatementResponse{Statement: res.Statement, Message: res.Message}
@@ -69,7 +96,13 @@ func (s *Server) handleStatement(w http.ResponseWriter, r *http.Request) {
 		_ = writeJSON(w, out, false)
 		return
 	}
-	s.writeStatementPage(w, out, s.cursors.first(newResult(res), s.limits.MaxRows))
+	p, err := s.cursors.firstResult(r.Context(), newResult(res), s.limits.MaxRows)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	defer p.release()
+	s.writeStatementPage(w, out, p)
 }
 
 // writeStatementPage answers out with page p's rows and cursor.

@@ -159,7 +159,7 @@ func (a *asyncQueries) follow(ctx context.Context, r asyncRecord) {
 		status, errText = asyncCancelled, fmt.Sprintf("%s %s was dropped", r.StreamKind, r.Stream)
 	case err != nil:
 		return
-	case st.State == engine.StateRunning:
+	case st.State == engine.StateRunning, st.State == engine.StateRetrying:
 		return
 	case st.State == engine.StateFailed:
 		status, errText = asyncFailed, st.LastError
@@ -340,7 +340,7 @@ func (s *Server) handleAsyncGet(w http.ResponseWriter, r *http.Request) {
 		} else {
 			res = messageResult(rec.Message)
 		}
-		p := page{res: res, from: 0, to: res.total}
+		p := wholePage(res)
 		rows := datarows(p)
 		n := len(rows)
 		out.Schema, out.Datarows, out.Total, out.Size = schemaOf(res.schema, true), rows, &res.total, &n

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"sluice/internal/sql"
+	"sluice/internal/usererr"
 )
 
 // principal is who made a request, as the authentication middleware
@@ -41,6 +42,10 @@ func principalFrom(ctx context.Context) (principal, bool) {
 type forbiddenError struct{ msg string }
 
 func (e *forbiddenError) Error() string { return e.msg }
+
+var _ usererr.UserError = (*forbiddenError)(nil)
+
+func (e *forbiddenError) UserErrorKind() usererr.Kind { return usererr.Forbidden }
 
 // authorize checks that the caller of r holds role need (admin holds
 // every role). Every handler that does something a read user must not

@@ -5,9 +5,9 @@ import (
 	"net/http"
 
 	"sluice/internal/catalog"
-	"sluice/internal/engine"
 	"sluice/internal/plan"
 	"sluice/internal/sql"
+	"sluice/internal/usererr"
 )
 
 // errorBody is the plugin's error response:
@@ -38,10 +38,13 @@ type notFoundError struct{ msg string }
 
 func (e *notFoundError) Error() string { return e.msg }
 
-// classify maps an error to the plugin's status and exception type: 400
-// for SQL the engine rejects (syntax errors and binding errors carry
-// their line:column in details), 404 for a table that does not exist,
-// 500 for anything else.
+// classify maps an error to the plugin's status and exception type. A
+// user error (usererr: something in the statement or its data the user
+// can fix) is 4xx: 400 for SQL the engine rejects (syntax and binding
+// errors carry their line:column in details), bad options and values and
+// rows an expression cannot compute, 404 for what does not exist, 403
+// for what the role may not do. Anything else is an internal failure:
+// 500.
 func classify(err error) errorBody {
 	if b, ok := classifyLimits(err); ok {
 		return b
@@ -50,23 +53,48 @@ func classify(err error) errorBody {
 	var bind *plan.Error
 	var req *requestError
 	var nf *notFoundError
+	user := func(status int, reason, typ string) errorBody {
+		return errorBody{Status: status, Error: errorInfo{Reason: reason, Details: err.Error(), Type: typ}}
+	}
 	switch {
 	case errors.As(err, &nf):
-		return errorBody{Status: http.StatusNotFound, Error: errorInfo{Reason: "Not found", Details: err.Error(), Type: "ResourceNotFoundException"}}
+		return user(http.StatusNotFound, "Not found", "ResourceNotFoundException")
 	case errors.As(err, &req):
-		return errorBody{Status: http.StatusBadRequest, Error: errorInfo{Reason: "Invalid request", Details: err.Error(), Type: "IllegalArgumentException"}}
-	case errors.Is(err, catalog.ErrNotFound):
-		return errorBody{Status: http.StatusNotFound, Error: errorInfo{Reason: "Invalid SQL query", Details: err.Error(), Type: "IndexNotFoundException"}}
-	case errors.Is(err, catalog.ErrExists):
-		return errorBody{Status: http.StatusBadRequest, Error: errorInfo{Reason: "Invalid SQL query", Details: err.Error(), Type: "IllegalArgumentException"}}
+		return user(http.StatusBadRequest, "Invalid request", "IllegalArgumentException")
 	case errors.As(err, &syn):
-		return errorBody{Status: http.StatusBadRequest, Error: errorInfo{Reason: "Invalid SQL query", Details: err.Error(), Type: "SyntaxCheckException"}}
-	case errors.As(err, &bind):
-		return errorBody{Status: http.StatusBadRequest, Error: errorInfo{Reason: "Invalid SQL query", Details: err.Error(), Type: "SemanticCheckException"}}
-	case errors.Is(err, engine.ErrNotSupported):
-		return errorBody{Status: http.StatusBadRequest, Error: errorInfo{Reason: "Invalid SQL query", Details: err.Error(), Type: "UnsupportedOperationException"}}
+		return user(http.StatusBadRequest, "Invalid SQL query", "SyntaxCheckException")
+	case errors.As(err, &bind) && (bind.Err == nil || usererr.IsUser(bind.Err)):
+		if errors.Is(err, catalog.ErrNotFound) {
+			return user(http.StatusNotFound, "Invalid SQL query", "IndexNotFoundException")
+		}
+		return user(http.StatusBadRequest, "Invalid SQL query", "SemanticCheckException")
+	case bind != nil:
+		// Binding failed for a reason that is not the statement's (a
+		// store that did not answer while a table was opened).
+	default:
+		if kind, ok := usererr.KindOf(err); ok {
+			return classifyUser(kind, user)
+		}
 	}
 	return errorBody{Status: http.StatusInternalServerError, Error: errorInfo{Reason: "There was internal problem at backend", Details: err.Error(), Type: "InternalError"}}
+}
+
+// classifyUser is the status and exception type of each kind of user
+// error, named as the OpenSearch SQL plugin names its own.
+func classifyUser(kind usererr.Kind, user func(status int, reason, typ string) errorBody) errorBody {
+	switch kind {
+	case usererr.NotFound:
+		return user(http.StatusNotFound, "Invalid SQL query", "IndexNotFoundException")
+	case usererr.Exists:
+		return user(http.StatusBadRequest, "Invalid SQL query", "IllegalArgumentException")
+	case usererr.Forbidden:
+		return user(http.StatusForbidden, "Forbidden", "SecurityException")
+	case usererr.Unsupported:
+		return user(http.StatusBadRequest, "Invalid SQL query", "UnsupportedOperationException")
+	case usererr.Evaluation:
+		return user(http.StatusBadRequest, "Invalid SQL query", "ExpressionEvaluationException")
+	}
+	return user(http.StatusBadRequest, "Invalid SQL query", "IllegalArgumentException")
 }
 
 func writeError(w http.ResponseWriter, err error) {

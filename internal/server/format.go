@@ -8,11 +8,30 @@ import (
 )
 
 // page is the part of a result one response carries: rows from..to-1,
-// and the cursor that fetches the rest ("" on the last page).
+// and the cursor that fetches the rest ("" on the last page). total is
+// the jdbc formats' total: every row of the result when it is known (a
+// materialized result, or the last page), else the rows read so far (a
+// cursor reads ahead one batch past its page, not to the end).
 type page struct {
 	res      *result
 	from, to int
+	total    int
 	cursor   string
+	// owned: the page's batches are its own, released after writing.
+	owned bool
+}
+
+// wholePage is every row of res in one page.
+func wholePage(res *result) page { return page{res: res, from: 0, to: res.total, total: res.total} }
+
+// release frees an owned page's batches once the response is written.
+func (p page) release() {
+	if !p.owned || p.res == nil {
+		return
+	}
+	for _, b := range p.res.batches {
+		b.Release()
+	}
 }
 
 // formatter writes one page in one of the plugin's response formats

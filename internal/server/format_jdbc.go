@@ -39,7 +39,7 @@ type jdbcResponse struct {
 func (f jdbcFormat) write(w io.Writer, p page) error {
 	rows := datarows(p)
 	return writeJSON(w, jdbcResponse{Schema: schemaOf(p.res.schema, true), Datarows: rows,
-		Total: p.res.total, Size: len(rows), Status: 200, Cursor: p.cursor}, f.pretty)
+		Total: p.total, Size: len(rows), Status: 200, Cursor: p.cursor}, f.pretty)
 }
 
 func schemaOf(s *arrow.Schema, legacy bool) []column {

@@ -26,5 +26,5 @@ type jsonResponse struct {
 func (f jsonFormat) write(w io.Writer, p page) error {
 	rows := datarows(p)
 	return writeJSON(w, jsonResponse{Schema: schemaOf(p.res.schema, false), Datarows: rows,
-		Total: p.res.total, Size: len(rows)}, f.pretty)
+		Total: p.total, Size: len(rows)}, f.pretty)
 }

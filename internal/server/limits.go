@@ -28,9 +28,11 @@ type Limits struct {
 	// /api/v1/statement and the other formats refuse it (400).
 	MaxRows int
 	// WriteTimeout is how long writing one response may take once it
-	// starts: a client that stops reading is cut off after it. Results
-	// are materialized before the first byte is written, so a slow
-	// client holds only its own connection, never a statement or stream.
+	// starts: a client that stops reading is cut off after it. A
+	// response's rows (one page of a cursor) are read before its first
+	// byte is written, so a slow client holds only its own connection
+	// (and its cursor's query, blocked), never another statement or a
+	// stream.
 	WriteTimeout time.Duration
 }
 

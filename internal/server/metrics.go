@@ -107,6 +107,8 @@ type gaugeCollector struct {
 
 var (
 	descRunning   = prometheus.NewDesc("sluice_stream_running", "1 while the stream or view runs in this server, else 0.", []string{"stream", "kind"}, nil)
+	descRetrying  = prometheus.NewDesc("sluice_stream_retrying", "1 while the stream waits to run again after a transient failure, else 0.", []string{"stream"}, nil)
+	descRetries   = prometheus.NewDesc("sluice_stream_retries", "Retries of the stream since it started in this server.", []string{"stream"}, nil)
 	descLagFiles  = prometheus.NewDesc("sluice_stream_lag_files", "Input files waiting beyond the rate limits after the last epoch.", []string{"stream"}, nil)
 	descLagBytes  = prometheus.NewDesc("sluice_stream_lag_bytes", "Input bytes waiting beyond the rate limits after the last epoch.", []string{"stream"}, nil)
 	descWatermark = prometheus.NewDesc("sluice_stream_watermark_seconds", "The stream's watermark, Unix seconds (streams with event time).", []string{"stream"}, nil)
@@ -115,7 +117,7 @@ var (
 )
 
 func (c *gaugeCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descRunning, descLagFiles, descLagBytes, descWatermark, descFreshness, descQueries} {
+	for _, d := range []*prometheus.Desc{descRunning, descRetrying, descRetries, descLagFiles, descLagBytes, descWatermark, descFreshness, descQueries} {
 		ch <- d
 	}
 }
@@ -144,6 +146,12 @@ func (c *gaugeCollector) Collect(ch chan<- prometheus.Metric) {
 			running = 1
 		}
 		ch <- prometheus.MustNewConstMetric(descRunning, prometheus.GaugeValue, running, n, in.Kind)
+		retrying := 0.0
+		if st.State == engine.StateRetrying {
+			retrying = 1
+		}
+		ch <- prometheus.MustNewConstMetric(descRetrying, prometheus.GaugeValue, retrying, n)
+		ch <- prometheus.MustNewConstMetric(descRetries, prometheus.GaugeValue, float64(st.Attempts), n)
 		ch <- prometheus.MustNewConstMetric(descLagFiles, prometheus.GaugeValue, float64(st.Last.LagFiles), n)
 		ch <- prometheus.MustNewConstMetric(descLagBytes, prometheus.GaugeValue, float64(st.Last.LagBytes), n)
 		if wm := st.Last.Watermark; wm != 0 && wm != stream.NoWatermark {

@@ -20,7 +20,6 @@ import (
 	"time"
 
 	"sluice/internal/engine"
-	"sluice/internal/sql"
 	"sluice/internal/stream"
 )
 
@@ -215,11 +214,8 @@ func (s *Server) Close(deadline time.Duration) error {
 
 // execute parses and runs one statement.
 func (s *Server) execute(ctx context.Context, text string) (*engine.Result, error) {
-	st, err := sql.ParseOne(text)
+	st, err := s.parseAuthorized(ctx, text)
 	if err != nil {
-		return nil, err
-	}
-	if err := s.authorizeStatement(ctx, st); err != nil {
 		return nil, err
 	}
 	res, err := s.eng.ExecuteStatement(ctx, st)

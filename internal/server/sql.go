@@ -73,8 +73,12 @@ func (s *Server) handleSQL(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case req.Cursor != "":
 		var ok bool
-		if p, ok = s.cursors.next(req.Cursor); !ok {
+		if p, ok, err = s.cursors.next(r.Context(), req.Cursor); !ok {
 			writeError(w, badRequest("cursor "+req.Cursor+" is not open (finished, closed or expired)"))
+			return
+		}
+		if err != nil {
+			writeError(w, s.timeoutErr(r.Context(), err))
 			return
 		}
 		f = jdbcFormat{} // pages are jdbc, whatever the format asked
@@ -87,22 +91,27 @@ func (s *Server) handleSQL(w http.ResponseWriter, r *http.Request) {
 			writeError(w, err)
 			return
 		}
-		res, err := s.execute(r.Context(), strings.TrimSuffix(req.Query, ";"))
+		text := strings.TrimSuffix(req.Query, ";")
+		if pg, ok := f.(pageable); ok && pg.pages() {
+			if p, err = s.queryPage(r.Context(), text, s.pageSize(size)); err != nil {
+				writeError(w, err)
+				return
+			}
+			break
+		}
+		res, err := s.execute(r.Context(), text)
 		if err != nil {
 			writeError(w, err)
 			return
 		}
 		rs := newResult(res)
-		if pg, ok := f.(pageable); ok && pg.pages() {
-			p = s.cursors.first(rs, s.pageSize(size))
-		} else {
-			if err := s.checkRows(rs.total); err != nil {
-				writeError(w, err)
-				return
-			}
-			p = page{res: rs, from: 0, to: rs.total}
+		if err := s.checkRows(rs.total); err != nil {
+			writeError(w, err)
+			return
 		}
+		p = wholePage(rs)
 	}
+	defer p.release()
 	w.Header().Set("Content-Type", f.contentType())
 	if err := f.write(w, p); err != nil {
 		s.log.Warn("writing a response", "error", err.Error())

@@ -40,8 +40,10 @@ type StreamJSON struct {
 	Stream string `json:"stream"`
 	Sink   string `json:"sink"`
 	Query  string `json:"query"`
-	// State is running, stopped, failed, success (ended by itself) or
-	// cancelled (stopped by a shutdown).
+	// State is running, retrying (its last run failed with a transient
+	// error: LastError says which, NextAttempt when it runs again),
+	// stopped, failed, success (ended by itself) or cancelled (stopped by
+	// a shutdown).
 	State string `json:"state"`
 	// Desired is what it was asked to be: running or stopped.
 	Desired    string     `json:"desired,omitempty"`
@@ -70,6 +72,10 @@ type StreamJSON struct {
 	FreshnessSeconds *float64   `json:"freshness_seconds"`
 	LastEpoch        *EpochJSON `json:"last_epoch"`
 	LastError        string     `json:"last_error"`
+	// Attempts counts its retries since it started in this server;
+	// NextAttempt is set while it is retrying.
+	Attempts    int        `json:"attempts"`
+	NextAttempt *time.Time `json:"next_attempt,omitempty"`
 }
 
 // LagJSON is the input waiting beyond the rate limits after the last epoch.
@@ -197,6 +203,11 @@ func (s *Server) streamJSON(in engine.StreamInfo, now time.Time) StreamJSON {
 	if !st.Started.IsZero() {
 		t := st.Started
 		out.Started = &t
+	}
+	out.Attempts = st.Attempts
+	if st.State == engine.StateRetrying && !st.NextAttempt.IsZero() {
+		t := st.NextAttempt.UTC()
+		out.NextAttempt = &t
 	}
 	if st.State != engine.StateRunning && st.Started.IsZero() {
 		// Not run here: the totals are the last commit's.

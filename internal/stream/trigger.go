@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"sluice/internal/types"
+	"sluice/internal/usererr"
 )
 
 // Trigger says when epochs run: every Interval, or once ('once': one
@@ -45,7 +46,7 @@ func ParseTrigger(s string) (Trigger, error) {
 	}
 	iv, err := types.ParseInterval(v)
 	if err != nil {
-		return Trigger{}, fmt.Errorf("trigger %q: want an interval like '10 seconds', 'once' or 'available_now'", s)
+		return Trigger{}, usererr.Errorf(usererr.Invalid, "trigger %q: want an interval like '10 seconds', 'once' or 'available_now'", s)
 	}
 	d := time.Duration(types.IntervalMicros(iv)) * time.Microsecond
 	if d < 0 {

@@ -10,6 +10,7 @@ import (
 
 	"sluice/internal/connector"
 	"sluice/internal/storage"
+	"sluice/internal/usererr"
 )
 
 // exists reports whether the location names something that is there: a
@@ -52,7 +53,7 @@ func (l *location) exists(ctx context.Context) (bool, error) {
 // missingError is the error for a location that is not there when the
 // table needs its files (to infer a schema).
 func (l *location) missingError(table string) error {
-	return fmt.Errorf("table %s: location %s does not exist", table, l.uri)
+	return usererr.Errorf(usererr.NotFound, "table %s: location %s does not exist", table, l.uri)
 }
 
 // warnIfMissing tells the user, once per source, that an empty listing

@@ -39,6 +39,7 @@ import (
 	"sluice/internal/connector/opensearch"
 	"sluice/internal/safepath"
 	"sluice/internal/storage"
+	"sluice/internal/usererr"
 )
 
 // factories lists every connector, in the order SHOW prints them.
@@ -304,9 +305,9 @@ func Lookup(using string) (*connector.Factory, error) {
 		}
 	}
 	if s := closest(name, Names()); s != "" {
-		return nil, fmt.Errorf("unknown connector %q; did you mean %q? (known: %s)", using, s, strings.Join(Names(), ", "))
+		return nil, usererr.Errorf(usererr.Invalid, "unknown connector %q; did you mean %q? (known: %s)", using, s, strings.Join(Names(), ", "))
 	}
-	return nil, fmt.Errorf("unknown connector %q (known: %s)", using, strings.Join(Names(), ", "))
+	return nil, usererr.Errorf(usererr.Invalid, "unknown connector %q (known: %s)", using, strings.Join(Names(), ", "))
 }
 
 // StreamOptionKeys lists every key some connector lets a stream set for
@@ -355,7 +356,8 @@ func ValidateFactory(f *connector.Factory, opts map[string]string) error {
 		return err
 	}
 	if f.Validate != nil {
-		return f.Validate(opts)
+		// Validate checks values only: whatever it refuses, the user wrote.
+		return usererr.Wrap(usererr.Invalid, f.Validate(opts))
 	}
 	return nil
 }
@@ -385,7 +387,7 @@ func PrepareFactory(f *connector.Factory, spec *connector.TableSpec, env connect
 		}
 	}
 	if f.NeedsLocation && spec.Location == "" {
-		return false, fmt.Errorf("USING %s needs a LOCATION", f.Name)
+		return false, usererr.Errorf(usererr.Invalid, "USING %s needs a LOCATION", f.Name)
 	}
 	return managed, nil
 }
@@ -396,7 +398,8 @@ func NormalizeOptions(f *connector.Factory, opts map[string]string) (map[string]
 	if f.Normalize == nil || len(opts) == 0 {
 		return opts, nil
 	}
-	return f.Normalize(opts)
+	out, err := f.Normalize(opts)
+	return out, usererr.Wrap(usererr.Invalid, err)
 }
 
 // withSession applies the connector's session rule to spec.

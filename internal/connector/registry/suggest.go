@@ -1,11 +1,11 @@
 package registry
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 
 	"sluice/internal/suggest"
+	"sluice/internal/usererr"
 )
 
 // CheckKeys answers the first unknown key of opts (in sorted order) with
@@ -35,12 +35,12 @@ func CheckKeys(opts map[string]string, where string, known ...[]string) error {
 			continue
 		}
 		if s := closest(k, all); s != "" {
-			return fmt.Errorf("unknown option %q %s; did you mean %q?", k, where, s)
+			return usererr.Errorf(usererr.Invalid, "unknown option %q %s; did you mean %q?", k, where, s)
 		}
 		if len(all) == 0 {
-			return fmt.Errorf("unknown option %q %s (it takes no options)", k, where)
+			return usererr.Errorf(usererr.Invalid, "unknown option %q %s (it takes no options)", k, where)
 		}
-		return fmt.Errorf("unknown option %q %s (known: %s)", k, where, strings.Join(all, ", "))
+		return usererr.Errorf(usererr.Invalid, "unknown option %q %s (known: %s)", k, where, strings.Join(all, ", "))
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"sluice/internal/usererr"
 )
 
 // Sluice follows Spark 4's ANSI rules for arithmetic: a result that does
@@ -33,6 +34,11 @@ type ArithError struct {
 	// Try names the function that gives NULL instead, if there is one.
 	Try string
 }
+
+var _ usererr.UserError = (*ArithError)(nil)
+
+// UserErrorKind: the row's values, not the engine, have no result.
+func (e *ArithError) UserErrorKind() usererr.Kind { return usererr.Evaluation }
 
 func (e *ArithError) Error() string {
 	s := "arithmetic overflow"

@@ -16,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"sluice/internal/types"
+	"sluice/internal/usererr"
 )
 
 // CanCast reports whether CAST(x AS to) is allowed for x of type from.
@@ -128,7 +129,7 @@ func castError(v string, to arrow.DataType) error {
 	if len(v) > 64 {
 		v = v[:64] + "..."
 	}
-	return fmt.Errorf("cannot cast '%s' to %s", v, sqlName(to))
+	return usererr.Errorf(usererr.Evaluation, "cannot cast '%s' to %s", v, sqlName(to))
 }
 
 // ParseBool reads the boolean spellings Spark accepts.

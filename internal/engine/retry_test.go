@@ -1,0 +1,51 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"sluice/internal/catalog"
+	"sluice/internal/exec"
+	"sluice/internal/plan"
+	"sluice/internal/stream"
+	"sluice/internal/usererr"
+)
+
+func TestRetryable(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		err  error
+		want bool
+	}{
+		{"sink down", fmt.Errorf("stream s epoch 3: flushing sink: %w", errors.New("connection refused")), true},
+		{"table dropped", fmt.Errorf("table %q: %w", "t", catalog.ErrNotFound), false},
+		{"bad row", fmt.Errorf("epoch 1: %w", usererr.Errorf(usererr.Evaluation, "cannot cast 'x' to BIGINT")), false},
+		{"plan does not bind", &plan.Error{Msg: "column x not found"}, false},
+		{"binding hit a store error", &plan.Error{Msg: "listing", Err: errors.New("503 Slow Down")}, true},
+		{"state mismatch", fmt.Errorf("start: %w", &stream.StateMismatchError{}), false},
+		{"state too large", &exec.StateTooLargeError{}, false},
+	} {
+		if got := retryable(tt.err); got != tt.want {
+			t.Errorf("%s: retryable(%v) = %v, want %v", tt.name, tt.err, got, tt.want)
+		}
+	}
+}
+
+func TestRetryDelay(t *testing.T) {
+	e := &Engine{opts: Options{RetryInitial: 100 * time.Millisecond, RetryMax: time.Second}}
+	var got []time.Duration
+	for n := 1; n <= 6; n++ {
+		got = append(got, e.retryDelay(n))
+	}
+	if fmt.Sprint(got) != "[100ms 200ms 400ms 800ms 1s 1s]" {
+		t.Errorf("delays %v", got)
+	}
+	if d := (&Engine{}).retryDelay(30); d != DefaultRetryMax {
+		t.Errorf("default cap: %v", d)
+	}
+	if d := (&Engine{}).retryDelay(1); d != DefaultRetryInitial {
+		t.Errorf("default first delay: %v", d)
+	}
+}

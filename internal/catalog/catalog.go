@@ -182,7 +182,7 @@ func (c *Catalog) AddColumns(name string, fields []arrow.Field) error {
 			for _, h := range have {
 				if strings.EqualFold(h.Name, f.Name) {
 					if !arrow.TypeEqual(h.Type, f.Type) {
-						return fmt.Errorf("table %s: column %s is %s, not %s", t.Spec.Name, h.Name, types.SQLName(h.Type), types.SQLName(f.Type))
+						return usererr.Errorf(usererr.Invalid, "table %s: column %s is %s, not %s", t.Spec.Name, h.Name, types.SQLName(h.Type), types.SQLName(f.Type))
 					}
 					found = true
 					break

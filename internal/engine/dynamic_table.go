@@ -10,6 +10,7 @@ import (
 	"sluice/internal/expr"
 	"sluice/internal/plan"
 	"sluice/internal/types"
+	"sluice/internal/usererr"
 )
 
 // evolveTable prepares a write into a dynamic table (a search table
@@ -31,7 +32,7 @@ func (e *Engine) evolveTable(t *catalog.Table, n plan.Node, cols []string, dryRu
 	}
 	src := n.Schema()
 	if len(cols) > 0 && len(cols) != src.NumFields() {
-		return nil, nil, nil, fmt.Errorf("INSERT INTO %s: %d columns listed but the query has %d", t.Spec.Name, len(cols), src.NumFields())
+		return nil, nil, nil, usererr.Errorf(usererr.Invalid, "INSERT INTO %s: %d columns listed but the query has %d", t.Spec.Name, len(cols), src.NumFields())
 	}
 	var keep []int
 	var names []string
@@ -44,21 +45,21 @@ func (e *Engine) evolveTable(t *catalog.Table, n plan.Node, cols []string, dryRu
 		}
 		k := strings.ToLower(name)
 		if seen[k] {
-			return nil, nil, nil, fmt.Errorf("INSERT INTO %s: column %s is written twice", t.Spec.Name, name)
+			return nil, nil, nil, usererr.Errorf(usererr.Invalid, "INSERT INTO %s: column %s is written twice", t.Spec.Name, name)
 		}
 		seen[k] = true
 		have, ok := tableField(t.Spec.Schema, name)
 		switch {
 		case ok:
 			if w, ok := types.Common(have.Type, f.Type); !ok || !arrow.TypeEqual(w, types.Normalize(have.Type)) {
-				return nil, nil, nil, fmt.Errorf("INSERT INTO %s: column %s is %s, the query gives %s (a column keeps the type of its first write; CAST it)",
+				return nil, nil, nil, usererr.Errorf(usererr.Invalid, "INSERT INTO %s: column %s is %s, the query gives %s (a column keeps the type of its first write; CAST it)",
 					t.Spec.Name, have.Name, types.SQLName(have.Type), types.SQLName(f.Type))
 			}
 		case f.Type.ID() == arrow.NULL:
 			continue
 		default:
 			if strings.TrimSpace(name) == "" {
-				return nil, nil, nil, fmt.Errorf("INSERT INTO %s: column %d has no name; give it one with AS", t.Spec.Name, i+1)
+				return nil, nil, nil, usererr.Errorf(usererr.Invalid, "INSERT INTO %s: column %d has no name; give it one with AS", t.Spec.Name, i+1)
 			}
 			add = append(add, arrow.Field{Name: name, Type: types.Normalize(f.Type), Nullable: true})
 		}

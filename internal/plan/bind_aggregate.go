@@ -149,7 +149,21 @@ func (b *Binder) bindAggCall(c *sql.Call, pre *exprBinder) (*expr.Aggregate, err
 		}
 		args = append(args, expr.MustLit(true, types.Boolean))
 	}
-	a, err := expr.NewAggregate(name, args, c.Distinct)
+	var filter expr.Expr
+	if c.Filter != nil {
+		if len(collectAggs(c.Filter, nil)) > 0 {
+			return nil, errAt(c.Filter, "aggregate functions are not allowed in FILTER (WHERE ...)")
+		}
+		f, err := pre.bind(c.Filter)
+		if err != nil {
+			return nil, err
+		}
+		if err := wantBool(c.Filter, f, "FILTER"); err != nil {
+			return nil, err
+		}
+		filter = f
+	}
+	a, err := expr.NewFilteredAggregate(name, args, c.Distinct, filter)
 	if err != nil {
 		return nil, errAt(c, "%v", err)
 	}

@@ -235,6 +235,9 @@ func (eb *exprBinder) bindCall(c *sql.Call) (expr.Expr, error) {
 			return expr.Col(col.Index, col.Name, col.Type), nil
 		}
 	}
+	if c.Filter != nil && (c.Over != nil || !expr.IsAggregate(name)) {
+		return nil, errAt(c, "FILTER (WHERE ...) is only allowed on aggregate functions, not on %s", describeCall(c))
+	}
 	if c.Over != nil {
 		return nil, errAt(c, "window function %s is not allowed here; window functions may appear in the SELECT list, QUALIFY and ORDER BY", name)
 	}
@@ -398,6 +401,13 @@ func literalInt(e sql.Expr) (int, bool) {
 	}
 	v, err := strconv.Atoi(l.Value)
 	return v, err == nil
+}
+
+func describeCall(c *sql.Call) string {
+	if c.Over != nil {
+		return "window function " + strings.ToLower(c.Name)
+	}
+	return strings.ToLower(c.Name)
 }
 
 func isGenerator(name string) bool {

@@ -1,0 +1,517 @@
+package plan
+
+import (
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"sluice/internal/expr"
+	"sluice/internal/expr/functions"
+	"sluice/internal/sql"
+	"sluice/internal/types"
+)
+
+// Subqueries are decorrelated while binding, into joins:
+//
+//   - EXISTS / NOT EXISTS (q), AND-ed into WHERE: a semi / anti join with
+//     q's FROM and uncorrelated WHERE; q's correlated conditions become
+//     the join's keys (equalities) and residual (the rest).
+//   - x IN (q): a semi join on x = q's column (plus the correlation).
+//   - x NOT IN (q): uncorrelated, a null-aware anti join; correlated, an
+//     anti join whose residual is (x = v) IS NOT FALSE, so that a NULL
+//     comparison removes the row, as in Spark.
+//   - a scalar (q) anywhere in WHERE, SELECT, HAVING or ORDER BY:
+//     uncorrelated, a cross join with q aggregated to its one value
+//     (scalar_subquery_value fails on a second row); correlated (q must
+//     aggregate), a left join with q grouped by its correlated columns,
+//     with the value an empty group would have (count 0) when no group
+//     matches.
+//   - EXISTS (q) as a value: a cross join with count(*) > 0 of q, or
+//     correlated, a left join with q's distinct correlated keys.
+
+// correlated is a subquery bound for decorrelation: its FROM and
+// uncorrelated WHERE, with the correlated conditions over the joined
+// row (the outer input's columns, then the subquery's).
+type correlated struct {
+	sel       *sql.Select
+	node      Node
+	sc        *scope
+	uncorr    []sql.Expr
+	outerKeys []expr.Expr // over the outer input
+	innerKeys []expr.Expr // over node
+	innerAST  []sql.Expr  // the inner side of each key, as written
+	residual  []expr.Expr // over outer columns then node's
+}
+
+// splitAnd splits e at its top-level ANDs.
+func splitAnd(e sql.Expr) []sql.Expr {
+	if b, ok := e.(*sql.Binary); ok && b.Op == sql.OpAnd {
+		return append(splitAnd(b.L), splitAnd(b.R)...)
+	}
+	return []sql.Expr{e}
+}
+
+func andAST(es []sql.Expr) sql.Expr {
+	if len(es) == 0 {
+		return nil
+	}
+	out := es[0]
+	for _, e := range es[1:] {
+		out = &sql.Binary{At: e.Pos(), Op: sql.OpAnd, L: out, R: e}
+	}
+	return out
+}
+
+// firstSubquery returns the first subquery in e (not looking inside
+// other subqueries), or nil.
+func firstSubquery(e sql.Expr) sql.Expr {
+	var found sql.Expr
+	walkSQL(e, func(x sql.Expr) bool {
+		if found != nil {
+			return false
+		}
+		switch x.(type) {
+		case *sql.Subquery, *sql.Exists, *sql.InSubquery:
+			found = x
+			return false
+		}
+		return true
+	})
+	return found
+}
+
+func (b *Binder) noStreamingSubquery(e sql.Expr) error {
+	if b.Streaming {
+		return errAt(e, "subqueries are not supported in streaming queries (INSERT STREAM, materialized views): run the query as a batch query, or join a static table")
+	}
+	return nil
+}
+
+// bindWhere binds a WHERE (or HAVING) condition over input: EXISTS and
+// IN subqueries AND-ed at its top become semi and anti joins, the rest a
+// Filter, after the scalar subqueries in it were joined in.
+func (b *Binder) bindWhere(where sql.Expr, input Node, sc *scope, clause string) (Node, *scope, error) {
+	if firstSubquery(where) == nil {
+		pred, err := b.bindScalar(where, sc)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := wantBool(where, pred, clause); err != nil {
+			return nil, nil, err
+		}
+		return &Filter{Input: input, Pred: pred}, sc, nil
+	}
+	var rest []sql.Expr
+	for _, c := range splitAnd(where) {
+		n, ok, err := b.bindPredicateSubquery(c, input, sc)
+		if err != nil {
+			return nil, nil, err
+		}
+		if ok {
+			input = n
+			continue
+		}
+		rest = append(rest, c)
+	}
+	if len(rest) == 0 {
+		return input, sc, nil
+	}
+	cond := andAST(rest)
+	input, sc, err := b.attachSubqueries([]sql.Expr{cond}, input, sc)
+	if err != nil {
+		return nil, nil, err
+	}
+	pred, err := b.bindScalar(cond, sc)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := wantBool(cond, pred, clause); err != nil {
+		return nil, nil, err
+	}
+	return &Filter{Input: input, Pred: pred}, sc, nil
+}
+
+// bindPredicateSubquery turns [NOT] EXISTS (q) and x [NOT] IN (q) into a
+// join over input; ok is false for any other condition.
+func (b *Binder) bindPredicateSubquery(c sql.Expr, input Node, sc *scope) (Node, bool, error) {
+	not := false
+	e := c
+	for {
+		u, ok := e.(*sql.Unary)
+		if !ok || u.Op != sql.OpNot {
+			break
+		}
+		not, e = !not, u.X
+	}
+	switch t := e.(type) {
+	case *sql.Exists:
+		n, err := b.bindExistsJoin(t, not, input, sc)
+		return n, err == nil, err
+	case *sql.InSubquery:
+		n, err := b.bindInJoin(t, t.Not != not, input, sc)
+		return n, err == nil, err
+	}
+	return nil, false, nil
+}
+
+// bindSubquery binds q on its own when it is not correlated (corr nil),
+// else splits it for decorrelation against the outer input.
+func (b *Binder) bindSubquery(at sql.Expr, q *sql.Query, outer Node, osc *scope) (Node, *correlated, error) {
+	if err := b.noStreamingSubquery(at); err != nil {
+		return nil, nil, err
+	}
+	n, _, err := b.bindQuery(q)
+	if err == nil || isCancel(err) {
+		return n, nil, err
+	}
+	sel, ok := q.Body.(*sql.Select)
+	if !ok || sel.From == nil || sel.Where == nil || len(q.With) > 0 || q.Limit != nil || q.Offset != nil {
+		return nil, nil, err
+	}
+	node, isc, ferr := b.bindFrom(sel.From)
+	if ferr != nil {
+		return nil, nil, ferr
+	}
+	nOuter := outer.Schema().NumFields()
+	jsc := &scope{outer: osc}
+	for _, c := range isc.cols {
+		c.Index += nOuter
+		jsc.cols = append(jsc.cols, c)
+	}
+	shift := map[int]int{}
+	for i := range isc.cols {
+		shift[nOuter+i] = i
+	}
+	corr := &correlated{sel: sel, sc: isc}
+	for _, c := range splitAnd(sel.Where) {
+		if firstSubquery(c) != nil {
+			corr.uncorr = append(corr.uncorr, c)
+			continue
+		}
+		if _, ierr := b.bindScalar(c, isc); ierr == nil {
+			corr.uncorr = append(corr.uncorr, c)
+			continue
+		}
+		bound, cerr := b.bindScalar(c, jsc)
+		if cerr != nil {
+			return nil, nil, cerr
+		}
+		if lk, rk, ok := equiKeys(bound, nOuter); ok {
+			corr.outerKeys = append(corr.outerKeys, lk)
+			corr.innerKeys = append(corr.innerKeys, rk)
+			inner := c.(*sql.Binary).L
+			if _, lerr := b.bindScalar(inner, isc); lerr != nil {
+				inner = c.(*sql.Binary).R
+			}
+			corr.innerAST = append(corr.innerAST, inner)
+			continue
+		}
+		corr.residual = append(corr.residual, bound)
+	}
+	if len(corr.outerKeys)+len(corr.residual) == 0 {
+		// Correlation, if any, is outside WHERE: report the first error.
+		return nil, nil, err
+	}
+	if len(corr.uncorr) > 0 {
+		if node, isc, err = b.bindWhere(andAST(corr.uncorr), node, isc, "WHERE"); err != nil {
+			return nil, nil, err
+		}
+	}
+	corr.node, corr.sc = node, isc
+	return nil, corr, nil
+}
+
+// aggregated reports whether a SELECT groups or aggregates.
+func aggregated(sel *sql.Select) bool {
+	if len(sel.GroupBy) > 0 || sel.GroupByAll || sel.Having != nil {
+		return true
+	}
+	for _, it := range sel.Items {
+		if len(collectAggs(it.Expr, nil)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (b *Binder) bindExistsJoin(e *sql.Exists, not bool, input Node, sc *scope) (Node, error) {
+	kind := SemiJoin
+	if not {
+		kind = AntiJoin
+	}
+	n, corr, err := b.bindSubquery(e, e.Query, input, sc)
+	if err != nil {
+		return nil, err
+	}
+	if corr == nil {
+		// Any one row decides.
+		return &Join{Left: input, Right: &Limit{Input: n, N: 1}, Kind: kind}, nil
+	}
+	if aggregated(corr.sel) {
+		return nil, errAt(e, "correlated EXISTS subqueries with GROUP BY, HAVING or aggregates are not supported")
+	}
+	return &Join{Left: input, Right: corr.node, Kind: kind, LeftKeys: corr.outerKeys, RightKeys: corr.innerKeys,
+		Residual: expr.AndAll(corr.residual)}, nil
+}
+
+func (b *Binder) bindInJoin(e *sql.InSubquery, not bool, input Node, sc *scope) (Node, error) {
+	x, err := b.bindScalar(e.X, sc)
+	if err != nil {
+		return nil, err
+	}
+	n, corr, err := b.bindSubquery(e, e.Query, input, sc)
+	if err != nil {
+		return nil, err
+	}
+	if corr == nil {
+		if w := n.Schema().NumFields(); w != 1 {
+			return nil, errAt(e, "the subquery of IN must return one column, got %d", w)
+		}
+		f := n.Schema().Field(0)
+		if err := comparable(e, x.Type(), f.Type); err != nil {
+			return nil, err
+		}
+		kind := SemiJoin
+		if not {
+			kind = NullAwareAntiJoin
+		}
+		return &Join{Left: input, Right: n, Kind: kind, LeftKeys: []expr.Expr{x}, RightKeys: []expr.Expr{expr.Col(0, f.Name, f.Type)}}, nil
+	}
+	if aggregated(corr.sel) || len(corr.sel.Items) != 1 {
+		return nil, errAt(e, "a correlated IN subquery must select one column, without GROUP BY or aggregates")
+	}
+	if _, star := corr.sel.Items[0].Expr.(*sql.Star); star {
+		return nil, errAt(e, "a correlated IN subquery must select one column, not *")
+	}
+	v, err := b.bindScalar(corr.sel.Items[0].Expr, corr.sc)
+	if err != nil {
+		return nil, err
+	}
+	if err := comparable(e, x.Type(), v.Type()); err != nil {
+		return nil, err
+	}
+	j := &Join{Left: input, Right: corr.node, LeftKeys: corr.outerKeys, RightKeys: corr.innerKeys}
+	if !not {
+		j.Kind = SemiJoin
+		j.LeftKeys = append(append([]expr.Expr{}, j.LeftKeys...), x)
+		j.RightKeys = append(append([]expr.Expr{}, j.RightKeys...), v)
+		j.Residual = expr.AndAll(corr.residual)
+		return j, nil
+	}
+	// A row goes when some correlated row compares TRUE or NULL with it.
+	nOuter := input.Schema().NumFields()
+	shift := map[int]int{}
+	for i := range corr.sc.cols {
+		shift[i] = nOuter + i
+	}
+	eq, err := expr.Call("=", x, expr.Remap(v, shift))
+	if err != nil {
+		return nil, errAt(e, "%v", err)
+	}
+	isFalse, err := expr.Call("is_false", eq)
+	if err != nil {
+		return nil, errAt(e, "%v", err)
+	}
+	notFalse, err := expr.Call("not", isFalse)
+	if err != nil {
+		return nil, errAt(e, "%v", err)
+	}
+	j.Kind = AntiJoin
+	j.Residual = expr.AndAll(append(append([]expr.Expr{}, corr.residual...), notFalse))
+	return j, nil
+}
+
+func comparable(at sql.Expr, a, b arrow.DataType) error {
+	if arrow.TypeEqual(a, b) {
+		return nil
+	}
+	if _, ok := types.Common(a, b); !ok {
+		return errAt(at, "IN compares %s with a subquery of %s", typeName(a), typeName(b))
+	}
+	return nil
+}
+
+// attachSubqueries joins the scalar subqueries and EXISTS values in es
+// onto input; each one's value becomes a hidden column of the returned
+// scope, which binding the expression then reads.
+func (b *Binder) attachSubqueries(es []sql.Expr, input Node, sc *scope) (Node, *scope, error) {
+	var found []sql.Expr
+	var err error
+	for _, e := range es {
+		walkSQL(e, func(x sql.Expr) bool {
+			switch t := x.(type) {
+			case *sql.Subquery, *sql.Exists:
+				if _, done := b.subqueryExprs[t]; !done {
+					found = append(found, t)
+				}
+				return false
+			case *sql.InSubquery:
+				if err == nil {
+					err = errAt(t, "IN (subquery) is only supported as a WHERE condition, alone or AND-ed with others")
+				}
+				return false
+			case *sql.Call:
+				if t.Over == nil && expr.IsAggregate(strings.ToLower(t.Name)) {
+					if s := firstSubquery(&sql.Call{Name: "f", Args: t.Args}); s != nil && err == nil {
+						err = errAt(s, "subqueries inside aggregate functions are not supported")
+					}
+					return false
+				}
+			}
+			return true
+		})
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, s := range found {
+		if input, sc, err = b.attachSubquery(s, input, sc); err != nil {
+			return nil, nil, err
+		}
+	}
+	return input, sc, nil
+}
+
+func (b *Binder) attachSubquery(s sql.Expr, input Node, sc *scope) (Node, *scope, error) {
+	var q *sql.Query
+	exists := false
+	switch t := s.(type) {
+	case *sql.Subquery:
+		q = t.Query
+	case *sql.Exists:
+		q, exists = t.Query, true
+	}
+	n, corr, err := b.bindSubquery(s, q, input, sc)
+	if err != nil {
+		return nil, nil, err
+	}
+	base := input.Schema().NumFields()
+	name := "__subquery" + itoa(len(b.subqueryExprs)+1)
+	if b.subqueryExprs == nil {
+		b.subqueryExprs = map[sql.Expr]expr.Expr{}
+	}
+	if corr == nil {
+		var right Node
+		var typ arrow.DataType
+		if exists {
+			count, _ := expr.NewAggregate("count", nil, false)
+			agg := &Aggregate{Input: &Limit{Input: n, N: 1}, Aggs: []*expr.Aggregate{count}, AggNames: []string{"count(*)"}}
+			zero, _ := expr.Lit(int64(0), types.BigInt)
+			gt, err := expr.Call(">", expr.Col(0, "count(*)", types.BigInt), zero)
+			if err != nil {
+				return nil, nil, errAt(s, "%v", err)
+			}
+			right, typ = &Project{Input: agg, Exprs: []expr.Expr{gt}, Names: []string{name}}, types.Boolean
+		} else {
+			if w := n.Schema().NumFields(); w != 1 {
+				return nil, nil, errAt(s, "a scalar subquery must return one column, got %d", w)
+			}
+			f := n.Schema().Field(0)
+			one, err := expr.NewAggregate(functions.SingleValueName, []expr.Expr{expr.Col(0, f.Name, f.Type)}, false)
+			if err != nil {
+				return nil, nil, errAt(s, "%v", err)
+			}
+			right, typ = &Aggregate{Input: n, Aggs: []*expr.Aggregate{one}, AggNames: []string{name}}, one.Type()
+		}
+		b.subqueryExprs[s] = expr.Col(base, name, typ)
+		return &Join{Left: input, Right: right, Kind: CrossJoin}, sc.withHidden(name, typ), nil
+	}
+	return b.attachCorrelated(s, exists, corr, name, input, sc)
+}
+
+// attachCorrelated left-joins a correlated scalar subquery (or EXISTS)
+// grouped by its correlated columns.
+func (b *Binder) attachCorrelated(s sql.Expr, exists bool, corr *correlated, name string, input Node, sc *scope) (Node, *scope, error) {
+	sel := corr.sel
+	if len(corr.residual) > 0 {
+		return nil, nil, errAt(s, "a correlated subquery used as a value may only compare outer columns with = (found another condition on them)")
+	}
+	if !exists && (len(sel.Items) != 1 || !aggregated(sel) || len(sel.GroupBy) > 0 || sel.GroupByAll) {
+		return nil, nil, errAt(s, "a correlated scalar subquery must compute one aggregate, without GROUP BY (so it yields at most one row)")
+	}
+	if exists && aggregated(sel) {
+		return nil, nil, errAt(s, "correlated EXISTS subqueries with GROUP BY, HAVING or aggregates are not supported")
+	}
+	// SELECT inner keys..., value, TRUE FROM ... WHERE uncorrelated GROUP BY inner keys
+	syn := &sql.Select{At: sel.At, From: sel.From, Where: andAST(corr.uncorr), GroupBy: corr.innerAST}
+	if !exists {
+		syn.Having = sel.Having
+	}
+	for i, k := range corr.innerAST {
+		syn.Items = append(syn.Items, &sql.SelectItem{At: k.Pos(), Expr: k, Alias: "__key" + itoa(i+1)})
+	}
+	if !exists {
+		syn.Items = append(syn.Items, &sql.SelectItem{At: sel.At, Expr: sel.Items[0].Expr, Alias: name})
+	}
+	syn.Items = append(syn.Items, &sql.SelectItem{At: sel.At, Expr: &sql.Literal{At: sel.At, Kind: sql.LitBool, Value: "TRUE"}, Alias: "__matched"})
+	right, _, err := b.bindQuery(&sql.Query{At: sel.At, Body: syn})
+	if err != nil {
+		return nil, nil, err
+	}
+	rs := right.Schema()
+	nk := len(corr.innerAST)
+	j := &Join{Left: input, Right: right, Kind: LeftJoin, LeftKeys: corr.outerKeys}
+	for i := 0; i < nk; i++ {
+		j.RightKeys = append(j.RightKeys, expr.Col(i, rs.Field(i).Name, rs.Field(i).Type))
+	}
+	base := input.Schema().NumFields()
+	out := sc
+	for i, f := range rs.Fields() {
+		out = out.withHidden(f.Name+"#"+itoa(base+i), f.Type)
+	}
+	last := rs.NumFields() - 1
+	matched := expr.Col(base+last, "__matched", types.Boolean)
+	var value expr.Expr
+	if exists {
+		if value, err = expr.Call("is_not_null", matched); err != nil {
+			return nil, nil, errAt(s, "%v", err)
+		}
+	} else {
+		v := rs.Field(last - 1)
+		value = expr.Col(base+last-1, name, v.Type)
+		if empty := b.emptyValue(sel.Items[0].Expr, corr.sc); empty != nil {
+			// No group matched: the value over no rows (count is 0).
+			isNull, err := expr.Call("is_null", matched)
+			if err == nil {
+				if c, err := expr.Case(nil, []expr.Expr{isNull}, []expr.Expr{empty}, value); err == nil {
+					value = c
+				}
+			}
+		}
+	}
+	b.subqueryExprs[s] = value
+	return j, out, nil
+}
+
+// emptyValue is what item yields over no rows when that is not NULL (a
+// count), else nil.
+func (b *Binder) emptyValue(item sql.Expr, sc *scope) expr.Expr {
+	pre := &exprBinder{b: b, sc: sc}
+	eb := &exprBinder{b: b, sc: &scope{}, hook: func(e sql.Expr) (expr.Expr, bool, error) {
+		c, ok := e.(*sql.Call)
+		if !ok || c.Over != nil || !expr.IsAggregate(strings.ToLower(c.Name)) {
+			return nil, false, nil
+		}
+		a, err := b.bindAggCall(c, pre)
+		if err != nil {
+			return nil, false, err
+		}
+		if a.Name == "count" || a.Name == "count_if" {
+			l, err := expr.Lit(int64(0), types.BigInt)
+			return l, err == nil, err
+		}
+		l, err := expr.Lit(nil, a.Type())
+		return l, err == nil, err
+	}}
+	v, err := eb.bind(item)
+	if err != nil || len(expr.Columns(v)) > 0 {
+		return nil
+	}
+	if folded, err := expr.Fold(v); err == nil {
+		v = folded
+	}
+	if l, ok := v.(*expr.Literal); ok && l.Value == nil {
+		return nil
+	}
+	return v
+}

@@ -341,9 +341,9 @@ func (b *Binder) attachSubqueries(es []sql.Expr, input Node, sc *scope) (Node, *
 		walkSQL(e, func(x sql.Expr) bool {
 			switch t := x.(type) {
 			case *sql.Subquery, *sql.Exists:
-				if _, done := b.subqueryExprs[t]; !done {
-					found = append(found, t)
-				}
+				// Attached afresh even if seen: a subquery bound twice (once
+				// as uncorrelated, then decorrelated) reads the latest plan.
+				found = append(found, t)
 				return false
 			case *sql.InSubquery:
 				if err == nil {
@@ -433,9 +433,12 @@ func (b *Binder) attachCorrelated(s sql.Expr, exists bool, corr *correlated, nam
 		return nil, nil, errAt(s, "correlated EXISTS subqueries with GROUP BY, HAVING or aggregates are not supported")
 	}
 	// SELECT inner keys..., value, TRUE FROM ... WHERE uncorrelated GROUP BY inner keys
+	// __matched is TRUE, or HAVING's value: a group HAVING drops must
+	// read as NULL, not as "no rows".
 	syn := &sql.Select{At: sel.At, From: sel.From, Where: andAST(corr.uncorr), GroupBy: corr.innerAST}
-	if !exists {
-		syn.Having = sel.Having
+	var matchedAST sql.Expr = &sql.Literal{At: sel.At, Kind: sql.LitBool, Value: "TRUE"}
+	if !exists && sel.Having != nil {
+		matchedAST = sel.Having
 	}
 	for i, k := range corr.innerAST {
 		syn.Items = append(syn.Items, &sql.SelectItem{At: k.Pos(), Expr: k, Alias: "__key" + itoa(i+1)})
@@ -443,7 +446,7 @@ func (b *Binder) attachCorrelated(s sql.Expr, exists bool, corr *correlated, nam
 	if !exists {
 		syn.Items = append(syn.Items, &sql.SelectItem{At: sel.At, Expr: sel.Items[0].Expr, Alias: name})
 	}
-	syn.Items = append(syn.Items, &sql.SelectItem{At: sel.At, Expr: &sql.Literal{At: sel.At, Kind: sql.LitBool, Value: "TRUE"}, Alias: "__matched"})
+	syn.Items = append(syn.Items, &sql.SelectItem{At: sel.At, Expr: matchedAST, Alias: "__matched"})
 	right, _, err := b.bindQuery(&sql.Query{At: sel.At, Body: syn})
 	if err != nil {
 		return nil, nil, err
@@ -469,13 +472,30 @@ func (b *Binder) attachCorrelated(s sql.Expr, exists bool, corr *correlated, nam
 	} else {
 		v := rs.Field(last - 1)
 		value = expr.Col(base+last-1, name, v.Type)
-		if empty := b.emptyValue(sel.Items[0].Expr, corr.sc); empty != nil {
+		empty := b.emptyValue(sel.Items[0].Expr, corr.sc)
+		if sel.Having != nil {
+			// Over no rows the group exists only if HAVING holds there.
+			if h, ok := b.emptyValue(sel.Having, corr.sc).(*expr.Literal); !ok || h.Value != true {
+				empty = nil
+			}
+		}
+		var whens, thens []expr.Expr
+		if empty != nil {
 			// No group matched: the value over no rows (count is 0).
 			isNull, err := expr.Call("is_null", matched)
-			if err == nil {
-				if c, err := expr.Case(nil, []expr.Expr{isNull}, []expr.Expr{empty}, value); err == nil {
-					value = c
-				}
+			if err != nil {
+				return nil, nil, errAt(s, "%v", err)
+			}
+			whens, thens = append(whens, isNull), append(thens, empty)
+		}
+		if sel.Having != nil {
+			whens, thens = append(whens, matched), append(thens, value)
+			null, _ := expr.Lit(nil, value.Type())
+			value = null
+		}
+		if len(whens) > 0 {
+			if value, err = expr.Case(nil, whens, thens, value); err != nil {
+				return nil, nil, errAt(s, "%v", err)
 			}
 		}
 	}

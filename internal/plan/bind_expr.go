@@ -271,6 +271,9 @@ func (eb *exprBinder) bindCall(c *sql.Call) (expr.Expr, error) {
 	if c.Star || c.Distinct {
 		return nil, errAt(c, "%s(%s) is only valid for aggregate functions", name, map[bool]string{true: "*", false: "DISTINCT ..."}[c.Star])
 	}
+	if name == "grouping" || name == "grouping_id" {
+		return nil, errAt(c, "%s() is only allowed with GROUP BY ROLLUP, CUBE or GROUPING SETS, in the SELECT list, HAVING and ORDER BY", name)
+	}
 	if !expr.IsFunction(name) {
 		return nil, errAt(c, "unknown function %s%s", c.Name, suggest.DidYouMean(c.Name, expr.FunctionNames()))
 	}

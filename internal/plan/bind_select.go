@@ -99,7 +99,7 @@ func (b *Binder) bindSelect(sel *sql.Select, orderBy []*sql.OrderItem) (Node, er
 		return nil, streamingWindowError(winCalls[0])
 	}
 	post := &exprBinder{b: b, sc: sc}
-	if len(sel.GroupBy) > 0 || len(aggCalls) > 0 || sel.Having != nil {
+	if len(sel.GroupBy) > 0 || sel.GroupByAll || len(aggCalls) > 0 || sel.Having != nil {
 		agg, h, err := b.bindAggregate(sel, items, aggCalls, input, sc)
 		if err != nil {
 			return nil, err

@@ -217,10 +217,13 @@ func (eb *exprBinder) bindNode(e sql.Expr) (expr.Expr, error) {
 		}
 		return nil, errAt(e, "a subquery is not supported here; subqueries may appear in WHERE, HAVING, the SELECT list and ORDER BY")
 	case *sql.InSubquery:
+		if v, ok := eb.b.subqueryExprs[e]; ok {
+			return v, nil
+		}
 		if err := eb.b.noStreamingSubquery(e); err != nil {
 			return nil, err
 		}
-		return nil, errAt(t, "IN (subquery) is only supported as a WHERE condition, alone or AND-ed with others")
+		return nil, errAt(t, "a subquery is not supported here; subqueries may appear in WHERE, HAVING, the SELECT list and ORDER BY")
 	case *sql.GroupingSets:
 		return nil, errAt(t, "%s is only allowed in GROUP BY", t.Kind)
 	case *sql.Subscript:

@@ -346,10 +346,8 @@ func (b *Binder) attachSubqueries(es []sql.Expr, input Node, sc *scope) (Node, *
 				found = append(found, t)
 				return false
 			case *sql.InSubquery:
-				if err == nil {
-					err = errAt(t, "IN (subquery) is only supported as a WHERE condition, alone or AND-ed with others")
-				}
-				return false
+				found = append(found, t)
+				return true // x may hold subqueries of its own
 			case *sql.Call:
 				if t.Over == nil && expr.IsAggregate(strings.ToLower(t.Name)) {
 					if s := firstSubquery(&sql.Call{Name: "f", Args: t.Args}); s != nil && err == nil {
@@ -364,8 +362,15 @@ func (b *Binder) attachSubqueries(es []sql.Expr, input Node, sc *scope) (Node, *
 	if err != nil {
 		return nil, nil, err
 	}
-	for _, s := range found {
-		if input, sc, err = b.attachSubquery(s, input, sc); err != nil {
+	// Innermost first: an IN's probe may read a subquery found after it.
+	for i := len(found) - 1; i >= 0; i-- {
+		s := found[i]
+		if in, ok := s.(*sql.InSubquery); ok {
+			input, sc, err = b.attachIn(in, input, sc)
+		} else {
+			input, sc, err = b.attachSubquery(s, input, sc)
+		}
+		if err != nil {
 			return nil, nil, err
 		}
 	}
@@ -534,4 +539,73 @@ func (b *Binder) emptyValue(item sql.Expr, sc *scope) expr.Expr {
 		return nil
 	}
 	return v
+}
+
+// attachIn joins in the value of x [NOT] IN (q) where it is not a WHERE
+// condition of its own (SELECT list, under OR): a left join with q's
+// distinct values marks the matches, and a cross join with q's row and
+// non-NULL counts gives the NULL cases: no match is NULL when x is NULL
+// or q has a NULL, FALSE when q is empty.
+func (b *Binder) attachIn(e *sql.InSubquery, input Node, sc *scope) (Node, *scope, error) {
+	x, err := b.bindScalar(e.X, sc)
+	if err != nil {
+		return nil, nil, err
+	}
+	n, corr, err := b.bindSubquery(e, e.Query, input, sc)
+	if err != nil {
+		return nil, nil, err
+	}
+	if corr != nil {
+		return nil, nil, errAt(e, "a correlated IN (subquery) is only supported as a WHERE condition, alone or AND-ed with others")
+	}
+	if w := n.Schema().NumFields(); w != 1 {
+		return nil, nil, errAt(e, "the subquery of IN must return one column, got %d", w)
+	}
+	f := n.Schema().Field(0)
+	if err := comparable(e, x.Type(), f.Type); err != nil {
+		return nil, nil, err
+	}
+	if b.subqueryExprs == nil {
+		b.subqueryExprs = map[sql.Expr]expr.Expr{}
+	}
+	col := expr.Col(0, f.Name, f.Type)
+	count, _ := expr.NewAggregate("count", nil, false)
+	countCol, err := expr.NewAggregate("count", []expr.Expr{col}, false)
+	if err != nil {
+		return nil, nil, errAt(e, "%v", err)
+	}
+	counts := &Aggregate{Input: n, Aggs: []*expr.Aggregate{count, countCol}, AggNames: []string{"__rows", "__values"}}
+	marks := &Project{Input: &Distinct{Input: n}, Exprs: []expr.Expr{col, expr.MustLit(true, types.Boolean)}, Names: []string{f.Name, "__in"}}
+	base := input.Schema().NumFields()
+	var node Node = &Join{Left: input, Right: counts, Kind: CrossJoin}
+	node = &Join{Left: node, Right: marks, Kind: LeftJoin, LeftKeys: []expr.Expr{x}, RightKeys: []expr.Expr{expr.Col(0, f.Name, f.Type)}}
+	out := sc.withHidden("__rows#"+itoa(base), types.BigInt).withHidden("__values#"+itoa(base+1), types.BigInt).
+		withHidden(f.Name+"#"+itoa(base+2), f.Type).withHidden("__in#"+itoa(base+3), types.Boolean)
+	rows := expr.Col(base, "__rows", types.BigInt)
+	values := expr.Col(base+1, "__values", types.BigInt)
+	mark := expr.Col(base+3, "__in", types.Boolean)
+	zero := expr.MustLit(int64(0), types.BigInt)
+	matched, err1 := expr.Call("is_not_null", mark)
+	empty, err2 := expr.Call("=", rows, zero)
+	xNull, err3 := expr.Call("is_null", x)
+	hasNull, err4 := expr.Call("<", values, rows)
+	nullCase, err5 := expr.Call("or", xNull, hasNull)
+	for _, err := range []error{err1, err2, err3, err4, err5} {
+		if err != nil {
+			return nil, nil, errAt(e, "%v", err)
+		}
+	}
+	t, f0 := expr.MustLit(true, types.Boolean), expr.MustLit(false, types.Boolean)
+	null := expr.MustLit(nil, types.Boolean)
+	value, err := expr.Case(nil, []expr.Expr{matched, empty, nullCase}, []expr.Expr{t, f0, null}, f0)
+	if err != nil {
+		return nil, nil, errAt(e, "%v", err)
+	}
+	if e.Not {
+		if value, err = expr.Call("not", value); err != nil {
+			return nil, nil, errAt(e, "%v", err)
+		}
+	}
+	b.subqueryExprs[e] = value
+	return node, out, nil
 }

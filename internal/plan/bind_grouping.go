@@ -210,6 +210,15 @@ func bindGroupingCall(c *sql.Call, pre *exprBinder, keyStrings []string, sets []
 		}
 	}
 	n := len(keyStrings)
+	if name == "grouping_id" && len(idx) == n {
+		same := true
+		for j, i := range idx {
+			same = same && i == j
+		}
+		if same {
+			return gid, nil // over every key in order: the id itself
+		}
+	}
 	var whens, thens []expr.Expr
 	for _, s := range sets {
 		id := groupingID(s, n)

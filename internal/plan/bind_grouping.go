@@ -118,15 +118,30 @@ func groupingID(set []int, n int) int64 {
 	return id
 }
 
+// setIDs are the values of the hidden key, one per set: the grouping id,
+// plus k << n for the k-th repeat of a set, so that a set listed twice
+// gives its rows twice (as in Spark) rather than counting them twice.
+func setIDs(sets [][]int, n int) []int64 {
+	seen := map[int64]int64{}
+	out := make([]int64, len(sets))
+	for i, s := range sets {
+		g := groupingID(s, n)
+		out[i] = g + seen[g]<<n
+		seen[g]++
+	}
+	return out
+}
+
 // expandSets adds the grouping sets to input: an Explode of the set ids
 // gives each row once per set, and each key reads NULL in the sets that
 // leave it out. It returns the new input and the aggregate's keys (the
 // grouping id last).
 func expandSets(input Node, keys []expr.Expr, sets [][]int) (Node, []expr.Expr, error) {
 	n := len(keys)
+	setID := setIDs(sets, n)
 	ids := make([]expr.Expr, len(sets))
-	for i, s := range sets {
-		ids[i] = expr.MustLit(groupingID(s, n), types.BigInt)
+	for i := range sets {
+		ids[i] = expr.MustLit(setID[i], types.BigInt)
 	}
 	gen, err := expr.Call("array", ids...)
 	if err != nil {
@@ -138,10 +153,10 @@ func expandSets(input Node, keys []expr.Expr, sets [][]int) (Node, []expr.Expr, 
 	out := make([]expr.Expr, 0, n+1)
 	for i, k := range keys {
 		var present []expr.Expr
-		for _, s := range sets {
+		for si, s := range sets {
 			for _, j := range s {
 				if j == i {
-					present = append(present, expr.MustLit(groupingID(s, n), types.BigInt))
+					present = append(present, expr.MustLit(setID[si], types.BigInt))
 					break
 				}
 			}
@@ -210,7 +225,12 @@ func bindGroupingCall(c *sql.Call, pre *exprBinder, keyStrings []string, sets []
 		}
 	}
 	n := len(keyStrings)
-	if name == "grouping_id" && len(idx) == n {
+	setID := setIDs(sets, n)
+	repeats := false
+	for _, v := range setID {
+		repeats = repeats || v >= 1<<n
+	}
+	if name == "grouping_id" && len(idx) == n && !repeats {
 		same := true
 		for j, i := range idx {
 			same = same && i == j
@@ -220,7 +240,7 @@ func bindGroupingCall(c *sql.Call, pre *exprBinder, keyStrings []string, sets []
 		}
 	}
 	var whens, thens []expr.Expr
-	for _, s := range sets {
+	for si, s := range sets {
 		id := groupingID(s, n)
 		var v int64
 		for j, i := range idx {
@@ -228,7 +248,7 @@ func bindGroupingCall(c *sql.Call, pre *exprBinder, keyStrings []string, sets []
 				v |= 1 << (len(idx) - 1 - j)
 			}
 		}
-		eq, err := expr.Call("=", gid, expr.MustLit(id, types.BigInt))
+		eq, err := expr.Call("=", gid, expr.MustLit(setID[si], types.BigInt))
 		if err != nil {
 			return nil, err
 		}

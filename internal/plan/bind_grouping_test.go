@@ -49,3 +49,11 @@ func TestExpandGroupBy(t *testing.T) {
 		}
 	}
 }
+
+// TestSetIDsRepeat checks that a repeated set gets its own hidden key.
+func TestSetIDsRepeat(t *testing.T) {
+	got := fmt.Sprint(setIDs([][]int{{0}, {0}, {}, {0}}, 1))
+	if got != "[0 2 1 4]" {
+		t.Fatalf("setIDs = %s, want [0 2 1 4]", got)
+	}
+}

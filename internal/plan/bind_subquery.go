@@ -1,11 +1,8 @@
 package plan
 
 import (
-	"github.com/apache/arrow-go/v18/arrow"
-
 	"sluice/internal/expr"
 	"sluice/internal/sql"
-	"sluice/internal/types"
 )
 
 // Subqueries are decorrelated while binding, into joins:
@@ -266,14 +263,15 @@ func (b *Binder) bindInJoin(e *sql.InSubquery, not bool, input Node, sc *scope) 
 			return nil, errAt(e, "the subquery of IN must return one column, got %d", w)
 		}
 		f := n.Schema().Field(0)
-		if err := comparable(e, x.Type(), f.Type); err != nil {
+		lk, rk, err := inKeys(e, x, expr.Col(0, f.Name, f.Type))
+		if err != nil {
 			return nil, err
 		}
 		kind := SemiJoin
 		if not {
 			kind = NullAwareAntiJoin
 		}
-		return &Join{Left: input, Right: n, Kind: kind, LeftKeys: []expr.Expr{x}, RightKeys: []expr.Expr{expr.Col(0, f.Name, f.Type)}}, nil
+		return &Join{Left: input, Right: n, Kind: kind, LeftKeys: []expr.Expr{lk}, RightKeys: []expr.Expr{rk}}, nil
 	}
 	if aggregated(corr.sel) || len(corr.sel.Items) != 1 {
 		return nil, errAt(e, "a correlated IN subquery must select one column, without GROUP BY or aggregates")
@@ -285,14 +283,15 @@ func (b *Binder) bindInJoin(e *sql.InSubquery, not bool, input Node, sc *scope) 
 	if err != nil {
 		return nil, err
 	}
-	if err := comparable(e, x.Type(), v.Type()); err != nil {
+	lk, rk, err := inKeys(e, x, v)
+	if err != nil {
 		return nil, err
 	}
 	j := &Join{Left: input, Right: corr.node, LeftKeys: corr.outerKeys, RightKeys: corr.innerKeys}
 	if !not {
 		j.Kind = SemiJoin
-		j.LeftKeys = append(append([]expr.Expr{}, j.LeftKeys...), x)
-		j.RightKeys = append(append([]expr.Expr{}, j.RightKeys...), v)
+		j.LeftKeys = append(append([]expr.Expr{}, j.LeftKeys...), lk)
+		j.RightKeys = append(append([]expr.Expr{}, j.RightKeys...), rk)
 		j.Residual = expr.AndAll(corr.residual)
 		return j, nil
 	}
@@ -319,12 +318,15 @@ func (b *Binder) bindInJoin(e *sql.InSubquery, not bool, input Node, sc *scope) 
 	return j, nil
 }
 
-func comparable(at sql.Expr, a, b arrow.DataType) error {
-	if arrow.TypeEqual(a, b) {
-		return nil
+// inKeys are the join keys of x IN (subquery of v): x and v cast as x = v
+// casts them (an INT against a STRING compares as INT, as in Spark).
+func inKeys(at sql.Expr, x, v expr.Expr) (expr.Expr, expr.Expr, error) {
+	eq, err := expr.Call("=", x, v)
+	if err != nil {
+		return nil, nil, errAt(at, "IN compares %s with a subquery of %s: %v", typeName(x.Type()), typeName(v.Type()), err)
 	}
-	if _, ok := types.Common(a, b); !ok {
-		return errAt(at, "IN compares %s with a subquery of %s", typeName(a), typeName(b))
+	if c, ok := eq.(*expr.CallExpr); ok && len(c.Args) == 2 {
+		return c.Args[0], c.Args[1], nil
 	}
-	return nil
+	return x, v, nil
 }

@@ -242,7 +242,8 @@ func (b *Binder) attachIn(e *sql.InSubquery, input Node, sc *scope) (Node, *scop
 		return nil, nil, errAt(e, "the subquery of IN must return one column, got %d", w)
 	}
 	f := n.Schema().Field(0)
-	if err := comparable(e, x.Type(), f.Type); err != nil {
+	lk, rk, err := inKeys(e, x, expr.Col(0, f.Name, f.Type))
+	if err != nil {
 		return nil, nil, err
 	}
 	if b.subqueryExprs == nil {
@@ -258,7 +259,7 @@ func (b *Binder) attachIn(e *sql.InSubquery, input Node, sc *scope) (Node, *scop
 	marks := &Project{Input: &Distinct{Input: n}, Exprs: []expr.Expr{col, expr.MustLit(true, types.Boolean)}, Names: []string{f.Name, "__in"}}
 	base := input.Schema().NumFields()
 	var node Node = &Join{Left: input, Right: counts, Kind: CrossJoin}
-	node = &Join{Left: node, Right: marks, Kind: LeftJoin, LeftKeys: []expr.Expr{x}, RightKeys: []expr.Expr{expr.Col(0, f.Name, f.Type)}}
+	node = &Join{Left: node, Right: marks, Kind: LeftJoin, LeftKeys: []expr.Expr{lk}, RightKeys: []expr.Expr{rk}}
 	out := sc.withHidden("__rows#"+itoa(base), types.BigInt).withHidden("__values#"+itoa(base+1), types.BigInt).
 		withHidden(f.Name+"#"+itoa(base+2), f.Type).withHidden("__in#"+itoa(base+3), types.Boolean)
 	rows := expr.Col(base, "__rows", types.BigInt)

@@ -110,6 +110,17 @@ func (b *Binder) bindSelect(sel *sql.Select, orderBy []*sql.OrderItem) (Node, er
 		psc := &scope{}
 		for i, f := range agg.Schema().Fields() {
 			psc = psc.withHidden("__agg"+itoa(i)+"#"+f.Name, f.Type)
+			if i < len(agg.Keys) {
+				// A key that is a column keeps its name, for subqueries
+				// correlated on it (their conditions bind over this scope).
+				if c, ok := agg.Keys[i].(*expr.Column); ok {
+					for _, col := range sc.cols {
+						if col.Index == c.Index {
+							psc.cols[i].Table, psc.cols[i].Name = col.Table, col.Name
+						}
+					}
+				}
+			}
 		}
 		if input, psc, err = b.attachSubqueries(valueExprs(sel, orderBy), input, psc); err != nil {
 			return nil, err

@@ -22,6 +22,13 @@ import (
 //     matches.
 //   - EXISTS (q) as a value: a cross join with count(*) > 0 of q, or
 //     correlated, a left join with q's distinct correlated keys.
+//   - x [NOT] IN (q) as a value (SELECT list, under OR), uncorrelated: a
+//     left join with q's distinct values and a cross join with its row
+//     and non-NULL counts, for the three-valued result.
+//
+// It happens here rather than in a rewrite rule because correlation is
+// found by name resolution: a condition of q's WHERE that binds only with
+// the outer query's scope as a fallback (scope.outer) is correlated.
 
 // correlated is a subquery bound for decorrelation: its FROM and
 // uncorrelated WHERE, with the correlated conditions over the joined

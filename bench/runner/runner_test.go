@@ -43,7 +43,8 @@ func TestSelectQueries(t *testing.T) {
 		{nil, "Q1Q2Q3Q4", false},
 		{[]string{"q3", "Q1"}, "Q3Q1", false},
 		{[]string{"Q0"}, "Q0", false},
-		{[]string{"Q5"}, "", true},
+		{[]string{"Q5"}, "Q5", false},
+		{[]string{"Q9"}, "", true},
 	} {
 		qs, err := selectQueries(c.ids)
 		var got string

@@ -19,7 +19,10 @@ type JoinKind int
 
 // Join kinds. Semi and Anti output only the probe columns: a probe row
 // with at least one match (Semi, for IN / EXISTS), or with none (Anti,
-// for NOT EXISTS; NOT IN's NULL rule is the planner's to add).
+// for NOT EXISTS). NullAwareAnti is NOT IN over one key with no
+// residual: as Anti, except that an empty build side keeps every probe
+// row, and otherwise a NULL probe key, or any NULL build key, keeps none
+// (x NOT IN (...) is then NULL, not TRUE).
 const (
 	InnerJoin JoinKind = iota
 	LeftJoin
@@ -27,11 +30,15 @@ const (
 	FullJoin
 	SemiJoin
 	AntiJoin
+	NullAwareAntiJoin
 )
 
 func (k JoinKind) String() string {
-	return [...]string{"Inner", "Left", "Right", "Full", "Semi", "Anti"}[k]
+	return [...]string{"Inner", "Left", "Right", "Full", "Semi", "Anti", "NullAwareAnti"}[k]
 }
+
+// probeOnly reports whether the join outputs only the probe columns.
+func (k JoinKind) probeOnly() bool { return k == SemiJoin || k == AntiJoin || k == NullAwareAntiJoin }
 
 // HashJoin joins its input (the probe side) with a build side held in
 // memory: a hash table from key to build rows. NULL keys never match.
@@ -57,6 +64,8 @@ type HashJoin struct {
 	starts   []int32 // rows of key id g: rowsByID[starts[g]:starts[g+1]]
 	rowsByID []int32
 	matched  []bool // build rows matched so far (RIGHT, FULL)
+	// buildHasNull: some build row has a NULL key (NullAwareAnti).
+	buildHasNull bool
 
 	ids []int32
 
@@ -93,8 +102,11 @@ func NewHashJoin(ctx context.Context, kind JoinKind, probeSchema, buildSchema *a
 		return nil, fmt.Errorf("hash join: condition %s is %s, not BOOLEAN", residual, residual.Type())
 	}
 	fields := append([]arrow.Field{}, probeSchema.Fields()...)
-	if kind != SemiJoin && kind != AntiJoin {
+	if !kind.probeOnly() {
 		fields = append(fields, buildSchema.Fields()...)
+	}
+	if kind == NullAwareAntiJoin && (len(buildKeys) != 1 || residual != nil) {
+		return nil, fmt.Errorf("hash join: a null-aware anti join takes one key and no condition")
 	}
 	for i := range fields {
 		fields[i].Nullable = true
@@ -125,6 +137,12 @@ func (j *HashJoin) index(ctx context.Context) error {
 	defer releaseAll(keys)
 	ids := make([]uint32, n)
 	j.table.assign(keys, n, ids, nil)
+	j.buildHasNull = false
+	for _, k := range keys {
+		if k.NullN() > 0 {
+			j.buildHasNull = true
+		}
+	}
 	j.starts = make([]int32, j.table.size()+1)
 	for _, id := range ids {
 		j.starts[id+1]++
@@ -164,6 +182,9 @@ func (j *HashJoin) Process(ctx context.Context, batch arrow.RecordBatch, out Out
 	ids := j.ids[:n]
 	j.table.lookup(keys, n, ids)
 
+	if j.kind == NullAwareAntiJoin {
+		return j.nullAwareAnti(ctx, batch, keys[0], ids, out)
+	}
 	if j.residual == nil && (j.kind == SemiJoin || j.kind == AntiJoin) {
 		var keep []int32
 		for i, id := range ids {
@@ -243,7 +264,7 @@ func (j *HashJoin) emitPairs(ctx context.Context, batch arrow.RecordBatch, pIdx,
 				j.matched[b] = true
 			}
 		}
-		if j.kind == SemiJoin || j.kind == AntiJoin {
+		if j.kind.probeOnly() {
 			return nil
 		}
 		return out.Send(ctx, Message{Batch: joined})
@@ -263,7 +284,7 @@ func (j *HashJoin) emitPairs(ctx context.Context, batch arrow.RecordBatch, pIdx,
 			j.matched[bIdx[k]] = true
 		}
 	}
-	if j.kind == SemiJoin || j.kind == AntiJoin {
+	if j.kind.probeOnly() {
 		return nil
 	}
 	kept, err := compute.FilterRecordBatch(ctx, joined, mask, compute.DefaultFilterOptions())
@@ -301,12 +322,38 @@ func (j *HashJoin) joinRows(ctx context.Context, batch arrow.RecordBatch, pIdx, 
 		cols = append(cols, t)
 	}
 	schema := j.schema
-	if j.kind == SemiJoin || j.kind == AntiJoin {
+	if j.kind.probeOnly() {
 		schema = arrow.NewSchema(append(append([]arrow.Field{}, j.probeSchema.Fields()...), j.buildSchema.Fields()...), nil)
 	}
 	res := array.NewRecordBatch(schema, cols, int64(len(pIdx)))
 	releaseAll(cols)
 	return res, nil
+}
+
+// nullAwareAnti keeps the probe rows x for which x NOT IN (build keys)
+// is TRUE.
+func (j *HashJoin) nullAwareAnti(ctx context.Context, batch arrow.RecordBatch, key arrow.Array, ids []int32, out Output) error {
+	if j.build.NumRows() == 0 {
+		return j.emitProbeRows(ctx, batch, allRows(len(ids)), out)
+	}
+	if j.buildHasNull {
+		return nil
+	}
+	var keep []int32
+	for i, id := range ids {
+		if id < 0 && key.IsValid(i) {
+			keep = append(keep, int32(i))
+		}
+	}
+	return j.emitProbeRows(ctx, batch, keep, out)
+}
+
+func allRows(n int) []int32 {
+	out := make([]int32, n)
+	for i := range out {
+		out[i] = int32(i)
+	}
+	return out
 }
 
 // emitProbeRows sends probe rows rows (Semi/Anti output).

@@ -174,6 +174,15 @@ func (j *HashJoin) partition(ctx context.Context, b arrow.RecordBatch, build boo
 // loadBuildWithin runs the build plan into a buildSink: in memory when it
 // fits, else partitioned on disk.
 func loadBuildWithin(ctx context.Context, j *HashJoin) error {
+	if j.kind == NullAwareAntiJoin {
+		// NOT IN needs the whole build side at once (is it empty, has it
+		// a NULL): it stays in memory, unreserved.
+		coll := NewCollect()
+		if err := Run(ctx, j.buildPlan, WatermarkEnd, coll, nil); err != nil {
+			return err
+		}
+		return j.Rebuild(ctx, coll.Batches())
+	}
 	sink := &buildSink{j: j}
 	defer sink.release()
 	if j.spill != nil {
@@ -213,7 +222,7 @@ func (j *HashJoin) joinSpilled(ctx context.Context, out Output) error {
 		sp.remove()
 		j.spill = nil
 	}()
-	semi := j.kind == SemiJoin || j.kind == AntiJoin
+	semi := j.kind.probeOnly()
 	np := len(j.probeSchema.Fields())
 	// The residual reads build columns after the probe's: one further
 	// along now that the probe side carries its sequence number.

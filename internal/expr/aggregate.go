@@ -16,11 +16,50 @@ type Accumulator = functions.Accumulator
 // Aggregate is a bound aggregate call such as count(DISTINCT clientip).
 // Args are already cast to what the accumulator reads: exec evaluates
 // them per batch and passes the arrays to Update.
+//
+// With a FILTER (WHERE cond), Filtered is true and cond is the last of
+// Args (exec evaluates it like any argument; the accumulator drops the
+// rows where it is not TRUE).
 type Aggregate struct {
 	Name     string
 	Args     []Expr
 	Distinct bool
+	Filtered bool
 	bound    *functions.AggBound
+}
+
+// NewFilteredAggregate is NewAggregate with FILTER (WHERE filter);
+// filter nil is no filter.
+func NewFilteredAggregate(name string, args []Expr, distinct bool, filter Expr) (*Aggregate, error) {
+	a, err := NewAggregate(name, args, distinct)
+	if err != nil || filter == nil {
+		return a, err
+	}
+	if filter.Type().ID() != arrow.BOOL && filter.Type().ID() != arrow.NULL {
+		return nil, fmt.Errorf("FILTER condition must be BOOLEAN, got %s", filter.Type())
+	}
+	c := *a
+	c.Args = append(append([]Expr{}, a.Args...), filter)
+	c.Filtered = true
+	c.bound = functions.Filtered(a.bound)
+	return &c, nil
+}
+
+// CallArgs are the arguments of the call itself (Args without the FILTER
+// condition).
+func (a *Aggregate) CallArgs() []Expr {
+	if a.Filtered {
+		return a.Args[:len(a.Args)-1]
+	}
+	return a.Args
+}
+
+// FilterExpr is the FILTER condition, nil when there is none.
+func (a *Aggregate) FilterExpr() Expr {
+	if a.Filtered {
+		return a.Args[len(a.Args)-1]
+	}
+	return nil
 }
 
 // NewAggregate binds an aggregate by name; count(*) has no args.
@@ -57,18 +96,23 @@ func (a *Aggregate) Type() arrow.DataType { return a.bound.Type }
 
 // String prints the call: count(*), count(DISTINCT clientip).
 func (a *Aggregate) String() string {
-	if len(a.Args) == 0 {
-		return a.Name + "(*)"
+	f := ""
+	if a.Filtered {
+		f = " FILTER (WHERE " + a.FilterExpr().String() + ")"
 	}
-	parts := make([]string, len(a.Args))
-	for i, x := range a.Args {
+	args := a.CallArgs()
+	if len(args) == 0 {
+		return a.Name + "(*)" + f
+	}
+	parts := make([]string, len(args))
+	for i, x := range args {
 		parts[i] = x.String()
 	}
 	d := ""
 	if a.Distinct {
 		d = "DISTINCT "
 	}
-	return a.Name + "(" + d + strings.Join(parts, ", ") + ")"
+	return a.Name + "(" + d + strings.Join(parts, ", ") + ")" + f
 }
 
 // NewAccumulator returns empty state for this aggregate.

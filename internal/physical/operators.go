@@ -58,7 +58,8 @@ func sortKeys(ks []plan.SortKey) []exec.SortKey {
 // Keys of different types meet at their common type, as in Spark.
 func newJoin(ctx context.Context, j *plan.Join, build []arrow.RecordBatch) (*exec.HashJoin, error) {
 	kind := map[plan.JoinKind]exec.JoinKind{plan.InnerJoin: exec.InnerJoin, plan.LeftJoin: exec.LeftJoin,
-		plan.RightJoin: exec.RightJoin, plan.FullJoin: exec.FullJoin, plan.CrossJoin: exec.InnerJoin}[j.Kind]
+		plan.RightJoin: exec.RightJoin, plan.FullJoin: exec.FullJoin, plan.CrossJoin: exec.InnerJoin,
+		plan.SemiJoin: exec.SemiJoin, plan.AntiJoin: exec.AntiJoin, plan.NullAwareAntiJoin: exec.NullAwareAntiJoin}[j.Kind]
 	lk := append([]expr.Expr{}, j.LeftKeys...)
 	rk := append([]expr.Expr{}, j.RightKeys...)
 	for i := range lk {

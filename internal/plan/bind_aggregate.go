@@ -16,9 +16,15 @@ import (
 func (b *Binder) bindAggregate(sel *sql.Select, items []selectItem, calls []*sql.Call, input Node, sc *scope) (*Aggregate, hook, error) {
 	agg := &Aggregate{Input: input}
 	pre := &exprBinder{b: b, sc: sc}
-	for _, g := range sel.GroupBy {
+	list := sel.GroupBy
+	if sel.GroupByAll {
+		list = groupByAll(items)
+	}
+	gk := expandGroupBy(list)
+	var keys []expr.Expr
+	for _, g := range gk.keys {
 		ast := g
-		if k, ok := literalInt(g); ok {
+		if k, ok := literalInt(g); ok && !sel.GroupByAll {
 			if k < 1 || k > len(items) || items[k-1].ast == nil || items[k-1].col != nil {
 				return nil, nil, errAt(g, "GROUP BY position %d is not in the select list", k)
 			}
@@ -40,8 +46,24 @@ func (b *Binder) bindAggregate(sel *sql.Select, items []selectItem, calls []*sql
 		if err != nil {
 			return nil, nil, err
 		}
-		agg.Keys = append(agg.Keys, k)
+		keys = append(keys, k)
 		agg.KeyNames = append(agg.KeyNames, keyName(ast, k, items))
+	}
+	keyStrings := make([]string, len(keys))
+	for i, k := range keys {
+		keyStrings[i] = k.String()
+	}
+	agg.Keys = keys
+	if gk.sets != nil {
+		if b.Streaming {
+			return nil, nil, errAt(sel, "ROLLUP, CUBE and GROUPING SETS are not supported in streaming queries")
+		}
+		in, ks, err := expandSets(input, keys, gk.sets)
+		if err != nil {
+			return nil, nil, errAt(sel, "grouping sets: %v", err)
+		}
+		agg.Input, agg.Keys = in, ks
+		agg.KeyNames = append(agg.KeyNames, groupingIDName)
 	}
 	seen := map[string]int{}
 	for _, c := range calls {
@@ -57,13 +79,14 @@ func (b *Binder) bindAggregate(sel *sql.Select, items []selectItem, calls []*sql
 		agg.AggNames = append(agg.AggNames, a.String())
 	}
 	nk := len(agg.Keys)
-	keyStrings := make([]string, nk)
-	for i, k := range agg.Keys {
-		keyStrings[i] = k.String()
-	}
 	outTypes := agg.Schema()
 	var h hook
 	h = func(e sql.Expr) (expr.Expr, bool, error) {
+		if c, ok := isGroupingCall(e); ok {
+			gid := expr.Col(nk-1, groupingIDName, types.BigInt)
+			be, err := bindGroupingCall(c, pre, keyStrings, gk.sets, gid)
+			return be, err == nil, err
+		}
 		if w := windowFieldRef(e, sel, sc); w != nil {
 			be, err := (&exprBinder{b: b, sc: &scope{}, hook: h}).bind(w)
 			return be, err == nil, err
@@ -111,6 +134,28 @@ func (b *Binder) bindAggregate(sel *sql.Select, items []selectItem, calls []*sql
 	return agg, h, nil
 }
 
+// groupByAll lists the GROUP BY ALL keys: every select item without an
+// aggregate (constants aside, which group nothing), as in Spark.
+func groupByAll(items []selectItem) []sql.Expr {
+	var out []sql.Expr
+	for _, it := range items {
+		if it.ast == nil || it.col != nil {
+			continue
+		}
+		if _, lit := it.ast.(*sql.Literal); lit || len(collectAggs(it.ast, nil)) > 0 {
+			continue
+		}
+		if c, ok := it.ast.(*sql.Call); ok && c.Over != nil {
+			continue
+		}
+		if _, ok := isGroupingCall(it.ast); ok {
+			continue
+		}
+		out = append(out, it.ast)
+	}
+	return out
+}
+
 func keyName(ast sql.Expr, k expr.Expr, items []selectItem) string {
 	switch t := ast.(type) {
 	case *sql.ColumnRef:
@@ -149,7 +194,21 @@ func (b *Binder) bindAggCall(c *sql.Call, pre *exprBinder) (*expr.Aggregate, err
 		}
 		args = append(args, expr.MustLit(true, types.Boolean))
 	}
-	a, err := expr.NewAggregate(name, args, c.Distinct)
+	var filter expr.Expr
+	if c.Filter != nil {
+		if len(collectAggs(c.Filter, nil)) > 0 {
+			return nil, errAt(c.Filter, "aggregate functions are not allowed in FILTER (WHERE ...)")
+		}
+		f, err := pre.bind(c.Filter)
+		if err != nil {
+			return nil, err
+		}
+		if err := wantBool(c.Filter, f, "FILTER"); err != nil {
+			return nil, err
+		}
+		filter = f
+	}
+	a, err := expr.NewFilteredAggregate(name, args, c.Distinct, filter)
 	if err != nil {
 		return nil, errAt(c, "%v", err)
 	}

@@ -208,6 +208,24 @@ func (eb *exprBinder) bindNode(e sql.Expr) (expr.Expr, error) {
 		return expr.Call("extract", f, x)
 	case *sql.Call:
 		return eb.bindCall(t)
+	case *sql.Subquery, *sql.Exists:
+		if v, ok := eb.b.subqueryExprs[e]; ok {
+			return v, nil
+		}
+		if err := eb.b.noStreamingSubquery(e); err != nil {
+			return nil, err
+		}
+		return nil, errAt(e, "a subquery is not supported here; subqueries may appear in WHERE, HAVING, the SELECT list and ORDER BY")
+	case *sql.InSubquery:
+		if v, ok := eb.b.subqueryExprs[e]; ok {
+			return v, nil
+		}
+		if err := eb.b.noStreamingSubquery(e); err != nil {
+			return nil, err
+		}
+		return nil, errAt(t, "a subquery is not supported here; subqueries may appear in WHERE, HAVING, the SELECT list and ORDER BY")
+	case *sql.GroupingSets:
+		return nil, errAt(t, "%s is only allowed in GROUP BY", t.Kind)
 	case *sql.Subscript:
 		x, err := eb.bind(t.X)
 		if err != nil {
@@ -235,6 +253,9 @@ func (eb *exprBinder) bindCall(c *sql.Call) (expr.Expr, error) {
 			return expr.Col(col.Index, col.Name, col.Type), nil
 		}
 	}
+	if c.Filter != nil && (c.Over != nil || !expr.IsAggregate(name)) {
+		return nil, errAt(c, "FILTER (WHERE ...) is only allowed on aggregate functions, not on %s", describeCall(c))
+	}
 	if c.Over != nil {
 		return nil, errAt(c, "window function %s is not allowed here; window functions may appear in the SELECT list, QUALIFY and ORDER BY", name)
 	}
@@ -252,6 +273,9 @@ func (eb *exprBinder) bindCall(c *sql.Call) (expr.Expr, error) {
 	}
 	if c.Star || c.Distinct {
 		return nil, errAt(c, "%s(%s) is only valid for aggregate functions", name, map[bool]string{true: "*", false: "DISTINCT ..."}[c.Star])
+	}
+	if name == "grouping" || name == "grouping_id" {
+		return nil, errAt(c, "%s() is only allowed with GROUP BY ROLLUP, CUBE or GROUPING SETS, in the SELECT list, HAVING and ORDER BY", name)
 	}
 	if !expr.IsFunction(name) {
 		return nil, errAt(c, "unknown function %s%s", c.Name, suggest.DidYouMean(c.Name, expr.FunctionNames()))
@@ -398,6 +422,13 @@ func literalInt(e sql.Expr) (int, bool) {
 	}
 	v, err := strconv.Atoi(l.Value)
 	return v, err == nil
+}
+
+func describeCall(c *sql.Call) string {
+	if c.Over != nil {
+		return "window function " + strings.ToLower(c.Name)
+	}
+	return strings.ToLower(c.Name)
 }
 
 func isGenerator(name string) bool {

@@ -47,14 +47,23 @@ func (b *Binder) bindSelect(sel *sql.Select, orderBy []*sql.OrderItem) (Node, er
 		}
 	}
 	if sel.Where != nil {
-		pred, err := b.bindScalar(sel.Where, sc)
-		if err != nil {
+		var err error
+		if input, sc, err = b.bindWhere(sel.Where, input, sc, "WHERE"); err != nil {
 			return nil, err
 		}
-		if err := wantBool(sel.Where, pred, "WHERE"); err != nil {
+	}
+	grouped := len(sel.GroupBy) > 0 || sel.GroupByAll || sel.Having != nil
+	for _, it := range sel.Items {
+		grouped = grouped || len(collectAggs(it.Expr, nil)) > 0
+	}
+	for _, o := range orderBy {
+		grouped = grouped || len(collectAggs(o.Expr, nil)) > 0
+	}
+	if !grouped {
+		var err error
+		if input, sc, err = b.attachSubqueries(valueExprs(sel, orderBy), input, sc); err != nil {
 			return nil, err
 		}
-		input = &Filter{Input: input, Pred: pred}
 	}
 
 	items, err := expandItems(sel.Items, sc)
@@ -90,13 +99,33 @@ func (b *Binder) bindSelect(sel *sql.Select, orderBy []*sql.OrderItem) (Node, er
 		return nil, streamingWindowError(winCalls[0])
 	}
 	post := &exprBinder{b: b, sc: sc}
-	if len(sel.GroupBy) > 0 || len(aggCalls) > 0 || sel.Having != nil {
+	if len(sel.GroupBy) > 0 || sel.GroupByAll || len(aggCalls) > 0 || sel.Having != nil {
 		agg, h, err := b.bindAggregate(sel, items, aggCalls, input, sc)
 		if err != nil {
 			return nil, err
 		}
 		input = agg
-		post = &exprBinder{b: b, sc: &scope{}, hook: h}
+		// The aggregate's columns are reached through the hook only; the
+		// scope's hidden columns keep later ones (subqueries) in place.
+		psc := &scope{}
+		for i, f := range agg.Schema().Fields() {
+			psc = psc.withHidden("__agg"+itoa(i)+"#"+f.Name, f.Type)
+			if i < len(agg.Keys) {
+				// A key that is a column keeps its name, for subqueries
+				// correlated on it (their conditions bind over this scope).
+				if c, ok := agg.Keys[i].(*expr.Column); ok {
+					for _, col := range sc.cols {
+						if col.Index == c.Index {
+							psc.cols[i].Table, psc.cols[i].Name = col.Table, col.Name
+						}
+					}
+				}
+			}
+		}
+		if input, psc, err = b.attachSubqueries(valueExprs(sel, orderBy), input, psc); err != nil {
+			return nil, err
+		}
+		post = &exprBinder{b: b, sc: psc, hook: h}
 		if sel.Having != nil {
 			pred, err := post.bind(sel.Having)
 			if err != nil {
@@ -204,6 +233,24 @@ func (b *Binder) bindSelect(sel *sql.Select, orderBy []*sql.OrderItem) (Node, er
 		n = &Project{Input: n, Exprs: cols, Names: names[:visible]}
 	}
 	return n, nil
+}
+
+// valueExprs are the expressions of a SELECT whose scalar subqueries are
+// joined in before they are bound: the items, HAVING, QUALIFY and ORDER BY.
+func valueExprs(sel *sql.Select, orderBy []*sql.OrderItem) []sql.Expr {
+	var out []sql.Expr
+	for _, it := range sel.Items {
+		out = append(out, it.Expr)
+	}
+	for _, e := range []sql.Expr{sel.Having, sel.Qualify} {
+		if e != nil {
+			out = append(out, e)
+		}
+	}
+	for _, o := range orderBy {
+		out = append(out, o.Expr)
+	}
+	return out
 }
 
 func wantBool(at sql.Expr, e expr.Expr, clause string) error {

@@ -76,6 +76,9 @@ func (b *Binder) bindWindows(sel *sql.Select, calls []*sql.Call, input Node, pos
 			continue
 		}
 		seen[c.String()] = true
+		if c.Filter != nil {
+			return nil, nil, errAt(c, "FILTER (WHERE ...) is not supported on window functions (%s ... OVER)", strings.ToLower(c.Name))
+		}
 		spec, err := resolveWindow(c.Over, named, 0)
 		if err != nil {
 			return nil, nil, err

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"sluice/internal/connector"
+	"sluice/internal/expr"
 	"sluice/internal/sql"
 )
 
@@ -75,6 +76,9 @@ type Binder struct {
 	// being bound (as canonical SQL) to the hidden column that holds their
 	// window (__hop, __session).
 	windowCols map[string]string
+	// subqueryExprs holds, for each scalar subquery and EXISTS value
+	// already joined into the plan, the expression that reads its value.
+	subqueryExprs map[sql.Expr]expr.Expr
 	// steps counts expression nodes bound, to look at ctx every so often.
 	steps int
 }

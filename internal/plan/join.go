@@ -19,11 +19,22 @@ const (
 	RightJoin
 	FullJoin
 	CrossJoin
+	// SemiJoin keeps the left rows with a match (IN, EXISTS), AntiJoin
+	// those without (NOT EXISTS); both output only the left columns.
+	SemiJoin
+	AntiJoin
+	// NullAwareAntiJoin is x NOT IN (subquery) on one key and no
+	// residual: an empty right side keeps every left row; otherwise a NULL
+	// left key or any NULL right key keeps none.
+	NullAwareAntiJoin
 )
 
 func (k JoinKind) String() string {
-	return [...]string{"Inner", "Left", "Right", "Full", "Cross"}[k]
+	return [...]string{"Inner", "Left", "Right", "Full", "Cross", "Semi", "Anti", "NullAwareAnti"}[k]
 }
+
+// LeftOnly reports whether the join outputs only the left columns.
+func (k JoinKind) LeftOnly() bool { return k == SemiJoin || k == AntiJoin || k == NullAwareAntiJoin }
 
 // Join is an equi-join run as a hash join: Right is the build side, held
 // in memory; Left streams through. Output columns are Left's then
@@ -37,9 +48,13 @@ type Join struct {
 	Residual    expr.Expr
 }
 
-// Schema is left columns then right columns.
+// Schema is left columns then right columns (only the left ones for
+// semi and anti joins).
 func (j *Join) Schema() *arrow.Schema {
-	fs := append(append([]arrow.Field{}, j.Left.Schema().Fields()...), j.Right.Schema().Fields()...)
+	fs := append([]arrow.Field{}, j.Left.Schema().Fields()...)
+	if !j.Kind.LeftOnly() {
+		fs = append(fs, j.Right.Schema().Fields()...)
+	}
 	for i := range fs {
 		fs[i].Nullable = true
 	}

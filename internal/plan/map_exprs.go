@@ -49,7 +49,11 @@ func mapExprs(n Node, fn func(expr.Expr) (expr.Expr, error)) (Node, error) {
 			if err != nil {
 				return nil, err
 			}
-			if c.Aggs[i], err = expr.NewAggregate(a.Name, args, a.Distinct); err != nil {
+			var filter expr.Expr
+			if a.Filtered {
+				args, filter = args[:len(args)-1], args[len(args)-1]
+			}
+			if c.Aggs[i], err = expr.NewFilteredAggregate(a.Name, args, a.Distinct, filter); err != nil {
 				return nil, err
 			}
 		}

@@ -97,7 +97,7 @@ func pushableAggregate(a *Aggregate) ([]connector.GroupKey, []connector.AggCall,
 	}
 	var calls []connector.AggCall
 	for _, g := range a.Aggs {
-		if g.Distinct {
+		if g.Distinct || g.Filtered {
 			return nil, nil, false
 		}
 		switch g.Name {

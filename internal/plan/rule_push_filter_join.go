@@ -22,7 +22,7 @@ func (PushFilterIntoJoin) Apply(n Node) (Node, bool, error) {
 		return n, false, nil
 	}
 	nl := j.Left.Schema().NumFields()
-	canLeft := j.Kind == InnerJoin || j.Kind == LeftJoin || j.Kind == CrossJoin
+	canLeft := j.Kind == InnerJoin || j.Kind == LeftJoin || j.Kind == CrossJoin || j.Kind.LeftOnly()
 	canRight := j.Kind == InnerJoin || j.Kind == RightJoin || j.Kind == CrossJoin
 	var left, right, kept []expr.Expr
 	for _, c := range expr.SplitConjuncts(f.Pred) {

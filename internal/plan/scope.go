@@ -17,9 +17,13 @@ type scopeCol struct {
 	Hidden bool // metadata columns: selectable by name, not by *
 }
 
-// scope is the set of columns an expression may name.
+// scope is the set of columns an expression may name. outer, when set,
+// is the enclosing query's scope for a correlated subquery's condition:
+// a name found in neither table of cols is looked up there (its columns
+// come first in the joined row, so their indices stand as they are).
 type scope struct {
-	cols []scopeCol
+	cols  []scopeCol
+	outer *scope
 }
 
 func scopeFor(table string, s *arrow.Schema, hidden map[string]bool) *scope {
@@ -47,7 +51,7 @@ func (a *scope) hasTable(name string) bool {
 			return true
 		}
 	}
-	return false
+	return a.outer != nil && a.outer.hasTable(name)
 }
 
 // find resolves an unqualified or qualified column name. Exact-case
@@ -84,6 +88,9 @@ func (a *scope) find(table, name string) (*scopeCol, error) {
 	}
 	switch len(matches) {
 	case 0:
+		if a.outer != nil {
+			return a.outer.find(table, name)
+		}
 		return nil, nil
 	case 1:
 		return matches[0], nil

@@ -31,8 +31,13 @@ func walkSQL(e sql.Expr, fn func(sql.Expr) bool) {
 		kids = []sql.Expr{t.X}
 	case *sql.Extract:
 		kids = []sql.Expr{t.X}
+	case *sql.InSubquery:
+		kids = []sql.Expr{t.X}
 	case *sql.Call:
 		kids = t.Args
+		if t.Filter != nil {
+			kids = append(append([]sql.Expr{}, kids...), t.Filter)
+		}
 		if t.Over != nil {
 			kids = append(append([]sql.Expr{}, kids...), t.Over.PartitionBy...)
 			for _, o := range t.Over.OrderBy {

@@ -253,6 +253,9 @@ type Call struct {
 	IgnoreNulls bool
 	// Over is the window of a window function call; nil for others.
 	Over *WindowSpec
+	// Filter is FILTER (WHERE cond) after an aggregate call: only rows
+	// where it is TRUE are aggregated. nil when absent.
+	Filter Expr
 }
 
 // Subscript is x[i]: an array element (1-based, as in Spark's element_at
@@ -350,8 +353,11 @@ type Select struct {
 	Items    []*SelectItem
 	From     TableExpr
 	Where    Expr   // nil when absent
-	GroupBy  []Expr // an integer Literal here is an ordinal (GROUP BY 1)
-	Having   Expr   // nil when absent
+	GroupBy  []Expr // an integer Literal here is an ordinal (GROUP BY 1); may hold *GroupingSets
+	// GroupByAll is GROUP BY ALL: group by every select item that holds no
+	// aggregate (GroupBy is then empty).
+	GroupByAll bool
+	Having     Expr // nil when absent
 	// Windows are the named windows of the WINDOW clause.
 	Windows []*NamedWindow
 	// Qualify filters rows after the window functions; nil when absent.

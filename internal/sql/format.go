@@ -49,7 +49,7 @@ func exprPrec(e Expr) int {
 			return precNot
 		}
 		return precUnary
-	case *Is, *InList, *Between, *Like:
+	case *Is, *InList, *InSubquery, *Between, *Like:
 		return precCmp
 	case *Subscript, *FieldAccess:
 		return precPostfix
@@ -289,6 +289,11 @@ func (e *Call) format(b *strings.Builder) {
 	b.WriteByte(')')
 	if e.IgnoreNulls {
 		b.WriteString(" IGNORE NULLS")
+	}
+	if e.Filter != nil {
+		b.WriteString(" FILTER (WHERE ")
+		e.Filter.format(b)
+		b.WriteByte(')')
 	}
 	if e.Over != nil {
 		b.WriteString(" " + e.Over.overString())

@@ -69,7 +69,9 @@ func (s *Select) String() string {
 		b.WriteString(" WHERE ")
 		b.WriteString(s.Where.String())
 	}
-	if len(s.GroupBy) > 0 {
+	if s.GroupByAll {
+		b.WriteString(" GROUP BY ALL")
+	} else if len(s.GroupBy) > 0 {
 		b.WriteString(" GROUP BY ")
 		writeList(&b, s.GroupBy)
 	}

@@ -115,8 +115,15 @@ func (p *parser) predicate(x Expr) (Expr, error) {
 		if err := p.expectOp("("); err != nil {
 			return nil, err
 		}
-		if p.atKw("SELECT") || p.atKw("WITH") || p.atKw("VALUES") {
-			return nil, errAt(p.tok().pos, "subqueries in IN are not supported; use a JOIN")
+		if startsQuery(p.tok()) {
+			q, err := p.query()
+			if err != nil {
+				return nil, err
+			}
+			if err := p.expectOp(")"); err != nil {
+				return nil, err
+			}
+			return &InSubquery{At: at, X: x, Not: not, Query: q}, nil
 		}
 		list, err := p.exprList()
 		if err != nil {
@@ -290,7 +297,7 @@ func (p *parser) primary() (Expr, error) {
 				return p.extractExpr()
 			}
 		case "EXISTS":
-			return nil, errAt(t.pos, "EXISTS subqueries are not supported; use a JOIN")
+			return p.existsExpr()
 		}
 	}
 	if isOp(next, "(") && (isIdentTok(t) || !t.quoted && callKeywords[strings.ToUpper(t.text)]) {
@@ -310,8 +317,15 @@ func (p *parser) primary() (Expr, error) {
 
 func (p *parser) parenExpr() (Expr, error) {
 	open := p.advance()
-	if p.atKw("SELECT") || p.atKw("WITH") || p.atKw("VALUES") {
-		return nil, errAt(p.tok().pos, "subqueries in expressions are not supported")
+	if startsQuery(p.tok()) {
+		q, err := p.query()
+		if err != nil {
+			return nil, err
+		}
+		if err := p.expectOp(")"); err != nil {
+			return nil, err
+		}
+		return &Subquery{At: open.pos, Query: q}, nil
 	}
 	e, err := p.expr()
 	if err != nil {
@@ -506,4 +520,39 @@ func (p *parser) call() (Expr, error) {
 		return nil, err
 	}
 	return c, p.callSuffix(c)
+}
+
+// existsExpr reads EXISTS (query).
+func (p *parser) existsExpr() (Expr, error) {
+	kw := p.advance()
+	if err := p.expectOp("("); err != nil {
+		return nil, err
+	}
+	if !startsQuery(p.tok()) {
+		return nil, p.errExpected("a query after EXISTS (")
+	}
+	q, err := p.query()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.expectOp(")"); err != nil {
+		return nil, err
+	}
+	return &Exists{At: kw.pos, Query: q}, nil
+}
+
+// filterClause reads FILTER (WHERE cond) after an aggregate call's ')'.
+func (p *parser) filterClause(c *Call) error {
+	if !p.atKw("FILTER") || !isOp(p.peek(1), "(") || !isKw(p.peek(2), "WHERE") {
+		return nil
+	}
+	p.advance()
+	p.advance()
+	p.advance()
+	f, err := p.expr()
+	if err != nil {
+		return err
+	}
+	c.Filter = f
+	return p.expectOp(")")
 }

@@ -211,7 +211,7 @@ func (p *parser) selectBlock() (*Select, error) {
 		if err := p.expectKw("BY"); err != nil {
 			return nil, err
 		}
-		if s.GroupBy, err = p.exprList(); err != nil {
+		if err := p.groupBy(s); err != nil {
 			return nil, err
 		}
 	}

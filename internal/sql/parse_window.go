@@ -60,6 +60,9 @@ func (p *parser) windowClauses(s *Select) error {
 // NULLS, then OVER name or OVER (spec).
 func (p *parser) callSuffix(c *Call) error {
 	p.nullsTreatment(c)
+	if err := p.filterClause(c); err != nil {
+		return err
+	}
 	if !p.atKw("OVER") || !(isOp(p.peek(1), "(") || isIdentTok(p.peek(1))) {
 		return nil
 	}

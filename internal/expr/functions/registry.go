@@ -191,4 +191,5 @@ var registry = []Def{
 	{Name: "last", Aliases: []string{"last_value"}, MinArgs: 1, MaxArgs: 2, Kind: Aggregate, Agg: makeFirstLast(true)},
 	{Name: "collect_list", Aliases: []string{"array_agg"}, MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: makeCollect(false)},
 	{Name: "collect_set", MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: makeCollect(true)},
+	{Name: SingleValueName, MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: makeSingleValue},
 }

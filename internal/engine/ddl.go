@@ -43,7 +43,7 @@ func (e *Engine) createTable(ctx context.Context, s *sql.CreateTable) (*Result, 
 		delete(opts, "path")
 	}
 	if s.External && location == "" {
-		return nil, fmt.Errorf("CREATE EXTERNAL TABLE %s: LOCATION (or OPTIONS (path ...)) is required", s.Name)
+		return nil, usererr.Errorf(usererr.Invalid, "CREATE EXTERNAL TABLE %s: LOCATION (or OPTIONS (path ...)) is required", s.Name)
 	}
 	if using == "" {
 		using = registry.GuessUsing(location)

@@ -34,7 +34,7 @@ func TestUserErrorStatuses(t *testing.T) {
 		{"CREATE TABLE x (id BIGINT) USING json LOCATION " + loc + " OPTIONS (mode 'WRONG')", 400, "IllegalArgumentException", "not a mode"},
 		{"CREATE TABLE x (id BIGINT) USING json LOCATION " + loc + " OPTIONS (sample_rows 'abc')", 400, "IllegalArgumentException", "sample_rows"},
 		{"CREATE TABLE x (id BIGINT) USING nosuchfmt LOCATION " + loc, 400, "IllegalArgumentException", "unknown connector"},
-		{"CREATE TABLE x (id BIGINT) USING json", 400, "IllegalArgumentException", "needs a LOCATION"},
+		{"CREATE EXTERNAL TABLE x (id BIGINT) USING json", 400, "IllegalArgumentException", "LOCATION (or OPTIONS (path ...)) is required"},
 		{"SET memory_limit = 'lots'", 400, "IllegalArgumentException", "memory size"},
 		{"DROP DATABASE default", 400, "IllegalArgumentException", "cannot be dropped"},
 		{"INSERT INTO o SELECT id, name FROM t", 400, "IllegalArgumentException", "2 columns but the table has 1"},

@@ -8,6 +8,7 @@ import (
 
 	"sluice/internal/connector"
 	"sluice/internal/connector/registry"
+	"sluice/internal/safepath"
 )
 
 // options checks the connector's option keys through the registry's
@@ -72,9 +73,17 @@ func (c *target) options(t *testing.T) {
 		refused(t, map[string]string{typo: "1"}, fmt.Sprintf("unknown option %q for a %s table; did you mean %q?", typo, f.Name, k))
 	}
 	if f.NeedsLocation {
+		// Without a LOCATION a table is refused, or managed: placed by
+		// Defaults inside the data dir.
+		dir := t.TempDir()
 		spec := connector.TableSpec{Name: "t", Using: f.Name}
-		if _, err := registry.PrepareFactory(f, &spec, connector.Env{DataDir: t.TempDir()}); err == nil {
+		managed, err := registry.PrepareFactory(f, &spec, connector.Env{DataDir: dir})
+		switch {
+		case err != nil:
+		case f.Defaults == nil:
 			t.Errorf("Prepare of a %s table without a LOCATION succeeded", f.Name)
+		case !managed || !safepath.Within(dir, spec.Location):
+			t.Errorf("Prepare of a %s table without a LOCATION placed it at %q (managed %v), not inside the data dir", f.Name, spec.Location, managed)
 		}
 	}
 }

@@ -79,18 +79,61 @@ func newCSVReader(ctx context.Context, file File, schema *arrow.Schema, opts Opt
 		}
 		r.cols = append(r.cols, newScalar(f.Type, k, layout))
 	}
-	rc, err := openStream(ctx, file, opts.Compression)
+	rc, cut, err := openLines(ctx, file, opts.Compression, nil)
 	if err != nil {
 		r.Close()
 		return nil, err
 	}
 	r.rc = rc
+	if cut {
+		if err := r.startCut(ctx); err != nil {
+			r.Close()
+			return nil, err
+		}
+		if err := r.resolveColumnsFromStart(ctx); err != nil {
+			r.Close()
+			return nil, r.readErr(err)
+		}
+		r.lines = newLineReader(rc, opts.MaxLineBytes, streamBufSize(file))
+		r.lines.keepBOM = true
+		return r, nil
+	}
 	r.lines = newLineReader(rc, opts.MaxLineBytes, streamBufSize(file))
 	if err := r.resolveColumns(); err != nil {
 		r.Close()
 		return nil, r.readErr(err)
 	}
 	return r, nil
+}
+
+// resolveColumnsFromStart reads, for a part that starts inside the file,
+// what the file's start decides: the header, or without one the width of
+// the first good record, which every later record is held to.
+func (r *csvReader) resolveColumnsFromStart(ctx context.Context) error {
+	hs, err := r.file.OpenRange(ctx, 0, -1)
+	if err != nil {
+		return err
+	}
+	defer hs.Close()
+	r.lines = newLineReader(hs, r.opts.MaxLineBytes, 64<<10)
+	if err := r.resolveColumns(); err != nil || r.opts.Header {
+		return err
+	}
+	for {
+		_, err := r.readRecord()
+		var bad *csvBad
+		switch {
+		case err == nil:
+			r.width = len(r.fields)
+			return nil
+		case errors.As(err, &bad):
+			continue
+		case err == io.EOF:
+			return nil
+		default:
+			return err
+		}
+	}
 }
 
 // resolveColumns maps schema columns onto field positions: by header name

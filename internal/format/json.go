@@ -160,13 +160,23 @@ func newJSONReader(ctx context.Context, file File, schema *arrow.Schema, opts Op
 		r.rb.Release()
 		return nil, fmt.Errorf("reading %s: %w", file.Name, err)
 	}
-	rc, err := openStream(ctx, file, opts.Compression)
+	rc, cut, err := openLines(ctx, file, opts.Compression, jsonArrayHead)
 	if err != nil {
 		r.rb.Release()
 		return nil, err
 	}
 	r.rc = rc
 	br := bufio.NewReaderSize(rc, streamBufSize(file))
+	if cut {
+		// openLines saw lines at the file's start: this part is lines too.
+		if err := r.startCut(ctx); err != nil {
+			r.Close()
+			return nil, err
+		}
+		r.lines = newLineReader(br, opts.MaxLineBytes, br.Size())
+		r.lines.keepBOM = true
+		return r, nil
+	}
 	if first, err := firstByte(br); err == nil && first == '[' {
 		if head, _ := br.Peek(3); bytes.Equal(head, []byte("\xef\xbb\xbf")) {
 			br.Discard(3)
@@ -176,6 +186,15 @@ func newJSONReader(ctx context.Context, file File, schema *arrow.Schema, opts Op
 		r.lines = newLineReader(br, opts.MaxLineBytes, br.Size())
 	}
 	return r, nil
+}
+
+// jsonArrayHead says from a file's first bytes that it is (or may be) a
+// JSON array rather than lines, so it cannot be read in parts: the first
+// byte past a byte-order mark and whitespace is '[', or there is none.
+func jsonArrayHead(head []byte) bool {
+	h := bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	i := skipWS(h, 0)
+	return i >= len(h) || h[i] == '['
 }
 
 // firstByte peeks past whitespace and a byte-order mark.

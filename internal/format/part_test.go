@@ -200,3 +200,21 @@ func TestPartsEmptyAndLongLines(t *testing.T) {
 		t.Fatalf("long line: %v %v, want %v", got, err, want)
 	}
 }
+
+// Parquet parts hold the row groups starting in them: every row once, in
+// order, with _row still the ordinal in the whole file.
+func TestPartsParquetByRowGroup(t *testing.T) {
+	data := parquetFile(t, 95, 10)
+	sch := schemaOf(fld("id", types.BigInt), fld(RowColumn, types.BigInt))
+	f := rangedFile("p.parquet", data)
+	want, _, err := readWhole(t, f, sch, Options{Format: "parquet"})
+	if err != nil || len(want) != 95 {
+		t.Fatalf("whole: %d rows, %v", len(want), err)
+	}
+	for _, size := range []int64{50, 333, int64(len(data)) / 3, int64(len(data))} {
+		got, _, err := readParts(t, f, size, sch, Options{Format: "parquet"})
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("parts of %d: %d rows (%v), want %d", size, len(got), err, len(want))
+		}
+	}
+}

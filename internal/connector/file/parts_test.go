@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"sluice/internal/connector"
+	"sluice/internal/storage"
+	"sluice/internal/testutil/s3server"
 	"sluice/internal/types"
 )
 
@@ -141,4 +143,54 @@ func firstDiff(a, b []string) string {
 		}
 	}
 	return "the longer one's tail"
+}
+
+// Parts are ranged reads of the object: over an object store they give
+// what whole objects give.
+func TestSplitsOverMemoryStore(t *testing.T) {
+	checkSplitsOn(t, "mem://parts-test/", map[string]string{})
+}
+
+func TestSplitsOverS3(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts an S3 server")
+	}
+	srv := s3server.StartTB(t)
+	if err := srv.CreateBucket("parts"); err != nil {
+		t.Fatal(err)
+	}
+	checkSplitsOn(t, "s3://parts/", map[string]string{
+		"endpoint": srv.Endpoint, "region": srv.Region, "path_style": "true",
+		"access_key": srv.AccessKey, "secret_key": srv.SecretKey,
+	})
+}
+
+func checkSplitsOn(t *testing.T, loc string, opts map[string]string) {
+	t.Helper()
+	ctx := context.Background()
+	so, err := storage.OptionsFromMap(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, prefix, err := storage.Resolve(ctx, loc, so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Put(ctx, prefix+"big/a.json", strings.NewReader(bigLines(300)), false); err != nil {
+		t.Fatal(err)
+	}
+	spec := func(size string) connector.TableSpec {
+		s := partsSpec(loc+"big/", size)
+		for k, v := range opts {
+			s.Options[k] = v
+		}
+		return s
+	}
+	whole, cut := openCols(t, spec("0"), "id", "pad"), openCols(t, spec("2KB"), "id", "pad")
+	if n := countSplits(t, cut); n < 5 {
+		t.Fatalf("%s: %d splits", loc, n)
+	}
+	if want, got := readAll(t, whole), readAll(t, cut); len(want) != 300 || !reflect.DeepEqual(got, want) {
+		t.Fatalf("%s: parts read %d rows, whole %d; %s", loc, len(got), len(want), firstDiff(got, want))
+	}
 }

@@ -110,7 +110,7 @@ func newCSVReader(ctx context.Context, file File, schema *arrow.Schema, opts Opt
 // what the file's start decides: the header, or without one the width of
 // the first good record, which every later record is held to.
 func (r *csvReader) resolveColumnsFromStart(ctx context.Context) error {
-	hs, err := r.file.OpenRange(ctx, 0, -1)
+	hs, err := openStart(ctx, r.file)
 	if err != nil {
 		return err
 	}

@@ -97,6 +97,20 @@ func openLines(ctx context.Context, file File, codec string, whole func(head []b
 	return pr, p.Start > 0, nil
 }
 
+// openStart streams the file from its start, by a first range of
+// partSlack bytes and, only when the caller reads past it, a second to
+// the end: for the few lines a part needs from the start (a CSV header).
+func openStart(ctx context.Context, file File) (io.ReadCloser, error) {
+	pr := &partReader{ctx: ctx, file: file, end: file.Size}
+	if file.Size <= 0 {
+		pr.end = 1<<63 - 1
+	}
+	if err := pr.open(0, partSlack); err != nil {
+		return nil, err
+	}
+	return pr, nil
+}
+
 // readHead returns up to partHeadBytes of the file's start.
 func readHead(ctx context.Context, file File) ([]byte, error) {
 	rc, err := file.OpenRange(ctx, 0, partHeadBytes)

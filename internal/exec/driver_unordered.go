@@ -102,6 +102,11 @@ func (d *driver) scanUnordered(ctx context.Context, sc *Scan, c *chain, first Or
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
+			var pe *partialError
+			if errors.As(it.err, &pe) {
+				// The worker's partial failed where the stage would have.
+				return fmt.Errorf("processing split %s: %w", sc.Splits[it.split].ID(), pe.err)
+			}
 			return fmt.Errorf("reading split %s: %w", sc.Splits[it.split].ID(), it.err)
 		}
 		var err error
@@ -174,7 +179,7 @@ func (d *driver) unorderedWorker(ctx context.Context, sc *Scan, next *atomic.Int
 					part = p
 				}
 				if err := part.ProcessAt(ctx, b, Pos(int64(idx)<<PosSplitShift+row)); err != nil {
-					return err
+					return &partialError{err}
 				}
 				row += b.NumRows()
 				if groups, rows := part.Size(); groups >= maxPartialGroups {
@@ -255,3 +260,10 @@ func (g *byteGate) release(n int64) {
 	g.wake = make(chan struct{})
 	g.mu.Unlock()
 }
+
+// partialError is an error of a worker's partial: the stage's operator
+// failing, not the split's reading.
+type partialError struct{ err error }
+
+func (e *partialError) Error() string { return e.err.Error() }
+func (e *partialError) Unwrap() error { return e.err }

@@ -1,8 +1,15 @@
 package exec
 
 import (
+	"math"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"sluice/internal/connector/memtable"
+	"sluice/internal/expr"
 )
 
 // Workers fold partials, hand them over at maxPartialGroups and, when
@@ -51,5 +58,29 @@ func TestMergePartialKeepsFirstPositions(t *testing.T) {
 	want := []string{"1,2,50,20,30,25", "3,1,40,40,40,40", "2,1,10,10,10,10"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("got %v, want %v (groups in input order: split 0 first)", got, want)
+	}
+}
+
+// An aggregate failing in a worker's partial fails the query as it does
+// in the stage: "processing split", not "reading split".
+func TestPartialErrorIsTheOperators(t *testing.T) {
+	var bs []arrow.RecordBatch
+	for i := 0; i < 4; i++ {
+		bs = append(bs, batchOf(t, []string{"k", "v"}, ints(int64(1), int64(1)), ints(int64(math.MaxInt64), int64(1))))
+	}
+	src := memtable.New(bs[0].Schema(), bs)
+	sc := scanOf(t, src, 2)
+	sc.Unordered = true
+	sum, err := expr.NewAggregate("sum", []expr.Expr{tcol{1, arrow.PrimitiveTypes.Int64}}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	agg, err := NewHashAggregate([]expr.Expr{tcol{0, arrow.PrimitiveTypes.Int64}}, []string{"k", "s"}, []*expr.Aggregate{sum})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = Run(t.Context(), &Stage{Scan: sc, Ops: []Operator{agg}}, WatermarkEnd, NewCollect(), nil)
+	if err == nil || !strings.Contains(err.Error(), "processing split") || !strings.Contains(err.Error(), "overflow") {
+		t.Fatalf("err %v, want the overflow as a processing error", err)
 	}
 }

@@ -85,7 +85,8 @@ func openLines(ctx context.Context, file File, codec string, whole func(head []b
 	}
 	if c != CodecNone {
 		if p.Start > 0 {
-			return io.NopCloser(bytes.NewReader(nil)), true, nil
+			// Nothing to read, not even a header to look for.
+			return io.NopCloser(bytes.NewReader(nil)), false, nil
 		}
 		rc, err := openStream(ctx, file, codec)
 		return rc, false, err

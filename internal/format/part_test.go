@@ -168,6 +168,16 @@ func TestPartsOfUncuttableFiles(t *testing.T) {
 	zw.Write(lines)
 	zw.Close()
 	array := []byte("[\n  {\"id\": 1},\n  {\"id\": 2},\n  {\"id\": 3}\n]\n")
+	var gzCSV bytes.Buffer
+	zw = gzip.NewWriter(&gzCSV)
+	zw.Write([]byte("id\n1\n2\n3\n4\n5\n6\n"))
+	zw.Close()
+	csvSch := schemaOf(fld("id", types.BigInt))
+	want, _, err := readWhole(t, rangedFile("a.csv", gzCSV.Bytes()), csvSch, Options{Format: "csv", Header: true, Mode: FailFast})
+	got, _, gerr := readParts(t, rangedFile("a.csv", gzCSV.Bytes()), 8, csvSch, Options{Format: "csv", Header: true, Mode: FailFast})
+	if err != nil || gerr != nil || len(want) != 6 || !reflect.DeepEqual(got, want) {
+		t.Fatalf("gzip CSV named .csv in parts: %v (%v), want %v (%v)", got, gerr, want, err)
+	}
 	sch := schemaOf(fld("id", types.BigInt))
 	for name, data := range map[string][]byte{"gzip named .json": gz.Bytes(), "array": array} {
 		f := rangedFile("a.json", data)

@@ -34,14 +34,15 @@ func (c *chain) sendAt(ctx context.Context, op OrderInsensitive, b arrow.RecordB
 	return err
 }
 
-// posItem is a batch with its input position, or the error that ended
-// split.
+// posItem is a batch with its input position, a worker's partial, or
+// the error that ended split.
 type posItem struct {
-	batch arrow.RecordBatch
-	pos   Pos
-	size  int64
-	split int
-	err   error
+	batch   arrow.RecordBatch
+	partial Partial
+	pos     Pos
+	size    int64
+	split   int
+	err     error
 }
 
 // scanUnordered reads sc's splits on its workers and pushes each batch
@@ -71,11 +72,12 @@ func (d *driver) scanUnordered(ctx context.Context, sc *Scan, c *chain, first Or
 	items := make(chan posItem, par)
 	var next atomic.Int64
 	var wg sync.WaitGroup
+	merger, _ := first.(Partials)
 	for w := 0; w < par; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			d.unorderedWorker(wctx, sc, &next, gate, items)
+			d.unorderedWorker(wctx, sc, &next, gate, merger, items)
 		}()
 	}
 	go func() {
@@ -88,6 +90,9 @@ func (d *driver) scanUnordered(ctx context.Context, sc *Scan, c *chain, first Or
 			if it.batch != nil {
 				it.batch.Release()
 			}
+			if it.partial != nil {
+				it.partial.Release()
+			}
 		}
 	}
 
@@ -97,11 +102,21 @@ func (d *driver) scanUnordered(ctx context.Context, sc *Scan, c *chain, first Or
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
+			var pe *partialError
+			if errors.As(it.err, &pe) {
+				// The worker's partial failed where the stage would have.
+				return fmt.Errorf("processing split %s: %w", sc.Splits[it.split].ID(), pe.err)
+			}
 			return fmt.Errorf("reading split %s: %w", sc.Splits[it.split].ID(), it.err)
 		}
-		err := c.sendAt(ctx, first, it.batch, it.pos)
-		it.batch.Release()
-		gate.release(it.size)
+		var err error
+		if it.partial != nil {
+			err = merger.MergePartial(ctx, it.partial)
+		} else {
+			err = c.sendAt(ctx, first, it.batch, it.pos)
+			it.batch.Release()
+			gate.release(it.size)
+		}
 		if err != nil {
 			stop()
 			if errors.Is(err, ErrLimitReached) {
@@ -115,7 +130,9 @@ func (d *driver) scanUnordered(ctx context.Context, sc *Scan, c *chain, first Or
 }
 
 // unorderedWorker takes the next undispatched split until none is left.
-func (d *driver) unorderedWorker(ctx context.Context, sc *Scan, next *atomic.Int64, gate *byteGate, items chan<- posItem) {
+// With a merger it folds its batches into partials of its own (see
+// Partials), handed over as they fill and at the end.
+func (d *driver) unorderedWorker(ctx context.Context, sc *Scan, next *atomic.Int64, gate *byteGate, merger Partials, items chan<- posItem) {
 	var local *chain
 	var localErr error
 	if sc.Local != nil {
@@ -126,13 +143,55 @@ func (d *driver) unorderedWorker(ctx context.Context, sc *Scan, next *atomic.Int
 			local = &chain{ops: ops, full: make([]bool, len(ops))}
 		}
 	}
+	var part Partial
+	hand := func(ctx context.Context, idx int) error {
+		p := part
+		part = nil
+		select {
+		case items <- posItem{partial: p, split: idx}:
+			return nil
+		case <-ctx.Done():
+			p.Release()
+			return ctx.Err()
+		}
+	}
+	defer func() {
+		if part != nil {
+			part.Release()
+		}
+	}()
 	for ctx.Err() == nil {
 		idx := int(next.Add(1) - 1)
 		if idx >= len(sc.Splits) {
+			if part != nil {
+				hand(ctx, idx-1)
+			}
 			return
 		}
 		var row int64
 		emit := func(ctx context.Context, b arrow.RecordBatch) error {
+			if merger != nil {
+				if part == nil {
+					p, err := merger.NewPartial()
+					if err != nil {
+						return err
+					}
+					part = p
+				}
+				if err := part.ProcessAt(ctx, b, Pos(int64(idx)<<PosSplitShift+row)); err != nil {
+					return &partialError{err}
+				}
+				row += b.NumRows()
+				if groups, rows := part.Size(); groups >= maxPartialGroups {
+					if !partialWorthIt(groups, rows) {
+						// Groups barely repeat: merging partials would
+						// cost more than sending the rows.
+						merger = nil
+					}
+					return hand(ctx, idx)
+				}
+				return nil
+			}
 			size := rowBytes(b)
 			if err := gate.acquire(ctx, size); err != nil {
 				return err
@@ -201,3 +260,10 @@ func (g *byteGate) release(n int64) {
 	g.wake = make(chan struct{})
 	g.mu.Unlock()
 }
+
+// partialError is an error of a worker's partial: the stage's operator
+// failing, not the split's reading.
+type partialError struct{ err error }
+
+func (e *partialError) Error() string { return e.err.Error() }
+func (e *partialError) Unwrap() error { return e.err }

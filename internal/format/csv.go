@@ -79,12 +79,28 @@ func newCSVReader(ctx context.Context, file File, schema *arrow.Schema, opts Opt
 		}
 		r.cols = append(r.cols, newScalar(f.Type, k, layout))
 	}
-	rc, err := openText(ctx, file, opts)
+	rc, cut, err := openLines(ctx, file, opts.Compression, nil)
 	if err != nil {
 		r.Close()
 		return nil, err
 	}
+	// Parts are cut only from UTF-8 files (Splittable), so a charset
+	// is decoded over the whole file.
+	rc = decodeCharset(rc, opts.Encoding)
 	r.rc = rc
+	if cut {
+		if err := r.startCut(ctx); err != nil {
+			r.Close()
+			return nil, err
+		}
+		if err := r.resolveColumnsFromStart(ctx); err != nil {
+			r.Close()
+			return nil, r.readErr(err)
+		}
+		r.lines = newLineReader(rc, opts.MaxLineBytes, streamBufSize(file))
+		r.lines.keepBOM = true
+		return r, nil
+	}
 	r.lines = newLineReader(rc, opts.MaxLineBytes, streamBufSize(file))
 	r.lines.sep = opts.LineSep
 	if err := r.resolveColumns(); err != nil {
@@ -92,6 +108,36 @@ func newCSVReader(ctx context.Context, file File, schema *arrow.Schema, opts Opt
 		return nil, r.readErr(err)
 	}
 	return r, nil
+}
+
+// resolveColumnsFromStart reads, for a part that starts inside the file,
+// what the file's start decides: the header, or without one the width of
+// the first good record, which every later record is held to.
+func (r *csvReader) resolveColumnsFromStart(ctx context.Context) error {
+	hs, err := openStart(ctx, r.file)
+	if err != nil {
+		return err
+	}
+	defer hs.Close()
+	r.lines = newLineReader(hs, r.opts.MaxLineBytes, 64<<10)
+	if err := r.resolveColumns(); err != nil || r.opts.Header {
+		return err
+	}
+	for {
+		_, err := r.readRecord()
+		var bad *csvBad
+		switch {
+		case err == nil:
+			r.width = len(r.fields)
+			return nil
+		case errors.As(err, &bad):
+			continue
+		case err == io.EOF:
+			return nil
+		default:
+			return err
+		}
+	}
 }
 
 // resolveColumns maps schema columns onto field positions: by header name

@@ -63,4 +63,9 @@ type File struct {
 	Open func(ctx context.Context) (io.ReadCloser, error)
 	// ReaderAt gives random access (Parquet footers and row groups).
 	ReaderAt func(ctx context.Context) (io.ReaderAt, error)
+	// Part, when set, is the byte range to decode (see Part); nil is the
+	// whole file. Line formats need OpenRange for it.
+	Part *Part
+	// OpenRange streams the raw bytes [off, off+n) (n < 0: to the end).
+	OpenRange func(ctx context.Context, off, n int64) (io.ReadCloser, error)
 }

@@ -160,13 +160,26 @@ func newJSONReader(ctx context.Context, file File, schema *arrow.Schema, opts Op
 		r.rb.Release()
 		return nil, fmt.Errorf("reading %s: %w", file.Name, err)
 	}
-	rc, err := openText(ctx, file, opts)
+	rc, cut, err := openLines(ctx, file, opts.Compression, jsonArrayHead)
 	if err != nil {
 		r.rb.Release()
 		return nil, err
 	}
+	// Parts are cut only from UTF-8 files (Splittable), so a charset
+	// is decoded over the whole file.
+	rc = decodeCharset(rc, opts.Encoding)
 	r.rc = rc
 	br := bufio.NewReaderSize(rc, streamBufSize(file))
+	if cut {
+		// openLines saw lines at the file's start: this part is lines too.
+		if err := r.startCut(ctx); err != nil {
+			r.Close()
+			return nil, err
+		}
+		r.lines = newLineReader(br, opts.MaxLineBytes, br.Size())
+		r.lines.keepBOM = true
+		return r, nil
+	}
 	// multiLine: the file is JSON values that may span lines, read as a
 	// whole-file document, as a file starting with '[' always is.
 	if first, err := firstByte(br); err == nil && (first == '[' || opts.MultiLine) {
@@ -179,6 +192,15 @@ func newJSONReader(ctx context.Context, file File, schema *arrow.Schema, opts Op
 		r.lines.sep = opts.LineSep
 	}
 	return r, nil
+}
+
+// jsonArrayHead says from a file's first bytes that it is (or may be) a
+// JSON array rather than lines, so it cannot be read in parts: the first
+// byte past a byte-order mark and whitespace is '[', or there is none.
+func jsonArrayHead(head []byte) bool {
+	h := bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	i := skipWS(h, 0)
+	return i >= len(h) || h[i] == '['
 }
 
 // firstByte peeks past whitespace and a byte-order mark.

@@ -56,6 +56,10 @@ type Options struct {
 	// ColumnOrder is the table's data columns in declared order: a CSV
 	// file without a header binds its fields to them by position.
 	ColumnOrder []string
+	// RelativeRows lets _row number a Part's lines from 1 rather than by
+	// the file's lines, for a caller that only needs row counts: the part
+	// then need not count the lines before it.
+	RelativeRows bool
 	// Compression is "auto" (from the file extension, then magic bytes),
 	// "none", "gzip", "zstd", "snappy" or "bzip2". For Parquet it is the
 	// column codec the writer uses ("snappy" default, "zstd", "gzip", "none").

@@ -135,6 +135,10 @@ func newParquetReader(ctx context.Context, f File, sch *arrow.Schema, opts Optio
 	for g := 0; g < pf.NumRowGroups(); g++ {
 		rg := md.RowGroup(g)
 		n := rg.NumRows()
+		if f.Part != nil && !inPart(rg, f.Part) {
+			first += n
+			continue
+		}
 		if opts.RowGroupFilter == nil || opts.RowGroupFilter(groupStats(md, fileFields, g)) {
 			keep = append(keep, g)
 			r.groups = append(r.groups, groupSpan{first: first, n: n})
@@ -173,6 +177,18 @@ func newParquetReader(ctx context.Context, f File, sch *arrow.Schema, opts Optio
 	}
 	r.rr = rr
 	return r, nil
+}
+
+// inPart reports whether a row group's first byte lies in the part.
+func inPart(rg *metadata.RowGroupMetaData, p *Part) bool {
+	at := rg.FileOffset()
+	if cc, err := rg.ColumnChunk(0); err == nil {
+		at = cc.DataPageOffset()
+		if cc.HasDictionaryPage() && cc.DictionaryPageOffset() > 0 && cc.DictionaryPageOffset() < at {
+			at = cc.DictionaryPageOffset()
+		}
+	}
+	return at >= p.Start && at < p.End
 }
 
 // openRandom gives the ReadAt+Seek view the Parquet reader needs; without

@@ -90,16 +90,6 @@ func FormatFromName(name string) string {
 	return ""
 }
 
-// openText opens a text file: undoes its compression, then decodes its
-// charset to UTF-8.
-func openText(ctx context.Context, file File, opts Options) (io.ReadCloser, error) {
-	rc, err := openStream(ctx, file, opts.Compression)
-	if err != nil {
-		return nil, err
-	}
-	return decodeCharset(rc, opts.Encoding), nil
-}
-
 // openStream opens the file and undoes its compression.
 func openStream(ctx context.Context, file File, codec string) (io.ReadCloser, error) {
 	if file.Open == nil {
@@ -132,8 +122,15 @@ type rowBase struct {
 
 	rows, bad atomic.Int64
 	pending   int // rows in the builder
-	err       error
-	done      bool
+	// cut is set when the stream starts inside the file (a Part): its
+	// line numbers are then relative, and lineBase, the lines before
+	// it, is counted the first time a line number leaves the reader.
+	cut      bool
+	cutCtx   context.Context
+	lineBase int64
+	baseDone bool
+	err      error
+	done     bool
 }
 
 func (r *rowBase) init(file File, schema *arrow.Schema, opts Options) {
@@ -155,6 +152,33 @@ func (r *rowBase) init(file File, schema *arrow.Schema, opts Options) {
 	}
 }
 
+// startCut marks the stream as a Part starting inside the file. When _row
+// is wanted in file lines, the lines before the part are counted now.
+func (r *rowBase) startCut(ctx context.Context) error {
+	r.cut, r.cutCtx = true, ctx
+	if r.rowIdx >= 0 && !r.opts.RelativeRows {
+		_, err := r.absLine(0)
+		return err
+	}
+	return nil
+}
+
+// absLine turns a stream line number into the file's.
+func (r *rowBase) absLine(line int64) (int64, error) {
+	if !r.cut {
+		return line, nil
+	}
+	if !r.baseDone {
+		n, err := countLines(r.cutCtx, r.file, r.file.Part.Start)
+		if err != nil {
+			return 0, err
+		}
+		// The newline the part skipped to is the one after Start.
+		r.lineBase, r.baseDone = n+1, true
+	}
+	return r.lineBase + line, nil
+}
+
 // finishRow appends the metadata columns of a row whose data columns are
 // appended; raw is non-nil for a bad row kept in PERMISSIVE mode.
 func (r *rowBase) finishRow(line int64, raw []byte) {
@@ -162,6 +186,9 @@ func (r *rowBase) finishRow(line int64, raw []byte) {
 		r.rb.Field(r.fileIdx).(*array.StringBuilder).Append(r.file.Name)
 	}
 	if r.rowIdx >= 0 {
+		if r.cut && !r.opts.RelativeRows {
+			line += r.lineBase
+		}
 		appendInt(r.rb.Field(r.rowIdx), line)
 	}
 	if r.corruptIdx >= 0 {
@@ -188,6 +215,10 @@ func (r *rowBase) nullRow(line int64, raw []byte) {
 // error.
 func (r *rowBase) reportBad(line int64, raw []byte, reason string) error {
 	r.bad.Add(1)
+	line, err := r.absLine(line)
+	if err != nil {
+		return err
+	}
 	if r.opts.Mode == FailFast {
 		return fmt.Errorf("%s:%d: %s", r.file.Name, line, reason)
 	}
@@ -277,6 +308,9 @@ type lineReader struct {
 	// sep is the record separator when it is not '\n' (the lineSep
 	// option); 0 is '\n' with a '\r' before it dropped.
 	sep byte
+	// keepBOM: the stream starts inside a file, so its first line is not
+	// the file's and a byte-order mark there is data.
+	keepBOM bool
 	// back holds lines given back by pushBack, read before the stream.
 	back []pushedLine
 }
@@ -362,7 +396,7 @@ func (l *lineReader) next() (line []byte, n int64, err error) {
 		if l.sep == 0 {
 			s = bytes.TrimSuffix(s, []byte{'\r'})
 		}
-		if l.line == 1 {
+		if l.line == 1 && !l.keepBOM {
 			s = bytes.TrimPrefix(s, []byte("\xef\xbb\xbf"))
 		}
 		if len(s) > l.max {

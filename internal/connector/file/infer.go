@@ -116,5 +116,8 @@ func formatFile(st storage.Store, uri, key string, size int64) format.File {
 		ReaderAt: func(ctx context.Context) (io.ReaderAt, error) {
 			return storage.ReaderAt(ctx, st, key, size), nil
 		},
+		OpenRange: func(ctx context.Context, off, n int64) (io.ReadCloser, error) {
+			return storage.OpenRangeChecked(ctx, st, key, off, n, size)
+		},
 	}
 }

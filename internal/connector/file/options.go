@@ -30,6 +30,7 @@ var SourceOptionKeys = []string{
 	"modified_after",          // only files modified after this timestamp (Spark's modifiedAfter)
 	"modified_before",         // only files modified before this timestamp (Spark's modifiedBefore)
 	"infer_schema",            // csv: false reads every inferred column as STRING (Spark's inferSchema)
+	"split_size",              // batch reads: files larger than this are read in parts of this size (default 64MB, 0 off)
 }
 
 // sourceOptions is SourceOptionKeys parsed.
@@ -54,6 +55,9 @@ type sourceOptions struct {
 	ModifiedAfter, ModifiedBefore int64
 	// InferSchema false: inferred CSV columns are all STRING.
 	InferSchema bool
+	// SplitSize is the byte size of the parts a batch read cuts a large
+	// file into; 0 reads every file whole.
+	SplitSize int64
 }
 
 func defaultSourceOptions() sourceOptions {
@@ -65,6 +69,7 @@ func defaultSourceOptions() sourceOptions {
 		MaxRowsPerFile:     1_000_000,
 		ReadAhead:          defaultReadAhead,
 		InferSchema:        true,
+		SplitSize:          defaultSplitSize,
 	}
 }
 
@@ -135,6 +140,12 @@ func parseSourceOptions(m map[string]string) (sourceOptions, error) {
 			}
 		case "infer_schema":
 			o.InferSchema, err = parseBool(v)
+		case "split_size":
+			if b, berr := parseBool(v); berr == nil && !b {
+				o.SplitSize = 0
+				break
+			}
+			o.SplitSize, err = parseBytes(v)
 		case "max_rows_per_file":
 			var n int
 			n, err = parsePositiveInt(v)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"math"
 	"sync"
 
 	"sluice/internal/format"
@@ -72,6 +73,13 @@ func newReadAhead(st storage.Store, files []fileEntry, window int, fmtName strin
 		ra.keys[i], ra.sizes[i] = f.Key, f.Size
 	}
 	return ra
+}
+
+// skip keeps file i from being fetched ahead: it is read in parts.
+func (ra *readAhead) skip(i int) {
+	if ra != nil {
+		ra.sizes[i] = math.MaxInt64
+	}
 }
 
 // take returns the body of split i when it was read ahead, after
@@ -149,6 +157,7 @@ func (s *Source) splitFile(ctx context.Context, sp *Split) format.File {
 		}
 	}
 	f := formatFile(s.loc.store, sp.URI, sp.Key, sp.Bytes)
+	f.Part = sp.Part
 	if s.readAsIs {
 		st, key := s.loc.store, sp.Key
 		f.Open = func(ctx context.Context) (io.ReadCloser, error) { return storage.OpenChecked(ctx, st, key, -1) }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -328,9 +329,16 @@ func (s *Source) listFiles(ctx context.Context) ([]fileEntry, error) {
 	return files, nil
 }
 
-// Plan returns one split per file in to that is not in from, in key
-// order, less the files the pushed partition filter rules out.
+// Plan returns the splits of every file in to that is not in from, in
+// key order, less the files the pushed partition filter rules out: one
+// per file, or for a large file one per part (split_size).
 func (s *Source) Plan(ctx context.Context, from, to connector.Offset) ([]connector.Split, error) {
+	return s.plan(ctx, from, to, true)
+}
+
+// plan is Plan; split false keeps every file whole (a stream's epochs
+// are files: its offsets, seen-file log and replays count whole files).
+func (s *Source) plan(ctx context.Context, from, to connector.Offset, split bool) ([]connector.Split, error) {
 	toOff, err := s.last.decode(to)
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", s.spec.Name, err)
@@ -360,10 +368,21 @@ func (s *Source) Plan(ctx context.Context, from, to connector.Offset) ([]connect
 	kept = indexed
 	s.stats.files.Store(int64(len(kept)))
 	s.stats.pruned.Store(int64(pruned))
-	splits := make([]connector.Split, len(kept))
+	splits := make([]connector.Split, 0, len(kept))
 	ra := newReadAhead(s.loc.store, kept, s.sopts.ReadAhead, s.format)
 	for i, f := range kept {
-		splits[i] = &Split{URI: s.loc.keyURI(f.Key), Key: f.Key, Bytes: f.Size, ETag: f.ETag, ModTime: time.UnixMicro(f.MTime).UTC(), ra: ra, idx: i}
+		sp := Split{URI: s.loc.keyURI(f.Key), Key: f.Key, Bytes: f.Size, ETag: f.ETag, ModTime: time.UnixMicro(f.MTime).UTC(), ra: ra, idx: i}
+		parts := s.splitsOf(f, split)
+		if parts == nil {
+			splits = append(splits, &sp)
+			continue
+		}
+		ra.skip(i)
+		for _, p := range parts {
+			part := sp
+			part.ra, part.Part = nil, &format.Part{Start: p[0], End: p[1]}
+			splits = append(splits, &part)
+		}
 	}
 	return splits, nil
 }
@@ -376,17 +395,31 @@ type Split struct {
 	Bytes   int64
 	ETag    string
 	ModTime time.Time
+	// Part, when set, is the byte range of the file this split reads;
+	// nil is the whole file.
+	Part *format.Part
 	// ra fetches the bodies of this Plan's small objects ahead of Open;
 	// idx is this split's place in it.
 	ra  *readAhead
 	idx int
 }
 
-// ID is uri@etag: a rewritten file is a different split.
-func (sp *Split) ID() string { return sp.URI + "@" + sp.ETag }
+// ID is uri@etag: a rewritten file is a different split; a part adds
+// its start offset.
+func (sp *Split) ID() string {
+	if sp.Part != nil {
+		return sp.URI + "@" + sp.ETag + "#" + strconv.FormatInt(sp.Part.Start, 10)
+	}
+	return sp.URI + "@" + sp.ETag
+}
 
-// Size is the file's size in bytes.
-func (sp *Split) Size() int64 { return sp.Bytes }
+// Size is the number of bytes the split covers: the file's, or its part's.
+func (sp *Split) Size() int64 {
+	if sp.Part != nil {
+		return sp.Part.End - sp.Part.Start
+	}
+	return sp.Bytes
+}
 
 // partitionRow returns the typed partition values of key, aligned with
 // partIdx. Every folder of the file's full URI counts, not only those
@@ -450,6 +483,9 @@ func (s *Source) Open(ctx context.Context, split connector.Split) (connector.Rec
 		readFields = append(readFields, arrow.Field{Name: connector.RowColumn, Type: types.BigInt})
 	}
 	fopts := s.fopts
+	// _row read only for the row counts need not count the lines before
+	// a part.
+	fopts.RelativeRows = !s.wantsRow()
 	if s.format == "parquet" && len(s.statPreds) > 0 {
 		fopts.RowGroupFilter = rowGroupFilter(s.statPreds)
 	}

@@ -327,7 +327,7 @@ func (s *StreamSource) Plan(ctx context.Context, from, to connector.Offset) ([]c
 			return nil, err
 		}
 	}
-	return s.Source.Plan(ctx, nil, to)
+	return s.Source.plan(ctx, nil, to, false)
 }
 
 // Commit records the epoch's files as seen, durably.

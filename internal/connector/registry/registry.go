@@ -130,9 +130,9 @@ func fileCapabilities(format string) *connector.Capabilities {
 	return c
 }
 
-// s3Session gives a file table the session's s3.* settings as defaults:
-// only file tables, so that an OpenSearch table never picks up
-// s3.endpoint.
+// s3Session gives a file table the session's s3.* settings (and
+// split_size) as defaults: only file tables, so that an OpenSearch table
+// never picks up s3.endpoint.
 func s3Session(spec connector.TableSpec, env connector.Env) connector.TableSpec {
 	if len(env.Settings) == 0 {
 		return spec
@@ -146,6 +146,13 @@ func s3Session(spec connector.TableSpec, env connector.Env) connector.TableSpec 
 			if _, set := opts[rest]; !set {
 				opts[rest] = v
 			}
+		}
+	}
+	// SET split_size: the part size of large files, unless the table
+	// sets its own.
+	if v, ok := env.Settings["split_size"]; ok {
+		if _, set := opts["split_size"]; !set {
+			opts["split_size"] = v
 		}
 	}
 	spec.Options = opts

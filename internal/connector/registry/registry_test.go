@@ -164,6 +164,13 @@ func TestSessionSettingsOnlyReachFileTables(t *testing.T) {
 	if spec.Options["endpoint"] != "http://127.0.0.1:9" || spec.Options["region"] != "us-east-1" {
 		t.Errorf("json session options %v", spec.Options)
 	}
+	env.Settings["split_size"] = "16B"
+	if spec := f.Session(connector.TableSpec{}, env); spec.Options["split_size"] != "16B" {
+		t.Errorf("SET split_size did not reach a json table: %v", spec.Options)
+	}
+	if spec := f.Session(connector.TableSpec{Options: map[string]string{"split_size": "0"}}, env); spec.Options["split_size"] != "0" {
+		t.Errorf("SET split_size overrode the table's own: %v", spec.Options)
+	}
 	if f, _ := Lookup("opensearch"); f.Session != nil {
 		t.Error("opensearch tables take s3.* settings")
 	}

@@ -16,6 +16,8 @@ import (
 func (b *Binder) bindAggregate(sel *sql.Select, items []selectItem, calls []*sql.Call, input Node, sc *scope) (*Aggregate, hook, error) {
 	agg := &Aggregate{Input: input}
 	pre := &exprBinder{b: b, sc: sc}
+	shapes := shapeMemo{}
+	maxKey := 0
 	for _, g := range sel.GroupBy {
 		ast := g
 		if k, ok := literalInt(g); ok {
@@ -36,6 +38,7 @@ func (b *Binder) bindAggregate(sel *sql.Select, items []selectItem, calls []*sql
 		if len(collectAggs(ast, nil)) > 0 {
 			return nil, nil, errAt(g, "aggregate functions are not allowed in GROUP BY")
 		}
+		maxKey = max(maxKey, shapes.of(ast).size)
 		k, err := pre.bind(ast)
 		if err != nil {
 			return nil, nil, err
@@ -57,10 +60,12 @@ func (b *Binder) bindAggregate(sel *sql.Select, items []selectItem, calls []*sql
 		agg.AggNames = append(agg.AggNames, a.String())
 	}
 	nk := len(agg.Keys)
-	keyStrings := make([]string, nk)
-	for i, k := range agg.Keys {
-		keyStrings[i] = k.String()
+	// The first key of each canonical form: one map probe per subtree.
+	keyIndex := make(map[string]int, nk)
+	for i := nk - 1; i >= 0; i-- {
+		keyIndex[agg.Keys[i].String()] = i
 	}
+	limit := keyMatchLimit(maxKey)
 	outTypes := agg.Schema()
 	var h hook
 	h = func(e sql.Expr) (expr.Expr, bool, error) {
@@ -80,14 +85,14 @@ func (b *Binder) bindAggregate(sel *sql.Select, items []selectItem, calls []*sql
 		if _, isLit := e.(*sql.Literal); isLit {
 			return nil, false, nil
 		}
-		if len(collectAggs(e, nil)) == 0 {
+		if sh := shapes.of(e); nk > 0 && !sh.agg && sh.size <= limit {
 			if be, err := pre.bind(e); err == nil {
-				for i, ks := range keyStrings {
-					if ks == be.String() {
-						f := outTypes.Field(i)
-						return expr.Col(i, f.Name, f.Type), true, nil
-					}
+				if i, ok := keyIndex[be.String()]; ok {
+					f := outTypes.Field(i)
+					return expr.Col(i, f.Name, f.Type), true, nil
 				}
+			} else if isCancel(err) {
+				return nil, false, err
 			}
 		}
 		if c, ok := e.(*sql.ColumnRef); ok {

@@ -3,6 +3,8 @@ package connector
 import (
 	"context"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"sluice/internal/expr"
 	"sluice/internal/storage"
 )
@@ -131,4 +133,21 @@ type LimitPusher interface {
 // row's ordinal in the split, from 0.
 type RowErrorReporter interface {
 	ReportRowError(row int64, err error) error
+}
+
+// StageRowErrorReporter is a streaming source that also decides about
+// rows that failed above its scan's own operators, where no reader is
+// left to ask (an expression over the event-time column, a sum that
+// overflowed in a streaming aggregate), under the table's mode for bad
+// rows. split is the ID of the split the row came from and row the
+// failing operator's input (one row). FAILFAST returns an error naming
+// the file, which fails the epoch; DROPMALFORMED and PERMISSIVE keep the
+// row for the dead-letter location and return nil, and the row is
+// dropped. The stream runner calls EndStageRowErrors after each epoch's
+// run: ok stores the epoch's rows (dead letters named after the split,
+// so a replay overwrites them) and counts them as bad rows; !ok (the run
+// failed; the epoch will be replayed) forgets them.
+type StageRowErrorReporter interface {
+	ReportStageRowError(split string, row arrow.RecordBatch, err error) error
+	EndStageRowErrors(ctx context.Context, ok bool) error
 }

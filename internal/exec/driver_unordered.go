@@ -99,7 +99,7 @@ func (d *driver) scanUnordered(ctx context.Context, sc *Scan, c *chain, first Or
 			}
 			return fmt.Errorf("reading split %s: %w", sc.Splits[it.split].ID(), it.err)
 		}
-		err := c.sendAt(ctx, first, it.batch, it.pos)
+		err := c.sendAt(withSplit(ctx, sc.Splits[it.split].ID()), first, it.batch, it.pos)
 		it.batch.Release()
 		gate.release(it.size)
 		if err != nil {

@@ -335,8 +335,22 @@ func (q *Query) runEpoch(ctx context.Context, rec *OffsetRecord) (Progress, erro
 	if q.EventTime != nil {
 		q.EventTime.StartEpoch(rec.Watermark)
 	}
-	if err := exec.Run(ctx, q.Root, rec.Watermark, out, obs); err != nil {
+	runCtx := ctx
+	rep, _ := q.Source.(connector.StageRowErrorReporter)
+	if rep != nil {
+		// Rows failing above the scan are bad rows under the table's mode.
+		runCtx = exec.WithRowErrorHandler(ctx, rep.ReportStageRowError)
+	}
+	if err := exec.Run(runCtx, q.Root, rec.Watermark, out, obs); err != nil {
+		if rep != nil {
+			_ = rep.EndStageRowErrors(ctx, false)
+		}
 		return p, err
+	}
+	if rep != nil {
+		if err := rep.EndStageRowErrors(ctx, true); err != nil {
+			return p, fmt.Errorf("saving bad rows: %w", err)
+		}
 	}
 	var maxEvent, nextWM int64
 	if q.EventTime != nil && q.Watermark != nil {

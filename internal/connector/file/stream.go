@@ -51,6 +51,7 @@ type StreamSource struct {
 	bound        map[string]bool // available_now: the keys that existed at start
 	warned       map[string]bool
 	badRows      atomic.Int64
+	stage        stageBad // rows failed above the scan this epoch (mu)
 
 	// Warnf reports files skipped because they changed; default log.Printf.
 	Warnf func(format string, args ...any)

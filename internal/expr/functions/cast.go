@@ -123,12 +123,19 @@ func castToString(arr arrow.Array) arrow.Array {
 	return b.NewArray()
 }
 
+// CastError is one row's value that does not convert to the target type
+// (try_cast gives NULL instead): an error of the row, like ArithError, so
+// a stream treats the row as a bad row.
+type CastError struct{ Msg string }
+
+func (e *CastError) Error() string { return e.Msg }
+
 // castError reports the first value that does not convert.
 func castError(v string, to arrow.DataType) error {
 	if len(v) > 64 {
 		v = v[:64] + "..."
 	}
-	return fmt.Errorf("cannot cast '%s' to %s", v, sqlName(to))
+	return &CastError{Msg: fmt.Sprintf("cannot cast '%s' to %s", v, sqlName(to))}
 }
 
 // ParseBool reads the boolean spellings Spark accepts.
@@ -439,7 +446,7 @@ func (nw *narrowing) fail(i int, v string) error {
 			nw.valid.Release()
 			nw.valid = nil
 		}
-		return fmt.Errorf("cannot cast %s to %s: value out of range", v, sqlName(nw.to))
+		return &CastError{Msg: fmt.Sprintf("cannot cast %s to %s: value out of range", v, sqlName(nw.to))}
 	}
 	if nw.valid == nil {
 		nw.valid = newValidity(nw.n)

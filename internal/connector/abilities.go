@@ -151,3 +151,13 @@ type StageRowErrorReporter interface {
 	ReportStageRowError(split string, row arrow.RecordBatch, err error) error
 	EndStageRowErrors(ctx context.Context, ok bool) error
 }
+
+// ReplayPreparer is a streaming source told, before Plan, that an epoch
+// planned by an earlier run is being replayed: its input may have changed
+// since (a bad file fixed after a FAILFAST epoch), and what the replay
+// reads is what the source must record at Commit, or it would take the
+// version it has just read for a new one and read it again (duplicates
+// in a sink whose ids hash the epoch's rows).
+type ReplayPreparer interface {
+	PrepareReplay(ctx context.Context, offset Offset) error
+}

@@ -240,6 +240,11 @@ func (q *Query) step(ctx context.Context, n int64) (ran bool, err error) {
 	if err != nil && !errors.Is(err, storage.ErrNotFound) {
 		return false, fmt.Errorf("reading offsets/%d: %w", n, err)
 	}
+	if rp, ok := q.Source.(connector.ReplayPreparer); ok && replay {
+		if err := rp.PrepareReplay(ctx, rec.Source); err != nil {
+			return false, fmt.Errorf("replaying epoch %d: %w", n, err)
+		}
+	}
 	if !replay {
 		off, err := q.Source.Latest(ctx)
 		if err != nil {

@@ -214,8 +214,9 @@ func openEngine(o Options) (*engine.Engine, *progressBar, error) {
 	if limit > 0 && os.Getenv("GOMEMLIMIT") == "" {
 		// The garbage collector works harder near the limit instead of
 		// letting the heap double past it; operator state gets a share of
-		// it (exec.StateShare) and spills past that.
-		debug.SetMemoryLimit(limit)
+		// it (exec.StateShare) and spills past that. The runtime's part
+		// leaves room for the pages it does not count (exec.GoMemoryLimit).
+		debug.SetMemoryLimit(exec.GoMemoryLimit(limit))
 	}
 	opts := engine.Options{DataDir: o.DataDir, MemoryLimit: limit}
 	var bar *progressBar

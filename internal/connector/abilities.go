@@ -3,6 +3,8 @@ package connector
 import (
 	"context"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"sluice/internal/expr"
 	"sluice/internal/storage"
 )
@@ -131,4 +133,31 @@ type LimitPusher interface {
 // row's ordinal in the split, from 0.
 type RowErrorReporter interface {
 	ReportRowError(row int64, err error) error
+}
+
+// StageRowErrorReporter is a streaming source that also decides about
+// rows that failed above its scan's own operators, where no reader is
+// left to ask (an expression over the event-time column, a sum that
+// overflowed in a streaming aggregate), under the table's mode for bad
+// rows. split is the ID of the split the row came from and row the
+// failing operator's input (one row). FAILFAST returns an error naming
+// the file, which fails the epoch; DROPMALFORMED and PERMISSIVE keep the
+// row for the dead-letter location and return nil, and the row is
+// dropped. The stream runner calls EndStageRowErrors after each epoch's
+// run: ok stores the epoch's rows (dead letters named after the split,
+// so a replay overwrites them) and counts them as bad rows; !ok (the run
+// failed; the epoch will be replayed) forgets them.
+type StageRowErrorReporter interface {
+	ReportStageRowError(split string, row arrow.RecordBatch, err error) error
+	EndStageRowErrors(ctx context.Context, ok bool) error
+}
+
+// ReplayPreparer is a streaming source told, before Plan, that an epoch
+// planned by an earlier run is being replayed: its input may have changed
+// since (a bad file fixed after a FAILFAST epoch), and what the replay
+// reads is what the source must record at Commit, or it would take the
+// version it has just read for a new one and read it again (duplicates
+// in a sink whose ids hash the epoch's rows).
+type ReplayPreparer interface {
+	PrepareReplay(ctx context.Context, offset Offset) error
 }

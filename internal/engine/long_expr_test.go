@@ -37,6 +37,10 @@ func longExpr(shape string, n int) string {
 		list("SELECT ", " + ", "", func(int) string { return "1" })
 	case "in": // x IN (0, 1, ...): matches both rows
 		list("SELECT count(*) FROM t WHERE x IN (", ", ", ")", strconv.Itoa)
+	case "having": // HAVING x <> 3 AND x <> 4 AND ...: keeps both groups
+		list("SELECT count(*) FROM t GROUP BY x HAVING ", " AND ", "", func(i int) string { return "x <> " + strconv.Itoa(i+3) })
+	case "having-plus": // HAVING count(*) + 0 + 0 + ... = 1: keeps both groups
+		list("SELECT count(*) FROM t GROUP BY x HAVING count(*)", "", " = 1", func(int) string { return " + 0" })
 	default:
 		panic(shape)
 	}
@@ -85,14 +89,19 @@ func TestLongExpressionsPlanAndRun(t *testing.T) {
 	}
 	const n = 200_000
 	eng := longExprEngine(t)
-	for shape, want := range map[string]string{"or": "2", "and": "2", "plus": strconv.Itoa(n), "in": "2"} {
+	for shape, want := range map[string][]string{"or": {"2"}, "and": {"2"}, "plus": {strconv.Itoa(n)}, "in": {"2"},
+		"having": {"1", "1"}, "having-plus": {"1", "1"}} {
 		t.Run(shape, func(t *testing.T) {
+			n := n
+			if strings.HasPrefix(shape, "having") {
+				n = 100_000 // the size; keeps the test quick on a loaded machine
+			}
 			res, err := eng.Execute(context.Background(), longExpr(shape, n))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := rowsOf(t, res[0]); len(got) != 1 || got[0] != want {
-				t.Fatalf("got %v, want [%s]", got, want)
+			if got := rowsOf(t, res[0]); strings.Join(got, ",") != strings.Join(want, ",") {
+				t.Fatalf("got %v, want %v", got, want)
 			}
 		})
 	}
@@ -120,8 +129,10 @@ func TestLongExpressionCancelled(t *testing.T) {
 	if _, err := plan.OptimizeContext(done, n); !errors.Is(err, context.Canceled) {
 		t.Fatalf("optimizing with a cancelled context: %v, want context.Canceled", err)
 	}
-	if err := planOnly(done, eng, longExpr("and", 200_000)); !errors.Is(err, context.Canceled) {
-		t.Fatalf("planning with a cancelled context: %v, want context.Canceled", err)
+	for _, shape := range []string{"and", "having", "having-plus"} {
+		if err := planOnly(done, eng, longExpr(shape, 200_000)); !errors.Is(err, context.Canceled) {
+			t.Fatalf("planning %s with a cancelled context: %v, want context.Canceled", shape, err)
+		}
 	}
 }
 
@@ -142,7 +153,7 @@ func TestDeepNestingIsAnError(t *testing.T) {
 //	go test -run XXX -bench PlanLongExpression -benchtime 1x ./internal/engine
 func BenchmarkPlanLongExpression(b *testing.B) {
 	eng := longExprEngine(b)
-	for _, shape := range []string{"or", "and", "plus", "in"} {
+	for _, shape := range []string{"or", "and", "plus", "in", "having", "having-plus"} {
 		for _, n := range []int{10_000, 40_000, 100_000, 200_000} {
 			q := longExpr(shape, n)
 			b.Run(shape+"/"+strconv.Itoa(n/1000)+"k", func(b *testing.B) {

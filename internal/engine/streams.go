@@ -297,11 +297,10 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 		OnProgress: func(p stream.Progress) {
 			rs.mu.Lock()
 			rs.status.Last = p
-			rs.status.Epochs++
-			rs.status.RowsIn += p.RowsIn
-			rs.status.RowsOut += p.RowsOut
-			rs.status.BadRows += p.BadRows
-			rs.status.LateRows += p.LateRows
+			// Since the stream's first epoch, across runs and restarts.
+			rs.status.Epochs = p.Epoch + 1
+			rs.status.RowsIn, rs.status.RowsOut = p.Totals.RowsIn, p.Totals.RowsOut
+			rs.status.BadRows, rs.status.LateRows = p.Totals.BadRows, p.Totals.Late
 			rs.mu.Unlock()
 			if e.opts.StreamProgress != nil {
 				e.opts.StreamProgress(p)
@@ -367,6 +366,19 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 	}
 	st := rs.status
 	rs.mu.Unlock()
+	// What a later process says about the stream is what this one says
+	// now (a stop request, answered, leaves it stopped).
+	rec := stream.RunStatus{State: st.State, Error: st.LastError, Time: e.now().UnixMicro()}
+	select {
+	case <-rs.stop:
+		if rec.State == StateSuccess {
+			rec.State = "stopped"
+		}
+	default:
+	}
+	if werr := q.Checkpoint.WriteRunStatus(context.WithoutCancel(ctx), rec); werr != nil && err == nil {
+		err = fmt.Errorf("stream %s: recording its end: %w", name, werr)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -34,14 +34,33 @@ func (e *Engine) streamStatus(ctx context.Context, o *catalog.Object, spec strea
 	rs := e.streams[strings.ToLower(o.Name)]
 	e.mu.Unlock()
 	if rs != nil {
-		return rs.snapshot()
+		st := rs.snapshot()
+		if st.Epochs > 0 || st.State != StateRunning {
+			return st
+		}
+		// Running, no epoch yet in this run: the checkpoint's counts.
+		cst := e.checkpointStatus(ctx, o, spec)
+		st.Epochs, st.Last, st.RowsIn, st.RowsOut, st.BadRows, st.LateRows = cst.Epochs, cst.Last, cst.RowsIn, cst.RowsOut, cst.BadRows, cst.LateRows
+		return st
 	}
+	return e.checkpointStatus(ctx, o, spec)
+}
+
+// checkpointStatus is what the checkpoint says of a stream this process
+// does not run: how its last run ended, its last commit and its totals.
+func (e *Engine) checkpointStatus(ctx context.Context, o *catalog.Object, spec streamSpec) StreamStatus {
 	st := StreamStatus{Name: o.Name, State: "stopped", Trigger: spec.Trigger, Checkpoint: spec.Checkpoint, Sink: spec.Table}
 	if store, prefix, err := e.resolveCheckpoint(ctx, spec.Checkpoint); err == nil {
 		cp := &stream.Checkpoint{Store: store, Prefix: prefix}
+		if rs, err := cp.ReadRunStatus(ctx); err == nil && rs != nil {
+			st.State, st.LastError = rs.State, rs.Error
+		}
 		if last, err := cp.Last(ctx, "commits"); err == nil && last >= 0 {
 			st.Epochs = last + 1
 			if c, err := cp.ReadCommit(ctx, last); err == nil {
+				if c.Totals != nil {
+					st.RowsIn, st.RowsOut, st.BadRows, st.LateRows = c.Totals.RowsIn, c.Totals.RowsOut, c.Totals.BadRows, c.Totals.Late
+				}
 				st.Last = stream.Progress{Epoch: last, Files: c.Files, Bytes: c.Bytes, RowsIn: c.RowsIn, RowsOut: c.RowsOut,
 					LateRows: c.Late, BadRows: c.BadRows, Watermark: stream.NoWatermark, Time: time.UnixMicro(c.Time).UTC()}
 				if c.MaxEventTime != 0 && c.MaxEventTime != stream.NoWatermark {

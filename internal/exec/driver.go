@@ -289,6 +289,8 @@ func (d *driver) scan(ctx context.Context, sc *Scan, entry Output) error {
 	}
 
 	for _, f := range feeds {
+		// The stage's operators learn which split a failing row is from.
+		sctx := withSplit(ctx, f.id)
 		for it := range f.ch {
 			if it.err != nil {
 				stop()
@@ -297,7 +299,7 @@ func (d *driver) scan(ctx context.Context, sc *Scan, entry Output) error {
 				}
 				return fmt.Errorf("reading split %s: %w", f.id, it.err)
 			}
-			err := entry.Send(ctx, Message{Batch: it.batch})
+			err := entry.Send(sctx, Message{Batch: it.batch})
 			it.batch.Release()
 			if err != nil {
 				stop()

@@ -113,7 +113,7 @@ func (d *driver) scanUnordered(ctx context.Context, sc *Scan, c *chain, first Or
 		if it.partial != nil {
 			err = merger.MergePartial(ctx, it.partial)
 		} else {
-			err = c.sendAt(ctx, first, it.batch, it.pos)
+			err = c.sendAt(withSplit(ctx, sc.Splits[it.split].ID()), first, it.batch, it.pos)
 			it.batch.Release()
 			gate.release(it.size)
 		}

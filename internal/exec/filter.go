@@ -43,6 +43,25 @@ func (f *Filter) Process(ctx context.Context, batch arrow.RecordBatch, out Outpu
 		return nil
 	}
 	mask, err := f.pred.Eval(ctx, batch)
+	if err != nil && isRowError(err) {
+		// Under a stream's row error handler the failing rows are bad
+		// rows and the others go on (isolateRows).
+		kept, ok, ierr := isolateRows(ctx, batch, func(ctx context.Context, row arrow.RecordBatch) error {
+			m, err := f.pred.Eval(ctx, row)
+			if m != nil {
+				m.Release()
+			}
+			return err
+		})
+		if ok {
+			if ierr != nil || kept == nil {
+				return ierr
+			}
+			defer kept.Release()
+			batch = kept
+			mask, err = f.pred.Eval(ctx, kept)
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("filter %s: %w", f.pred, err)
 	}

@@ -135,7 +135,9 @@ func (h *HashAggregate) process(ctx context.Context, batch arrow.RecordBatch, po
 		h.ids = make([]uint32, n)
 	}
 	ids := h.ids[:n]
+	before := h.table.size()
 	h.fresh = h.table.assign(keyCols, n, ids, h.fresh)
+	kept := h.keptChunks()
 	var grown int64
 	if len(h.fresh) > 0 && len(keyCols) > 0 {
 		if err := h.keepKeys(ctx, keyCols, h.fresh, n); err != nil {
@@ -149,16 +151,8 @@ func (h *HashAggregate) process(ctx context.Context, batch arrow.RecordBatch, po
 			grown += int64(len(h.fresh)) * h.groupBytes()
 		}
 	}
-	for i, a := range h.aggs {
-		args, err := evalAll(ctx, a.Args, batch)
-		if err != nil {
-			return fmt.Errorf("hash aggregate: %s: %w", a, err)
-		}
-		err = h.accs[i].Update(ids, args)
-		releaseAll(args)
-		if err != nil {
-			return fmt.Errorf("hash aggregate: %s: %w", a, err)
-		}
+	if err := h.update(ctx, batch, ids); err != nil {
+		return h.dropBadRows(ctx, batch, pos, err, keyCols, before, kept)
 	}
 	if pos >= 0 && len(h.groupBy) > 0 {
 		// Before accounting: a spill would renumber the groups.

@@ -269,7 +269,7 @@ func (h *HashAggregate) mergePartition(ctx context.Context, f *spillFile, outSch
 	}()
 	var fresh []int
 	for {
-		_, batches, err := readRows(r)
+		batches, err := readSpillRows(r)
 		if errors.Is(err, io.EOF) {
 			break
 		}

@@ -473,3 +473,40 @@ func normFloat(f float64) uint64 {
 	}
 	return math.Float64bits(f)
 }
+
+// forget takes back an assign that added the keys of rows fresh (as it
+// returned them) to a table that had before keys: the ids it handed out
+// are free again.
+func (t *keyTable) forget(cols []arrow.Array, rows int, fresh []int, before int) {
+	if len(fresh) == 0 {
+		return
+	}
+	switch t.mode {
+	case keyInt:
+		col := cols[0]
+		vals := t.int64s(col)
+		for _, i := range fresh {
+			if col.IsNull(i) {
+				continue
+			}
+			delete(t.ints, vals[i])
+		}
+	case keyString:
+		col := cols[0]
+		get := stringGetter(col)
+		for _, i := range fresh {
+			if !col.IsNull(i) {
+				delete(t.strs, get(i))
+			}
+		}
+	case keyBytes:
+		keys := t.enc.encode(cols, rows)
+		for _, i := range fresh {
+			delete(t.strs, string(keys[i]))
+		}
+	}
+	if t.nullID >= int64(before) {
+		t.nullID = -1
+	}
+	t.n = uint32(before)
+}

@@ -39,29 +39,51 @@ func (p *Project) Schema() *arrow.Schema { return p.schema }
 // Exprs returns the projected expressions.
 func (p *Project) Exprs() []expr.Expr { return p.exprs }
 
-// Process evaluates every expression over the batch.
+// Process evaluates every expression over the batch. Under a stream's
+// row error handler, the rows an expression fails on are bad rows and
+// the others go on (isolateRows).
 func (p *Project) Process(ctx context.Context, batch arrow.RecordBatch, out Output) error {
-	cols := make([]arrow.Array, len(p.exprs))
-	defer func() {
-		for _, c := range cols {
-			if c != nil {
-				c.Release()
+	cols, err := p.eval(ctx, batch)
+	if err != nil && isRowError(err) {
+		kept, ok, ierr := isolateRows(ctx, batch, func(ctx context.Context, row arrow.RecordBatch) error {
+			cs, err := p.eval(ctx, row)
+			releaseAll(cs)
+			return err
+		})
+		if ok {
+			if ierr != nil || kept == nil {
+				return ierr
 			}
-		}
-	}()
-	for i, e := range p.exprs {
-		c, err := e.Eval(ctx, batch)
-		if err != nil {
-			return fmt.Errorf("evaluating %s: %w", e, err)
-		}
-		cols[i] = c
-		if int64(c.Len()) != batch.NumRows() {
-			return fmt.Errorf("evaluating %s: got %d values for %d rows", e, c.Len(), batch.NumRows())
+			defer kept.Release()
+			batch = kept
+			cols, err = p.eval(ctx, kept)
 		}
 	}
+	if err != nil {
+		return err
+	}
+	defer releaseAll(cols)
 	res := array.NewRecordBatch(p.schema, cols, batch.NumRows())
 	defer res.Release()
 	return out.Send(ctx, Message{Batch: res})
+}
+
+// eval is one column per expression; nothing to release on error.
+func (p *Project) eval(ctx context.Context, batch arrow.RecordBatch) ([]arrow.Array, error) {
+	cols := make([]arrow.Array, 0, len(p.exprs))
+	for _, e := range p.exprs {
+		c, err := e.Eval(ctx, batch)
+		if err != nil {
+			releaseAll(cols)
+			return nil, fmt.Errorf("evaluating %s: %w", e, err)
+		}
+		cols = append(cols, c)
+		if int64(c.Len()) != batch.NumRows() {
+			releaseAll(cols)
+			return nil, fmt.Errorf("evaluating %s: got %d values for %d rows", e, c.Len(), batch.NumRows())
+		}
+	}
+	return cols, nil
 }
 
 // String is the EXPLAIN line: Project [expr AS name, ...].

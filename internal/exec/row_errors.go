@@ -11,11 +11,12 @@ import (
 )
 
 // isRowError reports an error that one row's values caused (an
-// arithmetic overflow, a division by zero), as opposed to one of the
-// query or the input.
+// arithmetic overflow, a division by zero, a value CAST cannot convert),
+// as opposed to one of the query or the input.
 func isRowError(err error) bool {
 	var ae *functions.ArithError
-	return errors.As(err, &ae)
+	var ce *functions.CastError
+	return errors.As(err, &ae) || errors.As(err, &ce)
 }
 
 // sendRowByRow sends a batch that failed in the scan's own operators

@@ -87,6 +87,11 @@ func readRows(r io.Reader) (*arrow.Schema, []arrow.RecordBatch, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	return decodeRows(p)
+}
+
+// decodeRows reads one IPC stream's batches (owned by the caller).
+func decodeRows(p []byte) (*arrow.Schema, []arrow.RecordBatch, error) {
 	ir, err := ipc.NewReader(bytes.NewReader(p))
 	if err != nil {
 		return nil, nil, fmt.Errorf("decoding rows: %w", err)

@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/klauspost/compress/zstd"
 
 	"sluice/internal/storage"
 )
@@ -73,9 +74,10 @@ func (f *spillFile) remove() {
 	}
 }
 
-// spillIPC opens an Arrow IPC stream writer, zstd-compressed, on w.
+// spillIPC opens an Arrow IPC stream writer on w, which compresses
+// (spill_codec.go).
 func spillIPC(w io.Writer, schema *arrow.Schema) *ipc.Writer {
-	return ipc.NewWriter(w, ipc.WithSchema(schema), ipc.WithZstd(), ipc.WithAllocator(memAlloc))
+	return ipc.NewWriter(w, ipc.WithSchema(schema), ipc.WithAllocator(memAlloc))
 }
 
 // writeSpillRows writes batches as one zstd IPC stream section (the
@@ -95,7 +97,7 @@ func writeSpillRows(w io.Writer, schema *arrow.Schema, batches []arrow.RecordBat
 	if err := iw.Close(); err != nil {
 		return fmt.Errorf("encoding rows: %w", err)
 	}
-	return writeSection(w, sw.buf)
+	return writeSection(w, compressSection(sw.buf))
 }
 
 type sectionWriter struct{ buf []byte }
@@ -127,6 +129,7 @@ func writeRun(b *MemoryBudget, schema *arrow.Schema, batches []arrow.RecordBatch
 type runWriter struct {
 	schema *arrow.Schema
 	file   *spillFile
+	zw     io.WriteCloser
 	iw     *ipc.Writer
 	rows   int64
 }
@@ -136,7 +139,12 @@ func newRunWriter(b *MemoryBudget, schema *arrow.Schema) (*runWriter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &runWriter{schema: schema, file: f, iw: spillIPC(f, schema)}, nil
+	zw, err := newSpillCompressor(f)
+	if err != nil {
+		f.remove()
+		return nil, fmt.Errorf("spilling to disk: %w", err)
+	}
+	return &runWriter{schema: schema, file: f, zw: zw, iw: spillIPC(zw, schema)}, nil
 }
 
 func (w *runWriter) write(batch arrow.RecordBatch) error {
@@ -162,6 +170,10 @@ func (w *runWriter) finish() (*spillRun, error) {
 		w.abort()
 		return nil, fmt.Errorf("spilling to disk: %w", err)
 	}
+	if err := w.zw.Close(); err != nil {
+		w.abort()
+		return nil, fmt.Errorf("spilling to disk: %w", err)
+	}
 	if err := w.file.finish(); err != nil {
 		w.abort()
 		return nil, err
@@ -174,6 +186,7 @@ func (w *runWriter) abort() { w.file.remove() }
 // runReader reads a run's batches in order.
 type runReader struct {
 	f  *os.File
+	zr *zstd.Decoder
 	ir *ipc.Reader
 }
 
@@ -182,12 +195,18 @@ func (r *spillRun) open() (*runReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	ir, err := ipc.NewReader(bufio.NewReaderSize(f, spillBufSize), ipc.WithAllocator(memAlloc))
+	zr, err := newSpillDecompressor(bufio.NewReaderSize(f, spillBufSize))
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("reading spill file: %w", err)
 	}
-	return &runReader{f: f, ir: ir}, nil
+	ir, err := ipc.NewReader(zr, ipc.WithAllocator(memAlloc))
+	if err != nil {
+		zr.Close()
+		f.Close()
+		return nil, fmt.Errorf("reading spill file: %w", err)
+	}
+	return &runReader{f: f, zr: zr, ir: ir}, nil
 }
 
 // next returns the next batch (owned by the caller) or io.EOF.
@@ -205,6 +224,7 @@ func (r *runReader) next() (arrow.RecordBatch, error) {
 
 func (r *runReader) close() {
 	r.ir.Release()
+	r.zr.Close()
 	r.f.Close()
 }
 

@@ -22,6 +22,8 @@ func (b *Binder) bindAggregate(sel *sql.Select, items []selectItem, calls []*sql
 	}
 	gk := expandGroupBy(list)
 	var keys []expr.Expr
+	shapes := shapeMemo{}
+	maxKey := 0
 	for _, g := range gk.keys {
 		ast := g
 		if k, ok := literalInt(g); ok && !sel.GroupByAll {
@@ -42,6 +44,7 @@ func (b *Binder) bindAggregate(sel *sql.Select, items []selectItem, calls []*sql
 		if len(collectAggs(ast, nil)) > 0 {
 			return nil, nil, errAt(g, "aggregate functions are not allowed in GROUP BY")
 		}
+		maxKey = max(maxKey, shapes.of(ast).size)
 		k, err := pre.bind(ast)
 		if err != nil {
 			return nil, nil, err
@@ -79,6 +82,12 @@ func (b *Binder) bindAggregate(sel *sql.Select, items []selectItem, calls []*sql
 		agg.AggNames = append(agg.AggNames, a.String())
 	}
 	nk := len(agg.Keys)
+	// The first key of each canonical form: one map probe per subtree.
+	keyIndex := make(map[string]int, nk)
+	for i := nk - 1; i >= 0; i-- {
+		keyIndex[agg.Keys[i].String()] = i
+	}
+	limit := keyMatchLimit(maxKey)
 	outTypes := agg.Schema()
 	var h hook
 	h = func(e sql.Expr) (expr.Expr, bool, error) {
@@ -103,14 +112,14 @@ func (b *Binder) bindAggregate(sel *sql.Select, items []selectItem, calls []*sql
 		if _, isLit := e.(*sql.Literal); isLit {
 			return nil, false, nil
 		}
-		if len(collectAggs(e, nil)) == 0 {
+		if sh := shapes.of(e); nk > 0 && !sh.agg && sh.size <= limit {
 			if be, err := pre.bind(e); err == nil {
-				for i, ks := range keyStrings {
-					if ks == be.String() {
-						f := outTypes.Field(i)
-						return expr.Col(i, f.Name, f.Type), true, nil
-					}
+				if i, ok := keyIndex[be.String()]; ok {
+					f := outTypes.Field(i)
+					return expr.Col(i, f.Name, f.Type), true, nil
 				}
+			} else if isCancel(err) {
+				return nil, false, err
 			}
 		}
 		if c, ok := e.(*sql.ColumnRef); ok {

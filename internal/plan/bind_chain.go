@@ -11,14 +11,30 @@ import (
 // parser builds in a loop rather than one recursion per operand; a long
 // chain becomes a balanced tree (expr.Balanced), so the bound expression
 // is log n deep. Short chains bind exactly as bindNode would, operand by
-// operand, left-deep.
+// operand, left-deep. With a hook, each inner node of the spine goes
+// through it as bindNode's recursion would send it (the caller already
+// sent top); one the hook takes is the chain's first operand.
 func (eb *exprBinder) bindChain(top *sql.Binary) (expr.Expr, error) {
 	var spine []*sql.Binary // spine[0] is top; spine[i+1] is spine[i].L
+	var first expr.Expr     // bound by the hook, in place of operands[0]
 	x := sql.Expr(top)
 	for {
 		b, ok := x.(*sql.Binary)
 		if !ok || b.Op != top.Op {
 			break
+		}
+		if len(spine) > 0 && eb.hook != nil {
+			if err := eb.b.cancelled(); err != nil {
+				return nil, err
+			}
+			be, handled, err := eb.hook(b)
+			if err != nil {
+				return nil, err
+			}
+			if handled {
+				first = be
+				break
+			}
 		}
 		spine = append(spine, b)
 		x = b.L
@@ -26,6 +42,12 @@ func (eb *exprBinder) bindChain(top *sql.Binary) (expr.Expr, error) {
 	n := len(spine) + 1
 	operands := make([]sql.Expr, n)
 	operands[0] = x
+	bindOperand := func(i int) (expr.Expr, error) {
+		if i == 0 && first != nil {
+			return first, nil
+		}
+		return eb.bind(operands[i])
+	}
 	for i, b := range spine {
 		operands[n-1-i] = b.R
 	}
@@ -39,12 +61,12 @@ func (eb *exprBinder) bindChain(top *sql.Binary) (expr.Expr, error) {
 		return e, nil
 	}
 	if n < expr.LongChain {
-		acc, err := eb.bind(operands[0])
+		acc, err := bindOperand(0)
 		if err != nil {
 			return nil, err
 		}
 		for i := 1; i < n; i++ {
-			r, err := eb.bind(operands[i])
+			r, err := bindOperand(i)
 			if err != nil {
 				return nil, err
 			}
@@ -55,8 +77,8 @@ func (eb *exprBinder) bindChain(top *sql.Binary) (expr.Expr, error) {
 		return acc, nil
 	}
 	bound := make([]expr.Expr, n)
-	for i, o := range operands {
-		be, err := eb.bind(o)
+	for i := range operands {
+		be, err := bindOperand(i)
 		if err != nil {
 			return nil, err
 		}

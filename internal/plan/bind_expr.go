@@ -94,7 +94,7 @@ func (eb *exprBinder) bindNode(e sql.Expr) (expr.Expr, error) {
 		}
 		return x, nil
 	case *sql.Binary:
-		if (t.Op == sql.OpAnd || t.Op == sql.OpOr) && eb.hook == nil {
+		if t.Op == sql.OpAnd || t.Op == sql.OpOr {
 			return eb.bindChain(t)
 		}
 		l, err := eb.bind(t.L)

@@ -8,6 +8,13 @@ func walkSQL(e sql.Expr, fn func(sql.Expr) bool) {
 	if e == nil || !fn(e) {
 		return
 	}
+	for _, k := range sqlChildren(e) {
+		walkSQL(k, fn)
+	}
+}
+
+// sqlChildren lists e's direct sub-expressions (nil entries included).
+func sqlChildren(e sql.Expr) []sql.Expr {
 	var kids []sql.Expr
 	switch t := e.(type) {
 	case *sql.Unary:
@@ -49,7 +56,5 @@ func walkSQL(e sql.Expr, fn func(sql.Expr) bool) {
 	case *sql.FieldAccess:
 		kids = []sql.Expr{t.X}
 	}
-	for _, k := range kids {
-		walkSQL(k, fn)
-	}
+	return kids
 }

@@ -95,13 +95,16 @@ func TestStreamRetriesTransientFailure(t *testing.T) {
 }
 
 // TestStreamPermanentFailureStaysFailed: an epoch that fails on the data
-// (a cast no row can pass) fails the stream for good: no retries.
+// (a cast no row can pass, over a FAILFAST table: under the default
+// PERMISSIVE mode those rows would be bad rows and the stream go on)
+// fails the stream for good: no retries.
 func TestStreamPermanentFailureStaysFailed(t *testing.T) {
 	f := newFixtureWith(t, 3, func(o *Options) {
 		o.Engine.RetryInitial, o.Engine.RetryMax = 10*time.Millisecond, 20*time.Millisecond
 	})
+	f.sql(200, "CREATE TABLE tf (id BIGINT, name STRING) USING json LOCATION '"+f.in+"/' OPTIONS (mode 'FAILFAST')")
 	f.sql(200, "CREATE TABLE out (id BIGINT) USING json LOCATION '"+f.out+"/'")
-	f.sql(200, "INSERT STREAM INTO out SELECT CAST(name AS BIGINT) FROM t WITH (name = 'bad', trigger = '20 milliseconds')")
+	f.sql(200, "INSERT STREAM INTO out SELECT CAST(name AS BIGINT) FROM tf WITH (name = 'bad', trigger = '20 milliseconds')")
 	s := f.waitStream("bad", 10*time.Second, func(s StreamJSON) bool { return s.State == engine.StateFailed })
 	time.Sleep(200 * time.Millisecond)
 	if s = f.apiStream("bad"); s.State != engine.StateFailed || s.Attempts != 0 || !strings.Contains(s.LastError, "cannot cast") {

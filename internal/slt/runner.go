@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -224,11 +225,21 @@ func (r *Runner) write(rec *Record) error {
 	if err := os.WriteFile(tmp, []byte(r.substitute(rec.SQL)), 0o644); err != nil {
 		return fmt.Errorf("write %s: %w", rec.Path, err)
 	}
+	// The modification time is the record's line after a fixed instant:
+	// files still land in order, and both passes of a streaming file see
+	// the same ETags (size and mtime), so errors naming a split agree.
+	mtime := writeEpoch.Add(time.Duration(rec.Line) * time.Second)
+	if err := os.Chtimes(tmp, mtime, mtime); err != nil {
+		return fmt.Errorf("write %s: %w", rec.Path, err)
+	}
 	if err := os.Rename(tmp, path); err != nil {
 		return fmt.Errorf("write %s: %w", rec.Path, err)
 	}
 	return nil
 }
+
+// writeEpoch is the modification time of a write record at line 0.
+var writeEpoch = time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
 
 // errorMatches is a substring test, then a regexp test.
 func (r *Runner) errorMatches(pattern, msg string) bool {

@@ -65,6 +65,10 @@ type CommitRecord struct {
 	// State is what state/N holds; nil in checkpoints written before
 	// stateful operators had ids.
 	State *StateManifest `json:"state,omitempty"`
+	// Totals are the counts through this epoch since the stream's first;
+	// nil in checkpoints written before they were kept (they start at
+	// zero on the next run).
+	Totals *Totals `json:"totals,omitempty"`
 }
 
 // StateManifest lists the stateful operators whose snapshots an epoch

@@ -38,6 +38,9 @@ type Progress struct {
 	// SinkRetries and DeadLetters are this epoch's retried sink requests
 	// and dead-lettered rows, for sinks with connector.SinkStats.
 	SinkRetries, DeadLetters int64
+	// Totals are the stream's counts through this epoch since its first
+	// epoch, across restarts (kept in the checkpoint's commits).
+	Totals Totals
 }
 
 // Line is the one-line summary the CLI prints per epoch.

@@ -17,7 +17,7 @@ var ErrForeignFiles = storage.ErrForeignFiles
 // Checkpoint): whatever lies below them is the checkpoint's own.
 var checkpointEntries = map[string]bool{
 	"offsets": true, "commits": true, "state": true, "sources": true,
-	"metadata": true, "stop": true, "lock": true, ".lock": true,
+	"metadata": true, "stop": true, "status": true, "lock": true, ".lock": true,
 }
 
 // isCheckpointEntry also accepts the temporary files of an interrupted

@@ -73,6 +73,8 @@ type Query struct {
 	// sinkRetries and sinkDead are the sink's counts at the last epoch,
 	// so each Progress carries its own epoch's.
 	sinkRetries, sinkDead int64
+	// totals are the counts through the last committed epoch (Totals).
+	totals Totals
 	// ops are Root's stateful operators with their ids (see stateOps).
 	ops []exec.StatefulOp
 }
@@ -117,6 +119,10 @@ func (q *Query) Run(ctx context.Context, stop <-chan struct{}) error {
 			return err
 		}
 		return fmt.Errorf("starting stream %s: restoring state of epoch %d: %w", q.Name, committed, err)
+	}
+	q.totals = Totals{}
+	if last != nil && last.Totals != nil {
+		q.totals = *last.Totals
 	}
 	if q.Watermark != nil && last != nil && (last.MaxEventTime != 0 || last.NextWatermark != 0) {
 		q.Watermark.Restore(last.MaxEventTime, last.NextWatermark)
@@ -234,6 +240,11 @@ func (q *Query) step(ctx context.Context, n int64) (ran bool, err error) {
 	if err != nil && !errors.Is(err, storage.ErrNotFound) {
 		return false, fmt.Errorf("reading offsets/%d: %w", n, err)
 	}
+	if rp, ok := q.Source.(connector.ReplayPreparer); ok && replay {
+		if err := rp.PrepareReplay(ctx, rec.Source); err != nil {
+			return false, fmt.Errorf("replaying epoch %d: %w", n, err)
+		}
+	}
 	if !replay {
 		off, err := q.Source.Latest(ctx)
 		if err != nil {
@@ -335,8 +346,22 @@ func (q *Query) runEpoch(ctx context.Context, rec *OffsetRecord) (Progress, erro
 	if q.EventTime != nil {
 		q.EventTime.StartEpoch(rec.Watermark)
 	}
-	if err := exec.Run(ctx, q.Root, rec.Watermark, out, obs); err != nil {
+	runCtx := ctx
+	rep, _ := q.Source.(connector.StageRowErrorReporter)
+	if rep != nil {
+		// Rows failing above the scan are bad rows under the table's mode.
+		runCtx = exec.WithRowErrorHandler(ctx, rep.ReportStageRowError)
+	}
+	if err := exec.Run(runCtx, q.Root, rec.Watermark, out, obs); err != nil {
+		if rep != nil {
+			_ = rep.EndStageRowErrors(ctx, false)
+		}
 		return p, err
+	}
+	if rep != nil {
+		if err := rep.EndStageRowErrors(ctx, true); err != nil {
+			return p, fmt.Errorf("saving bad rows: %w", err)
+		}
 	}
 	var maxEvent, nextWM int64
 	if q.EventTime != nil && q.Watermark != nil {
@@ -362,12 +387,15 @@ func (q *Query) runEpoch(ctx context.Context, rec *OffsetRecord) (Progress, erro
 	if bc, ok := q.Source.(connector.BadRowCounter); ok {
 		p.BadRows = bc.TakeBadRows()
 	}
+	totals := q.totals
+	totals.add(p)
 	commit := &CommitRecord{Epoch: rec.Epoch, RowsIn: p.RowsIn, RowsOut: p.RowsOut, Files: p.Files,
 		Bytes: p.Bytes, Late: p.LateRows, BadRows: p.BadRows, Time: q.Clock.Now().UnixMicro(),
-		MaxEventTime: maxEvent, NextWatermark: nextWM, State: manifest}
+		MaxEventTime: maxEvent, NextWatermark: nextWM, State: manifest, Totals: &totals}
 	if err := cp.WriteCommit(ctx, commit); err != nil {
 		return p, err
 	}
+	q.totals, p.Totals = totals, totals
 	q.inFlight = -1
 	p.CheckpointWrite = time.Since(cpStart)
 	if maxEvent != NoWatermark {

@@ -51,6 +51,10 @@ type StreamSource struct {
 	bound        map[string]bool // available_now: the keys that existed at start
 	warned       map[string]bool
 	badRows      atomic.Int64
+	stage        stageBad // rows failed above the scan this epoch (mu)
+	// replayed: keys of a replayed epoch's files that changed since it
+	// was planned, with the ETags read (PrepareReplay; used by Commit).
+	replayed map[string]string
 
 	// Warnf reports files skipped because they changed; default log.Printf.
 	Warnf func(format string, args ...any)
@@ -336,6 +340,16 @@ func (s *StreamSource) Commit(ctx context.Context, epoch int64, offset connector
 	if err != nil {
 		return err
 	}
+	s.mu.Lock()
+	if len(s.replayed) > 0 {
+		for i, f := range off.Files {
+			if etag, ok := s.replayed[f.Key]; ok {
+				off.Files[i].ETag = etag
+			}
+		}
+	}
+	s.replayed = nil
+	s.mu.Unlock()
 	data, err := json.Marshal(logEntry{Epoch: epoch, Files: off.Files})
 	if err != nil {
 		return err

@@ -140,20 +140,44 @@ func (s *sumAcc[T]) updateChecked(groups []uint32, vals []int64, vb []byte) erro
 			cnt[g]--
 		}
 	}
+	var bad *RowErrors
 	for i, g := range groups {
 		if !isValid(vb, i) {
 			continue
 		}
 		r, ok := exactOp("+", sum[g], vals[i])
-		cnt[g]++
 		if !ok {
 			if !s.try {
-				return overflowErr("sum", fmt.Sprintf("%d + %d does not fit in BIGINT", sum[g], vals[i]))
+				// Skip the row and go on, to name every failing row; the
+				// whole batch is undone below.
+				detail := fmt.Sprintf("%d + %d does not fit in BIGINT", sum[g], vals[i])
+				if bad == nil {
+					bad = &RowErrors{Err: overflowErr("sum", detail)}
+				}
+				bad.Rows = append(bad.Rows, i)
+				bad.Errs = append(bad.Errs, overflowErr("sum", detail))
+				continue
 			}
 			st.Ovf = sizeTo(st.Ovf, len(sum))
 			st.Ovf[g] = true
 		}
+		cnt[g]++
 		sum[g] = r
+	}
+	if bad != nil {
+		// Nothing of a failed batch stays (Retractable).
+		j := 0
+		for i, g := range groups {
+			if j < len(bad.Rows) && bad.Rows[j] == i {
+				j++
+				continue
+			}
+			if isValid(vb, i) {
+				sum[g] -= vals[i]
+				cnt[g]--
+			}
+		}
+		return bad
 	}
 	return nil
 }

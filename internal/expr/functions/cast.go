@@ -124,12 +124,23 @@ func castToString(arr arrow.Array) arrow.Array {
 	return b.NewArray()
 }
 
+// CastError is one row's value that does not convert to the target type
+// (try_cast gives NULL instead): an error of the row, like ArithError, so
+// a stream treats the row as a bad row.
+type CastError struct{ Msg string }
+
+func (e *CastError) Error() string { return e.Msg }
+
+// UserErrorKind marks a cast failure as the user's (usererr.Evaluation):
+// the server answers it 400, and a stream does not retry it.
+func (e *CastError) UserErrorKind() usererr.Kind { return usererr.Evaluation }
+
 // castError reports the first value that does not convert.
 func castError(v string, to arrow.DataType) error {
 	if len(v) > 64 {
 		v = v[:64] + "..."
 	}
-	return usererr.Errorf(usererr.Evaluation, "cannot cast '%s' to %s", v, sqlName(to))
+	return &CastError{Msg: fmt.Sprintf("cannot cast '%s' to %s", v, sqlName(to))}
 }
 
 // ParseBool reads the boolean spellings Spark accepts.
@@ -440,7 +451,7 @@ func (nw *narrowing) fail(i int, v string) error {
 			nw.valid.Release()
 			nw.valid = nil
 		}
-		return fmt.Errorf("cannot cast %s to %s: value out of range", v, sqlName(nw.to))
+		return &CastError{Msg: fmt.Sprintf("cannot cast %s to %s: value out of range", v, sqlName(nw.to))}
 	}
 	if nw.valid == nil {
 		nw.valid = newValidity(nw.n)

@@ -1,0 +1,889 @@
+package ppl
+
+import (
+	"strconv"
+	"strings"
+
+	"sluice/internal/sql"
+)
+
+// maxDepth bounds nesting so hostile input gets an error, not a stack
+// overflow.
+const maxDepth = 500
+
+type parser struct {
+	src   string
+	toks  []token
+	i     int
+	depth int
+}
+
+// Parse reads a PPL query whose text starts at line 1, column 1.
+func Parse(text string) (*Pipeline, error) {
+	return ParseAt(text, sql.Pos{Line: 1, Col: 1})
+}
+
+// ParseAt reads a PPL query whose first character is at position at of
+// an enclosing text (a SQL statement's PPL '...'): every position in
+// errors and in the tree counts from there.
+func ParseAt(text string, at sql.Pos) (*Pipeline, error) {
+	p := &parser{src: text, toks: tokenize(text, at)}
+	pl, err := p.pipeline(false)
+	if err != nil {
+		return nil, err
+	}
+	if p.tok().kind != tkEOF {
+		return nil, p.errExpected("'|' or end of query")
+	}
+	return pl, nil
+}
+
+func (p *parser) tok() token { return p.toks[p.i] }
+
+func (p *parser) peek(n int) token {
+	if p.i+n < len(p.toks) {
+		return p.toks[p.i+n]
+	}
+	return p.toks[len(p.toks)-1]
+}
+
+func (p *parser) advance() token {
+	t := p.toks[p.i]
+	if t.kind != tkEOF && t.kind != tkError {
+		p.i++
+	}
+	return t
+}
+
+func isKw(t token, kw string) bool {
+	return t.kind == tkIdent && !t.quoted && strings.EqualFold(t.text, kw)
+}
+
+func isOp(t token, op string) bool { return t.kind == tkOp && t.text == op }
+
+func (p *parser) atKw(kw string) bool { return isKw(p.tok(), kw) }
+func (p *parser) atOp(op string) bool { return isOp(p.tok(), op) }
+
+func (p *parser) acceptKw(kw string) bool {
+	if p.atKw(kw) {
+		p.advance()
+		return true
+	}
+	return false
+}
+
+func (p *parser) acceptOp(op string) bool {
+	if p.atOp(op) {
+		p.advance()
+		return true
+	}
+	return false
+}
+
+func describe(t token) string {
+	switch t.kind {
+	case tkEOF:
+		return "end of query"
+	case tkString:
+		return "string " + strconv.Quote(t.text)
+	}
+	return "'" + t.text + "'"
+}
+
+func (p *parser) errExpected(what string) error {
+	t := p.tok()
+	if t.kind == tkError {
+		return syntaxErr(t.pos, "%s", t.text)
+	}
+	return syntaxErr(t.pos, "expected %s but found %s", what, describe(t))
+}
+
+func (p *parser) expectOp(op string) error {
+	if !p.acceptOp(op) {
+		return p.errExpected("'" + op + "'")
+	}
+	return nil
+}
+
+func (p *parser) expectKw(kw string) error {
+	if !p.acceptKw(kw) {
+		return p.errExpected(kw)
+	}
+	return nil
+}
+
+// atEnd reports whether the current command's arguments are over.
+func (p *parser) atEnd() bool {
+	t := p.tok()
+	return t.kind == tkEOF || isOp(t, "|") || isOp(t, "]")
+}
+
+// name reads a field name: an identifier, possibly dotted (a.b.c), a
+// back-quoted name, or one with a trailing * (for fields and wildcards).
+func (p *parser) name(what string) (Name, error) {
+	t := p.tok()
+	if t.kind != tkIdent {
+		if isOp(t, "*") {
+			p.advance()
+			return Name{At: t.pos, Name: "*"}, nil
+		}
+		return Name{}, p.errExpected(what)
+	}
+	p.advance()
+	parts := []string{t.text}
+	for p.atOp(".") && p.peek(1).kind == tkIdent && p.peek(1).off == p.tok().end {
+		p.advance()
+		parts = append(parts, p.advance().text)
+	}
+	n := strings.Join(parts, ".")
+	if p.atOp("*") && p.tok().off == p.toks[p.i-1].end {
+		p.advance()
+		n += "*"
+	}
+	return Name{At: t.pos, Name: n}, nil
+}
+
+func (p *parser) names(what string) ([]Name, error) {
+	var out []Name
+	for {
+		n, err := p.name(what)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+		if !p.acceptOp(",") {
+			return out, nil
+		}
+	}
+}
+
+// tableName reads an index name: identifiers joined by '.', '-' or '*'
+// written without spaces (logs-2026.11, my_index).
+func (p *parser) tableName() (string, sql.Pos, error) {
+	t := p.tok()
+	if t.kind != tkIdent {
+		return "", t.pos, p.errExpected("a table name")
+	}
+	p.advance()
+	var b strings.Builder
+	b.WriteString(t.text)
+	end := t.end
+	for {
+		n := p.tok()
+		if n.off != end || !(isOp(n, ".") || isOp(n, "-") || n.kind == tkIdent || n.kind == tkNumber || n.kind == tkDuration) {
+			return b.String(), t.pos, nil
+		}
+		p.advance()
+		b.WriteString(n.text)
+		end = n.end
+	}
+}
+
+func (p *parser) integer(what string) (int64, error) {
+	t := p.tok()
+	if t.kind != tkNumber {
+		return 0, p.errExpected(what)
+	}
+	n, err := strconv.ParseInt(t.text, 10, 64)
+	if err != nil {
+		return 0, syntaxErr(t.pos, "%s: %q is not a whole number", what, t.text)
+	}
+	p.advance()
+	return n, nil
+}
+
+// option reads key=value where key is one of keys; ok is false when the
+// next tokens are not such an option.
+func (p *parser) option(keys ...string) (key string, val token, ok bool) {
+	t := p.tok()
+	if t.kind != tkIdent || t.quoted || !isOp(p.peek(1), "=") {
+		return "", token{}, false
+	}
+	for _, k := range keys {
+		if strings.EqualFold(t.text, k) {
+			p.advance()
+			p.advance()
+			return k, p.advance(), true
+		}
+	}
+	return "", token{}, false
+}
+
+func boolValue(t token) (bool, error) {
+	switch {
+	case isKw(t, "true"):
+		return true, nil
+	case isKw(t, "false"):
+		return false, nil
+	}
+	return false, syntaxErr(t.pos, "expected true or false but found %s", describe(t))
+}
+
+// pipeline reads [search] source=t ... | command | ...; sub is set inside
+// a join's [ ... ] subsearch.
+func (p *parser) pipeline(sub bool) (*Pipeline, error) {
+	pl := &Pipeline{At: p.tok().pos}
+	src, err := p.source()
+	if err != nil {
+		return nil, err
+	}
+	pl.Source = src
+	for p.acceptOp("|") {
+		c, err := p.command()
+		if err != nil {
+			return nil, err
+		}
+		pl.Commands = append(pl.Commands, c)
+	}
+	if sub && !p.atOp("]") {
+		return nil, p.errExpected("'|' or ']'")
+	}
+	return pl, nil
+}
+
+// source reads [search] source = t [as a] [search expression].
+func (p *parser) source() (*Source, error) {
+	at := p.tok().pos
+	p.acceptKw("search")
+	if !p.atKw("source") && !p.atKw("index") {
+		return nil, p.errExpected("source=<table>")
+	}
+	p.advance()
+	if err := p.expectOp("="); err != nil {
+		return nil, err
+	}
+	name, _, err := p.tableName()
+	if err != nil {
+		return nil, err
+	}
+	s := &Source{At: at, Table: name}
+	if p.acceptKw("as") {
+		a, err := p.name("an alias")
+		if err != nil {
+			return nil, err
+		}
+		s.Alias = a.Name
+	}
+	// Anything before the first | is a search expression: terms joined
+	// by blanks are ANDed.
+	for !p.atEnd() {
+		e, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		if s.Filter == nil {
+			s.Filter = e
+		} else {
+			s.Filter = &sql.Binary{At: e.Pos(), Op: sql.OpAnd, L: s.Filter, R: e}
+		}
+	}
+	return s, nil
+}
+
+func (p *parser) command() (Command, error) {
+	t := p.tok()
+	if t.kind != tkIdent || t.quoted {
+		return nil, p.errExpected("a command")
+	}
+	name := strings.ToLower(t.text)
+	switch name {
+	case "inner", "left", "right", "full", "outer", "cross", "semi", "anti":
+		return p.join()
+	}
+	p.advance()
+	switch name {
+	case "where":
+		e, err := p.expr()
+		return &Where{At: t.pos, Cond: e}, err
+	case "search":
+		return nil, syntaxErr(t.pos, "search may only start a query (search source=t ...)")
+	case "fields", "table":
+		return p.fields(t.pos)
+	case "eval":
+		return p.eval(t.pos)
+	case "stats":
+		return p.stats(t.pos)
+	case "sort":
+		return p.sort(t.pos)
+	case "head":
+		return p.head(t.pos)
+	case "dedup":
+		return p.dedup(t.pos)
+	case "rename":
+		return p.rename(t.pos)
+	case "top", "rare":
+		return p.top(t.pos, name == "rare")
+	case "parse", "grok":
+		return p.parse(t.pos, name == "grok")
+	case "patterns":
+		return p.patterns(t.pos)
+	case "fillnull":
+		return p.fillNull(t.pos)
+	case "lookup":
+		return p.lookup(t.pos)
+	case "join":
+		p.i--
+		return p.join()
+	}
+	return nil, syntaxErr(t.pos, "unknown command %q (want where, fields, eval, stats, sort, head, dedup, rename, top, rare, parse, grok, patterns, fillnull, lookup or join)", t.text)
+}
+
+func (p *parser) fields(at sql.Pos) (*Fields, error) {
+	f := &Fields{At: at}
+	if p.acceptOp("-") {
+		f.Exclude = true
+	} else {
+		p.acceptOp("+")
+	}
+	var err error
+	f.Names, err = p.names("a field name")
+	return f, err
+}
+
+func (p *parser) eval(at sql.Pos) (*Eval, error) {
+	ev := &Eval{At: at}
+	for {
+		n, err := p.name("a field name")
+		if err != nil {
+			return nil, err
+		}
+		if err := p.expectOp("="); err != nil {
+			return nil, err
+		}
+		e, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		ev.Assigns = append(ev.Assigns, Assign{At: n.At, Name: n.Name, Expr: e})
+		if !p.acceptOp(",") {
+			return ev, nil
+		}
+	}
+}
+
+// text is the source text of tokens [from, p.i), for default names.
+func (p *parser) text(from int) string {
+	if p.i <= from {
+		return ""
+	}
+	return p.src[p.toks[from].off:p.toks[p.i-1].end]
+}
+
+func (p *parser) alias() (string, error) {
+	if !p.acceptKw("as") {
+		return "", nil
+	}
+	n, err := p.name("a name")
+	return n.Name, err
+}
+
+func (p *parser) stats(at sql.Pos) (*Stats, error) {
+	st := &Stats{At: at}
+	for {
+		from := p.i
+		e, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		a := Agg{At: e.Pos(), Call: e, Name: p.text(from)}
+		if n, err := p.alias(); err != nil {
+			return nil, err
+		} else if n != "" {
+			a.Name = n
+		}
+		st.Aggs = append(st.Aggs, a)
+		if !p.acceptOp(",") {
+			break
+		}
+	}
+	if !p.acceptKw("by") {
+		return st, nil
+	}
+	for {
+		from := p.i
+		g := Group{At: p.tok().pos}
+		if p.atKw("span") && isOp(p.peek(1), "(") {
+			sp, err := p.span()
+			if err != nil {
+				return nil, err
+			}
+			g.Span = sp
+		} else {
+			e, err := p.expr()
+			if err != nil {
+				return nil, err
+			}
+			g.Expr = e
+		}
+		g.Name = p.text(from)
+		if n, err := p.alias(); err != nil {
+			return nil, err
+		} else if n != "" {
+			g.Name = n
+		}
+		st.By = append(st.By, g)
+		if !p.acceptOp(",") {
+			return st, nil
+		}
+	}
+}
+
+// span reads span(field, size): size is a number (numeric buckets) or a
+// duration such as 1h, 30m, 1d, 1M (month), 1q, 1y.
+func (p *parser) span() (*Span, error) {
+	at := p.advance().pos
+	p.advance()
+	f, err := p.expr()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.expectOp(","); err != nil {
+		return nil, err
+	}
+	t := p.tok()
+	sp := &Span{At: at, Field: f}
+	switch t.kind {
+	case tkNumber:
+		sp.Size = t.text
+		p.advance()
+		if u := p.tok(); u.kind == tkIdent && !u.quoted && !isOp(p.tok(), ")") {
+			sp.Unit = u.text
+			p.advance()
+		}
+	case tkDuration:
+		i := 0
+		for i < len(t.text) && (isDigit(t.text[i]) || t.text[i] == '.') {
+			i++
+		}
+		sp.Size, sp.Unit = t.text[:i], t.text[i:]
+		p.advance()
+	default:
+		return nil, p.errExpected("a span size such as 10 or 1h")
+	}
+	return sp, p.expectOp(")")
+}
+
+func (p *parser) sort(at sql.Pos) (*Sort, error) {
+	s := &Sort{At: at}
+	for {
+		k := SortKey{}
+		if p.acceptOp("-") {
+			k.Desc = true
+		} else {
+			p.acceptOp("+")
+		}
+		e, err := p.primary()
+		if err != nil {
+			return nil, err
+		}
+		k.Expr = e
+		switch {
+		case p.acceptKw("desc"), p.acceptKw("d"):
+			k.Desc = true
+		case p.acceptKw("asc"), p.acceptKw("a"):
+		}
+		s.Keys = append(s.Keys, k)
+		if !p.acceptOp(",") {
+			return s, nil
+		}
+	}
+}
+
+func (p *parser) head(at sql.Pos) (*Head, error) {
+	h := &Head{At: at, N: 10}
+	if _, v, ok := p.option("limit"); ok {
+		p.i--
+		n, err := p.integer("a row count")
+		if err != nil {
+			return nil, err
+		}
+		_ = v
+		h.N, h.HasCount = n, true
+	} else if p.tok().kind == tkNumber {
+		n, err := p.integer("a row count")
+		if err != nil {
+			return nil, err
+		}
+		h.N, h.HasCount = n, true
+	}
+	if p.acceptKw("from") {
+		n, err := p.integer("an offset")
+		if err != nil {
+			return nil, err
+		}
+		h.From = n
+	}
+	return h, nil
+}
+
+func (p *parser) dedup(at sql.Pos) (*Dedup, error) {
+	d := &Dedup{At: at, N: 1}
+	if p.tok().kind == tkNumber {
+		t := p.tok()
+		n, err := p.integer("a count")
+		if err != nil {
+			return nil, err
+		}
+		if n < 1 {
+			return nil, syntaxErr(t.pos, "dedup count must be greater than 0")
+		}
+		d.N = n
+	}
+	for !p.atEnd() {
+		if k, v, ok := p.option("keepempty", "consecutive"); ok {
+			b, err := boolValue(v)
+			if err != nil {
+				return nil, err
+			}
+			if k == "keepempty" {
+				d.KeepEmpty = b
+			} else {
+				d.Consecutive = b
+			}
+			continue
+		}
+		if len(d.Fields) > 0 && !p.acceptOp(",") && p.tok().kind != tkIdent {
+			return nil, p.errExpected("',' or a field name")
+		}
+		n, err := p.name("a field name")
+		if err != nil {
+			return nil, err
+		}
+		d.Fields = append(d.Fields, n)
+	}
+	if len(d.Fields) == 0 {
+		return nil, p.errExpected("a field name")
+	}
+	return d, nil
+}
+
+func (p *parser) rename(at sql.Pos) (*Rename, error) {
+	r := &Rename{At: at}
+	for {
+		from, err := p.name("a field name")
+		if err != nil {
+			return nil, err
+		}
+		if err := p.expectKw("as"); err != nil {
+			return nil, err
+		}
+		to, err := p.name("a new name")
+		if err != nil {
+			return nil, err
+		}
+		r.From, r.To = append(r.From, from), append(r.To, to)
+		if !p.acceptOp(",") {
+			return r, nil
+		}
+	}
+}
+
+func (p *parser) top(at sql.Pos, rare bool) (*Top, error) {
+	t := &Top{At: at, Rare: rare, N: 10, ShowCount: true, CountField: "count"}
+	for {
+		if p.tok().kind == tkNumber {
+			n, err := p.integer("a count")
+			if err != nil {
+				return nil, err
+			}
+			t.N = n
+			continue
+		}
+		k, v, ok := p.option("limit", "showcount", "countfield", "usenull")
+		if !ok {
+			break
+		}
+		switch k {
+		case "limit":
+			n, err := strconv.ParseInt(v.text, 10, 64)
+			if err != nil || v.kind != tkNumber {
+				return nil, syntaxErr(v.pos, "limit: want a whole number")
+			}
+			t.N = n
+		case "showcount":
+			b, err := boolValue(v)
+			if err != nil {
+				return nil, err
+			}
+			t.ShowCount = b
+		case "countfield":
+			if v.kind != tkString && v.kind != tkIdent {
+				return nil, syntaxErr(v.pos, "countfield: want a name")
+			}
+			t.CountField = v.text
+		}
+	}
+	var err error
+	if t.Fields, err = p.names("a field name"); err != nil {
+		return nil, err
+	}
+	if p.acceptKw("by") {
+		if t.By, err = p.names("a field name"); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
+}
+
+func (p *parser) parse(at sql.Pos, grok bool) (*ParseRegex, error) {
+	f, err := p.primary()
+	if err != nil {
+		return nil, err
+	}
+	t := p.tok()
+	if t.kind != tkString {
+		return nil, p.errExpected("a quoted pattern")
+	}
+	p.advance()
+	return &ParseRegex{At: at, Field: f, Pattern: t.text, PatAt: t.pos, Grok: grok}, nil
+}
+
+func (p *parser) patterns(at sql.Pos) (*Patterns, error) {
+	pt := &Patterns{At: at, NewField: "patterns_field"}
+	for !p.atEnd() {
+		if k, v, ok := p.option("new_field", "pattern", "method", "mode"); ok {
+			switch k {
+			case "new_field":
+				pt.NewField = v.text
+			case "pattern":
+				if v.kind != tkString {
+					return nil, syntaxErr(v.pos, "pattern: want a quoted regular expression")
+				}
+				pt.Pattern = v.text
+			case "method":
+				if !strings.EqualFold(v.text, "simple_pattern") {
+					return nil, syntaxErr(v.pos, "patterns method %q is not supported (only simple_pattern)", v.text)
+				}
+			case "mode":
+				if !strings.EqualFold(v.text, "label") {
+					return nil, syntaxErr(v.pos, "patterns mode %q is not supported (only label)", v.text)
+				}
+			}
+			continue
+		}
+		if pt.Field != nil {
+			return nil, p.errExpected("'|' or end of query")
+		}
+		f, err := p.primary()
+		if err != nil {
+			return nil, err
+		}
+		pt.Field = f
+	}
+	if pt.Field == nil {
+		return nil, p.errExpected("a field name")
+	}
+	return pt, nil
+}
+
+func (p *parser) fillNull(at sql.Pos) (*FillNull, error) {
+	f := &FillNull{At: at}
+	switch {
+	case p.acceptKw("with"):
+		e, err := p.additive()
+		if err != nil {
+			return nil, err
+		}
+		f.With = e
+		if p.acceptKw("in") {
+			if f.Fields, err = p.names("a field name"); err != nil {
+				return nil, err
+			}
+		}
+	case p.acceptKw("using"):
+		for {
+			n, err := p.name("a field name")
+			if err != nil {
+				return nil, err
+			}
+			if err := p.expectOp("="); err != nil {
+				return nil, err
+			}
+			e, err := p.expr()
+			if err != nil {
+				return nil, err
+			}
+			f.Using = append(f.Using, Assign{At: n.At, Name: n.Name, Expr: e})
+			if !p.acceptOp(",") {
+				break
+			}
+		}
+	case p.atKw("value") && isOp(p.peek(1), "="):
+		p.advance()
+		p.advance()
+		e, err := p.primary()
+		if err != nil {
+			return nil, err
+		}
+		f.With = e
+		for !p.atEnd() {
+			n, err := p.name("a field name")
+			if err != nil {
+				return nil, err
+			}
+			f.Fields = append(f.Fields, n)
+			p.acceptOp(",")
+		}
+	default:
+		return nil, p.errExpected("with, using or value=")
+	}
+	return f, nil
+}
+
+func (p *parser) lookupFields() ([]LookupField, error) {
+	var out []LookupField
+	for {
+		n, err := p.name("a field name")
+		if err != nil {
+			return nil, err
+		}
+		lf := LookupField{At: n.At, Name: n.Name}
+		if p.acceptKw("as") {
+			lf.AsAt = p.tok().pos
+			a, err := p.name("a field name")
+			if err != nil {
+				return nil, err
+			}
+			lf.As = a.Name
+		}
+		out = append(out, lf)
+		if !p.acceptOp(",") {
+			return out, nil
+		}
+	}
+}
+
+func (p *parser) lookup(at sql.Pos) (*Lookup, error) {
+	name, _, err := p.tableName()
+	if err != nil {
+		return nil, err
+	}
+	l := &Lookup{At: at, Table: name}
+	if l.Keys, err = p.lookupFields(); err != nil {
+		return nil, err
+	}
+	switch {
+	case p.acceptKw("replace"), p.acceptKw("output"):
+	case p.acceptKw("append"):
+		l.Append = true
+	default:
+		return l, nil
+	}
+	l.Cols, err = p.lookupFields()
+	return l, err
+}
+
+// join reads [type] join [type=t] [overwrite=b] [max=n] [left = l]
+// [right = r] (on|where) cond | fields, then the right dataset.
+func (p *parser) join() (*Join, error) {
+	j := &Join{At: p.tok().pos, Kind: "inner"}
+	var kind []string
+	for !p.atKw("join") {
+		t := p.tok()
+		if t.kind != tkIdent || len(kind) == 2 {
+			return nil, p.errExpected("join")
+		}
+		kind = append(kind, strings.ToLower(t.text))
+		p.advance()
+	}
+	p.advance()
+	if len(kind) > 0 {
+		k, err := joinKind(strings.Join(kind, " "), j.At)
+		if err != nil {
+			return nil, err
+		}
+		j.Kind = k
+	}
+	for {
+		k, v, ok := p.option("type", "overwrite", "max", "left", "right")
+		if !ok {
+			break
+		}
+		switch k {
+		case "type":
+			kk, err := joinKind(strings.ToLower(v.text), v.pos)
+			if err != nil {
+				return nil, err
+			}
+			j.Kind = kk
+		case "overwrite":
+			b, err := boolValue(v)
+			if err != nil {
+				return nil, err
+			}
+			j.NoOverwrite = !b
+		case "max":
+			if v.text != "0" {
+				return nil, syntaxErr(v.pos, "join max=%s is not supported (only max=0, every match)", v.text)
+			}
+		case "left":
+			j.LeftAlias = v.text
+		case "right":
+			j.RightAlias = v.text
+		}
+	}
+	if p.acceptKw("on") || p.acceptKw("where") {
+		e, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		j.On = e
+	} else {
+		// join a, b table2: the field list form; the last name is the
+		// right dataset.
+		for p.tok().kind == tkIdent && !p.atEnd() {
+			if p.peek(1).kind == tkEOF || isOp(p.peek(1), "|") || isKw(p.peek(1), "as") {
+				break
+			}
+			n, err := p.name("a field name")
+			if err != nil {
+				return nil, err
+			}
+			j.Fields = append(j.Fields, n)
+			p.acceptOp(",")
+		}
+	}
+	j.RightAt = p.tok().pos
+	if p.acceptOp("[") {
+		sub, err := p.pipeline(true)
+		if err != nil {
+			return nil, err
+		}
+		if err := p.expectOp("]"); err != nil {
+			return nil, err
+		}
+		j.Right = &Source{At: j.RightAt, Sub: sub}
+	} else {
+		name, at, err := p.tableName()
+		if err != nil {
+			return nil, err
+		}
+		j.Right = &Source{At: at, Table: name}
+	}
+	if p.acceptKw("as") {
+		a, err := p.name("an alias")
+		if err != nil {
+			return nil, err
+		}
+		j.Right.Alias = a.Name
+	}
+	return j, nil
+}
+
+func joinKind(k string, at sql.Pos) (string, error) {
+	switch k {
+	case "inner", "left", "right", "full", "cross", "semi", "anti":
+		return k, nil
+	case "outer", "left outer":
+		return "left", nil
+	case "right outer":
+		return "right", nil
+	case "full outer":
+		return "full", nil
+	case "left semi":
+		return "semi", nil
+	case "left anti":
+		return "anti", nil
+	}
+	return "", syntaxErr(at, "unknown join type %q (want inner, left, right, full, cross, semi or anti)", k)
+}

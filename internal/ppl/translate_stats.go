@@ -1,0 +1,223 @@
+package ppl
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"sluice/internal/sql"
+)
+
+// spanUnits maps a span's unit to an interval unit; months, quarters
+// and years are calendar units that only date_trunc can bucket.
+var spanUnits = map[string]string{
+	"ms": "milliseconds", "millisecond": "milliseconds", "milliseconds": "milliseconds",
+	"s": "seconds", "sec": "seconds", "second": "seconds", "seconds": "seconds",
+	"m": "minutes", "min": "minutes", "minute": "minutes", "minutes": "minutes",
+	"h": "hours", "hour": "hours", "hours": "hours",
+	"d": "days", "day": "days", "days": "days",
+	"w": "weeks", "week": "weeks", "weeks": "weeks",
+}
+
+var calendarUnits = map[string]string{
+	"M": "MONTH", "month": "MONTH", "months": "MONTH",
+	"q": "QUARTER", "quarter": "QUARTER", "quarters": "QUARTER",
+	"y": "YEAR", "year": "YEAR", "years": "YEAR",
+}
+
+// spanExpr is the bucket of a span: floor(x / n) * n for numbers, the
+// tumbling window for times (window reports whether it is one, whose
+// start is the bucket).
+func (t *translator) spanExpr(sp *Span) (e sql.Expr, window bool, err error) {
+	f, err := t.fixIf(sp.Field)
+	if err != nil {
+		return nil, false, err
+	}
+	at := sp.At
+	if sp.Unit == "" {
+		size := numberLiteral(token{text: sp.Size, pos: at})
+		floor := &sql.Call{At: at, Name: "floor", Args: []sql.Expr{&sql.Binary{At: at, Op: sql.OpDiv, L: f, R: size}}}
+		return &sql.Binary{At: at, Op: sql.OpMul, L: floor, R: size}, false, nil
+	}
+	if cal, ok := calendarUnits[sp.Unit]; ok || calendarUnits[strings.ToLower(sp.Unit)] != "" && len(sp.Unit) > 1 {
+		if !ok {
+			cal = calendarUnits[strings.ToLower(sp.Unit)]
+		}
+		if sp.Size != "1" {
+			return nil, false, errAt(at, "span %s%s: calendar spans (months, quarters, years) must have size 1", sp.Size, sp.Unit)
+		}
+		return &sql.Call{At: at, Name: "date_trunc", Args: []sql.Expr{strLit(at, cal), f}}, false, nil
+	}
+	unit, ok := spanUnits[sp.Unit]
+	if !ok {
+		unit, ok = spanUnits[strings.ToLower(sp.Unit)]
+	}
+	if !ok {
+		return nil, false, errAt(at, "unknown span unit %q (want ms, s, m, h, d, w, M, q or y)", sp.Unit)
+	}
+	n, err := strconv.ParseFloat(sp.Size, 64)
+	if err != nil || n <= 0 {
+		return nil, false, errAt(at, "span size %q must be a positive number", sp.Size)
+	}
+	if unit == "weeks" {
+		unit, sp.Size = "days", strconv.FormatFloat(n*7, 'f', -1, 64)
+	}
+	return &sql.Call{At: at, Name: "tumble", Args: []sql.Expr{f, strLit(at, sp.Size+" "+unit)}}, true, nil
+}
+
+// stats: aggregations first, then the by fields, as PPL prints them. A
+// time span groups by a tumbling window (so a stream can close it) and
+// an outer SELECT keeps the window's start.
+func (t *translator) stats(c *Stats) error {
+	var items []*sql.SelectItem
+	var groups []sql.Expr
+	var outer []*sql.SelectItem
+	windowed := false
+	for i, a := range c.Aggs {
+		e, err := t.fixIf(a.Call)
+		if err != nil {
+			return err
+		}
+		inner := fmt.Sprintf("_a%d", i)
+		items = append(items, item(e, inner))
+		outer = append(outer, item(col(a.At, inner), a.Name))
+	}
+	for i, g := range c.By {
+		var e sql.Expr
+		var err error
+		window := false
+		if g.Span != nil {
+			e, window, err = t.spanExpr(g.Span)
+		} else {
+			e, err = t.fixIf(g.Expr)
+		}
+		if err != nil {
+			return err
+		}
+		windowed = windowed || window
+		inner := fmt.Sprintf("_g%d", i)
+		groups = append(groups, e)
+		items = append(items, item(e, inner))
+		if window {
+			outer = append(outer, item(col(g.At, inner, "start"), g.Name))
+		} else {
+			outer = append(outer, item(col(g.At, inner), g.Name))
+		}
+	}
+	t.set(&sql.Select{At: c.At, Items: items, From: t.sub(c.At), GroupBy: groups})
+	t.set(&sql.Select{At: c.At, Items: outer, From: t.sub(c.At)})
+	return nil
+}
+
+// dedup keeps the first N rows of each combination of the fields, by
+// row_number() over the combination; rows where a field is NULL go
+// (keepempty=false) or all stay (keepempty=true).
+func (t *translator) dedup(c *Dedup) error {
+	if c.Consecutive {
+		return errAt(c.At, "dedup consecutive=true is not supported")
+	}
+	cols, err := t.columns()
+	if err != nil {
+		return err
+	}
+	var keys []sql.Expr
+	var order []*sql.OrderItem
+	var anyNull, allSet sql.Expr
+	for _, f := range c.Fields {
+		k, err := t.ref(f)
+		if err != nil {
+			return err
+		}
+		keys = append(keys, k)
+		order = append(order, &sql.OrderItem{At: f.At, Expr: k})
+		isNull := &sql.Is{At: f.At, X: k, Is: sql.IsNull}
+		notNull := &sql.Is{At: f.At, X: k, Not: true, Is: sql.IsNull}
+		if anyNull == nil {
+			anyNull, allSet = isNull, notNull
+		} else {
+			anyNull = &sql.Binary{At: f.At, Op: sql.OpOr, L: anyNull, R: isNull}
+			allSet = &sql.Binary{At: f.At, Op: sql.OpAnd, L: allSet, R: notNull}
+		}
+	}
+	rn := &sql.Call{At: c.At, Name: "row_number", Over: &sql.WindowSpec{At: c.At, PartitionBy: keys, OrderBy: order}}
+	var cond sql.Expr = &sql.Binary{At: c.At, Op: sql.OpLe, L: rn, R: intLit(c.At, c.N)}
+	if c.KeepEmpty {
+		cond = &sql.Binary{At: c.At, Op: sql.OpOr, L: cond, R: anyNull}
+	}
+	from := t.sub(c.At)
+	var items []*sql.SelectItem
+	for _, cc := range cols {
+		items = append(items, item(col(c.At, from.Alias, cc), cc))
+	}
+	sel := &sql.Select{At: c.At, Items: items, From: from, Qualify: cond}
+	if !c.KeepEmpty {
+		sel.Where = allSet
+	}
+	t.set(sel)
+	return nil
+}
+
+// top and rare: the N most (least) frequent combinations of the fields
+// within each by group, with their count.
+func (t *translator) top(c *Top) error {
+	var keys, by []sql.Expr
+	var names, byNames []string
+	for _, f := range c.By {
+		e, err := t.ref(f)
+		if err != nil {
+			return err
+		}
+		by = append(by, e)
+		byNames = append(byNames, f.Name)
+	}
+	for _, f := range c.Fields {
+		e, err := t.ref(f)
+		if err != nil {
+			return err
+		}
+		keys = append(keys, e)
+		names = append(names, f.Name)
+	}
+	at := c.At
+	var items []*sql.SelectItem
+	for i, e := range by {
+		items = append(items, item(e, fmt.Sprintf("_b%d", i)))
+	}
+	for i, e := range keys {
+		items = append(items, item(e, fmt.Sprintf("_k%d", i)))
+	}
+	items = append(items, item(&sql.Call{At: at, Name: "count", Star: true}, "_cnt"))
+	t.set(&sql.Select{At: at, Items: items, From: t.sub(at), GroupBy: append(append([]sql.Expr{}, by...), keys...)})
+
+	var part []sql.Expr
+	var byOrder []*sql.OrderItem
+	for i := range by {
+		part = append(part, col(at, fmt.Sprintf("_b%d", i)))
+		byOrder = append(byOrder, &sql.OrderItem{At: at, Expr: col(at, fmt.Sprintf("_b%d", i))})
+	}
+	order := []*sql.OrderItem{{At: at, Expr: col(at, "_cnt"), Desc: !c.Rare}}
+	for i := range keys {
+		order = append(order, &sql.OrderItem{At: at, Expr: col(at, fmt.Sprintf("_k%d", i))})
+	}
+	rn := &sql.Call{At: at, Name: "row_number", Over: &sql.WindowSpec{At: at, PartitionBy: part, OrderBy: order}}
+	var kept []*sql.SelectItem
+	for _, it := range items {
+		kept = append(kept, item(col(at, it.Alias), it.Alias))
+	}
+	t.set(&sql.Select{At: at, Items: kept, From: t.sub(at),
+		Qualify: &sql.Binary{At: at, Op: sql.OpLe, L: rn, R: intLit(at, c.N)}})
+	t.q.OrderBy = append(byOrder, order...)
+
+	var out []*sql.SelectItem
+	for i, n := range byNames {
+		out = append(out, item(col(at, fmt.Sprintf("_b%d", i)), n))
+	}
+	for i, n := range names {
+		out = append(out, item(col(at, fmt.Sprintf("_k%d", i)), n))
+	}
+	if c.ShowCount {
+		out = append(out, item(col(at, "_cnt"), c.CountField))
+	}
+	t.set(&sql.Select{At: at, Items: out, From: t.sub(at)})
+	return nil
+}

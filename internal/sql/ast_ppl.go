@@ -13,7 +13,7 @@ type PPL struct {
 	TextAt Pos
 }
 
-func (p *PPL) Pos() Pos  { return p.At }
+func (p *PPL) Pos() Pos { return p.At }
 func (*PPL) queryBody() {}
 
 // String prints PPL 'text'.

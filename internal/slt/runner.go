@@ -16,6 +16,7 @@ import (
 
 	"sluice/internal/cli"
 	"sluice/internal/engine"
+	"sluice/internal/sql"
 	"sluice/internal/types"
 )
 
@@ -141,7 +142,11 @@ func (r *Runner) runRecord(ctx context.Context, rec *Record) (string, []edit, st
 		r.Exec = ex
 		return "", nil, "ok"
 	}
-	results, err := r.Exec.Execute(ctx, r.substitute(rec.SQL))
+	text := r.substitute(rec.SQL)
+	if rec.PPL {
+		text = "PPL " + sql.QuoteString(text)
+	}
+	results, err := r.Exec.Execute(ctx, text)
 	actual := "ok"
 	if err != nil {
 		actual = "error: " + r.unsubstitute(err.Error())

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"sluice/internal/sql"
 )
 
 // sqlRequest is the body of POST /_plugins/_sql: a query, or the cursor
@@ -59,6 +61,11 @@ func (q sqlRequest) fetchSize() (int, error) {
 
 // handleSQL runs one statement, or fetches the next page of a cursor.
 func (s *Server) handleSQL(w http.ResponseWriter, r *http.Request) {
+	s.handleQuery(w, r, sql.ParseOne)
+}
+
+// handleQuery is handleSQL with the parser of the endpoint's language.
+func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request, parse func(string) (sql.Statement, error)) {
 	f, err := formatFor(r)
 	if err != nil {
 		writeError(w, badRequest(err.Error()))
@@ -87,7 +94,7 @@ func (s *Server) handleSQL(w http.ResponseWriter, r *http.Request) {
 			writeError(w, err)
 			return
 		}
-		res, err := s.execute(r.Context(), strings.TrimSuffix(req.Query, ";"))
+		res, err := s.executeWith(r.Context(), strings.TrimSuffix(req.Query, ";"), parse)
 		if err != nil {
 			writeError(w, err)
 			return

@@ -82,6 +82,17 @@ func mapCall(c *sql.Call) (sql.Expr, error) {
 		}
 		t, _ := sql.ParseType(strings.ToUpper(name))
 		return &sql.Cast{At: c.At, X: args[0], Type: t}, nil
+	case "date_format", "time_format":
+		// PPL writes MySQL's %Y-%m-%d; the registry reads yyyy-MM-dd.
+		if err := want(2); err != nil {
+			return nil, err
+		}
+		if l, ok := args[1].(*sql.Literal); ok && l.Kind == sql.LitString {
+			if p, ok := javaPattern(l.Value); ok {
+				args = []sql.Expr{args[0], &sql.Literal{At: l.At, Kind: sql.LitString, Value: p}}
+			}
+		}
+		c.Name = "date_format"
 	case "distinct_count", "dc":
 		c.Distinct = true
 	case "median":

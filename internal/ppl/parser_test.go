@@ -198,3 +198,15 @@ func TestStatement(t *testing.T) {
 		t.Error("a PPL query is not read-only")
 	}
 }
+
+func TestJavaPattern(t *testing.T) {
+	for in, want := range map[string]string{
+		"%Y-%m-%d %H:%i:%s": "yyyy-MM-dd HH:mm:ss",
+		"%d/%b/%Y at %T":    "dd/MMM/yyyy 'at' HH:mm:ss",
+		"yyyy-MM-dd":        "yyyy-MM-dd",
+	} {
+		if got, _ := javaPattern(in); got != want {
+			t.Errorf("%q: %q, want %q", in, got, want)
+		}
+	}
+}

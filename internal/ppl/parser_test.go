@@ -210,3 +210,20 @@ func TestJavaPattern(t *testing.T) {
 		}
 	}
 }
+
+// TestColumnsAskedOnce: commands that name all their output columns do
+// not ask Columns again (each ask binds the query so far).
+func TestColumnsAskedOnce(t *testing.T) {
+	calls := 0
+	pl, err := Parse("source=t | eval x = 1, y = x + 1 | where y > 1 | fields - x | rename y as z | sort z | fillnull with 0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := pl.Translate(func(q *sql.Query) ([]string, error) { calls++; return fakeColumns(q) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls != 1 {
+		t.Errorf("Columns asked %d times for %s", calls, q)
+	}
+}

@@ -117,10 +117,27 @@ func (t *translator) sub(at sql.Pos) *sql.SubqueryTable {
 	return &sql.SubqueryTable{At: at, Query: t.q, Alias: fmt.Sprintf("_p%d", *t.n)}
 }
 
-// set makes sel the current query.
+// set makes sel the current query. Its columns are known without
+// asking Columns when it is SELECT * over the query before, or when every
+// item is named.
 func (t *translator) set(sel *sql.Select) {
+	prev := t.names
 	t.q = &sql.Query{At: sel.At, Body: sel}
 	t.names = nil
+	if _, sub := sel.From.(*sql.SubqueryTable); sub && len(sel.Items) == 1 && prev != nil {
+		if _, ok := sel.Items[0].Expr.(*sql.Star); ok {
+			t.names = prev
+			return
+		}
+	}
+	names := make([]string, 0, len(sel.Items))
+	for _, it := range sel.Items {
+		if it.Alias == "" {
+			return
+		}
+		names = append(names, it.Alias)
+	}
+	t.names = names
 }
 
 // columns are the current query's output columns.

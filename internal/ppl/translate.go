@@ -309,10 +309,38 @@ func (t *translator) replaceOrAppend(at sql.Pos, names []string, exprs []sql.Exp
 // ---------------------------------------------------------------------------
 // where, fields, eval, sort, head, rename
 
+// plain returns the current query's SELECT when a WHERE or ORDER BY can
+// be added to it instead of wrapping it: no grouping, no QUALIFY, no
+// ORDER BY or LIMIT yet. Fewer nested SELECTs give the optimizer less to
+// see through (a LIMIT right over its ORDER BY is a top-N).
+func (t *translator) plain() (*sql.Select, bool) {
+	sel, ok := t.q.Body.(*sql.Select)
+	if !ok || sel.Distinct || sel.GroupBy != nil || sel.Having != nil || sel.Qualify != nil ||
+		t.q.OrderBy != nil || t.q.Limit != nil || t.q.Offset != nil {
+		return nil, false
+	}
+	return sel, true
+}
+
+func isStarOnly(sel *sql.Select) bool {
+	if len(sel.Items) != 1 {
+		return false
+	}
+	st, ok := sel.Items[0].Expr.(*sql.Star)
+	return ok && st.Qualifier == nil
+}
+
 func (t *translator) where(c *Where) error {
 	cond, err := t.fixIf(c.Cond)
 	if err != nil {
 		return err
+	}
+	if sel, ok := t.plain(); ok && isStarOnly(sel) {
+		if sel.Where != nil {
+			cond = &sql.Binary{At: c.At, Op: sql.OpAnd, L: sel.Where, R: cond}
+		}
+		sel.Where = cond
+		return nil
 	}
 	t.set(&sql.Select{At: c.At, Items: []*sql.SelectItem{star(c.At)}, From: t.sub(c.At), Where: cond})
 	return nil
@@ -394,6 +422,10 @@ func (t *translator) fields(c *Fields) error {
 		}
 		items = append(items, item(e, alias))
 	}
+	if sel, ok := t.plain(); ok && isStarOnly(sel) {
+		t.set(&sql.Select{At: c.At, Items: items, From: sel.From, Where: sel.Where})
+		return nil
+	}
 	t.set(&sql.Select{At: c.At, Items: items, From: t.sub(c.At)})
 	return nil
 }
@@ -420,12 +452,23 @@ func (t *translator) sort(c *Sort) error {
 		}
 		order = append(order, &sql.OrderItem{At: e.Pos(), Expr: e, Desc: k.Desc})
 	}
+	if _, ok := t.plain(); ok {
+		t.q.OrderBy = order
+		return nil
+	}
 	t.set(&sql.Select{At: c.At, Items: []*sql.SelectItem{star(c.At)}, From: t.sub(c.At)})
 	t.q.OrderBy = order
 	return nil
 }
 
 func (t *translator) head(c *Head) error {
+	if t.q.Limit == nil && t.q.Offset == nil {
+		t.q.Limit = intLit(c.At, c.N)
+		if c.From > 0 {
+			t.q.Offset = intLit(c.At, c.From)
+		}
+		return nil
+	}
 	t.set(&sql.Select{At: c.At, Items: []*sql.SelectItem{star(c.At)}, From: t.sub(c.At)})
 	t.q.Limit = intLit(c.At, c.N)
 	if c.From > 0 {

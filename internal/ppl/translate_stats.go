@@ -104,7 +104,13 @@ func (t *translator) stats(c *Stats) error {
 			outer = append(outer, item(col(g.At, inner), g.Name))
 		}
 	}
-	t.set(&sql.Select{At: c.At, Items: items, From: t.sub(c.At), GroupBy: groups})
+	inner := &sql.Select{At: c.At, Items: items, GroupBy: groups}
+	if sel, ok := t.plain(); ok && isStarOnly(sel) {
+		inner.From, inner.Where = sel.From, sel.Where
+	} else {
+		inner.From = t.sub(c.At)
+	}
+	t.set(inner)
 	t.set(&sql.Select{At: c.At, Items: outer, From: t.sub(c.At)})
 	return nil
 }

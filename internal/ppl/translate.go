@@ -285,11 +285,20 @@ func (t *translator) replaceOrAppend(at sql.Pos, names []string, exprs []sql.Exp
 	if err != nil {
 		return err
 	}
-	from := t.sub(at)
+	// Over a plain SELECT * the new items go into that SELECT.
+	var from sql.TableExpr
+	var where sql.Expr
+	qual := []string{}
+	if sel, ok := t.plain(); ok && isStarOnly(sel) {
+		from, where = sel.From, sel.Where
+	} else {
+		sub := t.sub(at)
+		from, qual = sub, []string{sub.Alias}
+	}
 	var items []*sql.SelectItem
 	used := make([]bool, len(names))
 	for _, c := range cols {
-		e := sql.Expr(col(at, from.Alias, c))
+		e := sql.Expr(col(at, append(qual, c)...))
 		for i, n := range names {
 			if strings.EqualFold(n, c) {
 				e, used[i] = exprs[i], true
@@ -302,7 +311,7 @@ func (t *translator) replaceOrAppend(at sql.Pos, names []string, exprs []sql.Exp
 			items = append(items, item(exprs[i], n))
 		}
 	}
-	t.set(&sql.Select{At: at, Items: items, From: from})
+	t.set(&sql.Select{At: at, Items: items, From: from, Where: where})
 	return nil
 }
 

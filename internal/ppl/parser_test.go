@@ -156,7 +156,7 @@ func TestErrors(t *testing.T) {
 		{"source=t | stats count() by span(c, 2M)", "PPL error at line 1:29: span 2M: calendar spans"},
 		{"source=t | stats count() by span(c, 1x)", `PPL error at line 1:29: unknown span unit "x"`},
 		{"source=t | lookup u nope", "PPL error at line 1:21: lookup table u has no field nope"},
-		{"source=t | semi join on b u", "PPL error at line 1:12: semi joins are not supported yet"},
+		{"source=t | semi join on a > 1 u", "PPL error at line 1:27: semi join: want equalities between a left field and a right field (u.f)"},
 	}
 	for _, tt := range trans {
 		pl, err := Parse(tt.ppl)

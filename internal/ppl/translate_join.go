@@ -1,6 +1,7 @@
 package ppl
 
 import (
+	"fmt"
 	"strings"
 
 	"sluice/internal/sql"
@@ -112,7 +113,8 @@ var joinKinds = map[string]sql.JoinKind{"inner": sql.JoinInner, "left": sql.Join
 func (t *translator) join(c *Join) error {
 	at := c.At
 	kind, ok := joinKinds[c.Kind]
-	if !ok {
+	semi := c.Kind == "semi" || c.Kind == "anti"
+	if !ok && !semi {
 		return errAt(at, "%s joins are not supported yet", c.Kind)
 	}
 	leftCols, err := t.columns()
@@ -208,6 +210,9 @@ func (t *translator) join(c *Join) error {
 		}
 		on = eqOn(usingKeys, at)
 	}
+	if semi {
+		return t.semiJoin(c, left, right, la, ra, on, leftCols)
+	}
 	if kind == sql.JoinCross && on != nil {
 		kind = sql.JoinInner
 	}
@@ -298,4 +303,75 @@ func bareFields(e sql.Expr) ([]string, bool) {
 		}
 	}
 	return nil, false
+}
+
+// semiJoin keeps the left rows that have (semi) or lack (anti) a match:
+// a join with the right side's distinct keys, which the equality
+// conditions between the two sides name.
+func (t *translator) semiJoin(c *Join, left *sql.SubqueryTable, right sql.TableExpr, la, ra string, on sql.Expr, leftCols []string) error {
+	at := c.At
+	var lks, rks []sql.Expr
+	var split func(e sql.Expr) error
+	split = func(e sql.Expr) error {
+		b, ok := e.(*sql.Binary)
+		if ok && b.Op == sql.OpAnd {
+			if err := split(b.L); err != nil {
+				return err
+			}
+			return split(b.R)
+		}
+		if ok && b.Op == sql.OpEq {
+			l, lok := b.L.(*sql.ColumnRef)
+			r, rok := b.R.(*sql.ColumnRef)
+			if lok && rok {
+				if side(r, ra, c.Right.Table) && !side(l, ra, c.Right.Table) {
+					lks, rks = append(lks, l), append(rks, r)
+					return nil
+				}
+				if side(l, ra, c.Right.Table) && !side(r, ra, c.Right.Table) {
+					lks, rks = append(lks, r), append(rks, l)
+					return nil
+				}
+			}
+		}
+		return errAt(e.Pos(), "%s join: want equalities between a left field and a right field (%s.f), joined by AND", c.Kind, ra)
+	}
+	if on == nil {
+		return errAt(at, "%s join needs a condition", c.Kind)
+	}
+	if err := split(on); err != nil {
+		return err
+	}
+	keys := &sql.Select{At: at, Distinct: true, From: right}
+	var cond sql.Expr
+	for i := range rks {
+		k := fmt.Sprintf("__k%d", i)
+		keys.Items = append(keys.Items, item(rks[i], k))
+		eq := &sql.Binary{At: at, Op: sql.OpEq, L: lks[i], R: col(at, "_sj", k)}
+		if cond == nil {
+			cond = eq
+		} else {
+			cond = &sql.Binary{At: at, Op: sql.OpAnd, L: cond, R: eq}
+		}
+	}
+	keys.Items = append(keys.Items, item(&sql.Literal{At: at, Kind: sql.LitBool, Value: "TRUE"}, "__m"))
+	kind := sql.JoinInner
+	var where sql.Expr
+	if c.Kind == "anti" {
+		kind = sql.JoinLeft
+		where = &sql.Is{At: at, X: col(at, "_sj", "__m"), Is: sql.IsNull}
+	}
+	var items []*sql.SelectItem
+	for _, lc := range leftCols {
+		items = append(items, item(col(at, la, lc), lc))
+	}
+	sub := &sql.SubqueryTable{At: at, Query: &sql.Query{At: at, Body: keys}, Alias: "_sj"}
+	t.set(&sql.Select{At: at, Items: items, From: &sql.Join{At: at, Kind: kind, L: left, R: sub, On: cond}, Where: where})
+	return nil
+}
+
+// side reports whether a field reference is qualified by the right
+// side's alias or table.
+func side(r *sql.ColumnRef, alias, table string) bool {
+	return len(r.Parts) > 1 && (strings.EqualFold(r.Parts[0], alias) || strings.EqualFold(r.Parts[0], table))
 }

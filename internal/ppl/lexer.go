@@ -80,13 +80,42 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 var twoCharOps = []string{"==", "!=", "<>", "<=", ">="}
 
-func (lx *lexer) next() token {
+// skipSpace skips blanks and comments (/* ... */ and // to the end of
+// the line); it returns an error token for an unterminated comment.
+func (lx *lexer) skipSpace() *token {
 	for lx.off < len(lx.src) {
+		switch {
+		case strings.HasPrefix(lx.src[lx.off:], "/*"):
+			p, off := lx.pos(), lx.off
+			end := strings.Index(lx.src[lx.off+2:], "*/")
+			if end < 0 {
+				for lx.off < len(lx.src) {
+					lx.bump()
+				}
+				return &token{kind: tkError, text: "unterminated comment", pos: p, off: off, end: lx.off}
+			}
+			for stop := lx.off + 2 + end + 2; lx.off < stop; {
+				lx.bump()
+			}
+			continue
+		case strings.HasPrefix(lx.src[lx.off:], "//"):
+			for lx.off < len(lx.src) && lx.src[lx.off] != '\n' {
+				lx.bump()
+			}
+			continue
+		}
 		r, _ := utf8.DecodeRuneInString(lx.src[lx.off:])
 		if !unicode.IsSpace(r) {
 			break
 		}
 		lx.bump()
+	}
+	return nil
+}
+
+func (lx *lexer) next() token {
+	if t := lx.skipSpace(); t != nil {
+		return *t
 	}
 	p, off := lx.pos(), lx.off
 	mk := func(k tokKind, text string) token {

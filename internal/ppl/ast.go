@@ -84,6 +84,10 @@ type Stats struct {
 	By   []Group
 }
 
+// EventStats is eventstats agg [as n], ... [by g, ...]: each row gets
+// its group's aggregates as new fields.
+type EventStats struct{ Stats }
+
 // SortKey is [+|-] expr [asc|desc].
 type SortKey struct {
 	Expr sql.Expr
@@ -208,6 +212,7 @@ var (
 	_ Command = (*Fields)(nil)
 	_ Command = (*Eval)(nil)
 	_ Command = (*Stats)(nil)
+	_ Command = (*EventStats)(nil)
 	_ Command = (*Sort)(nil)
 	_ Command = (*Head)(nil)
 	_ Command = (*Dedup)(nil)

@@ -303,6 +303,12 @@ func (p *parser) command() (Command, error) {
 		return p.eval(t.pos)
 	case "stats":
 		return p.stats(t.pos)
+	case "eventstats":
+		st, err := p.stats(t.pos)
+		if err != nil {
+			return nil, err
+		}
+		return &EventStats{Stats: *st}, nil
 	case "sort":
 		return p.sort(t.pos)
 	case "head":
@@ -325,7 +331,7 @@ func (p *parser) command() (Command, error) {
 		p.i--
 		return p.join()
 	}
-	return nil, syntaxErr(t.pos, "unknown command %q (want where, fields, eval, stats, sort, head, dedup, rename, top, rare, parse, grok, patterns, fillnull, lookup or join)", t.text)
+	return nil, syntaxErr(t.pos, "unknown command %q (want where, fields, eval, stats, eventstats, sort, head, dedup, rename, top, rare, parse, grok, patterns, fillnull, lookup or join)", t.text)
 }
 
 func (p *parser) fields(at sql.Pos) (*Fields, error) {

@@ -68,6 +68,8 @@ func (t *translator) command(c Command) error {
 		return t.eval(c)
 	case *Stats:
 		return t.stats(c)
+	case *EventStats:
+		return t.eventStats(c)
 	case *Sort:
 		return t.sort(c)
 	case *Head:

@@ -115,6 +115,42 @@ func (t *translator) stats(c *Stats) error {
 	return nil
 }
 
+// eventStats adds each row's group aggregates: agg(...) OVER (PARTITION
+// BY the by fields), one new field per aggregation (or replacing one of
+// that name).
+func (t *translator) eventStats(c *EventStats) error {
+	var part []sql.Expr
+	for _, g := range c.By {
+		var e sql.Expr
+		var err error
+		if g.Span != nil {
+			e, _, err = t.spanExpr(g.Span)
+		} else {
+			e, err = t.fixIf(g.Expr)
+		}
+		if err != nil {
+			return err
+		}
+		part = append(part, e)
+	}
+	var names []string
+	var exprs []sql.Expr
+	for _, a := range c.Aggs {
+		e, err := t.fixIf(a.Call)
+		if err != nil {
+			return err
+		}
+		call, ok := e.(*sql.Call)
+		if !ok {
+			return errAt(a.At, "eventstats: %s is not an aggregation", a.Name)
+		}
+		w := *call
+		w.Over = &sql.WindowSpec{At: a.At, PartitionBy: part}
+		names, exprs = append(names, a.Name), append(exprs, &w)
+	}
+	return t.replaceOrAppend(c.At, names, exprs)
+}
+
 // dedup keeps the first N rows of each combination of the fields, by
 // row_number() over the combination; rows where a field is NULL go
 // (keepempty=false) or all stay (keepempty=true).

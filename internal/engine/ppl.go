@@ -77,7 +77,7 @@ func (e *Engine) pplQuery(ctx context.Context, q *sql.Query) (*sql.Query, error)
 	if !ok {
 		return q, nil
 	}
-	pl, err := ppl.ParseAt(body.Text, body.TextAt)
+	pl, err := ppl.ParseLiteral(body)
 	if err != nil {
 		return nil, err
 	}

@@ -33,12 +33,16 @@ type lexer struct {
 	src       string
 	off       int
 	line, col int
+	// at, when set, is the position of each byte offset of src (and of
+	// its end): the text came out of a quoted literal whose escapes make
+	// positions differ from counting src's own runes.
+	at []sql.Pos
 }
 
 // tokenize splits src into tokens, starting at position at; it stops at
 // the first error, which becomes a tkError token.
-func tokenize(src string, at sql.Pos) []token {
-	lx := &lexer{src: src, line: at.Line, col: at.Col}
+func tokenize(src string, at sql.Pos, posMap []sql.Pos) []token {
+	lx := &lexer{src: src, line: at.Line, col: at.Col, at: posMap}
 	var out []token
 	for {
 		t := lx.next()
@@ -49,7 +53,12 @@ func tokenize(src string, at sql.Pos) []token {
 	}
 }
 
-func (lx *lexer) pos() sql.Pos { return sql.Pos{Line: lx.line, Col: lx.col} }
+func (lx *lexer) pos() sql.Pos {
+	if lx.at != nil && lx.off < len(lx.at) {
+		return lx.at[lx.off]
+	}
+	return sql.Pos{Line: lx.line, Col: lx.col}
+}
 
 func (lx *lexer) peek(n int) byte {
 	if lx.off+n < len(lx.src) {

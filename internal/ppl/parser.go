@@ -27,7 +27,21 @@ func Parse(text string) (*Pipeline, error) {
 // an enclosing text (a SQL statement's PPL '...'): every position in
 // errors and in the tree counts from there.
 func ParseAt(text string, at sql.Pos) (*Pipeline, error) {
-	p := &parser{src: text, toks: tokenize(text, at)}
+	return parse(text, at, nil)
+}
+
+// ParseLiteral reads the PPL query of a SQL statement's PPL '...':
+// positions are the statement's even after ” or backslash escapes.
+func ParseLiteral(q *sql.PPL) (*Pipeline, error) {
+	var m []sql.Pos
+	if q.Raw != "" && q.Raw != q.Text {
+		m = literalPositions(q.Text, q.Raw, q.TextAt)
+	}
+	return parse(q.Text, q.TextAt, m)
+}
+
+func parse(text string, at sql.Pos, posMap []sql.Pos) (*Pipeline, error) {
+	p := &parser{src: text, toks: tokenize(text, at, posMap)}
 	pl, err := p.pipeline(false)
 	if err != nil {
 		return nil, err

@@ -11,6 +11,10 @@ type PPL struct {
 	// TextAt is where the PPL text starts: the position just past the
 	// opening quote, so an error inside it can point into the statement.
 	TextAt Pos
+	// Raw is the literal as written between its quotes ('' and
+	// backslash escapes not undone), to map positions in Text back to
+	// the statement; "" when Text is not from a literal.
+	Raw string
 }
 
 func (p *PPL) Pos() Pos { return p.At }
@@ -30,5 +34,5 @@ func (p *parser) startsPPL() bool {
 func (p *parser) ppl() *PPL {
 	at := p.advance().pos
 	s := p.advance()
-	return &PPL{At: at, Text: s.text, TextAt: Pos{Line: s.pos.Line, Col: s.pos.Col + 1}}
+	return &PPL{At: at, Text: s.text, TextAt: Pos{Line: s.pos.Line, Col: s.pos.Col + 1}, Raw: p.src[s.off+1 : s.end-1]}
 }

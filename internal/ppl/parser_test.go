@@ -234,13 +234,13 @@ func TestColumnsAskedOnce(t *testing.T) {
 }
 
 // TestParseLiteral: inside PPL '...', errors point into the statement
-// even after '' and backslash escapes in the literal.
+// even after ” and backslash escapes in the literal.
 func TestParseLiteral(t *testing.T) {
 	for stmt, want := range map[string]string{
-		"PPL 'source=t | where b = ''x'' | bogus'":           `PPL syntax error at line 1:35: unknown command "bogus"`,
+		"PPL 'source=t | where b = ''x'' | bogus'":               `PPL syntax error at line 1:35: unknown command "bogus"`,
 		"SELECT 1;\nPPL 'source=t | where b = ''é\\n'' | bogus'": `PPL syntax error at line 2:37: unknown command "bogus"`,
-		"PPL 'source=t\n| parse b ''\\d+'' | bogus'":          `PPL syntax error at line 2:21: unknown command "bogus"`,
-		"PPL 'source=t | bogus'":                             `PPL syntax error at line 1:17: unknown command "bogus"`,
+		"PPL 'source=t\n| parse b ''\\d+'' | bogus'":             `PPL syntax error at line 2:21: unknown command "bogus"`,
+		"PPL 'source=t | bogus'":                                 `PPL syntax error at line 1:17: unknown command "bogus"`,
 	} {
 		sts, err := sql.Parse(stmt)
 		if err != nil {

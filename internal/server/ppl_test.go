@@ -1,11 +1,16 @@
 package server
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"sluice/internal/cli"
+	"sluice/internal/ppl"
 )
 
 // TestPPLEndpoint: POST /_plugins/_ppl answers a PPL query in the jdbc
@@ -80,4 +85,48 @@ func (f *fixture) pplReply(status int, query string) jdbcReply {
 		f.t.Fatal(err)
 	}
 	return r
+}
+
+// TestPPLStatementAPI: /api/v1/statement with "lang": "ppl" (what
+// `sluice ppl --server` sends) reads the query as PPL, so errors count
+// columns in the PPL text.
+func TestPPLStatementAPI(t *testing.T) {
+	f := newFixture(t, 3)
+	var out StatementResponse
+	if err := json.Unmarshal(f.post(APIStatementPath, map[string]any{"query": "source=t | stats count() as n", "lang": "ppl"}, 200), &out); err != nil {
+		t.Fatal(err)
+	}
+	if out.Arrow == "" {
+		t.Fatalf("no rows: %+v", out)
+	}
+	bad := string(f.post(APIStatementPath, map[string]any{"query": "source=t | where nope > 1", "lang": "ppl"}, 400))
+	if !strings.Contains(bad, "at line 1:18") {
+		t.Errorf("error %s", bad)
+	}
+}
+
+// TestPPLRemote: `sluice ppl --server` (cli.Remote with a PPL statement)
+// gets the rows, and binding errors with the PPL text's columns.
+func TestPPLRemote(t *testing.T) {
+	f := newFixture(t, 3)
+	r := &cli.Remote{URL: f.http.URL}
+	st, err := ppl.Statement("source=t | where id > 0 | stats count() as n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := r.ExecuteStatement(context.Background(), st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := cli.WriteResult(&b, cli.CSV{}, res); err != nil {
+		t.Fatal(err)
+	}
+	if b.String() != "n\n2\n" {
+		t.Errorf("csv %q", b.String())
+	}
+	st, _ = ppl.Statement("source=t | where nope > 0")
+	if _, err := r.ExecuteStatement(context.Background(), st); err == nil || !strings.Contains(err.Error(), "at line 1:18") {
+		t.Errorf("error %v", err)
+	}
 }

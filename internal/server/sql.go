@@ -16,6 +16,7 @@ import (
 // of the page before.
 type sqlRequest struct {
 	Query     string          `json:"query"`
+	Lang      string          `json:"lang"` // /api/v1/statement: "ppl" for a PPL query
 	Cursor    string          `json:"cursor"`
 	FetchSize json.RawMessage `json:"fetch_size"`
 }

@@ -260,6 +260,9 @@ func (p *parser) source() (*Source, error) {
 	at := p.tok().pos
 	p.acceptKw("search")
 	if !p.atKw("source") && !p.atKw("index") {
+		if p.atKw("describe") {
+			return nil, syntaxErr(p.tok().pos, "describe is a statement of its own (sluice ppl, /_plugins/_ppl), not a query")
+		}
 		return nil, p.errExpected("source=<table>")
 	}
 	p.advance()

@@ -253,3 +253,16 @@ func TestParseLiteral(t *testing.T) {
 		}
 	}
 }
+
+func TestDescribe(t *testing.T) {
+	st, err := Statement("describe logs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, ok := st.(*sql.DescribeTable); !ok || d.Name != "logs" || d.Text() != "DESCRIBE logs" {
+		t.Errorf("got %#v", st)
+	}
+	if _, err := Statement("describe logs | head 1"); err == nil || !strings.HasPrefix(err.Error(), "PPL syntax error at line 1:15: expected end of query") {
+		t.Errorf("got %v", err)
+	}
+}

@@ -11,6 +11,9 @@ import (
 // overflow.
 const maxDepth = 500
 
+// maxCommands bounds a pipeline: each command may nest one more SELECT.
+const maxCommands = 1000
+
 type parser struct {
 	src   string
 	toks  []token
@@ -243,6 +246,9 @@ func (p *parser) pipeline(sub bool) (*Pipeline, error) {
 	}
 	pl.Source = src
 	for p.acceptOp("|") {
+		if len(pl.Commands) == maxCommands {
+			return nil, syntaxErr(p.tok().pos, "more than %d commands in one pipeline", maxCommands)
+		}
 		c, err := p.command()
 		if err != nil {
 			return nil, err

@@ -167,3 +167,17 @@ func TestParseSource(t *testing.T) {
 		}
 	}
 }
+
+// TestStarIsMultiplication: * next to a name in an expression multiplies;
+// only fields and rename read it as a wildcard.
+func TestStarIsMultiplication(t *testing.T) {
+	pl, err := Parse("source=t | eval x = a*2, y = b.c*d | fields a*, *b | rename *_id as *_key")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{"eval x=a * 2;y=b.c * d", "fields exclude=false a*,*b", "rename *_id to *_key"} {
+		if got := summary(pl.Commands[i]); got != want {
+			t.Errorf("got %s, want %s", got, want)
+		}
+	}
+}

@@ -137,33 +137,49 @@ func (p *parser) atEnd() bool {
 
 // name reads a field name: an identifier, possibly dotted (a.b.c), a
 // back-quoted name, or one with a trailing * (for fields and wildcards).
-func (p *parser) name(what string) (Name, error) {
+func (p *parser) name(what string) (Name, error) { return p.fieldName(what, false) }
+
+// wildName is name with * allowed anywhere in it (fields, rename).
+func (p *parser) wildName(what string) (Name, error) { return p.fieldName(what, true) }
+
+func (p *parser) fieldName(what string, wild bool) (Name, error) {
 	t := p.tok()
-	if t.kind != tkIdent {
-		if isOp(t, "*") {
-			p.advance()
-			return Name{At: t.pos, Name: "*"}, nil
-		}
+	if t.kind != tkIdent && !(wild && isOp(t, "*")) {
 		return Name{}, p.errExpected(what)
 	}
 	p.advance()
-	parts := []string{t.text}
-	for p.atOp(".") && p.peek(1).kind == tkIdent && p.peek(1).off == p.tok().end {
-		p.advance()
-		parts = append(parts, p.advance().text)
+	var b strings.Builder
+	b.WriteString(t.text)
+	end := t.end
+	// Parts written together make one name: a.b, *_id, ip*, a.*.
+	for {
+		n := p.tok()
+		if n.off != end || n.kind == tkEOF {
+			break
+		}
+		if isOp(n, ".") {
+			next := p.peek(1)
+			if next.off != n.end || !(next.kind == tkIdent || wild && isOp(next, "*")) {
+				break
+			}
+			p.advance()
+			b.WriteString(".")
+			n = p.advance()
+		} else if wild && (n.kind == tkIdent && !n.quoted || isOp(n, "*")) {
+			p.advance()
+		} else {
+			break
+		}
+		b.WriteString(n.text)
+		end = n.end
 	}
-	n := strings.Join(parts, ".")
-	if p.atOp("*") && p.tok().off == p.toks[p.i-1].end {
-		p.advance()
-		n += "*"
-	}
-	return Name{At: t.pos, Name: n}, nil
+	return Name{At: t.pos, Name: b.String()}, nil
 }
 
 func (p *parser) names(what string) ([]Name, error) {
 	var out []Name
 	for {
-		n, err := p.name(what)
+		n, err := p.wildName(what)
 		if err != nil {
 			return nil, err
 		}
@@ -589,14 +605,14 @@ func (p *parser) dedup(at sql.Pos) (*Dedup, error) {
 func (p *parser) rename(at sql.Pos) (*Rename, error) {
 	r := &Rename{At: at}
 	for {
-		from, err := p.name("a field name")
+		from, err := p.wildName("a field name")
 		if err != nil {
 			return nil, err
 		}
 		if err := p.expectKw("as"); err != nil {
 			return nil, err
 		}
-		to, err := p.name("a new name")
+		to, err := p.wildName("a new name")
 		if err != nil {
 			return nil, err
 		}

@@ -74,6 +74,8 @@ func TestTranslate(t *testing.T) {
 		{"source=t | stats count() by span(c, 1M)", "SELECT _a0 AS `count()`, _g0 AS `span(c, 1M)` FROM (SELECT count(*) AS _a0, date_trunc('MONTH', c) AS _g0 FROM t GROUP BY date_trunc('MONTH', c)) AS _p1"},
 		{"source=t | dedup 2 a, b", "SELECT _p1.a AS a, _p1.b AS b, _p1.c AS c FROM (SELECT * FROM t) AS _p1 WHERE a IS NOT NULL AND b IS NOT NULL QUALIFY row_number() OVER (PARTITION BY a, b ORDER BY a, b) <= 2"},
 		{"source=t | eventstats avg(a) as m by b", "SELECT a AS a, b AS b, c AS c, avg(a) OVER (PARTITION BY b) AS m FROM t"},
+		{"source=t | rename *c as x*", "SELECT _p1.a AS a, _p1.b AS b, _p1.c AS x FROM (SELECT * FROM t) AS _p1"},
+		{"source=t | rename a as b", "SELECT _p1.a AS b, _p1.c AS c FROM (SELECT * FROM t) AS _p1"},
 		{"source=t | fillnull with 0 in a, c", "SELECT coalesce(a, 0) AS a, b AS b, coalesce(c, 0) AS c FROM t"},
 		{"source=t | fillnull using b = 'x'", "SELECT a AS a, coalesce(b, 'x') AS b, c AS c FROM t"},
 		{"source=t | patterns b", "SELECT a AS a, b AS b, c AS c, regexp_replace(b, '[a-zA-Z0-9]+', '<*>') AS patterns_field FROM t"},

@@ -3,6 +3,7 @@ package ppl
 import (
 	"fmt"
 	"path"
+	"regexp"
 	"strings"
 
 	"sluice/internal/sql"
@@ -491,30 +492,64 @@ func (t *translator) head(c *Head) error {
 func (t *translator) rename(c *Rename) error {
 	for i, from := range c.From {
 		to := c.To[i]
-		if isWildcard(from.Name) || isWildcard(to.Name) {
-			return errAt(from.At, "rename with wildcards is not supported")
-		}
-		src, ok, err := t.resolve(from.Name)
+		cols, err := t.columns()
 		if err != nil {
 			return err
 		}
-		if !ok {
+		renamed := map[string]string{}
+		if isWildcard(from.Name) || isWildcard(to.Name) {
+			if strings.Count(from.Name, "*") != strings.Count(to.Name, "*") {
+				return errAt(to.At, "rename %s as %s: both need the same number of *", from.Name, to.Name)
+			}
+			re := wildcardRegexp(from.Name)
+			for _, cc := range cols {
+				m := re.FindStringSubmatch(cc)
+				if m == nil {
+					continue
+				}
+				name := to.Name
+				for _, part := range m[1:] {
+					name = strings.Replace(name, "*", part, 1)
+				}
+				renamed[cc] = name
+			}
+		} else {
+			src, ok, err := t.resolve(from.Name)
+			if err != nil {
+				return err
+			}
+			if ok {
+				renamed[src] = to.Name
+			}
+		}
+		if len(renamed) == 0 {
 			return errAt(from.At, "field %s not found", from.Name)
 		}
-		cols, _ := t.columns()
+		newNames := map[string]bool{}
+		for _, n := range renamed {
+			newNames[strings.ToLower(n)] = true
+		}
 		sub := t.sub(c.At)
 		var items []*sql.SelectItem
 		for _, cc := range cols {
-			switch {
-			case cc == src:
-				items = append(items, item(col(from.At, sub.Alias, cc), to.Name))
-			case strings.EqualFold(cc, to.Name):
-				// The renamed field takes the place of one already so named.
-			default:
+			if n, ok := renamed[cc]; ok {
+				items = append(items, item(col(from.At, sub.Alias, cc), n))
+			} else if !newNames[strings.ToLower(cc)] {
+				// A field already named like a renamed one gives way to it.
 				items = append(items, item(col(c.At, sub.Alias, cc), cc))
 			}
 		}
 		t.set(&sql.Select{At: c.At, Items: items, From: sub})
 	}
 	return nil
+}
+
+// wildcardRegexp matches a field name pattern with * (any run of
+// characters), case-insensitively, capturing each * in order.
+func wildcardRegexp(p string) *regexp.Regexp {
+	parts := strings.Split(p, "*")
+	for i := range parts {
+		parts[i] = regexp.QuoteMeta(parts[i])
+	}
+	return regexp.MustCompile("(?i)^" + strings.Join(parts, "(.*)") + "$")
 }

@@ -88,6 +88,22 @@ type Stats struct {
 // its group's aggregates as new fields.
 type EventStats struct{ Stats }
 
+// Trend is one sma(n, field) [as alias] of trendline.
+type Trend struct {
+	At    sql.Pos
+	N     int64
+	Field sql.Expr
+	Name  string
+}
+
+// Trendline is trendline [sort [+|-]f] sma(n, f) [as a] ...: moving
+// averages over the sort order.
+type Trendline struct {
+	At     sql.Pos
+	Sort   []SortKey
+	Trends []Trend
+}
+
 // SortKey is [+|-] expr [asc|desc].
 type SortKey struct {
 	Expr sql.Expr
@@ -197,6 +213,7 @@ func (c *Fields) pos() sql.Pos     { return c.At }
 func (c *Eval) pos() sql.Pos       { return c.At }
 func (c *Stats) pos() sql.Pos      { return c.At }
 func (c *Sort) pos() sql.Pos       { return c.At }
+func (c *Trendline) pos() sql.Pos  { return c.At }
 func (c *Head) pos() sql.Pos       { return c.At }
 func (c *Dedup) pos() sql.Pos      { return c.At }
 func (c *Rename) pos() sql.Pos     { return c.At }
@@ -213,6 +230,7 @@ var (
 	_ Command = (*Eval)(nil)
 	_ Command = (*Stats)(nil)
 	_ Command = (*EventStats)(nil)
+	_ Command = (*Trendline)(nil)
 	_ Command = (*Sort)(nil)
 	_ Command = (*Head)(nil)
 	_ Command = (*Dedup)(nil)

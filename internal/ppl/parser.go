@@ -350,6 +350,8 @@ func (p *parser) command() (Command, error) {
 		return &EventStats{Stats: *st}, nil
 	case "sort":
 		return p.sort(t.pos)
+	case "trendline":
+		return p.trendline(t.pos)
 	case "head":
 		return p.head(t.pos)
 	case "dedup":
@@ -370,7 +372,7 @@ func (p *parser) command() (Command, error) {
 		p.i--
 		return p.join()
 	}
-	return nil, syntaxErr(t.pos, "unknown command %q (want where, fields, eval, stats, eventstats, sort, head, dedup, rename, top, rare, parse, grok, patterns, fillnull, lookup or join)", t.text)
+	return nil, syntaxErr(t.pos, "unknown command %q (want where, fields, eval, stats, eventstats, sort, trendline, head, dedup, rename, top, rare, parse, grok, patterns, fillnull, lookup or join)", t.text)
 }
 
 func (p *parser) fields(at sql.Pos) (*Fields, error) {
@@ -532,6 +534,58 @@ func (p *parser) sort(at sql.Pos) (*Sort, error) {
 			return s, nil
 		}
 	}
+}
+
+func (p *parser) trendline(at sql.Pos) (*Trendline, error) {
+	tl := &Trendline{At: at}
+	if p.atKw("sort") {
+		st, err := p.sort(p.advance().pos)
+		if err != nil {
+			return nil, err
+		}
+		tl.Sort = st.Keys
+	}
+	for !p.atEnd() {
+		t := p.tok()
+		if !isKw(t, "sma") || !isOp(p.peek(1), "(") {
+			if isKw(t, "wma") {
+				return nil, syntaxErr(t.pos, "trendline wma is not supported (only sma)")
+			}
+			return nil, p.errExpected("sma(n, field)")
+		}
+		p.advance()
+		p.advance()
+		nt := p.tok()
+		n, err := p.integer("a number of data points")
+		if err != nil {
+			return nil, err
+		}
+		if n < 1 {
+			return nil, syntaxErr(nt.pos, "trendline needs at least 1 data point")
+		}
+		if err := p.expectOp(","); err != nil {
+			return nil, err
+		}
+		fn, err := p.name("a field name")
+		if err != nil {
+			return nil, err
+		}
+		if err := p.expectOp(")"); err != nil {
+			return nil, err
+		}
+		tr := Trend{At: t.pos, N: n, Field: &sql.ColumnRef{At: fn.At, Parts: strings.Split(fn.Name, ".")}, Name: fn.Name + "_trendline"}
+		if a, err := p.alias(); err != nil {
+			return nil, err
+		} else if a != "" {
+			tr.Name = a
+		}
+		tl.Trends = append(tl.Trends, tr)
+		p.acceptOp(",")
+	}
+	if len(tl.Trends) == 0 {
+		return nil, p.errExpected("sma(n, field)")
+	}
+	return tl, nil
 }
 
 func (p *parser) head(at sql.Pos) (*Head, error) {

@@ -73,6 +73,8 @@ func (t *translator) command(c Command) error {
 		return t.eventStats(c)
 	case *Sort:
 		return t.sort(c)
+	case *Trendline:
+		return t.trendline(c)
 	case *Head:
 		return t.head(c)
 	case *Dedup:

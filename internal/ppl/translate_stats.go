@@ -151,6 +151,43 @@ func (t *translator) eventStats(c *EventStats) error {
 	return t.replaceOrAppend(c.At, names, exprs)
 }
 
+// trendline adds simple moving averages: avg over the N rows up to this
+// one in the sort order, NULL until there are N.
+func (t *translator) trendline(c *Trendline) error {
+	if len(c.Sort) == 0 {
+		return errAt(c.At, "trendline needs sort <field>: rows have no order of their own here")
+	}
+	var order []*sql.OrderItem
+	for _, k := range c.Sort {
+		e, err := t.fixIf(k.Expr)
+		if err != nil {
+			return err
+		}
+		order = append(order, &sql.OrderItem{At: e.Pos(), Expr: e, Desc: k.Desc})
+	}
+	var names []string
+	var exprs []sql.Expr
+	for _, tr := range c.Trends {
+		f, err := t.fixIf(tr.Field)
+		if err != nil {
+			return err
+		}
+		win := func() *sql.WindowSpec {
+			return &sql.WindowSpec{At: tr.At, OrderBy: order, Frame: &sql.WindowFrame{At: tr.At, Unit: sql.FrameRows,
+				Start: sql.FrameBound{Kind: sql.Preceding, Offset: intLit(tr.At, tr.N-1)}, End: sql.FrameBound{Kind: sql.CurrentRow}}}
+		}
+		avg := &sql.Call{At: tr.At, Name: "avg", Args: []sql.Expr{f}, Over: win()}
+		n := &sql.Call{At: tr.At, Name: "count", Star: true, Over: win()}
+		e := &sql.Case{At: tr.At, Whens: []*sql.When{{At: tr.At, Cond: &sql.Binary{At: tr.At, Op: sql.OpGe, L: n, R: intLit(tr.At, tr.N)}, Then: avg}}}
+		names, exprs = append(names, tr.Name), append(exprs, e)
+	}
+	if err := t.replaceOrAppend(c.At, names, exprs); err != nil {
+		return err
+	}
+	t.q.OrderBy = order
+	return nil
+}
+
 // dedup keeps the first N rows of each combination of the fields, by
 // row_number() over the combination; rows where a field is NULL go
 // (keepempty=false) or all stay (keepempty=true).

@@ -146,6 +146,7 @@ type Top struct {
 	N          int64
 	ShowCount  bool
 	CountField string
+	NoNull     bool // usenull=false: rows with a NULL field are left out
 	Fields     []Name
 	By         []Name
 }

@@ -710,6 +710,12 @@ func (p *parser) top(at sql.Pos, rare bool) (*Top, error) {
 				return nil, syntaxErr(v.pos, "countfield: want a name")
 			}
 			t.CountField = v.text
+		case "usenull":
+			b, err := boolValue(v)
+			if err != nil {
+				return nil, err
+			}
+			t.NoNull = !b
 		}
 	}
 	var err error

@@ -266,7 +266,18 @@ func (t *translator) top(c *Top) error {
 		items = append(items, item(e, fmt.Sprintf("_k%d", i)))
 	}
 	items = append(items, item(&sql.Call{At: at, Name: "count", Star: true}, "_cnt"))
-	t.set(&sql.Select{At: at, Items: items, From: t.sub(at), GroupBy: append(append([]sql.Expr{}, by...), keys...)})
+	var where sql.Expr
+	if c.NoNull {
+		for _, k := range keys {
+			nn := &sql.Is{At: at, X: k, Not: true, Is: sql.IsNull}
+			if where == nil {
+				where = nn
+			} else {
+				where = &sql.Binary{At: at, Op: sql.OpAnd, L: where, R: nn}
+			}
+		}
+	}
+	t.set(&sql.Select{At: at, Items: items, From: t.sub(at), Where: where, GroupBy: append(append([]sql.Expr{}, by...), keys...)})
 
 	var part []sql.Expr
 	var byOrder []*sql.OrderItem

@@ -4,6 +4,7 @@
 //	sluice sql -e 'SELECT 1'
 //	sluice sql -f examples/quickstart.sql --format json
 //	sluice sql            # interactive shell
+//	sluice ppl -e 'source=logs | stats count() by status'
 //	sluice serve --listen 127.0.0.1:9210 --data-dir ./sluice-data
 //	sluice sql --server http://127.0.0.1:9210 -e 'SHOW STREAMS'
 package main
@@ -42,7 +43,7 @@ func run(args []string) error {
 	case "help", "--help", "-help", "-h":
 		fmt.Fprint(os.Stdout, cli.Usage)
 		return nil
-	case "sql":
+	case "sql", "ppl":
 	case "serve":
 		return serve(args[1:])
 	case "passwd":
@@ -53,8 +54,8 @@ func run(args []string) error {
 		return fmt.Errorf("unknown command %q (see 'sluice help')", args[0])
 	}
 
-	o := cli.Options{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Progress: cli.IsTerminal(os.Stderr)}
-	fs := flag.NewFlagSet("sql", flag.ContinueOnError)
+	o := cli.Options{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Progress: cli.IsTerminal(os.Stderr), Lang: args[0]}
+	fs := flag.NewFlagSet(args[0], flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // one message on stderr, printed by main
 	fs.StringVar(&o.Exec, "e", "", "SQL to run")
 	fs.StringVar(&o.File, "f", "", "script to run")

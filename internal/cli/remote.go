@@ -48,7 +48,12 @@ type remoteResponse struct {
 // ExecuteStatement implements executor. A result the server pages (over
 // its --max-rows) is fetched page by page and returned whole.
 func (r *Remote) ExecuteStatement(ctx context.Context, st sql.Statement) (*engine.Result, error) {
-	out, err := r.post(ctx, map[string]string{"query": st.Text()})
+	req := map[string]string{"query": st.Text()}
+	if text, ok := pplQuery(st); ok {
+		// The server reads it as PPL, so its errors count columns as here.
+		req = map[string]string{"query": text, "lang": "ppl"}
+	}
+	out, err := r.post(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -162,4 +167,18 @@ func decodeArrow(b64 string) (*arrow.Schema, []arrow.RecordBatch, error) {
 		return nil, nil, fmt.Errorf("decoding rows: %w", err)
 	}
 	return rd.Schema(), batches, nil
+}
+
+// pplQuery is the text of a PPL query typed as PPL (sluice ppl, \ppl),
+// not written inside SQL as PPL '...'.
+func pplQuery(st sql.Statement) (string, bool) {
+	s, ok := st.(*sql.SelectStmt)
+	if !ok {
+		return "", false
+	}
+	p, ok := s.Query.Body.(*sql.PPL)
+	if !ok || p.Raw != "" {
+		return "", false
+	}
+	return p.Text, true
 }

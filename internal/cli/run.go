@@ -50,7 +50,16 @@ type Options struct {
 	// MemoryLimit is --memory-limit: '256MB', '2GB', 'none'; "" is half of
 	// physical memory (or of the cgroup's limit).
 	MemoryLimit string
+	// Lang is the language of -e, -f and stdin: LangSQL ("" too) or
+	// LangPPL (`sluice ppl`); the shell starts in it.
+	Lang string
 }
+
+// The languages of Options.Lang.
+const (
+	LangSQL = "sql"
+	LangPPL = "ppl"
+)
 
 // DefaultDataDir is $SLUICE_DATA_DIR, else ./sluice-data: the registry's
 // rule, the one place the variable is read.
@@ -80,6 +89,8 @@ Usage:
   sluice sql -e 'SQL'          run statements given on the command line
   sluice sql -f file.sql       run a script ("-" reads stdin)
   sluice sql                   interactive shell on a terminal, else read stdin
+  sluice ppl -e 'PPL'          the same for PPL queries (source=t | where ... | stats ...),
+                               with the flags of sql; queries in a file end with ';'
   sluice version               print the version
   sluice help                  print this help
 
@@ -161,6 +172,9 @@ func RunSQL(ctx context.Context, o Options) error {
 	}
 	defer closeEng()
 	out := newOutput(f, o.Stdout, o.Stderr)
+	if o.Lang == LangPPL {
+		return runPPL(ctx, eng, bar, out, name, script, fromStdin, o.Stdin)
+	}
 	if fromStdin {
 		return runReader(ctx, eng, bar, out, "stdin", o.Stdin)
 	}
@@ -266,6 +280,30 @@ func runScript(ctx context.Context, eng executor, bar *progressBar, out output, 
 		return fmt.Errorf("%s: unterminated quote or comment after the last statement", name)
 	}
 	for _, p := range pieces {
+		if err := runPiece(ctx, eng, bar, out, p); err != nil {
+			if len(pieces) > 1 {
+				return fmt.Errorf("%s:%d: %w", name, p.line, err)
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// runPPL runs PPL queries separated by ';' (stdin is read whole first).
+func runPPL(ctx context.Context, eng executor, bar *progressBar, out output, name, script string, fromStdin bool, stdin io.Reader) error {
+	if fromStdin {
+		b, err := io.ReadAll(stdin)
+		if err != nil {
+			return fmt.Errorf("reading stdin: %w", err)
+		}
+		name, script = "stdin", string(b)
+	}
+	pieces, unfinished := splitPieces(script+"\n;", 1)
+	if unfinished {
+		return fmt.Errorf("%s: unterminated quote after the last query", name)
+	}
+	for _, p := range asPPL(pieces, LangPPL) {
 		if err := runPiece(ctx, eng, bar, out, p); err != nil {
 			if len(pieces) > 1 {
 				return fmt.Errorf("%s:%d: %w", name, p.line, err)

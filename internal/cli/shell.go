@@ -14,6 +14,7 @@ import (
 
 const (
 	prompt     = "sluice> "
+	pplPrompt  = "ppl> "
 	contPrompt = "     -> "
 )
 
@@ -62,13 +63,23 @@ func shell(ctx context.Context, o Options, eng executor, bar *progressBar, f For
 	fmt.Fprintf(o.Stdout, "Sluice %s. End statements with ';'. Type help for help, exit or Ctrl-D to leave.\n", Version)
 
 	out := newOutput(f, o.Stdout, o.Stderr)
+	lang := o.Lang
+	if lang == LangPPL {
+		rl.SetPrompt(pplPrompt)
+	}
+	promptFor := func() string {
+		if lang == LangPPL {
+			return pplPrompt
+		}
+		return prompt
+	}
 	var lines []string
 	for {
 		line, err := rl.Readline()
 		switch {
 		case errors.Is(err, readline.ErrInterrupt):
 			lines = nil
-			rl.SetPrompt(prompt)
+			rl.SetPrompt(promptFor())
 			continue
 		case errors.Is(err, io.EOF):
 			return nil
@@ -81,6 +92,14 @@ func shell(ctx context.Context, o Options, eng executor, bar *progressBar, f For
 				return nil
 			case "help", `\?`, ".help", `\h`:
 				fmt.Fprint(o.Stdout, shellHelp)
+				continue
+			case `\ppl`:
+				lang = LangPPL
+				rl.SetPrompt(promptFor())
+				continue
+			case `\sql`:
+				lang = LangSQL
+				rl.SetPrompt(promptFor())
 				continue
 			case "":
 				continue
@@ -97,8 +116,8 @@ func shell(ctx context.Context, o Options, eng executor, bar *progressBar, f For
 		// whole; credentials redacted.
 		rl.SaveHistory(historyEntry(strings.Join(lines, " ")))
 		lines = nil
-		rl.SetPrompt(prompt)
-		for _, p := range pieces {
+		rl.SetPrompt(promptFor())
+		for _, p := range asPPL(pieces, lang) {
 			sctx, stop := SignalContext(ctx, o.StopTimeout, os.Interrupt)
 			err := runPiece(sctx, eng, bar, out, p)
 			stop()
@@ -112,6 +131,7 @@ func shell(ctx context.Context, o Options, eng executor, bar *progressBar, f For
 
 const shellHelp = `Statements end with ';' and may span lines.
   SHOW TABLES;  DESCRIBE t;  EXPLAIN SELECT ...;
+  \ppl          type PPL queries (source=t | where ... ;), \sql to go back
   Ctrl-C        drop the current input, or cancel a running statement
   exit, Ctrl-D  leave the shell
 `

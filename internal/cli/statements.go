@@ -3,6 +3,7 @@ package cli
 import (
 	"strings"
 
+	"sluice/internal/ppl"
 	"sluice/internal/sql"
 )
 
@@ -12,10 +13,26 @@ import (
 type piece struct {
 	text string
 	line int
+	ppl  bool // the text is a PPL query, not SQL
 }
 
 // parse parses the statement.
-func (p piece) parse() (sql.Statement, error) { return sql.ParseOne(p.text) }
+func (p piece) parse() (sql.Statement, error) {
+	if p.ppl {
+		return ppl.Statement(p.text)
+	}
+	return sql.ParseOne(p.text)
+}
+
+// asPPL marks pieces as PPL queries when lang is "ppl".
+func asPPL(pieces []piece, lang string) []piece {
+	if lang == LangPPL {
+		for i := range pieces {
+			pieces[i].ppl = true
+		}
+	}
+	return pieces
+}
 
 // splitPieces splits text, whose first line is line first of the input,
 // at the semicolons that end statements (sql.SplitStatements: quotes and

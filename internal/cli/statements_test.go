@@ -50,7 +50,7 @@ func TestSplitPieces(t *testing.T) {
 	if !unfinished || len(pieces) != 3 {
 		t.Fatalf("%v %v", pieces, unfinished)
 	}
-	for i, want := range []piece{{"SELECT 1", 10}, {"SELECT 2", 10}, {"-- c\nSELECT 'a;\nb'", 12}} {
+	for i, want := range []piece{{text: "SELECT 1", line: 10}, {text: "SELECT 2", line: 10}, {text: "-- c\nSELECT 'a;\nb'", line: 12}} {
 		if pieces[i] != want {
 			t.Errorf("piece %d: %+v, want %+v", i, pieces[i], want)
 		}

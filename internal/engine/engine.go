@@ -182,7 +182,11 @@ func (e *Engine) ExecuteStatement(ctx context.Context, st sql.Statement) (*Resul
 }
 
 func (e *Engine) dispatch(ctx context.Context, st sql.Statement) (*Result, error) {
-	st, err := e.qualifyStatement(st)
+	st, err := e.expandPPL(ctx, st)
+	if err != nil {
+		return nil, err
+	}
+	st, err = e.qualifyStatement(st)
 	if err != nil {
 		return nil, err
 	}

@@ -37,6 +37,10 @@ type Rows struct {
 // outlives the request that opened it: Close ends it. buffer is how many
 // batches may wait unread (at least 1).
 func (e *Engine) OpenRows(ctx context.Context, st sql.Statement, buffer int) (rows *Rows, ok bool, err error) {
+	// A PPL query becomes the SQL it means first, as dispatch does.
+	if st, err = e.expandPPL(ctx, st); err != nil {
+		return nil, true, sql.RedactError(err)
+	}
 	st, err = e.qualifyStatement(st)
 	if err != nil {
 		return nil, true, sql.RedactError(err)

@@ -83,9 +83,11 @@ func (b *Binder) bindAggregate(sel *sql.Select, items []selectItem, calls []*sql
 	}
 	nk := len(agg.Keys)
 	// The first key of each canonical form: one map probe per subtree.
-	keyIndex := make(map[string]int, nk)
-	for i := nk - 1; i >= 0; i-- {
-		keyIndex[agg.Keys[i].String()] = i
+	// Keys as bound over the input, before grouping sets rewrote them
+	// into columns of their Explode: what an expression binds to.
+	keyIndex := make(map[string]int, len(keyStrings))
+	for i := len(keyStrings) - 1; i >= 0; i-- {
+		keyIndex[keyStrings[i]] = i
 	}
 	limit := keyMatchLimit(maxKey)
 	outTypes := agg.Schema()

@@ -8,6 +8,9 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow/ipc"
+
+	"sluice/internal/ppl"
+	"sluice/internal/sql"
 )
 
 // APIStatementPath is Sluice's own endpoint for `sluice sql --server`:
@@ -15,7 +18,7 @@ import (
 // (the plugin's shapes have no room for a message next to rows, nor for
 // Arrow's types).
 //
-//	POST /api/v1/statement {"query": "SELECT 1"}
+//	POST /api/v1/statement {"query": "SELECT 1"}  ("lang": "ppl" for a PPL query)
 //	→ {"statement": "SELECT 1", "message": "", "arrow": "<base64 Arrow IPC stream>"}
 //
 // arrow is absent when the statement has no rows. A result over the
@@ -62,8 +65,12 @@ func (s *Server) handleStatement(w http.ResponseWriter, r *http.Request) {
 		writeError(w, badRequest("the request has no query"))
 		return
 	}
+	parse := sql.ParseOne
+	if strings.EqualFold(req.Lang, "ppl") {
+		parse = ppl.Statement
+	}
 	ctx := r.Context()
-	st, err := s.parseAuthorized(ctx, strings.TrimSuffix(req.Query, ";"))
+	st, err := s.parseAuthorized(ctx, strings.TrimSuffix(req.Query, ";"), parse)
 	if err != nil {
 		writeError(w, err)
 		return

@@ -14,6 +14,7 @@ import (
 
 	"sluice/internal/catalog"
 	"sluice/internal/engine"
+	"sluice/internal/ppl"
 	"sluice/internal/sql"
 )
 
@@ -193,13 +194,13 @@ func (s *Server) handleAsyncSubmit(w http.ResponseWriter, r *http.Request) {
 		writeError(w, badRequest("request body is not a JSON object with a query: "+err.Error()))
 		return
 	}
+	lang, parse := "sql", sql.ParseOne
 	switch strings.ToLower(req.Lang) {
 	case "sql", "":
 	case "ppl":
-		writeError(w, badRequest("PPL is not supported yet: submit lang sql"))
-		return
+		lang, parse = "ppl", ppl.Statement
 	default:
-		writeError(w, badRequest(fmt.Sprintf("lang %q: want sql", req.Lang)))
+		writeError(w, badRequest(fmt.Sprintf("lang %q: want sql or ppl", req.Lang)))
 		return
 	}
 	text := strings.TrimSuffix(strings.TrimSpace(req.Query), ";")
@@ -207,7 +208,7 @@ func (s *Server) handleAsyncSubmit(w http.ResponseWriter, r *http.Request) {
 		writeError(w, badRequest("the request has no query"))
 		return
 	}
-	st, err := sql.ParseOne(text)
+	st, err := parse(text)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -220,7 +221,7 @@ func (s *Server) handleAsyncSubmit(w http.ResponseWriter, r *http.Request) {
 	if !validQueryID(session) {
 		session = newQueryID()
 	}
-	rec := asyncRecord{ID: newQueryID(), SessionID: session, Datasource: req.Datasource, Lang: "sql",
+	rec := asyncRecord{ID: newQueryID(), SessionID: session, Datasource: req.Datasource, Lang: lang,
 		Statement: st.String(), Status: asyncWaiting, Submitted: time.Now().UTC()}
 	rec.Stream, rec.StreamKind = streamOf(st)
 	if err := s.async.store.put(rec); err != nil {

@@ -102,11 +102,11 @@ func TestAsyncBatchQuery(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(f.dir, "data", "queries", id+".arrow")); err != nil {
 		t.Fatal(err)
 	}
-	// Cancelling a finished query, an unknown one, PPL and bad SQL.
+	// Cancelling a finished query, an unknown one, bad PPL and bad SQL.
 	f.do("DELETE", AsyncQueryPath+"/"+id, 400)
 	f.do("GET", AsyncQueryPath+"/nosuchquery0000", 404)
 	f.do("GET", AsyncQueryPath+"/..%2Fcatalog", 404)
-	if out := f.post(AsyncQueryPath, map[string]any{"lang": "ppl", "query": "source = t"}, 400); !strings.Contains(string(out), "PPL is not supported yet") {
+	if out := f.post(AsyncQueryPath, map[string]any{"lang": "ppl", "query": "source = t | bogus"}, 400); !strings.Contains(string(out), `PPL syntax error at line 1:14: unknown command \"bogus\"`) {
 		t.Fatalf("PPL: %s", out)
 	}
 	if out := f.post(AsyncQueryPath, map[string]any{"lang": "sql", "query": "SELEC 1"}, 400); !strings.Contains(string(out), "SyntaxCheckException") {

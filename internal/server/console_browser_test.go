@@ -151,7 +151,7 @@ func TestConsoleInBrowser(t *testing.T) {
 	f.do(200, "/_plugins/_sql", "alice", "alice-pw", "INSERT STREAM INTO evout SELECT id, ts FROM ev WITH (name = 'clicks', trigger = '200 milliseconds')")
 	// A stream that fails on its first file: its last error is shown.
 	writeFile(t, filepath.Join(f.dir, "nums", "part0.json"), `{"v": "x"}`+"\n")
-	f.do(200, "/_plugins/_sql", "alice", "alice-pw", "CREATE TABLE nums (v STRING) USING json LOCATION '"+filepath.Join(f.dir, "nums")+"/'")
+	f.do(200, "/_plugins/_sql", "alice", "alice-pw", "CREATE TABLE nums (v STRING) USING json LOCATION '"+filepath.Join(f.dir, "nums")+"/' OPTIONS (mode 'FAILFAST')")
 	f.do(200, "/_plugins/_sql", "alice", "alice-pw", "CREATE TABLE numsout (n BIGINT) USING json LOCATION '"+filepath.Join(f.dir, "numsout")+"/'")
 	f.do(200, "/_plugins/_sql", "alice", "alice-pw", "INSERT STREAM INTO numsout SELECT CAST(v AS BIGINT) AS n FROM nums WITH (name = 'bad', trigger = '200 milliseconds')")
 	f.do(200, "/_plugins/_sql", "alice", "alice-pw", "CREATE MATERIALIZED VIEW names AS SELECT name, count(*) AS n FROM t GROUP BY name WITH (auto_refresh = true, refresh_interval = '500 milliseconds')")

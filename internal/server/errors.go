@@ -49,6 +49,9 @@ func classify(err error) errorBody {
 	if b, ok := classifyLimits(err); ok {
 		return b
 	}
+	if b, ok := classifyPPL(err); ok {
+		return b
+	}
 	var syn *sql.Error
 	var bind *plan.Error
 	var req *requestError

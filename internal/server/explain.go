@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"sluice/internal/cli"
+	"sluice/internal/engine"
 )
 
 // handleExplain answers POST /_plugins/_sql/_explain with the engine's
@@ -34,6 +35,11 @@ func (s *Server) handleExplain(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
+	writePlan(w, r, res)
+}
+
+// writePlan writes an EXPLAIN result as {"plan": [lines]}.
+func writePlan(w http.ResponseWriter, r *http.Request, res *engine.Result) {
 	var lines []string
 	if res.Schema != nil {
 		newResult(res).each(0, 1<<62, func(b arrow.RecordBatch, i int) {

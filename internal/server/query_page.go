@@ -12,8 +12,8 @@ import (
 const cursorBuffer = 2
 
 // parseAuthorized parses one statement and checks the caller may run it.
-func (s *Server) parseAuthorized(ctx context.Context, text string) (sql.Statement, error) {
-	st, err := sql.ParseOne(text)
+func (s *Server) parseAuthorized(ctx context.Context, text string, parse func(string) (sql.Statement, error)) (sql.Statement, error) {
+	st, err := parse(text)
 	if err != nil {
 		return nil, err
 	}
@@ -27,8 +27,8 @@ func (s *Server) parseAuthorized(ctx context.Context, text string) (sql.Statemen
 // page of at most size rows. A SELECT streams: its query keeps running
 // behind the cursor, reading the next page when asked, so a large result
 // is never held whole; other statements run to the end first.
-func (s *Server) queryPage(ctx context.Context, text string, size int) (page, error) {
-	st, err := s.parseAuthorized(ctx, text)
+func (s *Server) queryPage(ctx context.Context, text string, size int, parse func(string) (sql.Statement, error)) (page, error) {
+	st, err := s.parseAuthorized(ctx, text, parse)
 	if err != nil {
 		return page{}, err
 	}

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"sluice/internal/engine"
+	"sluice/internal/sql"
 	"sluice/internal/stream"
 )
 
@@ -214,7 +215,13 @@ func (s *Server) Close(deadline time.Duration) error {
 
 // execute parses and runs one statement.
 func (s *Server) execute(ctx context.Context, text string) (*engine.Result, error) {
-	st, err := s.parseAuthorized(ctx, text)
+	return s.executeWith(ctx, text, sql.ParseOne)
+}
+
+// executeWith is execute with the parser of the request's language
+// (sql.ParseOne, or ppl.Statement for /_plugins/_ppl).
+func (s *Server) executeWith(ctx context.Context, text string, parse func(string) (sql.Statement, error)) (*engine.Result, error) {
+	st, err := s.parseAuthorized(ctx, text, parse)
 	if err != nil {
 		return nil, err
 	}
@@ -225,6 +232,7 @@ func (s *Server) execute(ctx context.Context, text string) (*engine.Result, erro
 func (s *Server) routes() {
 	s.mux = http.NewServeMux()
 	s.sqlRoutes()
+	s.pplRoutes()
 	s.clusterRoutes()
 	s.apiRoutes()
 	s.asyncRoutes()

@@ -8,12 +8,15 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"sluice/internal/sql"
 )
 
 // sqlRequest is the body of POST /_plugins/_sql: a query, or the cursor
 // of the page before.
 type sqlRequest struct {
 	Query     string          `json:"query"`
+	Lang      string          `json:"lang"` // /api/v1/statement: "ppl" for a PPL query
 	Cursor    string          `json:"cursor"`
 	FetchSize json.RawMessage `json:"fetch_size"`
 }
@@ -59,6 +62,11 @@ func (q sqlRequest) fetchSize() (int, error) {
 
 // handleSQL runs one statement, or fetches the next page of a cursor.
 func (s *Server) handleSQL(w http.ResponseWriter, r *http.Request) {
+	s.handleQuery(w, r, sql.ParseOne)
+}
+
+// handleQuery is handleSQL with the parser of the endpoint's language.
+func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request, parse func(string) (sql.Statement, error)) {
 	f, err := formatFor(r)
 	if err != nil {
 		writeError(w, badRequest(err.Error()))
@@ -93,13 +101,13 @@ func (s *Server) handleSQL(w http.ResponseWriter, r *http.Request) {
 		}
 		text := strings.TrimSuffix(req.Query, ";")
 		if pg, ok := f.(pageable); ok && pg.pages() {
-			if p, err = s.queryPage(r.Context(), text, s.pageSize(size)); err != nil {
+			if p, err = s.queryPage(r.Context(), text, s.pageSize(size), parse); err != nil {
 				writeError(w, err)
 				return
 			}
 			break
 		}
-		res, err := s.execute(r.Context(), text)
+		res, err := s.executeWith(r.Context(), text, parse)
 		if err != nil {
 			writeError(w, err)
 			return

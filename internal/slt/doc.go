@@ -55,6 +55,9 @@
 // the order the engine returned them (nosort, the default), sorted as
 // text (rowsort), or as one sorted value per line (valuesort).
 //
+// "query <types> [sort] ppl" marks a query written in PPL (testdata/ppl):
+// its text runs as the SQL statement PPL '<text>'.
+//
 // A query header may end with "lines <regexp>": only the result lines
 // the regexp matches are compared, for SHOW and DESCRIBE output that also
 // carries timings or rates:

@@ -55,6 +55,9 @@ type Record struct {
 	Lines    *regexp.Regexp
 	Sort     string   // NoSort, RowSort, ValueSort or Explain
 	Expected []string // expected result lines
+	// PPL marks a query written in PPL ("query <types> [sort] ppl"): it
+	// runs as the SQL statement PPL '<text>'.
+	PPL bool
 
 	// Line indexes (0-based) -update rewrites: the header, and the
 	// expected lines [resStart, resEnd); resStart < 0 when the record has
@@ -135,7 +138,10 @@ func parseRecord(lines []string, i int) (*Record, int, error) {
 			}
 		}
 		rest := fields[2:]
-		if len(rest) > 0 && rest[0] != "lines" {
+		if len(rest) > 0 && rest[0] == "ppl" {
+			r.PPL, rest = true, rest[1:]
+		}
+		if len(rest) > 0 && rest[0] != "lines" && rest[0] != "ppl" {
 			switch rest[0] {
 			case NoSort, RowSort, ValueSort:
 				r.Sort = rest[0]
@@ -143,6 +149,9 @@ func parseRecord(lines []string, i int) (*Record, int, error) {
 				return nil, 0, fmt.Errorf("unknown sort mode %q (want nosort, rowsort or valuesort)", rest[0])
 			}
 			rest = rest[1:]
+		}
+		if len(rest) > 0 && rest[0] == "ppl" {
+			r.PPL, rest = true, rest[1:]
 		}
 		if len(rest) > 0 {
 			if rest[0] != "lines" || len(rest) == 1 {

@@ -17,6 +17,7 @@ import (
 
 	"sluice/internal/cli"
 	"sluice/internal/engine"
+	"sluice/internal/sql"
 	"sluice/internal/types"
 )
 
@@ -142,7 +143,11 @@ func (r *Runner) runRecord(ctx context.Context, rec *Record) (string, []edit, st
 		r.Exec = ex
 		return "", nil, "ok"
 	}
-	results, err := r.Exec.Execute(ctx, r.substitute(rec.SQL))
+	text := r.substitute(rec.SQL)
+	if rec.PPL {
+		text = "PPL " + sql.QuoteString(text)
+	}
+	results, err := r.Exec.Execute(ctx, text)
 	actual := "ok"
 	if err != nil {
 		actual = "error: " + r.unsubstitute(err.Error())

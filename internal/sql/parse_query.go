@@ -143,6 +143,8 @@ func (p *parser) queryPrimary() (QueryBody, error) {
 		return p.selectBlock()
 	case isKw(t, "VALUES"):
 		return p.values()
+	case p.startsPPL():
+		return p.ppl(), nil
 	case isOp(t, "("):
 		p.advance()
 		q, err := p.query()

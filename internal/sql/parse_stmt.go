@@ -26,7 +26,7 @@ func (b *StmtBase) base() *StmtBase { return b }
 
 func (p *parser) statementBody() (Statement, error) {
 	t := p.tok()
-	if isOp(t, "(") || startsQuery(t) {
+	if isOp(t, "(") || startsQuery(t) || p.startsPPL() {
 		q, err := p.query()
 		if err != nil {
 			return nil, err

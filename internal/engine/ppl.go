@@ -1,0 +1,105 @@
+package engine
+
+import (
+	"context"
+
+	"sluice/internal/ppl"
+	"sluice/internal/sql"
+)
+
+// expandPPL replaces a statement's PPL '...' query by its SQL
+// translation, so everything after (binding, streams, views, EXPLAIN)
+// sees plain SQL; a view stores the translation as its query.
+func (e *Engine) expandPPL(ctx context.Context, st sql.Statement) (sql.Statement, error) {
+	switch s := st.(type) {
+	case *sql.SelectStmt:
+		q, err := e.pplQuery(ctx, s.Query)
+		if err != nil || q == s.Query {
+			return st, err
+		}
+		c := *s
+		c.Query = q
+		return &c, nil
+	case *sql.Insert:
+		q, err := e.pplQuery(ctx, s.Query)
+		if err != nil || q == s.Query {
+			return st, err
+		}
+		c := *s
+		c.Query = q
+		return &c, nil
+	case *sql.InsertStream:
+		q, err := e.pplQuery(ctx, s.Query)
+		if err != nil || q == s.Query {
+			return st, err
+		}
+		c := *s
+		c.Query = q
+		return &c, nil
+	case *sql.CreateMaterializedView:
+		q, err := e.pplQuery(ctx, s.Query)
+		if err != nil || q == s.Query {
+			return st, err
+		}
+		c := *s
+		c.Query = q
+		return &c, nil
+	case *sql.CreateTable:
+		if s.As == nil {
+			return st, nil
+		}
+		q, err := e.pplQuery(ctx, s.As)
+		if err != nil || q == s.As {
+			return st, err
+		}
+		c := *s
+		c.As = q
+		return &c, nil
+	case *sql.Explain:
+		inner, err := e.expandPPL(ctx, s.Stmt)
+		if err != nil || inner == s.Stmt {
+			return st, err
+		}
+		c := *s
+		c.Stmt = inner
+		return &c, nil
+	}
+	return st, nil
+}
+
+// pplQuery translates q when its body is PPL; q itself otherwise. An
+// ORDER BY or LIMIT written after PPL '...' applies to its rows.
+func (e *Engine) pplQuery(ctx context.Context, q *sql.Query) (*sql.Query, error) {
+	if q == nil {
+		return q, nil
+	}
+	body, ok := q.Body.(*sql.PPL)
+	if !ok {
+		return q, nil
+	}
+	pl, err := ppl.ParseLiteral(body)
+	if err != nil {
+		return nil, err
+	}
+	out, err := pl.Translate(func(sub *sql.Query) ([]string, error) {
+		n, err := e.bindQuery(ctx, sub)
+		if err != nil {
+			return nil, err
+		}
+		fields := n.Schema().Fields()
+		names := make([]string, len(fields))
+		for i, f := range fields {
+			names[i] = f.Name
+		}
+		return names, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if q.OrderBy == nil && q.Limit == nil && q.Offset == nil && q.With == nil {
+		return out, nil
+	}
+	sel := &sql.Select{At: q.At, Items: []*sql.SelectItem{{At: q.At, Expr: &sql.Star{At: q.At}}},
+		From: &sql.SubqueryTable{At: q.At, Query: out, Alias: "_ppl"}}
+	return &sql.Query{At: q.At, With: q.With, Body: sel, OrderBy: q.OrderBy, Limit: q.Limit, Offset: q.Offset}, nil
+}

@@ -1,0 +1,245 @@
+package ppl
+
+import "sluice/internal/sql"
+
+// Pipeline is a parsed PPL query: its source, then commands in order.
+type Pipeline struct {
+	At       sql.Pos
+	Source   *Source
+	Commands []Command
+}
+
+// Command is one | stage of a pipeline.
+type Command interface{ pos() sql.Pos }
+
+// Source is source=t [as alias] [search expression].
+type Source struct {
+	At     sql.Pos
+	Table  string
+	Alias  string
+	Filter sql.Expr // nil when none
+	// Sub is a subsearch used as a join's right side ([ source=... ]).
+	Sub *Pipeline
+}
+
+// Where is where <predicate>.
+type Where struct {
+	At   sql.Pos
+	Cond sql.Expr
+}
+
+// Fields is fields [+|-] a, b (Exclude for -); names may end in *.
+type Fields struct {
+	At      sql.Pos
+	Exclude bool
+	Names   []Name
+}
+
+// Name is a field name as written, with its position.
+type Name struct {
+	At   sql.Pos
+	Name string
+}
+
+// Assign is name = expr in eval.
+type Assign struct {
+	At   sql.Pos
+	Name string
+	Expr sql.Expr
+}
+
+// Eval is eval x = e, ...; later assignments see earlier ones.
+type Eval struct {
+	At      sql.Pos
+	Assigns []Assign
+}
+
+// Agg is one aggregation of stats: the call and its output name.
+type Agg struct {
+	At   sql.Pos
+	Call sql.Expr
+	Name string
+}
+
+// Span is span(field, size) in a by clause: Unit is "" for a numeric span.
+type Span struct {
+	At    sql.Pos
+	Field sql.Expr
+	Size  string // the number as written
+	Unit  string // ms, s, m, h, d, w, M, q, y; "" for numbers
+}
+
+// Group is one by-clause item: an expression or a span, with its name.
+type Group struct {
+	At   sql.Pos
+	Expr sql.Expr // nil for a span
+	Span *Span
+	Name string
+}
+
+// Stats is stats agg [as n], ... [by g, ...].
+type Stats struct {
+	At   sql.Pos
+	Aggs []Agg
+	By   []Group
+}
+
+// EventStats is eventstats agg [as n], ... [by g, ...]: each row gets
+// its group's aggregates as new fields.
+type EventStats struct{ Stats }
+
+// Trend is one sma(n, field) [as alias] of trendline.
+type Trend struct {
+	At    sql.Pos
+	N     int64
+	Field sql.Expr
+	Name  string
+}
+
+// Trendline is trendline [sort [+|-]f] sma(n, f) [as a] ...: moving
+// averages over the sort order.
+type Trendline struct {
+	At     sql.Pos
+	Sort   []SortKey
+	Trends []Trend
+}
+
+// SortKey is [+|-] expr [asc|desc].
+type SortKey struct {
+	Expr sql.Expr
+	Desc bool
+}
+
+// Sort is sort k, ....
+type Sort struct {
+	At   sql.Pos
+	Keys []SortKey
+}
+
+// Head is head [n] [from m].
+type Head struct {
+	At       sql.Pos
+	N, From  int64
+	HasCount bool
+}
+
+// Dedup is dedup [n] a, b [keepempty=b] [consecutive=b].
+type Dedup struct {
+	At          sql.Pos
+	N           int64
+	Fields      []Name
+	KeepEmpty   bool
+	Consecutive bool
+}
+
+// Rename is rename a as b, ....
+type Rename struct {
+	At       sql.Pos
+	From, To []Name
+}
+
+// Top is top/rare [n] [showcount=] [countfield=] fields [by g]; Rare
+// orders by ascending count.
+type Top struct {
+	At         sql.Pos
+	Rare       bool
+	N          int64
+	ShowCount  bool
+	CountField string
+	NoNull     bool // usenull=false: rows with a NULL field are left out
+	Fields     []Name
+	By         []Name
+}
+
+// ParseRegex is parse field 'regex' and grok field 'pattern' (Grok set): named
+// groups become string fields.
+type ParseRegex struct {
+	At      sql.Pos
+	Field   sql.Expr
+	Pattern string
+	PatAt   sql.Pos
+	Grok    bool
+}
+
+// Patterns is patterns [new_field=x] [pattern='re'] field.
+type Patterns struct {
+	At       sql.Pos
+	Field    sql.Expr
+	NewField string
+	Pattern  string // "" for the default
+}
+
+// FillNull is fillnull with v [in a, b] or fillnull using a = v, ....
+type FillNull struct {
+	At     sql.Pos
+	With   sql.Expr // for with/value=; nil for using
+	Fields []Name   // with ... in; nil: every field
+	Using  []Assign
+}
+
+// LookupField is name [as name].
+type LookupField struct {
+	At      sql.Pos
+	Name    string
+	As      string // "" when absent
+	AsAt    sql.Pos
+	HasName bool
+}
+
+// Lookup is lookup t key [as k], ... [replace|append|output] col [as c], ....
+type Lookup struct {
+	At     sql.Pos
+	Table  string
+	Keys   []LookupField
+	Append bool
+	Cols   []LookupField
+}
+
+// Join is [type] join [left = l] [right = r] on cond right-dataset, or
+// join [type=t] fields right-dataset.
+type Join struct {
+	At          sql.Pos
+	Kind        string // inner, left, right, full, cross, semi, anti
+	LeftAlias   string
+	RightAlias  string
+	On          sql.Expr // nil with Fields
+	Fields      []Name   // the join-field-list form
+	Right       *Source
+	RightAt     sql.Pos
+	NoOverwrite bool
+}
+
+func (c *Where) pos() sql.Pos      { return c.At }
+func (c *Fields) pos() sql.Pos     { return c.At }
+func (c *Eval) pos() sql.Pos       { return c.At }
+func (c *Stats) pos() sql.Pos      { return c.At }
+func (c *Sort) pos() sql.Pos       { return c.At }
+func (c *Trendline) pos() sql.Pos  { return c.At }
+func (c *Head) pos() sql.Pos       { return c.At }
+func (c *Dedup) pos() sql.Pos      { return c.At }
+func (c *Rename) pos() sql.Pos     { return c.At }
+func (c *Top) pos() sql.Pos        { return c.At }
+func (c *ParseRegex) pos() sql.Pos { return c.At }
+func (c *Patterns) pos() sql.Pos   { return c.At }
+func (c *FillNull) pos() sql.Pos   { return c.At }
+func (c *Lookup) pos() sql.Pos     { return c.At }
+func (c *Join) pos() sql.Pos       { return c.At }
+
+var (
+	_ Command = (*Where)(nil)
+	_ Command = (*Fields)(nil)
+	_ Command = (*Eval)(nil)
+	_ Command = (*Stats)(nil)
+	_ Command = (*EventStats)(nil)
+	_ Command = (*Trendline)(nil)
+	_ Command = (*Sort)(nil)
+	_ Command = (*Head)(nil)
+	_ Command = (*Dedup)(nil)
+	_ Command = (*Rename)(nil)
+	_ Command = (*Top)(nil)
+	_ Command = (*ParseRegex)(nil)
+	_ Command = (*Patterns)(nil)
+	_ Command = (*FillNull)(nil)
+	_ Command = (*Lookup)(nil)
+	_ Command = (*Join)(nil)
+)

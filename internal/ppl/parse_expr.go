@@ -1,0 +1,394 @@
+package ppl
+
+import (
+	"strings"
+
+	"sluice/internal/sql"
+	"sluice/internal/types"
+)
+
+func (p *parser) enter() error {
+	p.depth++
+	if p.depth > maxDepth {
+		return syntaxErr(p.tok().pos, "expression nested too deeply")
+	}
+	return nil
+}
+
+func (p *parser) leave() { p.depth-- }
+
+// expr reads an expression: OR, XOR, AND, NOT, comparisons, arithmetic,
+// function calls, literals and field names, as PPL writes them.
+func (p *parser) expr() (sql.Expr, error) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	defer p.leave()
+	return p.or()
+}
+
+func (p *parser) or() (sql.Expr, error) {
+	l, err := p.xor()
+	if err != nil {
+		return nil, err
+	}
+	for p.atKw("or") {
+		at := p.advance().pos
+		r, err := p.xor()
+		if err != nil {
+			return nil, err
+		}
+		l = &sql.Binary{At: at, Op: sql.OpOr, L: l, R: r}
+	}
+	return l, nil
+}
+
+// xor is a XOR b: (a OR b) AND NOT (a AND b).
+func (p *parser) xor() (sql.Expr, error) {
+	l, err := p.and()
+	if err != nil {
+		return nil, err
+	}
+	for p.atKw("xor") {
+		at := p.advance().pos
+		r, err := p.and()
+		if err != nil {
+			return nil, err
+		}
+		l = &sql.Binary{At: at, Op: sql.OpAnd,
+			L: &sql.Binary{At: at, Op: sql.OpOr, L: l, R: r},
+			R: &sql.Unary{At: at, Op: sql.OpNot, X: &sql.Binary{At: at, Op: sql.OpAnd, L: l, R: r}}}
+	}
+	return l, nil
+}
+
+func (p *parser) and() (sql.Expr, error) {
+	l, err := p.not()
+	if err != nil {
+		return nil, err
+	}
+	for p.atKw("and") || p.atOp("&&") {
+		at := p.advance().pos
+		r, err := p.not()
+		if err != nil {
+			return nil, err
+		}
+		l = &sql.Binary{At: at, Op: sql.OpAnd, L: l, R: r}
+	}
+	return l, nil
+}
+
+func (p *parser) not() (sql.Expr, error) {
+	if p.atKw("not") {
+		at := p.advance().pos
+		if err := p.enter(); err != nil {
+			return nil, err
+		}
+		defer p.leave()
+		x, err := p.not()
+		if err != nil {
+			return nil, err
+		}
+		return &sql.Unary{At: at, Op: sql.OpNot, X: x}, nil
+	}
+	return p.comparison()
+}
+
+var cmpOps = map[string]string{"=": sql.OpEq, "==": sql.OpEq, "!=": sql.OpNe, "<>": sql.OpNe,
+	"<": sql.OpLt, "<=": sql.OpLe, ">": sql.OpGt, ">=": sql.OpGe}
+
+func (p *parser) comparison() (sql.Expr, error) {
+	l, err := p.additive()
+	if err != nil {
+		return nil, err
+	}
+	t := p.tok()
+	if t.kind == tkOp {
+		if op, ok := cmpOps[t.text]; ok {
+			p.advance()
+			r, err := p.additive()
+			if err != nil {
+				return nil, err
+			}
+			return &sql.Binary{At: t.pos, Op: op, L: l, R: r}, nil
+		}
+	}
+	not := false
+	if p.atKw("not") && (isKw(p.peek(1), "in") || isKw(p.peek(1), "like") || isKw(p.peek(1), "between")) {
+		p.advance()
+		not = true
+	}
+	switch {
+	case p.atKw("in"):
+		at := p.advance().pos
+		if err := p.expectOp("("); err != nil {
+			return nil, err
+		}
+		list, err := p.exprList(")")
+		if err != nil {
+			return nil, err
+		}
+		return &sql.InList{At: at, X: l, Not: not, List: list}, nil
+	case p.atKw("like"):
+		at := p.advance().pos
+		r, err := p.additive()
+		if err != nil {
+			return nil, err
+		}
+		return &sql.Like{At: at, Op: sql.OpLike, X: l, Not: not, Pattern: r}, nil
+	case p.atKw("between"):
+		at := p.advance().pos
+		lo, err := p.additive()
+		if err != nil {
+			return nil, err
+		}
+		if err := p.expectKw("and"); err != nil {
+			return nil, err
+		}
+		hi, err := p.additive()
+		if err != nil {
+			return nil, err
+		}
+		return &sql.Between{At: at, X: l, Not: not, Lo: lo, Hi: hi}, nil
+	case p.atKw("is"):
+		at := p.advance().pos
+		n := p.acceptKw("not")
+		if err := p.expectKw("null"); err != nil {
+			return nil, err
+		}
+		return &sql.Is{At: at, X: l, Not: n, Is: sql.IsNull}, nil
+	}
+	return l, nil
+}
+
+func (p *parser) additive() (sql.Expr, error) {
+	l, err := p.multiplicative()
+	if err != nil {
+		return nil, err
+	}
+	for p.atOp("+") || p.atOp("-") {
+		t := p.advance()
+		r, err := p.multiplicative()
+		if err != nil {
+			return nil, err
+		}
+		l = &sql.Binary{At: t.pos, Op: t.text, L: l, R: r}
+	}
+	return l, nil
+}
+
+func (p *parser) multiplicative() (sql.Expr, error) {
+	l, err := p.unary()
+	if err != nil {
+		return nil, err
+	}
+	for p.atOp("*") || p.atOp("/") || p.atOp("%") {
+		t := p.advance()
+		r, err := p.unary()
+		if err != nil {
+			return nil, err
+		}
+		l = &sql.Binary{At: t.pos, Op: t.text, L: l, R: r}
+	}
+	return l, nil
+}
+
+func (p *parser) unary() (sql.Expr, error) {
+	if p.atOp("-") || p.atOp("+") {
+		t := p.advance()
+		if err := p.enter(); err != nil {
+			return nil, err
+		}
+		defer p.leave()
+		x, err := p.unary()
+		if err != nil {
+			return nil, err
+		}
+		if t.text == "+" {
+			return x, nil
+		}
+		return &sql.Unary{At: t.pos, Op: sql.OpNeg, X: x}, nil
+	}
+	return p.primary()
+}
+
+func (p *parser) exprList(end string) ([]sql.Expr, error) {
+	var out []sql.Expr
+	if p.acceptOp(end) {
+		return out, nil
+	}
+	for {
+		e, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+		if p.acceptOp(end) {
+			return out, nil
+		}
+		if err := p.expectOp(","); err != nil {
+			return nil, err
+		}
+	}
+}
+
+func numberLiteral(t token) *sql.Literal {
+	kind := sql.LitInteger
+	switch {
+	case strings.ContainsAny(t.text, "eE"):
+		kind = sql.LitFloat
+	case strings.Contains(t.text, "."):
+		kind = sql.LitDecimal
+	}
+	return &sql.Literal{At: t.pos, Kind: kind, Value: t.text}
+}
+
+// primary is a literal, (expr), a function call, CASE, CAST, INTERVAL or
+// a field name.
+func (p *parser) primary() (sql.Expr, error) {
+	t := p.tok()
+	switch t.kind {
+	case tkNumber:
+		p.advance()
+		return numberLiteral(t), nil
+	case tkString:
+		p.advance()
+		return &sql.Literal{At: t.pos, Kind: sql.LitString, Value: t.text}, nil
+	case tkOp:
+		if t.text == "(" {
+			p.advance()
+			e, err := p.expr()
+			if err != nil {
+				return nil, err
+			}
+			return e, p.expectOp(")")
+		}
+	case tkIdent:
+		if !t.quoted {
+			switch strings.ToLower(t.text) {
+			case "true", "false":
+				p.advance()
+				return &sql.Literal{At: t.pos, Kind: sql.LitBool, Value: strings.ToUpper(t.text)}, nil
+			case "null":
+				p.advance()
+				return &sql.Literal{At: t.pos, Kind: sql.LitNull, Value: "NULL"}, nil
+			case "interval":
+				return p.interval()
+			}
+			if isOp(p.peek(1), "(") {
+				return p.call()
+			}
+		}
+		n, err := p.name("a field name")
+		if err != nil {
+			return nil, err
+		}
+		return &sql.ColumnRef{At: n.At, Parts: strings.Split(n.Name, ".")}, nil
+	}
+	return nil, p.errExpected("an expression")
+}
+
+// interval reads INTERVAL n unit.
+func (p *parser) interval() (sql.Expr, error) {
+	at := p.advance().pos
+	n := p.tok()
+	if n.kind != tkNumber && n.kind != tkString {
+		return nil, p.errExpected("a number")
+	}
+	p.advance()
+	text := n.text
+	if u := p.tok(); u.kind == tkIdent && n.kind == tkNumber {
+		p.advance()
+		text += " " + u.text
+	}
+	iv, err := types.ParseInterval(text)
+	if err != nil {
+		return nil, syntaxErr(at, "INTERVAL %s: %v", text, err)
+	}
+	return &sql.Literal{At: at, Kind: sql.LitInterval, Value: text, Interval: iv}, nil
+}
+
+// call reads name(args), with PPL's special forms: count() is count(*),
+// case(c, v, ... else d), cast(x as type), distinct_count(x).
+func (p *parser) call() (sql.Expr, error) {
+	t := p.advance()
+	p.advance() // (
+	name := strings.ToLower(t.text)
+	switch name {
+	case "cast":
+		x, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		if err := p.expectKw("as"); err != nil {
+			return nil, err
+		}
+		tt := p.tok()
+		if tt.kind != tkIdent {
+			return nil, p.errExpected("a type name")
+		}
+		p.advance()
+		typ, err := sql.ParseType(castType(tt.text))
+		if err != nil {
+			return nil, syntaxErr(tt.pos, "unknown type %q", tt.text)
+		}
+		return &sql.Cast{At: t.pos, X: x, Type: typ}, p.expectOp(")")
+	case "case":
+		c := &sql.Case{At: t.pos}
+		for {
+			cond, err := p.expr()
+			if err != nil {
+				return nil, err
+			}
+			if err := p.expectOp(","); err != nil {
+				return nil, err
+			}
+			v, err := p.expr()
+			if err != nil {
+				return nil, err
+			}
+			c.Whens = append(c.Whens, &sql.When{At: cond.Pos(), Cond: cond, Then: v})
+			if p.acceptKw("else") {
+				if c.Else, err = p.expr(); err != nil {
+					return nil, err
+				}
+				return c, p.expectOp(")")
+			}
+			if p.acceptOp(")") {
+				return c, nil
+			}
+			if err := p.expectOp(","); err != nil {
+				return nil, err
+			}
+		}
+	}
+	call := &sql.Call{At: t.pos, Name: t.text}
+	if (name == "count" || name == "c") && p.acceptOp(")") {
+		call.Name, call.Star = "count", true
+		return call, nil
+	}
+	if p.acceptKw("distinct") {
+		call.Distinct = true
+	}
+	args, err := p.exprList(")")
+	if err != nil {
+		return nil, err
+	}
+	call.Args = args
+	return mapCall(call)
+}
+
+// castType maps PPL's type names onto SQL ones.
+func castType(name string) string {
+	switch strings.ToUpper(name) {
+	case "INTEGER":
+		return "INT"
+	case "LONG":
+		return "BIGINT"
+	case "TEXT":
+		return "STRING"
+	case "FLOAT":
+		return "FLOAT"
+	}
+	return name
+}

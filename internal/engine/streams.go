@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"sync"
@@ -221,6 +222,11 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 		}
 		src = ss
 		p.StreamScan.Source = ss
+	}
+	if c, ok := src.(io.Closer); ok {
+		// A source holding a connection (a notification queue) lets go of
+		// it; what it did not acknowledge is redelivered.
+		defer c.Close()
 	}
 	// The static sides are read now, before the checkpoint restores the
 	// joins' state over them.

@@ -136,3 +136,27 @@ func (s *Server) Consumer(stream, durable string) (pending, ackPending int, err 
 	}
 	return int(info.NumPending), info.NumAckPending, nil
 }
+
+// StreamMsgs is how many messages a stream holds.
+func (s *Server) StreamMsgs(name string) (uint64, error) {
+	nc, err := nats.Connect(s.URL)
+	if err != nil {
+		return 0, err
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return 0, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	st, err := js.Stream(ctx, name)
+	if err != nil {
+		return 0, err
+	}
+	info, err := st.Info(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return info.State.Msgs, nil
+}

@@ -21,5 +21,11 @@ if [ -x scripts/opensearchsql.sh ]; then
 	scripts/opensearchsql.sh install >/dev/null || echo "warning: the OpenSearch SQL CLI is unavailable; its test against sluice serve will skip (fail in CI)" >&2
 fi
 
+if [ -x scripts/javabroker.sh ]; then
+	for b in elasticmq kafka; do
+		scripts/javabroker.sh "$b" >/dev/null || echo "warning: $b unavailable; its queue test will skip (fail in CI)" >&2
+	done
+fi
+
 go vet ./...
 go test -timeout 15m ./...

@@ -85,6 +85,13 @@ type AvailableNowSource interface {
 	PrepareAvailableNow(ctx context.Context) error
 }
 
+// StreamDescriber is a streaming source with more to show in DESCRIBE
+// STREAM than progress: key/value rows (a notification queue's counters
+// and backlog). It is called from another goroutine than the epochs.
+type StreamDescriber interface {
+	StreamDescription() [][2]string
+}
+
 // LagReporter is a streaming source that knows how much is waiting beyond
 // the rate limits after its last Latest.
 type LagReporter interface {

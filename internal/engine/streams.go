@@ -66,6 +66,9 @@ type StreamStatus struct {
 	// LateRows is the total dropped as late since the stream started here.
 	LateRows  int64
 	LastError string
+	// Source is what the stream's source tells of itself (a notification
+	// queue's counters and backlog), key/value rows for DESCRIBE STREAM.
+	Source [][2]string `json:",omitempty"`
 }
 
 // runningStream is a stream this process is running.
@@ -75,14 +78,20 @@ type runningStream struct {
 	stop   chan struct{}
 	once   sync.Once
 	done   chan struct{}
+	// source, when set, adds its rows to the status.
+	source connector.StreamDescriber
 }
 
 func (r *runningStream) requestStop() { r.once.Do(func() { close(r.stop) }) }
 
 func (r *runningStream) snapshot() StreamStatus {
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.status
+	st, src := r.status, r.source
+	r.mu.Unlock()
+	if src != nil {
+		st.Source = src.StreamDescription()
+	}
+	return st
 }
 
 // insertStream runs INSERT STREAM in the foreground: it returns when the
@@ -246,6 +255,9 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 	rs := &runningStream{stop: make(chan struct{}), done: make(chan struct{}), status: StreamStatus{
 		Name: name, State: StateRunning, Trigger: trig.String(), Checkpoint: spec.Checkpoint,
 		Sink: t.Spec.Name, Started: e.now()}}
+	if d, ok := src.(connector.StreamDescriber); ok {
+		rs.source = d
+	}
 	if err := e.registerStream(rs); err != nil {
 		return nil, err
 	}

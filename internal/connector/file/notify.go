@@ -13,6 +13,7 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 
+	"sluice/internal/connector"
 	"sluice/internal/queue"
 	"sluice/internal/storage"
 )
@@ -75,7 +76,7 @@ func (s *StreamSource) notifications() bool { return s.sopts.Discovery == "notif
 func (s *StreamSource) backfillKey() string { return s.area.Prefix + "notify/backfilled" }
 
 // recoverNotify opens the queue (once per source) and reads whether the
-// backfill is done.
+// backfill is done. Recover holds s.mu.
 func (s *StreamSource) recoverNotify(ctx context.Context) error {
 	if s.notify == nil {
 		open := s.OpenQueue
@@ -117,10 +118,12 @@ func (s *StreamSource) Close() error {
 // NotifyStats reports the queue's counters and its backlog as of the
 // last Latest; ok is false without discovery 'notifications'.
 func (s *StreamSource) NotifyStats() (NotifyStats, bool) {
-	if s.notify == nil {
+	s.mu.Lock() // Recover sets notify under it
+	n := s.notify
+	s.mu.Unlock()
+	if n == nil {
 		return NotifyStats{}, false
 	}
-	n := s.notify
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	st := n.stats
@@ -452,5 +455,30 @@ func (s *StreamSource) dropUnselected(ctx context.Context, drop []fileEntry) {
 	}
 	if err := s.commitNotified(ctx, drop); err != nil {
 		s.warnf("warning: table %s: %v", s.spec.Name, err)
+	}
+}
+
+var _ connector.StreamDescriber = (*StreamSource)(nil)
+
+// StreamDescription is the queue's counters and backlog (as of the last
+// Latest) for DESCRIBE STREAM; nothing without notifications.
+func (s *StreamSource) StreamDescription() [][2]string {
+	st, ok := s.NotifyStats()
+	if !ok {
+		return nil
+	}
+	i := func(n int64) string { return strconv.FormatInt(n, 10) }
+	return [][2]string{
+		{"queue", queue.Redact(s.sopts.Queue)},
+		{"queue_messages", i(st.Messages)},
+		{"queue_new_files", i(st.Files)},
+		{"queue_duplicates", i(st.Duplicate)},
+		{"queue_filtered", i(st.Filtered)},
+		{"queue_gone", i(st.Gone)},
+		{"queue_foreign", i(st.Foreign)},
+		{"queue_malformed", i(st.Malformed)},
+		{"queue_held", strconv.Itoa(st.Held)},
+		{"queue_backlog_pending", i(st.Backlog.Pending)},
+		{"queue_backlog_unacked", i(st.Backlog.Unacked)},
 	}
 }

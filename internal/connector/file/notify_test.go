@@ -205,6 +205,14 @@ func TestNotificationsS3(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 
+	desc := map[string]string{}
+	for _, kv := range ss.StreamDescription() {
+		desc[kv[0]] = kv[1]
+	}
+	if desc["queue_malformed"] != "1" || desc["queue_messages"] == "0" || desc["queue_backlog_unacked"] != "0" || desc["queue"] == "" {
+		t.Errorf("DESCRIBE rows %v", desc)
+	}
+
 	// A crash after planning: the new object's message is not acked; the
 	// restarted source replays the planned epoch (as the runner does) and
 	// then gets the message again, and skips it as seen.

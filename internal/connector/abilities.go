@@ -92,6 +92,22 @@ type StreamDescriber interface {
 	StreamDescription() [][2]string
 }
 
+// Worker is a streaming source that can be one of several processes
+// sharing a stream (docs/scale-out.md): SetWorker(slot, workers) comes
+// before Recover; an error says the source cannot be shared that way.
+type Worker interface {
+	SetWorker(slot, workers int) error
+}
+
+// EpochNamer is a streaming source that names an epoch for the sink by
+// its input rather than by its number: SinkEpoch(offset) is what the
+// sink's BeginEpoch and Flush get (ok false: the epoch number). Two
+// epochs, of any worker, over the same input then write the same files
+// or documents, so reading a file twice cannot duplicate it.
+type EpochNamer interface {
+	SinkEpoch(offset Offset) (epoch int64, ok bool)
+}
+
 // LagReporter is a streaming source that knows how much is waiting beyond
 // the rate limits after its last Latest.
 type LagReporter interface {

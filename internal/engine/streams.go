@@ -37,7 +37,7 @@ const (
 // options (max_files_per_trigger, ...) may be given too and override the
 // table's.
 var streamOptionKeys = []string{"name", "trigger", "checkpoint_location", "output_mode", "watermark_delay", "lock_ttl",
-	"lookup_refresh_interval", "watermark_idle_timeout"}
+	"lookup_refresh_interval", "watermark_idle_timeout", "workers"}
 
 // streamSpec is a stream definition as kept in the catalog.
 type streamSpec struct {
@@ -69,6 +69,8 @@ type StreamStatus struct {
 	// Source is what the stream's source tells of itself (a notification
 	// queue's counters and backlog), key/value rows for DESCRIBE STREAM.
 	Source [][2]string `json:",omitempty"`
+	// Worker is "slot i of n" for a stream shared by several processes.
+	Worker string `json:",omitempty"`
 }
 
 // runningStream is a stream this process is running.
@@ -269,6 +271,10 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 		}
 		lockTTL = tt.Interval
 	}
+	workers, err := workersOption(spec.Options)
+	if err != nil {
+		return nil, fmt.Errorf("stream %s: %w", name, err)
+	}
 	host, _ := os.Hostname()
 	q := &stream.Query{
 		Name: name, Checkpoint: &stream.Checkpoint{Store: store, Prefix: prefix}, Trigger: trig,
@@ -342,7 +348,11 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 	}()
 	abandoned := int64(-1)
 	q.OnAbandon = func(epoch int64) { abandoned = epoch }
-	err = q.Run(runCtx, rs.stop)
+	if workers > 1 {
+		err = e.runWorker(runCtx, rs, q, src, workers)
+	} else {
+		err = q.Run(runCtx, rs.stop)
+	}
 	close(rs.done)
 	if err == nil && abandoned >= 0 {
 		err = fmt.Errorf("stream %s: abandoned epoch %d (it will be replayed on the next start)", name, abandoned)

@@ -61,6 +61,8 @@ type StreamSource struct {
 	notify       *notifier
 	OpenQueue    func(ctx context.Context, url string) (queue.Queue, error)
 	availableNow bool
+	// shared: one of several workers (worker.go).
+	shared bool
 }
 
 type seenFile struct {

@@ -89,7 +89,11 @@ func notifyScenario(t *testing.T, nFiles int) *scenario {
 	if err := srv.CreateBucket(bucket); err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
+	return notifyScenarioIn(t, ns, srv, bucket, t.TempDir(), nFiles)
+}
+
+// notifyScenarioIn is notifyScenario over a bucket and directory given.
+func notifyScenarioIn(t *testing.T, ns *natsserver.Server, srv *s3server.Server, bucket, dir string, nFiles int) *scenario {
 	in := filepath.Join(dir, "in")
 	upload := func(t *testing.T, from, n int) {
 		t.Helper()

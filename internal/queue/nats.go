@@ -20,6 +20,7 @@ type NATS struct {
 	cons    jetstream.Consumer
 	stream  string
 	durable string
+	ackWait time.Duration
 }
 
 var (
@@ -91,7 +92,11 @@ func OpenNATS(ctx context.Context, u *url.URL) (*NATS, error) {
 		nc.Close()
 		return nil, fmt.Errorf("jetstream consumer %s/%s: %w", parts[0], parts[1], err)
 	}
-	return &NATS{nc: nc, cons: cons, stream: parts[0], durable: parts[1]}, nil
+	q := &NATS{nc: nc, cons: cons, stream: parts[0], durable: parts[1], ackWait: ackWait}
+	if info := cons.CachedInfo(); info != nil && info.Config.AckWait > 0 {
+		q.ackWait = info.Config.AckWait // an existing consumer keeps its own
+	}
+	return q, nil
 }
 
 // Receive fetches up to max messages.
@@ -169,6 +174,9 @@ func (q *NATS) Extend(_ context.Context, msgs []Message) error {
 	}
 	return nil
 }
+
+// Deadline is the consumer's ack wait.
+func (q *NATS) Deadline() time.Duration { return q.ackWait }
 
 // Backlog is the consumer's pending and ack-pending counts.
 func (q *NATS) Backlog(ctx context.Context) (Backlog, error) {

@@ -60,9 +60,12 @@ type Queue interface {
 }
 
 // Extender is a queue whose deadline can be pushed back for messages
-// still being worked on (JetStream's in-progress ack, SQS's visibility).
+// still being worked on (JetStream's in-progress ack, SQS's visibility):
+// Extend restarts it; Deadline is how long a delivered message stays
+// the receiver's without one.
 type Extender interface {
 	Extend(ctx context.Context, msgs []Message) error
+	Deadline() time.Duration
 }
 
 // Backlog is what a queue holds beyond the caller's hands.

@@ -185,6 +185,9 @@ func (q *SQS) visible(ctx context.Context, msgs []Message, secs int32) error {
 	return nil
 }
 
+// Deadline is the visibility timeout receives ask for.
+func (q *SQS) Deadline() time.Duration { return time.Duration(q.visibility) * time.Second }
+
 // Backlog is SQS's approximate visible and in-flight counts.
 func (q *SQS) Backlog(ctx context.Context) (Backlog, error) {
 	out, err := q.client.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: aws.String(q.queueURL),

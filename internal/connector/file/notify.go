@@ -143,9 +143,22 @@ func (s *StreamSource) discoverNotified(ctx context.Context) ([]fileEntry, error
 	if err := s.backfillOnce(ctx); err != nil {
 		return nil, err
 	}
-	got := 0
+	got, batch := 0, receiveBatch
+	if s.shared {
+		// One of several workers: take only what the next epoch reads,
+		// so the others get the rest.
+		batch = 1
+	}
 	for got < maxPerLatest {
-		msgs, err := n.q.Receive(ctx, receiveBatch, 0)
+		if s.shared {
+			n.mu.Lock()
+			busy := len(n.pending) > 0
+			n.mu.Unlock()
+			if busy {
+				break
+			}
+		}
+		msgs, err := n.q.Receive(ctx, batch, 0)
 		if err != nil {
 			return nil, fmt.Errorf("table %s: %w", s.spec.Name, err)
 		}
@@ -163,7 +176,7 @@ func (s *StreamSource) discoverNotified(ctx context.Context) ([]fileEntry, error
 			if drained {
 				break
 			}
-			if msgs, err = n.q.Receive(ctx, receiveBatch, 500*time.Millisecond); err != nil {
+			if msgs, err = n.q.Receive(ctx, batch, 500*time.Millisecond); err != nil {
 				return nil, fmt.Errorf("table %s: %w", s.spec.Name, err)
 			}
 			if len(msgs) == 0 {
@@ -396,8 +409,12 @@ func (s *StreamSource) extendHeld(ctx context.Context) error {
 	if !ok {
 		return nil
 	}
+	every := 5 * time.Second
+	if d := ex.Deadline(); d > 0 {
+		every = min(every, d/3)
+	}
 	n.mu.Lock()
-	if time.Since(n.lastExtend) < 5*time.Second {
+	if time.Since(n.lastExtend) < every {
 		n.mu.Unlock()
 		return nil
 	}

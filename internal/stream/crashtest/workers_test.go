@@ -20,6 +20,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 )
 
+// workerRows per input file: enough that an epoch lasts long enough to
+// be caught mid-way and killed there.
+const workerRows = 2000
+
 // worker is one `sluice sql` process running the shared stream.
 type worker struct {
 	cmd    *exec.Cmd
@@ -52,7 +56,7 @@ func TestWorkersNotifications(t *testing.T) {
 	files := 0
 	upload := func(n int) {
 		t.Helper()
-		writeInputsFrom(t, in, files, n, 50)
+		writeInputsFrom(t, in, files, n, workerRows)
 		for i := files; i < files+n; i++ {
 			name := fmt.Sprintf("f%03d.json", i)
 			data, err := os.ReadFile(filepath.Join(in, name))
@@ -108,7 +112,10 @@ func TestWorkersNotifications(t *testing.T) {
 	}
 	s := &scenario{dataDir: filepath.Join(dir, "check"), session: session}
 	s.exec(t, tables...)
-	expected := func() int { return len(s.rows(t, "SELECT id FROM src WHERE status < 500")) }
+	count := func(q string) int {
+		n, _ := strconv.Atoi(s.rows(t, q)[0])
+		return n
+	}
 
 	ws := []*worker{start(), start(), start()}
 	defer func() {
@@ -155,9 +162,9 @@ func TestWorkersNotifications(t *testing.T) {
 		ws[i] = start()
 	}
 	deadline := time.Now().Add(60 * time.Second)
-	want := expected()
+	want := count("SELECT count(*) FROM src WHERE status < 500")
 	for {
-		got := len(s.rows(t, "SELECT id FROM out"))
+		got := count("SELECT count(*) FROM out")
 		if got >= want {
 			break
 		}
@@ -171,7 +178,7 @@ func TestWorkersNotifications(t *testing.T) {
 		kill(w)
 	}
 	s.exec(t, "INSERT INTO batch SELECT id, status, msg FROM src WHERE status < 500")
-	s.compare(t, files*50*3/5)
+	s.compare(t, files*workerRows*3/5)
 	sort.Slice(takeovers, func(i, j int) bool { return takeovers[i] < takeovers[j] })
 	t.Logf("%d files, 8 kills, takeover of a killed worker's planned file: %v", files, takeovers)
 }
@@ -242,7 +249,7 @@ func waitFileInSink(t *testing.T, s *scenario, key string, within time.Duration)
 	if _, err := fmt.Sscanf(filepath.Base(key), "f%03d.json", &i); err != nil {
 		return 0, false
 	}
-	q := fmt.Sprintf("SELECT id FROM out WHERE id >= %d AND id < %d", i*50, i*50+50)
+	q := fmt.Sprintf("SELECT id FROM out WHERE id >= %d AND id < %d LIMIT 1", i*workerRows, (i+1)*workerRows)
 	t0 := time.Now()
 	if len(s.rows(t, q)) > 0 {
 		return 0, false

@@ -25,5 +25,11 @@ if [ -x scripts/chromium.sh ]; then
 	scripts/chromium.sh >/dev/null || echo "warning: chromium unavailable; the web console's browser test will skip (fail in CI)" >&2
 fi
 
+if [ -x scripts/javabroker.sh ]; then
+	for b in elasticmq kafka; do
+		scripts/javabroker.sh "$b" >/dev/null || echo "warning: $b unavailable; its queue test will skip (fail in CI)" >&2
+	done
+fi
+
 go vet ./...
 go test -timeout 15m ./...

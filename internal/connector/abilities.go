@@ -87,6 +87,29 @@ type AvailableNowSource interface {
 	PrepareAvailableNow(ctx context.Context) error
 }
 
+// StreamDescriber is a streaming source with more to show in DESCRIBE
+// STREAM than progress: key/value rows (a notification queue's counters
+// and backlog). It is called from another goroutine than the epochs.
+type StreamDescriber interface {
+	StreamDescription() [][2]string
+}
+
+// Worker is a streaming source that can be one of several processes
+// sharing a stream (docs/scale-out.md): SetWorker(slot, workers) comes
+// before Recover; an error says the source cannot be shared that way.
+type Worker interface {
+	SetWorker(slot, workers int) error
+}
+
+// EpochNamer is a streaming source that names an epoch for the sink by
+// its input rather than by its number: SinkEpoch(offset) is what the
+// sink's BeginEpoch and Flush get (ok false: the epoch number). Two
+// epochs, of any worker, over the same input then write the same files
+// or documents, so reading a file twice cannot duplicate it.
+type EpochNamer interface {
+	SinkEpoch(offset Offset) (epoch int64, ok bool)
+}
+
 // LagReporter is a streaming source that knows how much is waiting beyond
 // the rate limits after its last Latest.
 type LagReporter interface {

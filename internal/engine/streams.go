@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"sync"
@@ -37,7 +38,7 @@ const (
 // options (max_files_per_trigger, ...) may be given too and override the
 // table's.
 var streamOptionKeys = []string{"name", "trigger", "checkpoint_location", "output_mode", "watermark_delay", "lock_ttl",
-	"lookup_refresh_interval", "watermark_idle_timeout"}
+	"lookup_refresh_interval", "watermark_idle_timeout", "workers"}
 
 // streamSpec is a stream definition as kept in the catalog.
 type streamSpec struct {
@@ -74,6 +75,11 @@ type StreamStatus struct {
 	// retrying (see retry.go).
 	Attempts    int
 	NextAttempt time.Time
+	// Source is what the stream's source tells of itself (a notification
+	// queue's counters and backlog), key/value rows for DESCRIBE STREAM.
+	Source [][2]string `json:",omitempty"`
+	// Worker is "slot i of n" for a stream shared by several processes.
+	Worker string `json:",omitempty"`
 }
 
 // runningStream is a stream this process is running.
@@ -85,14 +91,20 @@ type runningStream struct {
 	stop      chan struct{}
 	once      sync.Once
 	done      chan struct{}
+	// source, when set, adds its rows to the status.
+	source connector.StreamDescriber
 }
 
 func (r *runningStream) requestStop() { r.once.Do(func() { close(r.stop) }) }
 
 func (r *runningStream) snapshot() StreamStatus {
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.status
+	st, src := r.status, r.source
+	r.mu.Unlock()
+	if src != nil {
+		st.Source = src.StreamDescription()
+	}
+	return st
 }
 
 // insertStream runs INSERT STREAM in the foreground: it returns when the
@@ -250,6 +262,11 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 		src = ss
 		p.StreamScan.Source = ss
 	}
+	if c, ok := src.(io.Closer); ok {
+		// A source holding a connection (a notification queue) lets go of
+		// it; what it did not acknowledge is redelivered.
+		defer c.Close()
+	}
 	// The static sides are read now, before the checkpoint restores the
 	// joins' state over them.
 	if _, err := prepare(qctx, p); err != nil {
@@ -283,6 +300,13 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 	rs := &runningStream{stop: make(chan struct{}), done: make(chan struct{}), status: StreamStatus{
 		Name: name, State: StateRunning, Trigger: trig.String(), Checkpoint: spec.Checkpoint,
 		Sink: t.Spec.Name, Started: e.now()}}
+	if d, ok := src.(connector.StreamDescriber); ok {
+		rs.source = d
+	}
+	workers, err := workersOption(spec.Options)
+	if err != nil {
+		return nil, usererr.Wrap(usererr.Invalid, fmt.Errorf("stream %s: %w", name, err))
+	}
 	if err := e.registerStream(ctx, rs); err != nil {
 		return nil, err
 	}
@@ -348,7 +372,11 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 	}()
 	abandoned := int64(-1)
 	q.OnAbandon = func(epoch int64) { abandoned = epoch }
-	err = q.Run(runCtx, rs.stop)
+	if workers > 1 {
+		err = e.runWorker(runCtx, rs, q, src, workers)
+	} else {
+		err = q.Run(runCtx, rs.stop)
+	}
 	close(rs.done)
 	if err == nil && abandoned >= 0 {
 		err = fmt.Errorf("stream %s: abandoned epoch %d (it will be replayed on the next start)", name, abandoned)

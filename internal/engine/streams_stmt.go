@@ -132,6 +132,12 @@ func (e *Engine) describeStream(ctx context.Context, name string) (*Result, erro
 		{"lag_bytes", strconv.FormatInt(st.Last.LagBytes, 10)},
 		{"last_error", st.LastError},
 	}
+	if st.Worker != "" {
+		kv = append(kv, []string{"worker", st.Worker})
+	}
+	for _, r := range st.Source {
+		kv = append(kv, []string{r[0], r[1]})
+	}
 	if !st.Started.IsZero() {
 		kv = append(kv, []string{"started", st.Started.Format("2006-01-02 15:04:05")})
 	}

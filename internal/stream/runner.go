@@ -336,8 +336,14 @@ func (q *Query) runEpoch(ctx context.Context, rec *OffsetRecord) (Progress, erro
 		p.Bytes += s.Size()
 	}
 	p.Files = len(splits)
+	sinkEpoch := rec.Epoch
+	if en, ok := q.Source.(connector.EpochNamer); ok {
+		if id, ok := en.SinkEpoch(rec.Source); ok {
+			sinkEpoch = id
+		}
+	}
 	if b, ok := q.Sink.(connector.EpochBeginner); ok {
-		if err := b.BeginEpoch(ctx, rec.Epoch); err != nil {
+		if err := b.BeginEpoch(ctx, sinkEpoch); err != nil {
 			return p, fmt.Errorf("starting sink epoch: %w", err)
 		}
 	}
@@ -369,7 +375,7 @@ func (q *Query) runEpoch(ctx context.Context, rec *OffsetRecord) (Progress, erro
 		p.LateRows = q.EventTime.Late()
 		maxEvent, nextWM = q.Watermark.MaxEvent(), q.Watermark.Current()
 	}
-	if err := q.Sink.Flush(ctx, rec.Epoch); err != nil {
+	if err := q.Sink.Flush(ctx, sinkEpoch); err != nil {
 		return p, fmt.Errorf("flushing sink: %w", err)
 	}
 	crashPoint("after-flush", rec.Epoch)

@@ -115,7 +115,9 @@ func TestSourceOptionErrors(t *testing.T) {
 		{"sample_rows": "-1"},
 		{"max_bytes_per_trigger": "lots"},
 		{"max_file_age": "soon"},
-		{"discovery": "notifications"},
+		{"discovery": "notify"},
+		{"queue": "localhost:4222"},
+		{"discovery_backfill": "sometimes"},
 		{"path_glob_filter": "[x"},
 		{"file_prefix": "a/b"},
 	} {

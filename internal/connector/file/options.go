@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"sluice/internal/queue"
 	"sluice/internal/types"
 )
 
@@ -20,7 +21,9 @@ var SourceOptionKeys = []string{
 	"max_bytes_per_trigger",   // streaming: bytes per epoch (e.g. 512MB)
 	"latest_first",            // streaming: newest files first
 	"max_file_age",            // ignore files older than this interval (e.g. '7 days')
-	"discovery",               // streaming: full (default; also 'listing') or start_after
+	"discovery",               // streaming: full (default; also 'listing'), start_after or notifications
+	"queue",                   // discovery 'notifications': nats://host:4222/<stream>/<consumer>, sqs://..., kafka://...
+	"discovery_backfill",      // discovery 'notifications': list what exists on first start (default true)
 	"reprocess_changed_files", // streaming: a file whose etag changed is read again
 	"dead_letter_location",    // where bad rows go (the engine wires it)
 	"skip_files",              // comma-separated globs of keys (relative to the location) to ignore
@@ -35,15 +38,18 @@ var SourceOptionKeys = []string{
 
 // sourceOptions is SourceOptionKeys parsed.
 type sourceOptions struct {
-	Recursive             bool
-	PathGlobFilter        *glob
-	PartitionInference    bool
-	SampleRows            int
-	MaxFilesPerTrigger    int
-	MaxBytesPerTrigger    int64
-	LatestFirst           bool
-	MaxFileAge            time.Duration
-	Discovery             string
+	Recursive          bool
+	PathGlobFilter     *glob
+	PartitionInference bool
+	SampleRows         int
+	MaxFilesPerTrigger int
+	MaxBytesPerTrigger int64
+	LatestFirst        bool
+	MaxFileAge         time.Duration
+	Discovery          string
+	// Queue and Backfill: discovery 'notifications'.
+	Queue                 string
+	Backfill              bool
 	ReprocessChangedFiles bool
 	DeadLetterLocation    string
 	SkipFiles             []*glob
@@ -66,6 +72,7 @@ func defaultSourceOptions() sourceOptions {
 		PartitionInference: true,
 		SampleRows:         1000,
 		Discovery:          "listing",
+		Backfill:           true,
 		MaxRowsPerFile:     1_000_000,
 		ReadAhead:          defaultReadAhead,
 		InferSchema:        true,
@@ -100,10 +107,18 @@ func parseSourceOptions(m map[string]string) (sourceOptions, error) {
 		case "discovery":
 			o.Discovery = strings.ToLower(v)
 			switch o.Discovery {
-			case "full", "listing", "start_after":
+			case "full", "listing", "start_after", "notifications":
 			default:
-				err = fmt.Errorf("want full or start_after")
+				err = fmt.Errorf("want full, start_after or notifications")
 			}
+		case "queue":
+			o.Queue = v
+			if v != "" && !strings.Contains(v, "://") {
+				err = fmt.Errorf("want nats://host:4222/<stream>/<consumer>, sqs://... or kafka://...")
+			}
+			v = queue.Redact(v)
+		case "discovery_backfill":
+			o.Backfill, err = parseBool(v)
 		case "reprocess_changed_files":
 			o.ReprocessChangedFiles, err = parseBool(v)
 		case "dead_letter_location":

@@ -17,6 +17,7 @@ import (
 
 	"sluice/internal/connector"
 	"sluice/internal/format"
+	"sluice/internal/queue"
 	"sluice/internal/storage"
 )
 
@@ -58,6 +59,14 @@ type StreamSource struct {
 
 	// Warnf reports files skipped because they changed; default log.Printf.
 	Warnf func(format string, args ...any)
+
+	// notify is set with discovery 'notifications' (see notify.go), at
+	// the first Recover; OpenQueue opens its queue (queue.Open if nil).
+	notify       *notifier
+	OpenQueue    func(ctx context.Context, url string) (queue.Queue, error)
+	availableNow bool
+	// shared: one of several workers (worker.go).
+	shared bool
 }
 
 type seenFile struct {
@@ -72,6 +81,7 @@ const compactEvery = 10
 var (
 	_ connector.StreamingSource    = (*StreamSource)(nil)
 	_ connector.AvailableNowSource = (*StreamSource)(nil)
+	_ io.Closer                    = (*StreamSource)(nil)
 )
 
 // NewStreamSource wraps a file source (already narrowed by projection and
@@ -83,8 +93,12 @@ func NewStreamSource(src connector.Source) (*StreamSource, error) {
 	}
 	switch s.sopts.Discovery {
 	case "", "listing", "full", "start_after":
+	case "notifications":
+		if s.sopts.Queue == "" {
+			return nil, fmt.Errorf("table %s: discovery 'notifications' needs queue = 'nats://host:4222/<stream>/<consumer>' (or sqs://, kafka://)", s.spec.Name)
+		}
 	default:
-		return nil, fmt.Errorf("table %s: discovery %q: want full or start_after", s.spec.Name, s.sopts.Discovery)
+		return nil, fmt.Errorf("table %s: discovery %q: want full, start_after or notifications", s.spec.Name, s.sopts.Discovery)
 	}
 	c := *s
 	c.readAsIs = true
@@ -173,6 +187,9 @@ func (s *StreamSource) Recover(ctx context.Context, area connector.CheckpointAre
 			}
 		}
 	}
+	if s.notifications() {
+		return s.recoverNotify(ctx)
+	}
 	return nil
 }
 
@@ -189,6 +206,11 @@ func (s *StreamSource) addLocked(files []fileEntry) {
 // PrepareAvailableNow fixes the backlog: files landing later wait for the
 // next run.
 func (s *StreamSource) PrepareAvailableNow(ctx context.Context) error {
+	if s.notifications() {
+		// The backlog is what the queue holds: Latest drains it.
+		s.availableNow = true
+		return nil
+	}
 	files, err := s.list(ctx)
 	if err != nil {
 		return err
@@ -227,13 +249,29 @@ func (s *StreamSource) list(ctx context.Context) ([]fileEntry, error) {
 // latest_first), bounded by max_files_per_trigger and
 // max_bytes_per_trigger but always at least one file. nil: nothing new.
 func (s *StreamSource) Latest(ctx context.Context) (connector.Offset, error) {
-	files, err := s.list(ctx)
+	var files []fileEntry
+	var err error
+	if s.notifications() {
+		files, err = s.discoverNotified(ctx)
+	} else {
+		files, err = s.list(ctx)
+	}
 	if err != nil {
 		return nil, err
 	}
+	off, drop, err := s.choose(files)
+	if s.notifications() {
+		s.dropUnselected(ctx, drop)
+	}
+	return off, err
+}
+
+// choose applies the selection rules and rate limits to what discovery
+// found; drop are the files ruled out for good (for notifications).
+func (s *StreamSource) choose(files []fileEntry) (connector.Offset, []fileEntry, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var fresh []fileEntry
+	var fresh, drop []fileEntry
 	ageCut := int64(-1 << 63)
 	if s.sopts.MaxFileAge > 0 {
 		newest := s.newest
@@ -247,14 +285,17 @@ func (s *StreamSource) Latest(ctx context.Context) (connector.Offset, error) {
 			continue
 		}
 		if f.MTime < ageCut {
+			drop = append(drop, f)
 			continue
 		}
 		old, ok := s.seen[f.Key]
 		if !ok && f.Key <= s.coveredUpTo {
+			drop = append(drop, f)
 			continue
 		}
 		if ok {
 			if old.ETag == f.ETag || old.ETag == "" || f.ETag == "" {
+				drop = append(drop, f)
 				continue
 			}
 			if !s.sopts.ReprocessChangedFiles {
@@ -263,6 +304,7 @@ func (s *StreamSource) Latest(ctx context.Context) (connector.Offset, error) {
 					s.warnf("warning: table %s: %s changed after it was read (etag %s -> %s); ignoring it (set reprocess_changed_files = true to read it again)",
 						s.spec.Name, f.Key, old.ETag, f.ETag)
 				}
+				drop = append(drop, f)
 				continue
 			}
 		}
@@ -296,11 +338,12 @@ func (s *StreamSource) Latest(ctx context.Context) (connector.Offset, error) {
 		s.lagBytes += f.Size
 	}
 	if take == 0 {
-		return nil, nil
+		return nil, drop, nil
 	}
 	chosen := append([]fileEntry(nil), fresh[:take]...)
 	sort.Slice(chosen, func(i, j int) bool { return chosen[i].Key < chosen[j].Key })
-	return json.Marshal(fileOffset{Files: chosen})
+	off, err := json.Marshal(fileOffset{Files: chosen})
+	return off, drop, err
 }
 
 // Plan returns the epoch's files; files named by skip_files since the
@@ -363,6 +406,11 @@ func (s *StreamSource) Commit(ctx context.Context, epoch int64, offset connector
 	s.sinceCompact++
 	compact := s.sinceCompact >= compactEvery
 	s.mu.Unlock()
+	if s.notify != nil {
+		if err := s.commitNotified(ctx, off.Files); err != nil {
+			return err
+		}
+	}
 	if compact {
 		return s.compact(ctx, epoch)
 	}

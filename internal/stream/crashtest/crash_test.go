@@ -39,6 +39,7 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	s3srv.Stop()
+	stopNotify()
 	os.Exit(code)
 }
 

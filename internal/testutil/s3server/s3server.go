@@ -66,9 +66,9 @@ type Server struct {
 // cleanup. When none can be started it ends tb through
 // integration.Unavailable (a skip, a failure in CI) with a message that
 // starts "S3 SERVER UNAVAILABLE".
-func StartTB(tb testing.TB) *Server {
+func StartTB(tb testing.TB, extra ...string) *Server {
 	tb.Helper()
-	s, err := Start()
+	s, err := Start(extra...)
 	if err != nil {
 		integration.Unavailable(tb, "%v", err)
 	}
@@ -78,8 +78,9 @@ func StartTB(tb testing.TB) *Server {
 
 // Start finds or installs versitygw and runs it on a free loopback port
 // over a fresh temp directory. The caller must Stop it. Errors wrap
-// ErrUnavailable.
-func Start() (*Server, error) {
+// ErrUnavailable. extra are more gateway flags, e.g. "--event-nats-url",
+// URL, "--event-nats-topic", SUBJECT (the NATS server must be up first).
+func Start(extra ...string) (*Server, error) {
 	bin, err := Binary()
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
@@ -88,7 +89,7 @@ func Start() (*Server, error) {
 	// A port picked free can be taken before the gateway binds it; try a
 	// few times rather than fail the whole test run.
 	for attempt := 0; attempt < 3; attempt++ {
-		s, err := start(bin)
+		s, err := start(bin, extra)
 		if err == nil {
 			return s, nil
 		}
@@ -149,7 +150,7 @@ func goEnv(name string) string {
 	return strings.TrimSpace(string(out))
 }
 
-func start(bin string) (*Server, error) {
+func start(bin string, extra []string) (*Server, error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, err
@@ -166,7 +167,8 @@ func start(bin string) (*Server, error) {
 		Dir:       dir,
 		stderr:    &bytes.Buffer{},
 	}
-	cmd := exec.Command(bin, "--quiet", "--port", fmt.Sprintf("127.0.0.1:%d", port), "--region", Region, "posix", dir)
+	args := append([]string{"--quiet", "--port", fmt.Sprintf("127.0.0.1:%d", port), "--region", Region}, extra...)
+	cmd := exec.Command(bin, append(args, "posix", dir)...)
 	cmd.Env = append(os.Environ(), "ROOT_ACCESS_KEY="+s.AccessKey, "ROOT_SECRET_KEY="+s.SecretKey)
 	cmd.Stdout = s.stderr
 	cmd.Stderr = s.stderr

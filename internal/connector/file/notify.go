@@ -1,0 +1,501 @@
+package file
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cespare/xxhash/v2"
+
+	"sluice/internal/connector"
+	"sluice/internal/queue"
+	"sluice/internal/storage"
+)
+
+// notifier is the part of a StreamSource with discovery 'notifications':
+// new files come from S3 event messages on a queue instead of listings.
+//
+// A message is acknowledged only once every file it named is recorded as
+// seen by a committed epoch (or needs no reading: a duplicate, a file
+// filtered out or gone, another bucket, a test event, a malformed message
+// once dead-lettered). So a crash before the commit redelivers it, and
+// the seen-file log makes the redelivery harmless. Nothing assumes the
+// events arrive in order, or once.
+type notifier struct {
+	q queue.Queue
+	// mu guards everything below; StreamSource.mu is taken first when both are.
+	mu sync.Mutex
+	// pending: files named by events (or the backfill), not yet committed.
+	pending map[string]fileEntry
+	// waiting: per pending key, the messages it holds back.
+	waiting map[string][]*heldMsg
+	// backfill: keys of the first listing not committed yet; backfilled
+	// once they all are (recorded in the checkpoint).
+	backfill   map[string]bool
+	backfilled bool
+	listed     bool
+	lastExtend time.Time
+	stats      NotifyStats
+}
+
+// heldMsg is a message and how many of its files are still uncommitted.
+type heldMsg struct {
+	m    queue.Message
+	left int
+}
+
+// NotifyStats counts what the queue delivered, for DESCRIBE STREAM.
+type NotifyStats struct {
+	Messages  int64 // received
+	Files     int64 // files they named that became new input
+	Duplicate int64 // files already seen or already waiting
+	Filtered  int64 // files outside the table's location or filters
+	Gone      int64 // files no longer there when the event was read
+	Foreign   int64 // records for other buckets, test events, other event types
+	Malformed int64 // messages that were no S3 event (dead-lettered)
+	Held      int   // messages waiting for their epoch to commit
+	Backlog   queue.Backlog
+}
+
+// receiveBatch is how many messages one fetch asks for; maxPerLatest
+// bounds one Latest, so a huge backlog still starts epochs.
+const (
+	receiveBatch = 500
+	maxPerLatest = 20_000
+)
+
+func (s *StreamSource) notifications() bool { return s.sopts.Discovery == "notifications" }
+
+// backfillKey marks, in the checkpoint, that the first listing was read.
+func (s *StreamSource) backfillKey() string { return s.area.Prefix + "notify/backfilled" }
+
+// recoverNotify opens the queue (once per source) and reads whether the
+// backfill is done. Recover holds s.mu.
+func (s *StreamSource) recoverNotify(ctx context.Context) error {
+	if s.notify == nil {
+		open := s.OpenQueue
+		if open == nil {
+			open = queue.Open
+		}
+		q, err := open(ctx, s.sopts.Queue)
+		if err != nil {
+			return fmt.Errorf("table %s: queue: %w", s.spec.Name, err)
+		}
+		s.notify = &notifier{q: q}
+	}
+	n := s.notify
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.pending, n.waiting, n.backfill, n.listed = map[string]fileEntry{}, map[string][]*heldMsg{}, nil, false
+	n.backfilled = !s.sopts.Backfill
+	if !n.backfilled {
+		_, err := s.area.Store.Stat(ctx, s.backfillKey())
+		switch {
+		case err == nil:
+			n.backfilled = true
+		case !errors.Is(err, storage.ErrNotFound):
+			return fmt.Errorf("reading backfill marker: %w", err)
+		}
+	}
+	return nil
+}
+
+// Close closes the queue; unacknowledged messages come back to the next
+// receiver after the queue's deadline.
+func (s *StreamSource) Close() error {
+	if s.notify != nil {
+		return s.notify.q.Close()
+	}
+	return nil
+}
+
+// NotifyStats reports the queue's counters and its backlog as of the
+// last Latest; ok is false without discovery 'notifications'.
+func (s *StreamSource) NotifyStats() (NotifyStats, bool) {
+	s.mu.Lock() // Recover sets notify under it
+	n := s.notify
+	s.mu.Unlock()
+	if n == nil {
+		return NotifyStats{}, false
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	st := n.stats
+	st.Held = 0
+	for _, hs := range n.waiting {
+		st.Held += len(hs)
+	}
+	return st, true
+}
+
+// discoverNotified receives what the queue has and returns every pending
+// file. With available_now it keeps receiving until the queue has no
+// message left that anyone could still be given (a killed receiver's
+// come back after the ack deadline).
+func (s *StreamSource) discoverNotified(ctx context.Context) ([]fileEntry, error) {
+	n := s.notify
+	if err := s.backfillOnce(ctx); err != nil {
+		return nil, err
+	}
+	got, batch := 0, receiveBatch
+	if s.shared {
+		// One of several workers: take only what the next epoch reads,
+		// so the others get the rest.
+		batch = 1
+	}
+	for got < maxPerLatest {
+		if s.shared {
+			n.mu.Lock()
+			busy := len(n.pending) > 0
+			n.mu.Unlock()
+			if busy {
+				break
+			}
+		}
+		msgs, err := n.q.Receive(ctx, batch, 0)
+		if err != nil {
+			return nil, fmt.Errorf("table %s: %w", s.spec.Name, err)
+		}
+		if len(msgs) == 0 {
+			n.mu.Lock()
+			empty := len(n.pending) == 0
+			n.mu.Unlock()
+			if !s.availableNow || !empty {
+				break
+			}
+			drained, err := s.drained(ctx)
+			if err != nil {
+				return nil, err
+			}
+			if drained {
+				break
+			}
+			if msgs, err = n.q.Receive(ctx, batch, 500*time.Millisecond); err != nil {
+				return nil, fmt.Errorf("table %s: %w", s.spec.Name, err)
+			}
+			if len(msgs) == 0 {
+				if ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
+				continue
+			}
+		}
+		got += len(msgs)
+		if err := s.take(ctx, msgs); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.extendHeld(ctx); err != nil {
+		s.warnf("warning: table %s: %v", s.spec.Name, err)
+	}
+	if bl, ok := n.q.(queue.Backlogger); ok {
+		if b, err := bl.Backlog(ctx); err == nil {
+			n.mu.Lock()
+			n.stats.Backlog = b
+			n.mu.Unlock()
+		}
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	out := make([]fileEntry, 0, len(n.pending))
+	for _, f := range n.pending {
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// drained: the queue holds nothing beyond the messages this source holds.
+func (s *StreamSource) drained(ctx context.Context) (bool, error) {
+	n := s.notify
+	bl, ok := n.q.(queue.Backlogger)
+	if !ok {
+		return true, nil
+	}
+	b, err := bl.Backlog(ctx)
+	if err != nil {
+		return false, fmt.Errorf("table %s: %w", s.spec.Name, err)
+	}
+	n.mu.Lock()
+	held := 0
+	for _, hs := range n.waiting {
+		held += len(hs)
+	}
+	n.mu.Unlock()
+	return b.Pending == 0 && b.Unacked <= int64(held), nil
+}
+
+// backfillOnce lists the location the first time a stream starts, so
+// files that landed before the queue existed are read too.
+func (s *StreamSource) backfillOnce(ctx context.Context) error {
+	n := s.notify
+	n.mu.Lock()
+	need := !n.backfilled && !n.listed
+	n.mu.Unlock()
+	if !need {
+		return nil
+	}
+	files, err := s.listFiles(ctx)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.listed = true
+	n.backfill = map[string]bool{}
+	for _, f := range files {
+		if old, ok := s.seen[f.Key]; ok && (old.ETag == f.ETag || !s.sopts.ReprocessChangedFiles) {
+			continue
+		}
+		n.pending[f.Key] = f
+		n.backfill[f.Key] = true
+	}
+	if len(n.backfill) == 0 {
+		return s.markBackfilledLocked(ctx)
+	}
+	return nil
+}
+
+func (s *StreamSource) markBackfilledLocked(ctx context.Context) error {
+	if err := s.area.Store.Put(ctx, s.backfillKey(), strings.NewReader("{}\n"), false); err != nil {
+		return fmt.Errorf("recording backfill: %w", err)
+	}
+	s.notify.backfilled = true
+	return nil
+}
+
+// take turns messages into pending files; messages that need no epoch
+// are acknowledged at once.
+func (s *StreamSource) take(ctx context.Context, msgs []queue.Message) error {
+	n := s.notify
+	bucket := ""
+	if b, ok := s.loc.store.(interface{ Bucket() string }); ok {
+		bucket = b.Bucket()
+	}
+	var ackNow []queue.Message
+	for _, m := range msgs {
+		n.mu.Lock()
+		n.stats.Messages++
+		n.mu.Unlock()
+		events, other, test, err := parseS3Event(m.Data())
+		if err != nil {
+			if derr := s.deadLetterMessage(ctx, m, err); derr != nil {
+				return derr
+			}
+			n.mu.Lock()
+			n.stats.Malformed++
+			n.mu.Unlock()
+			ackNow = append(ackNow, m)
+			continue
+		}
+		var keys []fileEntry
+		foreign := int64(other)
+		if test {
+			foreign++
+		}
+		var filtered, gone int64
+		for _, ev := range events {
+			if bucket != "" && ev.Bucket != bucket {
+				foreign++
+				continue
+			}
+			f, why, err := s.statEvent(ctx, ev)
+			if err != nil {
+				return err
+			}
+			switch why {
+			case "filtered":
+				filtered++
+			case "gone":
+				gone++
+			default:
+				keys = append(keys, f)
+			}
+		}
+		s.mu.Lock()
+		n.mu.Lock()
+		n.stats.Foreign += foreign
+		n.stats.Filtered += filtered
+		n.stats.Gone += gone
+		h := &heldMsg{m: m}
+		for _, f := range keys {
+			if old, ok := s.seen[f.Key]; ok && (old.ETag == f.ETag || old.ETag == "" || f.ETag == "" || !s.sopts.ReprocessChangedFiles) {
+				n.stats.Duplicate++
+				continue
+			}
+			if _, ok := n.pending[f.Key]; ok {
+				n.stats.Duplicate++
+			} else {
+				n.stats.Files++
+				n.pending[f.Key] = f
+			}
+			n.waiting[f.Key] = append(n.waiting[f.Key], h)
+			h.left++
+		}
+		n.mu.Unlock()
+		s.mu.Unlock()
+		if h.left == 0 {
+			ackNow = append(ackNow, m)
+		}
+	}
+	if len(ackNow) > 0 {
+		if err := n.q.Ack(ctx, ackNow); err != nil {
+			// Redelivered later, and harmless again.
+			s.warnf("warning: table %s: %v", s.spec.Name, err)
+		}
+	}
+	return nil
+}
+
+// statEvent finds the event's object (under either spelling of its key)
+// and applies the table's location and filters to it.
+func (s *StreamSource) statEvent(ctx context.Context, ev objectEvent) (fileEntry, string, error) {
+	for _, k := range ev.Keys {
+		if !strings.HasPrefix(k, s.loc.base) {
+			continue
+		}
+		o, err := s.loc.store.Stat(ctx, k)
+		if errors.Is(err, storage.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return fileEntry{}, "", fmt.Errorf("table %s: reading %s: %w", s.spec.Name, s.loc.keyURI(k), err)
+		}
+		if o.Key == "" {
+			o.Key = k
+		}
+		f, ok := s.loc.accept(o, &s.sopts)
+		if !ok {
+			return fileEntry{}, "filtered", nil
+		}
+		return f, "", nil
+	}
+	for _, k := range ev.Keys {
+		if strings.HasPrefix(k, s.loc.base) {
+			return fileEntry{}, "gone", nil
+		}
+	}
+	return fileEntry{}, "filtered", nil
+}
+
+// deadLetterMessage keeps a malformed message where bad rows go (or logs
+// that it was dropped, without one).
+func (s *StreamSource) deadLetterMessage(ctx context.Context, m queue.Message, why error) error {
+	if s.dead == nil {
+		s.warnf("warning: table %s: dropped queue message %s: %v", s.spec.Name, m.ID(), why)
+		return nil
+	}
+	var buf bytes.Buffer
+	_ = json.NewEncoder(&buf).Encode(map[string]any{"message": m.ID(), "reason": why.Error(), "raw": string(m.Data())})
+	key := s.dead.prefix + "bad-message-" + strconv.FormatUint(xxhash.Sum64(m.Data()), 16) + ".json"
+	if err := s.dead.store.Put(ctx, key, &buf, false); err != nil {
+		return fmt.Errorf("table %s: dead-lettering queue message %s: %w", s.spec.Name, m.ID(), err)
+	}
+	return nil
+}
+
+// extendHeld pushes back the deadline of messages waiting for an epoch,
+// so a long backlog behind max_files_per_trigger is not redelivered.
+func (s *StreamSource) extendHeld(ctx context.Context) error {
+	n := s.notify
+	ex, ok := n.q.(queue.Extender)
+	if !ok {
+		return nil
+	}
+	every := 5 * time.Second
+	if d := ex.Deadline(); d > 0 {
+		every = min(every, d/3)
+	}
+	n.mu.Lock()
+	if time.Since(n.lastExtend) < every {
+		n.mu.Unlock()
+		return nil
+	}
+	n.lastExtend = time.Now()
+	seen := map[*heldMsg]bool{}
+	var msgs []queue.Message
+	for _, hs := range n.waiting {
+		for _, h := range hs {
+			if !seen[h] {
+				seen[h] = true
+				msgs = append(msgs, h.m)
+			}
+		}
+	}
+	n.mu.Unlock()
+	return ex.Extend(ctx, msgs)
+}
+
+// commitNotified acknowledges the messages whose files are all committed
+// now, and records the backfill once its files all are.
+func (s *StreamSource) commitNotified(ctx context.Context, files []fileEntry) error {
+	n := s.notify
+	n.mu.Lock()
+	var ack []queue.Message
+	for _, f := range files {
+		delete(n.pending, f.Key)
+		for _, h := range n.waiting[f.Key] {
+			h.left--
+			if h.left == 0 {
+				ack = append(ack, h.m)
+			}
+		}
+		delete(n.waiting, f.Key)
+		delete(n.backfill, f.Key)
+	}
+	var err error
+	if !n.backfilled && n.listed && len(n.backfill) == 0 {
+		err = s.markBackfilledLocked(ctx)
+	}
+	n.mu.Unlock()
+	if len(ack) > 0 {
+		if aerr := n.q.Ack(ctx, ack); aerr != nil {
+			s.warnf("warning: table %s: %v (the messages come back and are skipped as seen)", s.spec.Name, aerr)
+		}
+	}
+	return err
+}
+
+// dropUnselected forgets pending files the selection rules ruled out for
+// good (too old, changed without reprocess_changed_files), acknowledging
+// what only they held back.
+func (s *StreamSource) dropUnselected(ctx context.Context, drop []fileEntry) {
+	if len(drop) == 0 {
+		return
+	}
+	if err := s.commitNotified(ctx, drop); err != nil {
+		s.warnf("warning: table %s: %v", s.spec.Name, err)
+	}
+}
+
+var _ connector.StreamDescriber = (*StreamSource)(nil)
+
+// StreamDescription is the queue's counters and backlog (as of the last
+// Latest) for DESCRIBE STREAM; nothing without notifications.
+func (s *StreamSource) StreamDescription() [][2]string {
+	st, ok := s.NotifyStats()
+	if !ok {
+		return nil
+	}
+	i := func(n int64) string { return strconv.FormatInt(n, 10) }
+	return [][2]string{
+		{"queue", queue.Redact(s.sopts.Queue)},
+		{"queue_messages", i(st.Messages)},
+		{"queue_new_files", i(st.Files)},
+		{"queue_duplicates", i(st.Duplicate)},
+		{"queue_filtered", i(st.Filtered)},
+		{"queue_gone", i(st.Gone)},
+		{"queue_foreign", i(st.Foreign)},
+		{"queue_malformed", i(st.Malformed)},
+		{"queue_held", strconv.Itoa(st.Held)},
+		{"queue_backlog_pending", i(st.Backlog.Pending)},
+		{"queue_backlog_unacked", i(st.Backlog.Unacked)},
+	}
+}

@@ -1,0 +1,65 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"sluice/internal/connector"
+	"sluice/internal/exec"
+	"sluice/internal/stream"
+)
+
+// workersOption reads WITH (workers = N): how many processes may share
+// the stream (docs/scale-out.md); 1 when absent.
+func workersOption(opts map[string]string) (int, error) {
+	v := strings.TrimSpace(opts["workers"])
+	if v == "" {
+		return 1, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > 1024 {
+		return 0, fmt.Errorf("workers %q: want a number of processes from 1 to 1024", v)
+	}
+	return n, nil
+}
+
+// runWorker runs q as one of workers processes sharing the stream: it
+// takes the first slot of the checkpoint whose lock is free
+// (<checkpoint>/workers/<i>/, a whole stream checkpoint of its own) and
+// runs there, replaying that slot's uncommitted epoch if a dead worker
+// left one. Only stateless queries over a source that can be shared
+// qualify: files are handed out by the source's queue, and each is
+// written under an id of its own (connector.EpochNamer), so a file read
+// by two workers is written once.
+func (e *Engine) runWorker(ctx context.Context, rs *runningStream, q *stream.Query, src connector.StreamingSource, workers int) error {
+	ops, err := exec.StatefulOps(q.Root)
+	if err != nil {
+		return err
+	}
+	if len(ops) > 0 {
+		return fmt.Errorf("stream %s: workers = %d needs a stateless query; %s keeps state (keyed scale-out is designed in docs/scale-out.md, not built)", q.Name, workers, ops[0].ID)
+	}
+	w, ok := src.(connector.Worker)
+	if !ok {
+		return fmt.Errorf("stream %s: its source cannot be shared by workers", q.Name)
+	}
+	base := q.Checkpoint
+	for slot := 0; slot < workers; slot++ {
+		if err := w.SetWorker(slot, workers); err != nil {
+			return fmt.Errorf("stream %s: %w", q.Name, err)
+		}
+		q.Checkpoint = &stream.Checkpoint{Store: base.Store, Prefix: base.Prefix + "workers/" + strconv.Itoa(slot) + "/"}
+		rs.mu.Lock()
+		rs.status.Worker = fmt.Sprintf("%d of %d", slot, workers)
+		rs.mu.Unlock()
+		err := q.Run(ctx, rs.stop)
+		if errors.Is(err, stream.ErrLocked) {
+			continue
+		}
+		return err
+	}
+	return fmt.Errorf("stream %s: all %d worker slots are taken: %w", q.Name, workers, stream.ErrLocked)
+}

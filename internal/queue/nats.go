@@ -1,0 +1,194 @@
+package queue
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// NATS is a durable pull consumer of a JetStream stream. Several
+// receivers on the same consumer share its messages (each message goes
+// to one of them), which is what lets several workers split one stream.
+type NATS struct {
+	nc      *nats.Conn
+	cons    jetstream.Consumer
+	stream  string
+	durable string
+	ackWait time.Duration
+}
+
+var (
+	_ Queue      = (*NATS)(nil)
+	_ Extender   = (*NATS)(nil)
+	_ Backlogger = (*NATS)(nil)
+)
+
+type natsMsg struct{ m jetstream.Msg }
+
+func (m natsMsg) Data() []byte { return m.m.Data() }
+func (m natsMsg) ID() string {
+	if md, err := m.m.Metadata(); err == nil {
+		return "seq " + strconv.FormatUint(md.Sequence.Stream, 10)
+	}
+	return m.m.Subject()
+}
+
+// OpenNATS connects to nats://host:port/<stream>/<consumer>. The stream
+// must exist (it is what the S3 server publishes into); the durable
+// consumer is created when missing, delivering from the stream's start
+// with explicit acks and ?ack_wait (default 30s). ?filter=SUBJECT limits
+// a new consumer to one subject of the stream.
+func OpenNATS(ctx context.Context, u *url.URL) (*NATS, error) {
+	parts, err := pathParts(u, 2, "nats://host:port/<jetstream-stream>/<consumer>")
+	if err != nil {
+		return nil, err
+	}
+	ackWait, err := durationParam(u, "ack_wait", 30*time.Second)
+	if err != nil {
+		return nil, err
+	}
+	server := *u
+	server.Path, server.RawPath, server.RawQuery = "", "", ""
+	if server.Scheme == "" {
+		server.Scheme = "nats"
+	}
+	nc, err := nats.Connect(server.String(), nats.Name("sluice"), nats.MaxReconnects(-1))
+	if err != nil {
+		return nil, fmt.Errorf("connecting to %s: %w", Redact(server.String()), err)
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		nc.Close()
+		return nil, fmt.Errorf("jetstream on %s: %w", Redact(server.String()), err)
+	}
+	st, err := js.Stream(ctx, parts[0])
+	if err != nil {
+		nc.Close()
+		return nil, fmt.Errorf("jetstream stream %s on %s: %w", parts[0], Redact(server.String()), err)
+	}
+	cons, err := st.Consumer(ctx, parts[1])
+	if errors.Is(err, jetstream.ErrConsumerNotFound) {
+		cons, err = st.CreateConsumer(ctx, jetstream.ConsumerConfig{
+			Durable:       parts[1],
+			AckPolicy:     jetstream.AckExplicitPolicy,
+			AckWait:       ackWait,
+			DeliverPolicy: jetstream.DeliverAllPolicy,
+			MaxDeliver:    -1,
+			FilterSubject: u.Query().Get("filter"),
+			MaxAckPending: 100_000,
+		})
+		if errors.Is(err, jetstream.ErrConsumerExists) {
+			// Another worker created it first.
+			cons, err = st.Consumer(ctx, parts[1])
+		}
+	}
+	if err != nil {
+		nc.Close()
+		return nil, fmt.Errorf("jetstream consumer %s/%s: %w", parts[0], parts[1], err)
+	}
+	q := &NATS{nc: nc, cons: cons, stream: parts[0], durable: parts[1], ackWait: ackWait}
+	if info := cons.CachedInfo(); info != nil && info.Config.AckWait > 0 {
+		q.ackWait = info.Config.AckWait // an existing consumer keeps its own
+	}
+	return q, nil
+}
+
+// Receive fetches up to max messages.
+func (q *NATS) Receive(ctx context.Context, max int, wait time.Duration) ([]Message, error) {
+	if max <= 0 {
+		max = 100
+	}
+	var (
+		batch jetstream.MessageBatch
+		err   error
+	)
+	if wait <= 0 {
+		batch, err = q.cons.FetchNoWait(max)
+	} else {
+		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
+			wait = max2(time.Until(dl), time.Millisecond)
+		}
+		batch, err = q.cons.Fetch(max, jetstream.FetchMaxWait(wait))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("fetching from jetstream %s/%s: %w", q.stream, q.durable, err)
+	}
+	var out []Message
+	for m := range batch.Messages() {
+		out = append(out, natsMsg{m})
+	}
+	if err := batch.Error(); err != nil && !errors.Is(err, nats.ErrTimeout) && !errors.Is(err, jetstream.ErrNoMessages) {
+		return out, fmt.Errorf("fetching from jetstream %s/%s: %w", q.stream, q.durable, err)
+	}
+	return out, nil
+}
+
+func max2(a, b time.Duration) time.Duration {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+// Ack acknowledges each message and waits for the server to confirm, so
+// a returned nil means the server will not redeliver them.
+func (q *NATS) Ack(ctx context.Context, msgs []Message) error {
+	for _, m := range msgs {
+		nm, ok := m.(natsMsg)
+		if !ok {
+			return fmt.Errorf("acking %T on jetstream", m)
+		}
+		if err := nm.m.DoubleAck(ctx); err != nil {
+			return fmt.Errorf("acking %s on jetstream %s/%s: %w", m.ID(), q.stream, q.durable, err)
+		}
+	}
+	return nil
+}
+
+// Nak asks for redelivery now.
+func (q *NATS) Nak(_ context.Context, msgs []Message) error {
+	for _, m := range msgs {
+		if nm, ok := m.(natsMsg); ok {
+			if err := nm.m.Nak(); err != nil {
+				return fmt.Errorf("nak %s on jetstream %s/%s: %w", m.ID(), q.stream, q.durable, err)
+			}
+		}
+	}
+	return nil
+}
+
+// Extend restarts each message's ack wait.
+func (q *NATS) Extend(_ context.Context, msgs []Message) error {
+	for _, m := range msgs {
+		if nm, ok := m.(natsMsg); ok {
+			if err := nm.m.InProgress(); err != nil {
+				return fmt.Errorf("extending %s on jetstream %s/%s: %w", m.ID(), q.stream, q.durable, err)
+			}
+		}
+	}
+	return nil
+}
+
+// Deadline is the consumer's ack wait.
+func (q *NATS) Deadline() time.Duration { return q.ackWait }
+
+// Backlog is the consumer's pending and ack-pending counts.
+func (q *NATS) Backlog(ctx context.Context) (Backlog, error) {
+	info, err := q.cons.Info(ctx)
+	if err != nil {
+		return Backlog{}, fmt.Errorf("jetstream consumer %s/%s: %w", q.stream, q.durable, err)
+	}
+	return Backlog{Pending: int64(info.NumPending), Unacked: int64(info.NumAckPending)}, nil
+}
+
+// Close drains nothing: unacknowledged messages come back after ack_wait.
+func (q *NATS) Close() error {
+	q.nc.Close()
+	return nil
+}

@@ -1,0 +1,146 @@
+// Package queue receives messages that must be acknowledged: the
+// notifications a file stream discovers new objects by (S3 event JSON on
+// NATS JetStream, SQS or Kafka), and, for several workers on one stream,
+// the files they share.
+//
+// Each broker implements Queue; Open picks one by the URL's scheme:
+//
+//	nats://host:4222/<jetstream-stream>/<durable-consumer>[?ack_wait=30s]
+//	sqs://host:port/<account>/<queue>[?region=us-east-1&scheme=http]
+//	kafka://host:9092/<topic>/<group>
+//
+// The contract is at-least-once: a message is delivered until it is
+// acknowledged, possibly more than once and in any order, so whatever a
+// message causes must be idempotent (a file stream's seen-file log makes a
+// second event for a file harmless).
+package queue
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Message is one delivery. Data is the broker's payload as sent.
+type Message interface {
+	// ID names the message for logs and dead letters: stable across
+	// redeliveries where the broker has such a name (a JetStream stream
+	// sequence, a Kafka partition/offset, an SQS message id).
+	ID() string
+	Data() []byte
+}
+
+// Queue is a subscription whose messages stay owned by the caller until
+// acknowledged.
+//
+//	Receive(ctx, max, wait)  up to max messages; waits at most wait for
+//	                         the first (0: only what is there now). None
+//	                         is not an error. Messages not acknowledged
+//	                         within the broker's deadline (JetStream's
+//	                         ack wait, SQS's visibility timeout) are
+//	                         delivered again, to this or another receiver.
+//	Ack(ctx, msgs)           done: never delivered again. Call it only once
+//	                         what the message caused is durable; a crash
+//	                         before it redelivers the message.
+//	Nak(ctx, msgs)           give them back for redelivery now.
+//	Close()                  stop; unacknowledged messages are redelivered
+//	                         after their deadline.
+//
+// Ack and Nak of a message whose deadline passed may fail or be ignored
+// by the broker; the message is then delivered again, which the
+// at-least-once contract allows.
+type Queue interface {
+	Receive(ctx context.Context, max int, wait time.Duration) ([]Message, error)
+	Ack(ctx context.Context, msgs []Message) error
+	Nak(ctx context.Context, msgs []Message) error
+	Close() error
+}
+
+// Extender is a queue whose deadline can be pushed back for messages
+// still being worked on (JetStream's in-progress ack, SQS's visibility):
+// Extend restarts it; Deadline is how long a delivered message stays
+// the receiver's without one.
+type Extender interface {
+	Extend(ctx context.Context, msgs []Message) error
+	Deadline() time.Duration
+}
+
+// Backlog is what a queue holds beyond the caller's hands.
+type Backlog struct {
+	// Pending: not yet delivered to anyone.
+	Pending int64
+	// Unacked: delivered (to any receiver of the group) and not yet
+	// acknowledged; they come back after their deadline if never acked.
+	Unacked int64
+}
+
+// Backlogger is a queue that can tell its backlog (DESCRIBE STREAM, and
+// trigger 'available_now' knowing when it has drained the queue).
+type Backlogger interface {
+	Backlog(ctx context.Context) (Backlog, error)
+}
+
+// ErrBadURL wraps every malformed queue URL.
+var ErrBadURL = errors.New("bad queue URL")
+
+// Open connects to the queue the URL names. The error never includes the
+// URL's password.
+func Open(ctx context.Context, raw string) (Queue, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBadURL, Redact(raw))
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "nats", "tls":
+		return OpenNATS(ctx, u)
+	case "sqs":
+		return OpenSQS(ctx, u)
+	case "kafka":
+		return OpenKafka(ctx, u)
+	}
+	return nil, fmt.Errorf("%w: %s: want nats://, sqs:// or kafka://", ErrBadURL, Redact(raw))
+}
+
+// Redact is the URL with any password replaced, for messages.
+func Redact(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	if u.User != nil {
+		if _, ok := u.User.Password(); ok {
+			u.User = url.UserPassword(u.User.Username(), "xxxxx")
+		}
+	}
+	return u.String()
+}
+
+// pathParts splits a URL's path into n non-empty segments.
+func pathParts(u *url.URL, n int, what string) ([]string, error) {
+	parts := strings.Split(strings.Trim(u.Path, "/"), "/")
+	if len(parts) != n {
+		return nil, fmt.Errorf("%w: %s: want %s", ErrBadURL, Redact(u.String()), what)
+	}
+	for _, p := range parts {
+		if p == "" {
+			return nil, fmt.Errorf("%w: %s: want %s", ErrBadURL, Redact(u.String()), what)
+		}
+	}
+	return parts, nil
+}
+
+// durationParam reads ?name=30s, default def.
+func durationParam(u *url.URL, name string, def time.Duration) (time.Duration, error) {
+	v := u.Query().Get(name)
+	if v == "" {
+		return def, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("%w: %s=%q: want a duration such as 30s", ErrBadURL, name, v)
+	}
+	return d, nil
+}

@@ -1,0 +1,265 @@
+package crashtest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+)
+
+// workerRows per input file: enough that an epoch lasts long enough to
+// be caught mid-way and killed there.
+const workerRows = 2000
+
+// worker is one `sluice sql` process running the shared stream.
+type worker struct {
+	cmd    *exec.Cmd
+	stderr *bytes.Buffer
+	exited chan error
+}
+
+// TestWorkersNotifications: the same stream (workers = 4) in several
+// `sluice` processes sharing one checkpoint location and one JetStream
+// consumer. Three start, objects keep landing, workers are SIGKILLed at
+// random and restarted, a fourth joins mid-run; the sink ends equal to a
+// batch INSERT over the same objects, row for row. It also measures how
+// long a killed worker's planned file takes to reach the sink through
+// another worker (ack_wait 1s), logged as "takeover".
+func TestWorkersNotifications(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds cmd/sluice, starts NATS and an S3 server")
+	}
+	ns, srv := needNotify(t)
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "sluice")
+	if out, err := exec.Command("go", "build", "-o", bin, "sluice/cmd/sluice").CombinedOutput(); err != nil {
+		t.Fatalf("building sluice: %v\n%s", err, out)
+	}
+	bucket := fmt.Sprintf("workers%d-%d", os.Getpid(), bucketN.Add(1))
+	if err := srv.CreateBucket(bucket); err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(dir, "in")
+	files := 0
+	upload := func(n int) {
+		t.Helper()
+		writeInputsFrom(t, in, files, n, workerRows)
+		for i := files; i < files+n; i++ {
+			name := fmt.Sprintf("f%03d.json", i)
+			data, err := os.ReadFile(filepath.Join(in, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			_, err = srv.Client().PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(bucket), Key: aws.String("in/" + name), Body: bytes.NewReader(data)})
+			cancel()
+			if err != nil {
+				t.Fatal(err)
+			}
+			notifyPuts++
+		}
+		files += n
+	}
+	upload(12)
+	cp := filepath.Join(dir, "cp")
+	out := filepath.Join(dir, "out")
+	session := []string{
+		fmt.Sprintf("SET s3.endpoint = '%s'", srv.Endpoint),
+		fmt.Sprintf("SET s3.access_key = '%s'", srv.AccessKey),
+		fmt.Sprintf("SET s3.secret_key = '%s'", srv.SecretKey),
+		fmt.Sprintf("SET s3.region = '%s'", srv.Region),
+		"SET s3.path_style = 'true'",
+	}
+	tables := []string{
+		"CREATE TABLE IF NOT EXISTS src (id BIGINT, status INT, msg STRING) USING json LOCATION 's3://" + bucket + "/in/'",
+		"CREATE TABLE IF NOT EXISTS out (id BIGINT, status INT, msg STRING) USING parquet LOCATION '" + out + "/'",
+		"CREATE TABLE IF NOT EXISTS batch (id BIGINT, status INT, msg STRING) USING parquet LOCATION '" + filepath.Join(dir, "batch") + "/'",
+	}
+	queue := fmt.Sprintf("%s/s3events/%s?ack_wait=1s", ns.URL, bucket)
+	stmt := "INSERT STREAM INTO out SELECT id, status, msg FROM src WHERE status < 500 " +
+		"WITH (name = 'feed', trigger = '200 milliseconds', workers = 4, " +
+		"discovery = 'notifications', queue = '" + queue + "', checkpoint_location = '" + cp + "')"
+	script := strings.Join(append(append(append([]string{}, session...), tables...), stmt), ";\n") + ";"
+	n := 0
+	start := func() *worker {
+		t.Helper()
+		n++
+		data := filepath.Join(dir, "data"+strconv.Itoa(n)) // a catalog each: processes do not share one
+		w := &worker{cmd: exec.Command(bin, "sql", "--data-dir", data, "-e", script), stderr: &bytes.Buffer{}, exited: make(chan error, 1)}
+		w.cmd.Stderr = w.stderr
+		if err := w.cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		go func() { w.exited <- w.cmd.Wait() }()
+		return w
+	}
+	kill := func(w *worker) {
+		_ = w.cmd.Process.Signal(syscall.SIGKILL)
+		<-w.exited
+	}
+	s := &scenario{dataDir: filepath.Join(dir, "check"), session: session}
+	s.exec(t, tables...)
+	count := func(q string) int {
+		n, _ := strconv.Atoi(s.rows(t, q)[0])
+		return n
+	}
+
+	ws := []*worker{start(), start(), start()}
+	defer func() {
+		for _, w := range ws {
+			if w.cmd.ProcessState == nil {
+				kill(w)
+			}
+		}
+	}()
+	rng := rand.New(rand.NewPCG(45, 9))
+	var takeovers []time.Duration
+	for round := 0; round < 8; round++ {
+		upload(6)
+		time.Sleep(time.Duration(300+rng.IntN(700)) * time.Millisecond)
+		if round == 3 {
+			ws = append(ws, start()) // a fourth worker joins
+		}
+		for _, w := range ws {
+			select {
+			case err := <-w.exited:
+				t.Fatalf("a worker exited by itself (%v): %s", err, w.stderr.String())
+			default:
+			}
+		}
+		// Kill a worker in the middle of an epoch when one is caught
+		// there (offsets/N written, commits/N not yet), else any.
+		i := rng.IntN(len(ws))
+		var planned map[int][]string
+		for t0 := time.Now(); time.Since(t0) < 2*time.Second; time.Sleep(2 * time.Millisecond) {
+			planned = plannedFiles(t, cp)
+			if j := workerWith(ws, planned); j >= 0 {
+				i = j
+				break
+			}
+		}
+		kill(ws[i])
+		// What the killed worker had planned and not committed goes to
+		// another worker after ack_wait (its slot stays free a while).
+		for _, key := range planned[ws[i].cmd.Process.Pid] {
+			if d, ok := waitFileInSink(t, s, key, 20*time.Second); ok {
+				takeovers = append(takeovers, d)
+			}
+		}
+		ws[i] = start()
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	want := count("SELECT count(*) FROM src WHERE status < 500")
+	for {
+		got := count("SELECT count(*) FROM out")
+		if got >= want {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("sink has %d rows, want %d", got, want)
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	time.Sleep(1500 * time.Millisecond) // anything still in flight would show as a duplicate
+	for _, w := range ws {
+		kill(w)
+	}
+	s.exec(t, "INSERT INTO batch SELECT id, status, msg FROM src WHERE status < 500")
+	s.compare(t, files*workerRows*3/5)
+	sort.Slice(takeovers, func(i, j int) bool { return takeovers[i] < takeovers[j] })
+	t.Logf("%d files, 8 kills, takeover of a killed worker's planned file: %v", files, takeovers)
+}
+
+// workerWith is the index of a worker that has planned files, or -1.
+func workerWith(ws []*worker, planned map[int][]string) int {
+	for i, w := range ws {
+		if len(planned[w.cmd.Process.Pid]) > 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// plannedFiles lists the files of offsets/N without commits/N in each
+// worker slot, by the pid holding the slot's lock.
+func plannedFiles(t *testing.T, cp string) map[int][]string {
+	t.Helper()
+	out := map[int][]string{}
+	slots, _ := filepath.Glob(filepath.Join(cp, "workers", "*"))
+	for _, sd := range slots {
+		pid := lockPID(sd)
+		offs, _ := filepath.Glob(filepath.Join(sd, "offsets", "*"))
+		for _, o := range offs {
+			ep := filepath.Base(o)
+			if _, err := os.Stat(filepath.Join(sd, "commits", ep)); err == nil {
+				continue
+			}
+			data, err := os.ReadFile(o)
+			if err != nil {
+				continue
+			}
+			var rec struct {
+				Source struct {
+					Files []struct {
+						Key string `json:"key"`
+					} `json:"files"`
+				} `json:"source"`
+			}
+			if json.Unmarshal(data, &rec) == nil {
+				for _, f := range rec.Source.Files {
+					out[pid] = append(out[pid], f.Key)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// lockPID reads the owner pid out of a slot's lock file ("pid N on host").
+func lockPID(slotDir string) int {
+	data, err := os.ReadFile(filepath.Join(slotDir, ".lock"))
+	if err != nil {
+		return 0
+	}
+	var pid int
+	if _, err := fmt.Sscanf(string(data), "pid %d", &pid); err != nil {
+		return 0
+	}
+	return pid
+}
+
+// waitFileInSink waits until rows of the input file key are in the sink;
+// ok false when they already were (the kill came after the flush).
+func waitFileInSink(t *testing.T, s *scenario, key string, within time.Duration) (time.Duration, bool) {
+	t.Helper()
+	var i int
+	if _, err := fmt.Sscanf(filepath.Base(key), "f%03d.json", &i); err != nil {
+		return 0, false
+	}
+	q := fmt.Sprintf("SELECT id FROM out WHERE id >= %d AND id < %d LIMIT 1", i*workerRows, (i+1)*workerRows)
+	t0 := time.Now()
+	if len(s.rows(t, q)) > 0 {
+		return 0, false
+	}
+	for time.Since(t0) < within {
+		if len(s.rows(t, q)) > 0 {
+			return time.Since(t0), true
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("%s did not reach the sink within %s of its worker's death", key, within)
+	return 0, false
+}

@@ -1,0 +1,240 @@
+// Package javabroker runs real message brokers that live on the JVM for
+// tests: ElasticMQ (the SQS API) and an Apache Kafka broker in KRaft
+// mode, from the jars scripts/javabroker.sh installs from Maven Central,
+// on loopback ports over a temp directory.
+//
+//	b, err := javabroker.StartElasticMQ("events") // b.Endpoint: http://127.0.0.1:PORT
+//	b, err := javabroker.StartKafka()             // b.Addr: 127.0.0.1:PORT
+//	defer b.Stop()
+//
+// Errors wrap ErrUnavailable, for integration.Unavailable.
+package javabroker
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// ErrUnavailable wraps every reason a broker could not be started.
+var ErrUnavailable = errors.New("BROKER UNAVAILABLE")
+
+// Broker is a running broker.
+type Broker struct {
+	Endpoint string // ElasticMQ: http://127.0.0.1:PORT
+	Addr     string // Kafka: 127.0.0.1:PORT
+	dir      string
+	cmd      *exec.Cmd
+	exited   chan error
+	out      *bytes.Buffer
+}
+
+// StartElasticMQ runs ElasticMQ with the named queues (visibility
+// timeout 2s, so tests see redelivery quickly).
+func StartElasticMQ(queues ...string) (*Broker, error) {
+	lib, err := install("elasticmq")
+	if err != nil {
+		return nil, err
+	}
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "sluice-elasticmq-*")
+	if err != nil {
+		return nil, err
+	}
+	var qs strings.Builder
+	for _, q := range queues {
+		fmt.Fprintf(&qs, "  %s { defaultVisibilityTimeout = 2 seconds }\n", q)
+	}
+	conf := fmt.Sprintf(`include classpath("application.conf")
+node-address { protocol = http, host = 127.0.0.1, port = %d, context-path = "" }
+rest-sqs { enabled = true, bind-port = %d, bind-hostname = "127.0.0.1", sqs-limits = strict }
+rest-stats { enabled = false }
+queues {
+%s}
+`, port, port, qs.String())
+	cf := filepath.Join(dir, "elasticmq.conf")
+	if err := os.WriteFile(cf, []byte(conf), 0o644); err != nil {
+		return nil, err
+	}
+	b := &Broker{Endpoint: fmt.Sprintf("http://127.0.0.1:%d", port), dir: dir}
+	if err := b.run(filepath.Join(dir, "data"), "-Xmx256m", "-Dconfig.file="+cf, "-cp", lib+"/*", "org.elasticmq.server.Main"); err != nil {
+		return nil, err
+	}
+	if err := b.waitPort(fmt.Sprintf("127.0.0.1:%d", port), 90*time.Second); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// StartKafka runs a one-node Kafka (broker and controller) that creates
+// topics on first use, two partitions each.
+func StartKafka() (*Broker, error) {
+	lib, err := install("kafka")
+	if err != nil {
+		return nil, err
+	}
+	bp, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	cp, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "sluice-kafka-*")
+	if err != nil {
+		return nil, err
+	}
+	props := fmt.Sprintf(`process.roles=broker,controller
+node.id=1
+controller.quorum.voters=1@127.0.0.1:%[2]d
+listeners=PLAINTEXT://127.0.0.1:%[1]d,CONTROLLER://127.0.0.1:%[2]d
+advertised.listeners=PLAINTEXT://127.0.0.1:%[1]d
+controller.listener.names=CONTROLLER
+listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+log.dirs=%[3]s
+offsets.topic.replication.factor=1
+offsets.topic.num.partitions=1
+transaction.state.log.replication.factor=1
+transaction.state.log.min.isr=1
+group.initial.rebalance.delay.ms=0
+num.partitions=2
+auto.create.topics.enable=true
+`, bp, cp, filepath.Join(dir, "data"))
+	pf := filepath.Join(dir, "server.properties")
+	if err := os.WriteFile(pf, []byte(props), 0o644); err != nil {
+		return nil, err
+	}
+	format := exec.Command("java", "-Xmx256m", "-cp", lib+"/*", "kafka.tools.StorageTool", "format", "-t", "c2x1aWNldGVzdGNsdXN0ZQ", "-c", pf)
+	if out, err := format.CombinedOutput(); err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("%w: formatting kafka storage: %v: %s", ErrUnavailable, err, lastLines(out, 3))
+	}
+	b := &Broker{Addr: fmt.Sprintf("127.0.0.1:%d", bp), dir: dir}
+	if err := b.run(dir, "-Xmx512m", "-cp", lib+"/*", "kafka.Kafka", pf); err != nil {
+		return nil, err
+	}
+	if err := b.waitPort(b.Addr, 120*time.Second); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+func (b *Broker) run(workdir string, args ...string) error {
+	if err := os.MkdirAll(workdir, 0o755); err != nil {
+		return err
+	}
+	b.out = &bytes.Buffer{}
+	b.cmd = exec.Command("java", args...)
+	b.cmd.Dir = workdir
+	b.cmd.Stdout, b.cmd.Stderr = b.out, b.out
+	b.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := b.cmd.Start(); err != nil {
+		os.RemoveAll(b.dir)
+		return fmt.Errorf("%w: starting java: %v", ErrUnavailable, err)
+	}
+	b.exited = make(chan error, 1)
+	go func() { b.exited <- b.cmd.Wait() }()
+	return nil
+}
+
+func (b *Broker) waitPort(addr string, within time.Duration) error {
+	deadline := time.Now().Add(within)
+	for {
+		c, err := net.DialTimeout("tcp", addr, time.Second)
+		if err == nil {
+			c.Close()
+			return nil
+		}
+		select {
+		case err := <-b.exited:
+			b.exited <- err
+			b.Stop()
+			return fmt.Errorf("%w: broker exited during start (%v): %s", ErrUnavailable, err, lastLines(b.out.Bytes(), 5))
+		case <-time.After(100 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			b.Stop()
+			return fmt.Errorf("%w: broker did not listen on %s within %s: %s", ErrUnavailable, addr, within, lastLines(b.out.Bytes(), 5))
+		}
+	}
+}
+
+// Stop kills the broker and removes its directory. Safe on nil.
+func (b *Broker) Stop() {
+	if b == nil {
+		return
+	}
+	if b.cmd != nil && b.cmd.Process != nil {
+		_ = syscall.Kill(-b.cmd.Process.Pid, syscall.SIGKILL)
+		select {
+		case <-b.exited:
+		case <-time.After(5 * time.Second):
+		}
+	}
+	os.RemoveAll(b.dir)
+}
+
+// install runs scripts/javabroker.sh NAME and returns its jar folder.
+func install(name string) (string, error) {
+	script, err := findScript()
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", ErrUnavailable, err)
+	}
+	if _, err := exec.LookPath("java"); err != nil {
+		return "", fmt.Errorf("%w: java not found", ErrUnavailable)
+	}
+	var stderr bytes.Buffer
+	cmd := exec.Command("bash", script, name)
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("%w: %s %s: %v: %s", ErrUnavailable, script, name, err, lastLines(stderr.Bytes(), 3))
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+func findScript() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		p := filepath.Join(dir, "scripts", "javabroker.sh")
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("scripts/javabroker.sh not found above the working directory")
+		}
+		dir = parent
+	}
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+func lastLines(b []byte, n int) string {
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, " | ")
+}

@@ -1,0 +1,162 @@
+// Package natsserver runs a real NATS server with JetStream inside the
+// test process, on a random loopback port, storing into a temp directory.
+//
+//	srv := natsserver.StartTB(t)
+//	srv.AddStream(t, "events", "s3.events")
+//	// queue URL: srv.URL + "/events/sluice"
+package natsserver
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Server is an embedded NATS server.
+type Server struct {
+	URL string // nats://127.0.0.1:PORT
+	srv *server.Server
+	dir string
+}
+
+// Start runs a server with JetStream enabled; Stop ends it. dir holds
+// its store ("" for a fresh temp directory, removed by Stop).
+func Start(dir string) (*Server, error) {
+	own := dir == ""
+	if own {
+		d, err := os.MkdirTemp("", "sluice-nats-*")
+		if err != nil {
+			return nil, err
+		}
+		dir = d
+	}
+	opts := &server.Options{
+		Host:      "127.0.0.1",
+		Port:      server.RANDOM_PORT,
+		JetStream: true,
+		StoreDir:  dir,
+		NoLog:     true,
+		NoSigs:    true,
+	}
+	srv, err := server.NewServer(opts)
+	if err != nil {
+		return nil, fmt.Errorf("nats server: %w", err)
+	}
+	go srv.Start()
+	if !srv.ReadyForConnections(10 * time.Second) {
+		srv.Shutdown()
+		return nil, fmt.Errorf("nats server did not start within 10s")
+	}
+	s := &Server{URL: srv.ClientURL(), srv: srv}
+	if own {
+		s.dir = dir
+	}
+	return s, nil
+}
+
+// StartTB starts a server for one test and stops it on cleanup.
+func StartTB(tb testing.TB) *Server {
+	tb.Helper()
+	s, err := Start(tb.TempDir())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(s.Stop)
+	return s
+}
+
+// Stop shuts the server down. Safe on nil.
+func (s *Server) Stop() {
+	if s == nil {
+		return
+	}
+	s.srv.Shutdown()
+	s.srv.WaitForShutdown()
+	if s.dir != "" {
+		os.RemoveAll(s.dir)
+	}
+}
+
+// AddStream creates a JetStream stream capturing subjects (file storage).
+func (s *Server) AddStream(name string, subjects ...string) error {
+	nc, err := nats.Connect(s.URL)
+	if err != nil {
+		return err
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err = js.CreateStream(ctx, jetstream.StreamConfig{Name: name, Subjects: subjects, Storage: jetstream.FileStorage})
+	return err
+}
+
+// Publish sends one core NATS message (as the S3 server does).
+func (s *Server) Publish(subject string, data []byte) error {
+	nc, err := nats.Connect(s.URL)
+	if err != nil {
+		return err
+	}
+	defer nc.Close()
+	if err := nc.Publish(subject, data); err != nil {
+		return err
+	}
+	return nc.Flush()
+}
+
+// Consumer reports a durable consumer's pending and ack-pending counts.
+func (s *Server) Consumer(stream, durable string) (pending, ackPending int, err error) {
+	nc, err := nats.Connect(s.URL)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return 0, 0, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := js.Consumer(ctx, stream, durable)
+	if err != nil {
+		return 0, 0, err
+	}
+	info, err := c.Info(ctx)
+	if err != nil {
+		return 0, 0, err
+	}
+	return int(info.NumPending), info.NumAckPending, nil
+}
+
+// StreamMsgs is how many messages a stream holds.
+func (s *Server) StreamMsgs(name string) (uint64, error) {
+	nc, err := nats.Connect(s.URL)
+	if err != nil {
+		return 0, err
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return 0, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	st, err := js.Stream(ctx, name)
+	if err != nil {
+		return 0, err
+	}
+	info, err := st.Info(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return info.State.Msgs, nil
+}

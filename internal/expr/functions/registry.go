@@ -1,6 +1,12 @@
 package functions
 
-import "math"
+import (
+	"math"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"sluice/internal/types"
+)
 
 // registry lists every function, operator and aggregate Sluice knows, in
 // one place: name, aliases, arity, kind and the binder or accumulator
@@ -64,6 +70,60 @@ var registry = []Def{
 	{Name: "log2", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindLog2},
 	{Name: "exp", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindExp},
 	{Name: "sign", Aliases: []string{"signum"}, MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindSign},
+
+	// More math, bits and bases (math_more.go).
+	{Name: "acos", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindAcos},
+	{Name: "acosh", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindAcosh},
+	{Name: "asin", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindAsin},
+	{Name: "asinh", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindAsinh},
+	{Name: "atan", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindAtan},
+	{Name: "atanh", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindAtanh},
+	{Name: "atan2", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindAtan2},
+	{Name: "cbrt", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindCbrt},
+	{Name: "cos", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindCos},
+	{Name: "cosh", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindCosh},
+	{Name: "cot", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindCot},
+	{Name: "csc", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindCsc},
+	{Name: "sec", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindSec},
+	{Name: "sin", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindSin},
+	{Name: "sinh", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindSinh},
+	{Name: "tan", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindTan},
+	{Name: "tanh", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindTanh},
+	{Name: "degrees", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindDeg},
+	{Name: "radians", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindRad},
+	{Name: "expm1", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindExpm1},
+	{Name: "log1p", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindLog1p},
+	{Name: "rint", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindRint},
+	{Name: "hypot", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindHypot},
+	{Name: "nanvl", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindNanvl},
+	{Name: "isnan", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindIsNaN},
+	{Name: "e", MinArgs: 0, MaxArgs: 0, Kind: Scalar, Bind: bindE},
+	{Name: "pi", MinArgs: 0, MaxArgs: 0, Kind: Scalar, Bind: bindPi},
+	{Name: "pmod", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindPmod},
+	{Name: "positive", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindPositive},
+	{Name: "negative", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindNegate},
+	{Name: "factorial", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindFactorial},
+	{Name: "width_bucket", MinArgs: 4, MaxArgs: 4, Kind: Scalar, Bind: bindWidthBucket},
+	{Name: "bin", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindBin},
+	{Name: "conv", MinArgs: 3, MaxArgs: 3, Kind: Scalar, Bind: bindConv},
+	{Name: "hex", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindHex},
+	{Name: "unhex", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindUnhex},
+	{Name: "bit_count", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindBitCount},
+	{Name: "bit_get", Aliases: []string{"getbit"}, MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindBitGet},
+	{Name: "shiftleft", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindShiftLeft},
+	{Name: "shiftright", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindShiftRight},
+	{Name: "shiftrightunsigned", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindShiftRU},
+
+	// Type-named casts: int(x) is CAST(x AS INT) (math_more.go).
+	{Name: "int", Aliases: []string{"tinyint", "smallint"}, MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindCastTo("int", types.Int)},
+	{Name: "bigint", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindCastTo("bigint", types.BigInt)},
+	{Name: "double", Aliases: []string{"float"}, MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindCastTo("double", types.Double)},
+	{Name: "decimal", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindCastTo("decimal", types.Decimal(10, 0))},
+	{Name: "boolean", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindCastTo("boolean", types.Boolean)},
+	{Name: "string", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindCastTo("string", types.String)},
+	{Name: "date", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindCastTo("date", types.Date)},
+	{Name: "timestamp", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindCastTo("timestamp", types.Timestamp)},
+	{Name: "binary", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindCastTo("binary", arrow.BinaryTypes.Binary)},
 
 	// Strings (strings.go).
 	{Name: "lower", Aliases: []string{"lcase"}, MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindLower},

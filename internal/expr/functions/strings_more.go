@@ -38,7 +38,7 @@ var bindASCII = rowFn("ascii", types.Int, ps(pString), func(v []any) (any, error
 	return int64(r), nil
 })
 
-// chr(n) is the character n mod 256; '' for a negative n (Spark).
+// chr(n) is the character n mod 256; ” for a negative n (Spark).
 var bindChr = rowFn("chr", types.String, ps(pInt), func(v []any) (any, error) {
 	n := v[0].(int64)
 	if n < 0 {
@@ -171,7 +171,7 @@ var bindSoundex = rowFn("soundex", types.String, ps(pString), func(v []any) (any
 	return string(out), nil
 })
 
-// split_part(s, delim, n): the nth part (from the end when negative), ''
+// split_part(s, delim, n): the nth part (from the end when negative), ”
 // past the end; n = 0 is an error (Spark).
 var bindSplitPart = rowFn("split_part", types.String, ps(pString, pString, pInt), func(v []any) (any, error) {
 	s, d, n := v[0].(string), v[1].(string), v[2].(int64)

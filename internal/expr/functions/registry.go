@@ -229,6 +229,38 @@ var registry = []Def{
 	{Name: "date_add", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindDateAdd(1)},
 	{Name: "date_sub", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindDateAdd(-1)},
 
+	// More date and time (datetime_more.go).
+	{Name: "timestamp_seconds", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindTimestampSeconds},
+	{Name: "timestamp_millis", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindTimestampMillis},
+	{Name: "timestamp_micros", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindTimestampMicros},
+	{Name: "unix_seconds", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindUnixSeconds},
+	{Name: "unix_millis", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindUnixMillis},
+	{Name: "unix_micros", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindUnixMicros},
+	{Name: "unix_date", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindUnixDate},
+	{Name: "date_from_unix_date", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindDateFromUD},
+	{Name: "to_unix_timestamp", MinArgs: 1, MaxArgs: 2, Kind: Scalar, Bind: bindUnixTimestamp},
+	{Name: "make_date", MinArgs: 3, MaxArgs: 3, Kind: Scalar, Bind: bindMakeDate(false)},
+	{Name: "make_timestamp", Aliases: []string{"make_timestamp_ltz", "make_timestamp_ntz"}, MinArgs: 6, MaxArgs: 7, Kind: Scalar, Bind: bindMakeTimestamp(false)},
+	{Name: "try_make_timestamp", Aliases: []string{"try_make_timestamp_ltz", "try_make_timestamp_ntz"}, MinArgs: 6, MaxArgs: 7, Kind: Scalar, Bind: bindMakeTimestamp(true)},
+	{Name: "last_day", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindLastDay},
+	{Name: "next_day", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindNextDay},
+	{Name: "weekday", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindWeekday},
+	{Name: "dayname", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindDayname},
+	{Name: "monthname", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindMonthname},
+	{Name: "add_months", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindAddMonths},
+	{Name: "months_between", MinArgs: 2, MaxArgs: 3, Kind: Scalar, Bind: bindMonthsBetween},
+	{Name: "trunc", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindTrunc},
+	{Name: "from_utc_timestamp", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindFromUTC},
+	{Name: "to_utc_timestamp", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindToUTC},
+	{Name: "convert_timezone", MinArgs: 2, MaxArgs: 3, Kind: Scalar, Bind: bindConvertTimezone},
+	{Name: "current_timezone", MinArgs: 0, MaxArgs: 0, Kind: Scalar, Bind: bindCurrentTimezone},
+	// Sluice's one TIMESTAMP type is UTC, so _ltz and _ntz are the same; to_timestamp
+	// and to_date already give NULL for unparsable text.
+	{Name: "to_timestamp_ltz", Aliases: []string{"to_timestamp_ntz", "try_to_timestamp"}, MinArgs: 1, MaxArgs: 2, Kind: Scalar, Bind: bindToTimestamp(false)},
+	{Name: "try_to_date", MinArgs: 1, MaxArgs: 2, Kind: Scalar, Bind: bindToTimestamp(true)},
+	{Name: "dateadd", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindDateAdd(1)},
+	{Name: "date_diff", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindDatediff},
+
 	// Conditional (conditional.go).
 	{Name: "coalesce", MinArgs: 1, MaxArgs: -1, Kind: Scalar, Bind: bindCoalesce},
 	{Name: "ifnull", Aliases: []string{"nvl"}, MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindCoalesce},

@@ -311,6 +311,26 @@ var registry = []Def{
 	{Name: "map_entries", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindMapEntries},
 	{Name: "map_concat", MinArgs: 1, MaxArgs: -1, Kind: Scalar, Bind: bindMapConcat},
 
+	// JSON (json.go).
+	{Name: "get_json_object", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindGetJSONObject},
+	{Name: "json_array_length", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindJSONArrayLength},
+	{Name: "json_object_keys", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindJSONObjectKeys},
+	{Name: "schema_of_json", MinArgs: 1, MaxArgs: 2, Kind: Scalar, Bind: bindSchemaOfJSON},
+	{Name: "from_json", MinArgs: 2, MaxArgs: 3, Kind: Scalar, Bind: bindFromJSON},
+	{Name: "to_json", MinArgs: 1, MaxArgs: 2, Kind: Scalar, Bind: bindToJSON},
+
+	// Misc (misc_more.go).
+	{Name: "collation", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindCollation},
+	{Name: "unix_nanos", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindUnixNanos},
+	{Name: "make_interval", MinArgs: 0, MaxArgs: 7, Kind: Scalar, Bind: bindMakeInterval(false)},
+	{Name: "try_make_interval", MinArgs: 0, MaxArgs: 7, Kind: Scalar, Bind: bindMakeInterval(true)},
+	{Name: "make_dt_interval", MinArgs: 0, MaxArgs: 4, Kind: Scalar, Bind: bindMakeDTInterval},
+	{Name: "make_ym_interval", MinArgs: 0, MaxArgs: 2, Kind: Scalar, Bind: bindMakeYMInterval},
+	{Name: "sentences", MinArgs: 1, MaxArgs: 3, Kind: Scalar, Bind: bindSentences},
+	{Name: "to_number", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindToNumber(false)},
+	{Name: "try_to_number", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindToNumber(true)},
+	{Name: "to_char", Aliases: []string{"to_varchar"}, MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindToChar},
+
 	// Hashing (hash.go).
 	{Name: "md5", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindMd5},
 	{Name: "sha1", Aliases: []string{"sha"}, MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindSha1},

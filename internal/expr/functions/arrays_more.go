@@ -481,3 +481,65 @@ func bindMapFromArrays(args []Arg) (*Bound, error) {
 		return out, nil
 	})(args)
 }
+
+// map_from_entries(array<struct<k, v>>): the first field is the key.
+func bindMapFromEntries(args []Arg) (*Bound, error) {
+	lt, err := listArg("map_from_entries", args[0])
+	if err != nil {
+		return nil, err
+	}
+	st, ok := lt.Elem().(*arrow.StructType)
+	if !ok || st.NumFields() != 2 {
+		return nil, fmt.Errorf("function map_from_entries expects an ARRAY of two-field STRUCTs, got %s", sqlName(lt))
+	}
+	return rowFn("map_from_entries", types.Map(st.Field(1).Type), ps(pAny), func(v []any) (any, error) {
+		out := map[string]any{}
+		for _, e := range items(v[0]) {
+			sv, ok := e.(types.StructValue)
+			if !ok {
+				return nil, nil
+			}
+			if sv.Values[0] == nil {
+				return nil, fmt.Errorf("map key must not be NULL")
+			}
+			k := fmt.Sprint(sv.Values[0])
+			if _, dup := out[k]; dup {
+				return nil, fmt.Errorf("duplicate map key %q", k)
+			}
+			out[k] = sv.Values[1]
+		}
+		return out, nil
+	})(args)
+}
+
+// arrays_zip(a, b, ...): structs of the i-th elements, fields "0", "1",
+// ...; shorter arrays give NULLs.
+func bindArraysZip(args []Arg) (*Bound, error) {
+	fields := make([]arrow.Field, len(args))
+	for i, a := range args {
+		lt, err := listArg("arrays_zip", a)
+		if err != nil {
+			return nil, err
+		}
+		fields[i] = arrow.Field{Name: fmt.Sprint(i), Type: lt.Elem(), Nullable: true}
+	}
+	return rowFn("arrays_zip", types.Array(types.Struct(fields...)), ps(pAny), func(v []any) (any, error) {
+		n := 0
+		for _, a := range v {
+			n = max(n, len(items(a)))
+		}
+		out := make([]any, n)
+		for i := range out {
+			m := map[string]any{}
+			for j, a := range v {
+				if i < len(items(a)) {
+					m[fmt.Sprint(j)] = items(a)[i]
+				} else {
+					m[fmt.Sprint(j)] = nil
+				}
+			}
+			out[i] = m
+		}
+		return out, nil
+	})(args)
+}

@@ -3,8 +3,11 @@ package functions
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 	"unicode"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -265,3 +268,81 @@ func bindToChar(args []Arg) (*Bound, error) {
 		return out, nil
 	})(args)
 }
+
+// timestamp_nanos(n): Sluice's TIMESTAMP holds microseconds, so the
+// nanoseconds below one are dropped.
+var bindTimestampNanos = rowFn("timestamp_nanos", types.Timestamp, ps(pInt), func(v []any) (any, error) {
+	return floorDiv(v[0].(int64), 1000), nil
+})
+
+// randstr(length[, seed]): random letters and digits.
+var bindRandstr = func(args []Arg) (*Bound, error) {
+	r := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+	if len(args) == 2 {
+		seed, ok := toInt64(args[1].Value)
+		if !args[1].Const || !ok {
+			return nil, fmt.Errorf("function randstr expects a constant integer seed")
+		}
+		r = rand.New(rand.NewPCG(uint64(seed), uint64(seed)))
+	}
+	var mu sync.Mutex // kernels of one call site may run in parallel
+	const alphabet = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	return rowFn("randstr", types.String, ps(pInt, pInt), func(v []any) (any, error) {
+		n := v[0].(int64)
+		if n < 0 || n > 1<<20 {
+			return nil, fmt.Errorf("length %d out of range", n)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		return string(b), nil
+	})(args[:1])
+}
+
+// uniform(min, max[, seed]): uniform in [min, max), DOUBLE.
+var bindUniform = func(args []Arg) (*Bound, error) {
+	r := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+	if len(args) == 3 {
+		seed, ok := toInt64(args[2].Value)
+		if !args[2].Const || !ok {
+			return nil, fmt.Errorf("function uniform expects a constant integer seed")
+		}
+		r = rand.New(rand.NewPCG(uint64(seed), uint64(seed)))
+	}
+	var mu sync.Mutex
+	return rowFn("uniform", types.Double, ps(pDouble), func(v []any) (any, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		lo, hi := v[0].(float64), v[1].(float64)
+		return lo + r.Float64()*(hi-lo), nil
+	})(args[:2])
+}
+
+// window_time(window): the window's end minus one microsecond, the
+// latest time inside it.
+var bindWindowTime = rowFn("window_time", types.Timestamp, ps(pAny), func(v []any) (any, error) {
+	sv, ok := v[0].(types.StructValue)
+	if !ok {
+		return nil, fmt.Errorf("expects a window STRUCT")
+	}
+	end, ok := sv.Get("end")
+	if !ok || end == nil {
+		return nil, nil
+	}
+	switch e := end.(type) {
+	case int64:
+		return e - 1, nil
+	case time.Time:
+		return e.UnixMicro() - 1, nil
+	case string:
+		us, ok := types.ParseTimestamp(e)
+		if !ok {
+			return nil, fmt.Errorf("bad window end %q", e)
+		}
+		return us - 1, nil
+	}
+	return nil, fmt.Errorf("bad window end %v", end)
+})

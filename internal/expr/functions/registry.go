@@ -331,6 +331,28 @@ var registry = []Def{
 	{Name: "try_to_number", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindToNumber(true)},
 	{Name: "to_char", Aliases: []string{"to_varchar"}, MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindToChar},
 
+	{Name: "map_from_entries", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindMapFromEntries},
+	{Name: "arrays_zip", MinArgs: 1, MaxArgs: -1, Kind: Scalar, Bind: bindArraysZip},
+	{Name: "explode_outer", MinArgs: 1, MaxArgs: 1, Kind: Generator, Bind: bindGeneratorOnly("explode_outer"),
+		Doc: "explode, with one row of NULLs for an empty or NULL input"},
+
+	// CSV (csv.go).
+	{Name: "from_csv", MinArgs: 2, MaxArgs: 3, Kind: Scalar, Bind: bindFromCSV},
+	{Name: "to_csv", MinArgs: 1, MaxArgs: 2, Kind: Scalar, Bind: bindToCSV},
+	{Name: "schema_of_csv", MinArgs: 1, MaxArgs: 2, Kind: Scalar, Bind: bindSchemaOfCSV},
+
+	// Encryption (crypto.go) and bitmaps (bitmap.go).
+	{Name: "aes_encrypt", MinArgs: 2, MaxArgs: 6, Kind: Scalar, Volatile: true, Bind: bindAESEncrypt},
+	{Name: "aes_decrypt", MinArgs: 2, MaxArgs: 5, Kind: Scalar, Bind: bindAESDecrypt(false)},
+	{Name: "try_aes_decrypt", MinArgs: 2, MaxArgs: 5, Kind: Scalar, Bind: bindAESDecrypt(true)},
+	{Name: "bitmap_bit_position", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindBitmapBitPosition},
+	{Name: "bitmap_bucket_number", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindBitmapBucketNumber},
+	{Name: "bitmap_count", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindBitmapCount},
+	{Name: "timestamp_nanos", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindTimestampNanos},
+	{Name: "randstr", MinArgs: 1, MaxArgs: 2, Kind: Scalar, Volatile: true, Bind: bindRandstr},
+	{Name: "uniform", MinArgs: 2, MaxArgs: 3, Kind: Scalar, Volatile: true, Bind: bindUniform},
+	{Name: "window_time", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindWindowTime},
+
 	// Hashing (hash.go).
 	{Name: "md5", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindMd5},
 	{Name: "sha1", Aliases: []string{"sha"}, MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindSha1},
@@ -410,5 +432,8 @@ var registry = []Def{
 	{Name: "bit_and", MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: makeBitAgg("and")},
 	{Name: "bit_or", MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: makeBitAgg("or")},
 	{Name: "bit_xor", MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: makeBitAgg("xor")},
+	{Name: "bitmap_construct_agg", MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: bitmapAgg("bitmap_construct_agg")},
+	{Name: "bitmap_or_agg", MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: bitmapAgg("bitmap_or_agg")},
+	{Name: "bitmap_and_agg", MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: bitmapAgg("bitmap_and_agg")},
 	{Name: "listagg", Aliases: []string{"string_agg"}, MinArgs: 1, MaxArgs: 2, Kind: Aggregate, Agg: makeListAgg},
 }

@@ -18,7 +18,7 @@ import (
 
 // String functions of Spark beyond strings.go, row by row (rowFn).
 
-var binaryType = arrow.BinaryTypes.Binary
+var binaryType arrow.DataType = arrow.BinaryTypes.Binary
 
 var pBinary = param{"BINARY", func(t arrow.DataType) arrow.DataType {
 	if t.ID() == arrow.NULL || t.ID() == arrow.BINARY || types.IsString(t) {

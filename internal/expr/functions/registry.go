@@ -353,6 +353,11 @@ var registry = []Def{
 	{Name: "uniform", MinArgs: 2, MaxArgs: 3, Kind: Scalar, Volatile: true, Bind: bindUniform},
 	{Name: "window_time", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindWindowTime},
 
+	// Session (session.go); volatile so that they are read per query, not folded.
+	{Name: "current_database", Aliases: []string{"current_schema"}, MinArgs: 0, MaxArgs: 0, Kind: Scalar, Volatile: true, Bind: bindCurrentDatabase},
+	{Name: "version", MinArgs: 0, MaxArgs: 0, Kind: Scalar, Bind: bindVersion},
+	{Name: "current_catalog", MinArgs: 0, MaxArgs: 0, Kind: Scalar, Volatile: true, Bind: bindCurrentCatalog},
+
 	// Hashing (hash.go).
 	{Name: "md5", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindMd5},
 	{Name: "sha1", Aliases: []string{"sha"}, MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindSha1},

@@ -28,9 +28,10 @@ func (e *Engine) bindQuery(ctx context.Context, q *sql.Query) (plan.Node, error)
 	return plan.NewBinder(ctx, tableResolver{e: e}).BindQuery(q)
 }
 
-// queryContext fixes now() for the whole statement.
+// queryContext fixes now() for the whole statement and gives
+// current_database() the session's database.
 func (e *Engine) queryContext(ctx context.Context) context.Context {
-	return expr.WithNow(ctx, e.now())
+	return expr.WithDatabase(expr.WithNow(ctx, e.now()), e.currentDB())
 }
 
 // runSelect runs a query to completion and returns its rows.

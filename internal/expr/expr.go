@@ -54,6 +54,11 @@ func WithNow(ctx context.Context, t time.Time) context.Context {
 	return functions.WithNow(ctx, t)
 }
 
+// WithDatabase sets the session's database for current_database().
+func WithDatabase(ctx context.Context, db string) context.Context {
+	return functions.WithDatabase(ctx, db)
+}
+
 // Now is the time WithNow fixed in ctx, or the wall clock.
 func Now(ctx context.Context) time.Time {
 	return functions.Now(ctx)

@@ -73,8 +73,16 @@ type Query struct {
 	// sinkRetries and sinkDead are the sink's counts at the last epoch,
 	// so each Progress carries its own epoch's.
 	sinkRetries, sinkDead int64
+	// CompactEvery is the longest run of deltas after a full snapshot of
+	// an exec.Incremental operator (default 32); a full one is also
+	// written once the deltas outgrow it. Negative: always full.
+	CompactEvery int64
+
 	// ops are Root's stateful operators with their ids (see stateOps).
 	ops []exec.StatefulOp
+	// chains are, by operator id, the deltas saved since its last full
+	// snapshot (see snapshotState).
+	chains map[string]*deltaChain
 }
 
 // ErrStopped is returned by Run when stop was requested (not an error for

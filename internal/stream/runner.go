@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -83,6 +84,9 @@ type Query struct {
 	// chains are, by operator id, the deltas saved since its last full
 	// snapshot (see snapshotState).
 	chains map[string]*deltaChain
+	// stateBuf holds one operator's snapshot at a time, reused across
+	// operators and epochs (every Store.Put copies what it reads).
+	stateBuf bytes.Buffer
 }
 
 // ErrStopped is returned by Run when stop was requested (not an error for

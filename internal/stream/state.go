@@ -61,22 +61,27 @@ func (q *Query) snapshotState(ctx context.Context, epoch int64) (*StateManifest,
 	}
 	m := &StateManifest{Operators: []StateEntry{}}
 	for _, op := range ops {
-		var buf bytes.Buffer
+		buf := &q.stateBuf
+		buf.Reset()
 		key := q.Checkpoint.StateKey(epoch, op.ID)
 		chain := q.chains[op.ID]
 		inc, ok := op.Op.(exec.Incremental)
 		delta := ok && chain != nil && chain.deltas < limit && chain.deltaBytes <= chain.full
 		if delta {
-			err = inc.SnapshotDelta(&buf)
+			err = inc.SnapshotDelta(buf)
 			key = q.Checkpoint.DeltaKey(epoch, op.ID)
 		} else {
-			err = op.Op.Snapshot(&buf)
+			err = op.Op.Snapshot(buf)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("operator %s: %w", op.ID, err)
 		}
 		size := int64(buf.Len())
-		if err := q.Checkpoint.Store.Put(ctx, key, &buf, false); err != nil {
+		err = q.Checkpoint.Store.Put(ctx, key, bytes.NewReader(buf.Bytes()), false)
+		if buf.Cap() > 64<<20 {
+			q.stateBuf = bytes.Buffer{} // a rare huge state must not stay pinned
+		}
+		if err != nil {
 			return nil, fmt.Errorf("operator %s: %w", op.ID, err)
 		}
 		entry := StateEntry{ID: op.ID, Fingerprint: op.Description.Fingerprint(), Description: op.Description}

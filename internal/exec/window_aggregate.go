@@ -60,6 +60,7 @@ type WindowAggregate struct {
 	order   []int64
 	idx     *array.Int64Builder
 	snapBuf bytes.Buffer
+	enc     keyEncoder // shared by the windows' aggregates, one at a time
 
 	budget  *MemoryBudget
 	stateID string
@@ -85,6 +86,19 @@ func (w *WindowAggregate) SetStateBudget(id string, b *MemoryBudget) {
 	for _, ow := range w.windows {
 		w.budgetAgg(ow.agg)
 	}
+}
+
+// newWindowAgg is one window's aggregate, under the operator's budget
+// and sharing its key encoder.
+func (w *WindowAggregate) newWindowAgg() (*HashAggregate, error) {
+	agg, err := NewHashAggregate(w.groupBy, w.names, w.aggs)
+	if err != nil {
+		return nil, err
+	}
+	w.budgetAgg(agg)
+	agg.enc = &w.enc
+	agg.table.shared = agg.enc
+	return agg, nil
 }
 
 func (w *WindowAggregate) budgetAgg(h *HashAggregate) {
@@ -169,11 +183,10 @@ func (w *WindowAggregate) Process(ctx context.Context, batch arrow.RecordBatch, 
 		if len(order) == 0 || s != last && !seen(s) {
 			order = append(order, s)
 			if _, open := w.windows[s]; !open {
-				agg, err := NewHashAggregate(w.groupBy, w.names, w.aggs)
+				agg, err := w.newWindowAgg()
 				if err != nil {
 					return err
 				}
-				w.budgetAgg(agg)
 				w.windows[s] = &openWindow{start: s, end: int64(ends.Value(i)), agg: agg}
 			}
 		}
@@ -332,11 +345,10 @@ func (w *WindowAggregate) readWindows(r io.Reader) error {
 		if _, err := io.ReadFull(r, data); err != nil {
 			return fmt.Errorf("window aggregate snapshot: %w", err)
 		}
-		agg, err := NewHashAggregate(w.groupBy, w.names, w.aggs)
+		agg, err := w.newWindowAgg()
 		if err != nil {
 			return err
 		}
-		w.budgetAgg(agg)
 		if err := agg.Restore(bytes.NewReader(data)); err != nil {
 			return fmt.Errorf("window aggregate snapshot: %w", err)
 		}

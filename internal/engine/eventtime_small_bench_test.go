@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -17,7 +18,8 @@ import (
 // update mode into JSON. Each epoch touches two or three windows, so its
 // state write should not grow with the open ones. ms/epoch is wall time
 // per epoch, state-KB/epoch what the checkpoint's state folder received
-// per epoch (every file written there, summed).
+// per epoch (every file written there, summed), alloc-MB/epoch the Go
+// heap allocated per epoch.
 func BenchmarkEventTimeSmallEpochs(b *testing.B) {
 	const files, rows = 40, 10000
 	dir := b.TempDir()
@@ -42,11 +44,14 @@ func BenchmarkEventTimeSmallEpochs(b *testing.B) {
 				b.Fatalf("%s: %v", q, err)
 			}
 		}
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
 		cpu0, t0 := cpuTime(), time.Now()
 		if _, err := eng.Execute(ctx, "INSERT STREAM INTO out SELECT TUMBLE(ts, '1 minute').start, status, path, count(*), sum(bytes) FROM src GROUP BY TUMBLE(ts, '1 minute'), status, path WITH (trigger = 'available_now', max_files_per_trigger = 1, output_mode = 'update')"); err != nil {
 			b.Fatal(err)
 		}
 		cpu, wall := cpuTime()-cpu0, time.Since(t0)
+		runtime.ReadMemStats(&m1)
 		if out == 0 || epochs == 0 {
 			b.Fatalf("wrote %d rows in %d epochs", out, epochs)
 		}
@@ -63,6 +68,8 @@ func BenchmarkEventTimeSmallEpochs(b *testing.B) {
 		b.ReportMetric(float64(wall.Milliseconds())/float64(epochs), "ms/epoch")
 		b.ReportMetric(float64(cpu.Milliseconds())/float64(epochs), "cpu-ms/epoch")
 		b.ReportMetric(float64(state)/1024/float64(epochs), "state-KB/epoch")
+		b.ReportMetric(float64(m1.TotalAlloc-m0.TotalAlloc)/(1<<20)/float64(epochs), "alloc-MB/epoch")
+		b.ReportMetric(float64(m1.NumGC-m0.NumGC)/float64(epochs), "GCs/epoch")
 		_ = eng.Close()
 	}
 }

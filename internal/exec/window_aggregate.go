@@ -165,22 +165,15 @@ func (w *WindowAggregate) Process(ctx context.Context, batch arrow.RecordBatch, 
 		rows[s] = idx[:0]
 	}
 	order := w.order[:0]
-	seen := func(s int64) bool {
-		for _, o := range order {
-			if o == s {
-				return true
-			}
-		}
-		return false
-	}
 	last := int64(0)
 	for i := 0; i < n; i++ {
 		if sa.IsNull(i) || starts.IsNull(i) {
 			continue
 		}
 		s := int64(starts.Value(i))
-		// Consecutive rows mostly share a window: skip the lookup then.
-		if len(order) == 0 || s != last && !seen(s) {
+		// Consecutive rows mostly share a window: skip the lookup then. A
+		// window already met in this batch has rows in its slice.
+		if len(order) == 0 || s != last && len(rows[s]) == 0 {
 			order = append(order, s)
 			if _, open := w.windows[s]; !open {
 				agg, err := w.newWindowAgg()

@@ -58,8 +58,8 @@ func etBenchInputs(b *testing.B, dir string, files, rows int) int64 {
 // (testutil/s3server; the output goes to local Parquet either way).
 // rows/cpu-s is the per-core figure (user+system CPU of this process;
 // the S3 server is a separate versitygw process, not counted), rows/s
-// the wall-clock one. state-KB is the largest state/N snapshot the run
-// checkpointed.
+// the wall-clock one. state-KB is the largest state file the run
+// checkpointed, state-KB/epoch all of them over the epochs.
 func BenchmarkEventTimeWindowedNDJSON(b *testing.B) {
 	const files, rows = 32, 25000
 	dir := b.TempDir()
@@ -124,16 +124,18 @@ func etBenchWindowed(b *testing.B, run, location string, setup []string, rows in
 	b.ReportMetric(float64(size)/(1<<20)/wall.Seconds(), "MB/s")
 	b.ReportMetric(float64(epochs), "epochs")
 	b.ReportMetric(float64(out), "rows-out")
-	var state int64
+	var state, written int64
 	_ = filepath.WalkDir(filepath.Join(run, "data"), func(p string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.Contains(filepath.ToSlash(p), "/state/") {
-			if fi, err := d.Info(); err == nil && fi.Size() > state {
-				state = fi.Size()
+			if fi, err := d.Info(); err == nil {
+				state = max(state, fi.Size())
+				written += fi.Size()
 			}
 		}
 		return nil
 	})
 	b.ReportMetric(float64(state)/1024, "state-KB")
+	b.ReportMetric(float64(written)/1024/float64(epochs), "state-KB/epoch")
 }
 
 // etWindowAgg is tumble(ts, 5 minutes), key -> count(*), sum(v) over a

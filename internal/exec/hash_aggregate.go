@@ -33,6 +33,9 @@ type HashAggregate struct {
 
 	ids   []uint32
 	fresh []int
+	// enc, when set, is a key encoder shared with other aggregates that
+	// never run at the same time (see keyTable.shared).
+	enc *keyEncoder
 
 	budget  *MemoryBudget
 	noSpill bool   // streaming: over budget is an error...
@@ -99,6 +102,7 @@ func (h *HashAggregate) Reset() {
 	}
 	h.first = h.first[:0]
 	h.table = newKeyTable(types)
+	h.table.shared = h.enc
 	h.keys = make([][]arrow.Array, len(h.groupBy))
 	h.accs = make([]expr.Accumulator, len(h.aggs))
 	for i, a := range h.aggs {

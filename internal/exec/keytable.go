@@ -28,6 +28,16 @@ type keyTable struct {
 
 	enc     keyEncoder
 	scratch []int64
+	// shared, when set, is used instead of enc: the window aggregate's
+	// windows take turns on one encoder rather than each growing its own.
+	shared *keyEncoder
+}
+
+func (t *keyTable) encoder() *keyEncoder {
+	if t.shared != nil {
+		return t.shared
+	}
+	return &t.enc
 }
 
 type keyMode int
@@ -216,7 +226,7 @@ func (t *keyTable) assign(cols []arrow.Array, rows int, ids []uint32, fresh []in
 			ids[i] = id
 		}
 	case keyBytes:
-		keys := t.enc.encode(cols, rows)
+		keys := t.encoder().encode(cols, rows)
 		for i := 0; i < rows; i++ {
 			id, ok := t.strs[string(keys[i])]
 			if !ok {
@@ -268,7 +278,7 @@ func (t *keyTable) lookup(cols []arrow.Array, rows int, ids []int32) {
 			}
 		}
 	case keyBytes:
-		keys := t.enc.encode(cols, rows)
+		keys := t.encoder().encode(cols, rows)
 		for i := 0; i < rows; i++ {
 			ids[i] = -1
 			if anyNull(cols, i) {

@@ -50,6 +50,18 @@ type WindowAggregate struct {
 
 	windows map[int64]*openWindow // by window start (µs)
 
+	// changed and removed are the windows opened or updated, and closed,
+	// since the last save (see Incremental): a delta holds only those.
+	changed, removed map[int64]struct{}
+
+	// Reused across batches and saves: the profile showed per-batch
+	// maps and builders as a large share of the stream's allocation.
+	rowsBy  map[int64][]int64
+	order   []int64
+	idx     *array.Int64Builder
+	snapBuf bytes.Buffer
+	enc     keyEncoder // shared by the windows' aggregates, one at a time
+
 	budget  *MemoryBudget
 	stateID string
 }
@@ -63,6 +75,7 @@ type openWindow struct {
 var (
 	_ Operator      = (*WindowAggregate)(nil)
 	_ Stateful      = (*WindowAggregate)(nil)
+	_ Incremental   = (*WindowAggregate)(nil)
 	_ StateBudgeted = (*WindowAggregate)(nil)
 )
 
@@ -73,6 +86,19 @@ func (w *WindowAggregate) SetStateBudget(id string, b *MemoryBudget) {
 	for _, ow := range w.windows {
 		w.budgetAgg(ow.agg)
 	}
+}
+
+// newWindowAgg is one window's aggregate, under the operator's budget
+// and sharing its key encoder.
+func (w *WindowAggregate) newWindowAgg() (*HashAggregate, error) {
+	agg, err := NewHashAggregate(w.groupBy, w.names, w.aggs)
+	if err != nil {
+		return nil, err
+	}
+	w.budgetAgg(agg)
+	agg.enc = &w.enc
+	agg.table.shared = agg.enc
+	return agg, nil
 }
 
 func (w *WindowAggregate) budgetAgg(h *HashAggregate) {
@@ -109,7 +135,8 @@ func NewWindowAggregate(groupBy []expr.Expr, names []string, aggs []*expr.Aggreg
 		return nil, err
 	}
 	return &WindowAggregate{groupBy: groupBy, names: names, aggs: aggs, window: window, mode: mode,
-		schema: proto.Schema(), windows: map[int64]*openWindow{}}, nil
+		schema: proto.Schema(), windows: map[int64]*openWindow{},
+		changed: map[int64]struct{}{}, removed: map[int64]struct{}{}, rowsBy: map[int64][]int64{}}, nil
 }
 
 // Schema is the keys then the aggregates, as HashAggregate's.
@@ -133,29 +160,37 @@ func (w *WindowAggregate) Process(ctx context.Context, batch arrow.RecordBatch, 
 	sa := win.(*array.Struct)
 	starts := sa.Field(0).(*array.Timestamp)
 	ends := sa.Field(1).(*array.Timestamp)
-	rows := map[int64][]int64{}
-	var order []int64
+	rows := w.rowsBy
+	for s, idx := range rows {
+		rows[s] = idx[:0]
+	}
+	order := w.order[:0]
+	last := int64(0)
 	for i := 0; i < n; i++ {
 		if sa.IsNull(i) || starts.IsNull(i) {
 			continue
 		}
 		s := int64(starts.Value(i))
-		if _, ok := rows[s]; !ok {
+		// Consecutive rows mostly share a window: skip the lookup then. A
+		// window already met in this batch has rows in its slice.
+		if len(order) == 0 || s != last && len(rows[s]) == 0 {
 			order = append(order, s)
 			if _, open := w.windows[s]; !open {
-				agg, err := NewHashAggregate(w.groupBy, w.names, w.aggs)
+				agg, err := w.newWindowAgg()
 				if err != nil {
 					return err
 				}
-				w.budgetAgg(agg)
 				w.windows[s] = &openWindow{start: s, end: int64(ends.Value(i)), agg: agg}
 			}
 		}
+		last = s
 		rows[s] = append(rows[s], int64(i))
 	}
+	w.order = order
 	for _, s := range order {
 		ow := w.windows[s]
 		ow.dirty = true
+		w.changed[s] = struct{}{}
 		idx := rows[s]
 		if len(idx) == n {
 			if err := ow.agg.Process(ctx, batch, out); err != nil {
@@ -163,10 +198,11 @@ func (w *WindowAggregate) Process(ctx context.Context, batch arrow.RecordBatch, 
 			}
 			continue
 		}
-		ib := array.NewInt64Builder(memory.DefaultAllocator)
-		ib.AppendValues(idx, nil)
-		ia := ib.NewArray()
-		ib.Release()
+		if w.idx == nil {
+			w.idx = array.NewInt64Builder(memory.DefaultAllocator)
+		}
+		w.idx.AppendValues(idx, nil)
+		ia := w.idx.NewArray()
 		sub, err := compute.Take(ctx, *compute.DefaultTakeOptions(), compute.NewDatumWithoutOwning(batch), compute.NewDatumWithoutOwning(ia))
 		ia.Release()
 		if err != nil {
@@ -177,6 +213,13 @@ func (w *WindowAggregate) Process(ctx context.Context, batch arrow.RecordBatch, 
 		rb.Release()
 		if err != nil {
 			return w.overBudget(err, ow.agg)
+		}
+	}
+	// Windows that got no rows this batch keep no index slice: the map
+	// stays as small as the windows in flight.
+	for s, idx := range rows {
+		if len(idx) == 0 {
+			delete(rows, s)
 		}
 	}
 	return nil
@@ -206,6 +249,8 @@ func (w *WindowAggregate) OnWatermark(ctx context.Context, t int64, out Output) 
 		}
 		ow.agg.Reset()
 		delete(w.windows, s)
+		delete(w.changed, s)
+		w.removed[s] = struct{}{}
 	}
 	return out.Send(ctx, Message{Watermark: t})
 }
@@ -230,51 +275,78 @@ func (w *WindowAggregate) EndEpoch(ctx context.Context, out Output) error {
 // Snapshot writes each open window: start, end, then its aggregate's
 // snapshot, length-prefixed.
 func (w *WindowAggregate) Snapshot(wr io.Writer) error {
-	ss := w.sortedStarts()
+	if err := w.writeWindows(wr, w.sortedStarts()); err != nil {
+		return err
+	}
+	w.clearChanges()
+	return nil
+}
+
+func (w *WindowAggregate) writeWindows(wr io.Writer, ss []int64) error {
 	if err := binary.Write(wr, binary.LittleEndian, int64(len(ss))); err != nil {
 		return err
 	}
+	buf := &w.snapBuf
 	for _, s := range ss {
 		ow := w.windows[s]
-		var buf bytes.Buffer
-		if err := ow.agg.Snapshot(&buf); err != nil {
+		buf.Reset()
+		if err := ow.agg.Snapshot(buf); err != nil {
 			return fmt.Errorf("window %d: %w", s, err)
 		}
-		for _, v := range []int64{ow.start, ow.end, int64(buf.Len())} {
-			if err := binary.Write(wr, binary.LittleEndian, v); err != nil {
-				return err
-			}
+		if err := binary.Write(wr, binary.LittleEndian, [3]int64{ow.start, ow.end, int64(buf.Len())}); err != nil {
+			return err
 		}
 		if _, err := wr.Write(buf.Bytes()); err != nil {
 			return err
 		}
 	}
+	if buf.Cap() > 4<<20 {
+		// One huge window must not pin its buffer for good.
+		w.snapBuf = bytes.Buffer{}
+	}
 	return nil
+}
+
+func (w *WindowAggregate) clearChanges() {
+	clear(w.changed)
+	clear(w.removed)
 }
 
 // Restore replaces the open windows with a snapshot's.
 func (w *WindowAggregate) Restore(r io.Reader) error {
+	w.windows = map[int64]*openWindow{}
+	w.clearChanges()
+	return w.readWindows(r)
+}
+
+// readWindows adds (or replaces) the windows of a section written by
+// writeWindows.
+func (w *WindowAggregate) readWindows(r io.Reader) error {
 	var n int64
 	if err := binary.Read(r, binary.LittleEndian, &n); err != nil {
 		return fmt.Errorf("window aggregate snapshot: %w", err)
 	}
-	w.windows = map[int64]*openWindow{}
 	for i := int64(0); i < n; i++ {
 		var hdr [3]int64
 		if err := binary.Read(r, binary.LittleEndian, &hdr); err != nil {
 			return fmt.Errorf("window aggregate snapshot: %w", err)
 		}
+		if hdr[2] < 0 || hdr[2] > maxSection {
+			return fmt.Errorf("corrupt window aggregate snapshot: window of %d bytes", hdr[2])
+		}
 		data := make([]byte, hdr[2])
 		if _, err := io.ReadFull(r, data); err != nil {
 			return fmt.Errorf("window aggregate snapshot: %w", err)
 		}
-		agg, err := NewHashAggregate(w.groupBy, w.names, w.aggs)
+		agg, err := w.newWindowAgg()
 		if err != nil {
 			return err
 		}
-		w.budgetAgg(agg)
 		if err := agg.Restore(bytes.NewReader(data)); err != nil {
 			return fmt.Errorf("window aggregate snapshot: %w", err)
+		}
+		if old, ok := w.windows[hdr[0]]; ok {
+			old.agg.Reset()
 		}
 		w.windows[hdr[0]] = &openWindow{start: hdr[0], end: hdr[1], agg: agg}
 	}

@@ -23,6 +23,9 @@ import (
 //	state/N/ID  snapshot of the stateful operator with id ID (kind-ordinal,
 //	            "window_aggregate-0") after epoch N; checkpoints written
 //	            before ids existed number them state/N/0, 1, ...
+//	state/N/ID.delta  what epoch N changed in an exec.Incremental
+//	            operator's state; commits/N says how many deltas follow
+//	            the last full snapshot (see StateEntry.Deltas)
 //	commits/N   epoch N is done: its output is flushed, its state saved;
 //	            its "state" lists the operators' ids and fingerprints
 //	sources/    the source's own progress (seen files)
@@ -82,6 +85,10 @@ type StateEntry struct {
 	ID          string                `json:"id"`
 	Fingerprint string                `json:"fingerprint"`
 	Description exec.StateDescription `json:"description"`
+	// Deltas is how many epochs' deltas (state/E/ID.delta for E in
+	// N-Deltas+1..N) follow the full snapshot state/(N-Deltas)/ID; 0 (and
+	// checkpoints written before deltas existed): state/N/ID is full.
+	Deltas int64 `json:"deltas,omitempty"`
 }
 
 func (c *Checkpoint) key(parts ...string) string { return c.Prefix + strings.Join(parts, "/") }
@@ -181,6 +188,14 @@ func (c *Checkpoint) StateKey(n int64, id string) string {
 	return c.key("state", strconv.FormatInt(n, 10), id)
 }
 
+// DeltaKey names what epoch n changed in the state of the operator with
+// id id.
+func (c *Checkpoint) DeltaKey(n int64, id string) string {
+	return c.StateKey(n, id) + deltaSuffix
+}
+
+const deltaSuffix = ".delta"
+
 // legacyStateKey names the i-th stateful operator's snapshot in
 // checkpoints written before operators had ids.
 func (c *Checkpoint) legacyStateKey(n int64, i int) string {
@@ -198,9 +213,21 @@ func (c *Checkpoint) SourceArea() connector.CheckpointArea {
 }
 
 // Purge deletes offsets, commits and state older than keep epochs before
-// last, so a long-running stream's checkpoint does not grow without end.
+// last, so a long-running stream's checkpoint does not grow without end;
+// never the full snapshots and deltas that commits/last restores from.
 func (c *Checkpoint) Purge(ctx context.Context, last int64, keep int64) error {
 	cut := last - keep
+	if cut > 0 {
+		rec, err := c.ReadCommit(ctx, last)
+		if err != nil {
+			return fmt.Errorf("reading commits/%d: %w", last, err)
+		}
+		if rec.State != nil {
+			for _, e := range rec.State.Operators {
+				cut = min(cut, last-e.Deltas)
+			}
+		}
+	}
 	if cut <= 0 {
 		return nil
 	}

@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -75,8 +76,19 @@ type Query struct {
 	sinkRetries, sinkDead int64
 	// totals are the counts through the last committed epoch (Totals).
 	totals Totals
+	// CompactEvery is the longest run of deltas after a full snapshot of
+	// an exec.Incremental operator (default 32); a full one is also
+	// written once the deltas outgrow it. Negative: always full.
+	CompactEvery int64
+
 	// ops are Root's stateful operators with their ids (see stateOps).
 	ops []exec.StatefulOp
+	// chains are, by operator id, the deltas saved since its last full
+	// snapshot (see snapshotState).
+	chains map[string]*deltaChain
+	// stateBuf holds one operator's snapshot at a time, reused across
+	// operators and epochs (every Store.Put copies what it reads).
+	stateBuf bytes.Buffer
 }
 
 // ErrStopped is returned by Run when stop was requested (not an error for

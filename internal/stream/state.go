@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -28,23 +29,71 @@ func (q *Query) stateOps() ([]exec.StatefulOp, error) {
 	return q.ops, nil
 }
 
-// snapshotState saves every stateful operator under state/epoch/<id> and
-// returns the manifest that commits/epoch records.
+// deltaChain is what an Incremental operator saved since its last full
+// snapshot: how many deltas and their bytes, against the full one's.
+type deltaChain struct {
+	deltas           int64
+	full, deltaBytes int64
+}
+
+// compactEvery is CompactEvery's default.
+const compactEvery = 32
+
+// snapshotState saves every stateful operator after epoch and returns the
+// manifest that commits/epoch records: an exec.Incremental operator's
+// changes as state/epoch/<id>.delta, chained to the deltas and the full
+// snapshot before it, until the chain is CompactEvery long or its deltas
+// outgrow the full snapshot; then (and for every other operator) a full
+// state/epoch/<id>. Epochs commit in order and a replayed epoch rewrites
+// its own files, so the chain of commits/epoch is always of committed
+// epochs.
 func (q *Query) snapshotState(ctx context.Context, epoch int64) (*StateManifest, error) {
 	ops, err := q.stateOps()
 	if err != nil {
 		return nil, err
 	}
+	if q.chains == nil {
+		q.chains = map[string]*deltaChain{}
+	}
+	limit := q.CompactEvery
+	if limit == 0 {
+		limit = compactEvery
+	}
 	m := &StateManifest{Operators: []StateEntry{}}
 	for _, op := range ops {
-		var buf bytes.Buffer
-		if err := op.Op.Snapshot(&buf); err != nil {
+		buf := &q.stateBuf
+		buf.Reset()
+		key := q.Checkpoint.StateKey(epoch, op.ID)
+		chain := q.chains[op.ID]
+		inc, ok := op.Op.(exec.Incremental)
+		delta := ok && chain != nil && chain.deltas < limit && chain.deltaBytes <= chain.full
+		if delta {
+			err = inc.SnapshotDelta(buf)
+			key = q.Checkpoint.DeltaKey(epoch, op.ID)
+		} else {
+			err = op.Op.Snapshot(buf)
+		}
+		if err != nil {
 			return nil, fmt.Errorf("operator %s: %w", op.ID, err)
 		}
-		if err := q.Checkpoint.Store.Put(ctx, q.Checkpoint.StateKey(epoch, op.ID), &buf, false); err != nil {
+		size := int64(buf.Len())
+		err = q.Checkpoint.Store.Put(ctx, key, bytes.NewReader(buf.Bytes()), false)
+		if buf.Cap() > 64<<20 {
+			q.stateBuf = bytes.Buffer{} // a rare huge state must not stay pinned
+		}
+		if err != nil {
 			return nil, fmt.Errorf("operator %s: %w", op.ID, err)
 		}
-		m.Operators = append(m.Operators, StateEntry{ID: op.ID, Fingerprint: op.Description.Fingerprint(), Description: op.Description})
+		entry := StateEntry{ID: op.ID, Fingerprint: op.Description.Fingerprint(), Description: op.Description}
+		switch {
+		case delta:
+			chain.deltas++
+			chain.deltaBytes += size
+			entry.Deltas = chain.deltas
+		case ok && limit > 0:
+			q.chains[op.ID] = &deltaChain{full: size}
+		}
+		m.Operators = append(m.Operators, entry)
 	}
 	return m, nil
 }
@@ -54,6 +103,7 @@ func (q *Query) snapshotState(ctx context.Context, epoch int64) (*StateManifest,
 // operators: otherwise a *StateMismatchError, before anything is
 // restored. A checkpoint with no commit fits any plan.
 func (q *Query) restoreState(ctx context.Context, epoch int64, commit *CommitRecord) error {
+	q.chains = nil
 	if epoch < 0 {
 		return nil
 	}
@@ -67,9 +117,55 @@ func (q *Query) restoreState(ctx context.Context, epoch int64, commit *CommitRec
 	if changes := stateChanges(commit.State, ops); len(changes) > 0 {
 		return &StateMismatchError{Stream: q.Name, Checkpoint: q.Checkpoint.String(), Changes: changes}
 	}
+	saved := map[string]StateEntry{}
+	for _, e := range commit.State.Operators {
+		saved[e.ID] = e
+	}
+	chains := map[string]*deltaChain{}
 	for _, op := range ops {
-		if err := q.restoreOne(ctx, q.Checkpoint.StateKey(epoch, op.ID), op); err != nil {
+		e := saved[op.ID]
+		if e.Deltas < 0 || e.Deltas > epoch {
+			return fmt.Errorf("operator %s: commits/%d lists %d deltas", op.ID, epoch, e.Deltas)
+		}
+		base := epoch - e.Deltas
+		full, err := q.restoreOne(ctx, q.Checkpoint.StateKey(base, op.ID), op, false)
+		if err != nil {
 			return err
+		}
+		chain := &deltaChain{full: full}
+		for n := base + 1; n <= epoch; n++ {
+			size, err := q.restoreOne(ctx, q.Checkpoint.DeltaKey(n, op.ID), op, true)
+			if err != nil {
+				return err
+			}
+			chain.deltas++
+			chain.deltaBytes += size
+		}
+		chains[op.ID] = chain
+	}
+	q.chains = chains
+	return q.removeUncommittedState(ctx, epoch)
+}
+
+// removeUncommittedState deletes state saved after epoch, the last
+// commit: an epoch that crashed before its commit left it, and its
+// replay writes its own (a stale delta is never read, but would linger).
+func (q *Query) removeUncommittedState(ctx context.Context, epoch int64) error {
+	p := q.Checkpoint.key("state") + "/"
+	var stale []string
+	err := q.Checkpoint.Store.List(ctx, p, "", func(o storage.ObjectInfo) error {
+		e, _, _ := strings.Cut(strings.TrimPrefix(o.Key, p), "/")
+		if n, err := strconv.ParseInt(e, 10, 64); err == nil && n > epoch {
+			stale = append(stale, o.Key)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("listing %s: %w", p, err)
+	}
+	for _, k := range stale {
+		if err := q.Checkpoint.Store.Delete(ctx, k); err != nil && !errors.Is(err, storage.ErrNotFound) {
+			return fmt.Errorf("removing uncommitted state %s: %w", k, err)
 		}
 	}
 	return nil
@@ -95,27 +191,52 @@ func (q *Query) restoreLegacyState(ctx context.Context, epoch int64, ops []exec.
 			fmt.Sprintf("the checkpoint holds the state of %d stateful operators and the query has %d", saved, len(ops))}}
 	}
 	for i, op := range ops {
-		if err := q.restoreOne(ctx, q.Checkpoint.legacyStateKey(epoch, i), op); err != nil {
+		if _, err := q.restoreOne(ctx, q.Checkpoint.legacyStateKey(epoch, i), op, false); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (q *Query) restoreOne(ctx context.Context, key string, op exec.StatefulOp) error {
+// restoreOne restores op from key, a full snapshot or (delta) a delta
+// applied on top of what is restored so far; it returns the bytes read.
+func (q *Query) restoreOne(ctx context.Context, key string, op exec.StatefulOp, delta bool) (int64, error) {
+	var inc exec.Incremental
+	if delta {
+		var ok bool
+		if inc, ok = op.Op.(exec.Incremental); !ok {
+			return 0, fmt.Errorf("operator %s: the checkpoint holds deltas of its state, which it cannot apply", op.ID)
+		}
+	}
 	r, err := q.Checkpoint.Store.Open(ctx, key)
 	if errors.Is(err, storage.ErrNotFound) {
-		return fmt.Errorf("operator %s: its snapshot %s is missing from the checkpoint", op.ID, key)
+		return 0, fmt.Errorf("operator %s: its snapshot %s is missing from the checkpoint", op.ID, key)
 	}
 	if err != nil {
-		return fmt.Errorf("operator %s: %w", op.ID, err)
+		return 0, fmt.Errorf("operator %s: %w", op.ID, err)
 	}
-	err = op.Op.Restore(r)
+	cr := &countingReader{r: r}
+	if delta {
+		err = inc.RestoreDelta(cr)
+	} else {
+		err = op.Op.Restore(cr)
+	}
 	r.Close()
 	if err != nil {
-		return fmt.Errorf("operator %s: %w", op.ID, err)
+		return 0, fmt.Errorf("operator %s: restoring %s: %w", op.ID, key, err)
 	}
-	return nil
+	return cr.n, nil
+}
+
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // stateChanges lists how the plan's stateful operators differ from the

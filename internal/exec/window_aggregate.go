@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -52,6 +53,10 @@ type WindowAggregate struct {
 
 	budget  *MemoryBudget
 	stateID string
+
+	// late, when set, supplies the epoch's watermark and counts the rows
+	// dropped because their window is already closed.
+	late *EventTime
 }
 
 type openWindow struct {
@@ -112,6 +117,17 @@ func NewWindowAggregate(groupBy []expr.Expr, names []string, aggs []*expr.Aggreg
 		schema: proto.Schema(), windows: map[int64]*openWindow{}}, nil
 }
 
+// DropLateFrom makes the aggregate judge lateness for et (which then
+// passes every row): in an epoch run at watermark W, windows ending at
+// or before W are emitted or evicted when the epoch ends, so, as in
+// Spark, a row of such a window is late, dropped and counted on et;
+// a row of a window still open at the watermark is added even if its
+// event time is older than W.
+func (w *WindowAggregate) DropLateFrom(et *EventTime) {
+	w.late = et
+	et.PassLate()
+}
+
 // Schema is the keys then the aggregates, as HashAggregate's.
 func (w *WindowAggregate) Schema() *arrow.Schema { return w.schema }
 
@@ -135,8 +151,16 @@ func (w *WindowAggregate) Process(ctx context.Context, batch arrow.RecordBatch, 
 	ends := sa.Field(1).(*array.Timestamp)
 	rows := map[int64][]int64{}
 	var order []int64
+	wm, late := int64(math.MinInt64), int64(0)
+	if w.late != nil {
+		wm = w.late.Watermark()
+	}
 	for i := 0; i < n; i++ {
 		if sa.IsNull(i) || starts.IsNull(i) {
+			continue
+		}
+		if w.late != nil && int64(ends.Value(i)) <= wm {
+			late++
 			continue
 		}
 		s := int64(starts.Value(i))
@@ -152,6 +176,9 @@ func (w *WindowAggregate) Process(ctx context.Context, batch arrow.RecordBatch, 
 			}
 		}
 		rows[s] = append(rows[s], int64(i))
+	}
+	if late > 0 {
+		w.late.AddLate(late)
 	}
 	for _, s := range order {
 		ow := w.windows[s]

@@ -342,8 +342,10 @@ func etUpdateRun(t *testing.T, files [][]etEvent, size, slide time.Duration, res
 
 // etInjectLate adds rows to files from the third on: some older than the
 // watermark their epoch runs with (the largest event time of the earlier
-// files minus the delay), marked late, and one exactly at the watermark,
-// which is on time. It returns how many late rows it added.
+// files minus the delay), and one exactly at the watermark, which is on
+// time. Those whose 5-minute window ends at or before that watermark are
+// marked late (Spark's rule); the others are on time, though older than
+// the watermark. It returns how many late rows it added.
 func etInjectLate(seed int64, files [][]etEvent) int {
 	r := rand.New(rand.NewSource(seed))
 	var maxTs time.Time
@@ -353,7 +355,15 @@ func etInjectLate(seed int64, files [][]etEvent) int {
 			wm := maxTs.Add(-etDelay)
 			for j := r.Intn(4); j > 0; j-- {
 				back := time.Duration(1+r.Intn(900)) * time.Second
-				files[i] = append(files[i], etEvent{ts: wm.Add(-back), k: string(rune('a' + r.Intn(3))), v: 1000 + r.Intn(100), late: true})
+				ts, k, v := wm.Add(-back), string(rune('a'+r.Intn(3))), 1000+r.Intn(100)
+				// Spark's rule: late only when the row's 5-minute window
+				// ends at or before the watermark (it was emitted or
+				// evicted); an older row of a still-open window counts.
+				if ts.Truncate(5 * time.Minute).Add(5 * time.Minute).After(wm) {
+					files[i] = append(files[i], etEvent{ts: ts, k: k, v: v - 1000})
+					continue
+				}
+				files[i] = append(files[i], etEvent{ts: ts, k: k, v: v, late: true})
 				late++
 			}
 			files[i] = append(files[i], etEvent{ts: wm, k: "a", v: 7})

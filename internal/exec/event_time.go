@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -16,6 +17,12 @@ import (
 // watermark (counting them), and records the largest event time it
 // passes, from which the stream derives the next watermark. Rows with a
 // NULL event time pass: they belong to no window.
+//
+// When a window aggregate follows (PassLate), it passes every row and
+// the aggregate decides: as in Spark, a row is late only when its
+// window has already been emitted or evicted, which the aggregate alone
+// knows. The aggregate counts its drops here (AddLate), so Late stays
+// the one count the stream reports.
 type EventTime struct {
 	Base
 	schema    *arrow.Schema
@@ -23,7 +30,8 @@ type EventTime struct {
 	name      string
 	watermark int64
 	maxEvent  int64
-	late      int64
+	late      atomic.Int64
+	passLate  bool
 }
 
 var _ Operator = (*EventTime)(nil)
@@ -39,14 +47,25 @@ func NewEventTime(schema *arrow.Schema, col int) (*EventTime, error) {
 // StartEpoch sets the watermark rows are judged against and resets the
 // per-epoch counters.
 func (e *EventTime) StartEpoch(watermark int64) {
-	e.watermark, e.maxEvent, e.late = watermark, math.MinInt64, 0
+	e.watermark, e.maxEvent = watermark, math.MinInt64
+	e.late.Store(0)
 }
+
+// PassLate makes Process keep rows older than the watermark: a later
+// operator judges lateness and reports it through AddLate.
+func (e *EventTime) PassLate() { e.passLate = true }
+
+// Watermark is the watermark of the current epoch (MinInt64: none).
+func (e *EventTime) Watermark() int64 { return e.watermark }
+
+// AddLate counts n rows dropped as late by a later operator.
+func (e *EventTime) AddLate(n int64) { e.late.Add(n) }
 
 // MaxEvent is the largest event time seen this epoch (MinInt64: none).
 func (e *EventTime) MaxEvent() int64 { return e.maxEvent }
 
 // Late is the number of rows dropped as late this epoch.
-func (e *EventTime) Late() int64 { return e.late }
+func (e *EventTime) Late() int64 { return e.late.Load() }
 
 // Schema is the input's.
 func (e *EventTime) Schema() *arrow.Schema { return e.schema }
@@ -64,7 +83,7 @@ func (e *EventTime) Process(ctx context.Context, batch arrow.RecordBatch, out Ou
 			continue
 		}
 		v := int64(ts.Value(i))
-		if v < e.watermark {
+		if v < e.watermark && !e.passLate {
 			late++
 			continue
 		}
@@ -75,7 +94,7 @@ func (e *EventTime) Process(ctx context.Context, batch arrow.RecordBatch, out Ou
 	if late == 0 {
 		return out.Send(ctx, Message{Batch: batch})
 	}
-	e.late += int64(late)
+	e.late.Add(int64(late))
 	if late == n {
 		return nil
 	}

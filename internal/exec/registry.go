@@ -25,7 +25,7 @@ func Operators() []OperatorInfo {
 		{Name: "Distinct", Stateful: true, Description: "passes each distinct row once"},
 		{Name: "HashJoin", Stateful: true, Description: "equi-join against an in-memory build side (inner, outer, semi, anti, cross)"},
 		{Name: "Generate", Description: "explode/posexplode of an ARRAY or MAP"},
-		{Name: "EventTime", Description: "drops rows older than the epoch's watermark and tracks the largest event time"},
+		{Name: "EventTime", Description: "drops rows older than the epoch's watermark (unless a window aggregate judges them) and tracks the largest event time"},
 		{Name: "WindowAggregate", Stateful: true, Description: "streaming GROUP BY an event-time window: per-window state, written when the watermark closes the window (append) or each epoch (update)"},
 		{Name: "StreamAggregate", Stateful: true, Description: "streaming GROUP BY without a window: every group written each epoch (complete, update)"},
 		{Name: "Window", Buffers: true, Description: "window functions (batch only): sorts by partition and order keys (spilling under a budget), then computes each partition"},

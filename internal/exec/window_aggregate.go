@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -64,6 +65,10 @@ type WindowAggregate struct {
 
 	budget  *MemoryBudget
 	stateID string
+
+	// late, when set, supplies the epoch's watermark and counts the rows
+	// dropped because their window is already closed.
+	late *EventTime
 }
 
 type openWindow struct {
@@ -139,6 +144,17 @@ func NewWindowAggregate(groupBy []expr.Expr, names []string, aggs []*expr.Aggreg
 		changed: map[int64]struct{}{}, removed: map[int64]struct{}{}, rowsBy: map[int64][]int64{}}, nil
 }
 
+// DropLateFrom makes the aggregate judge lateness for et (which then
+// passes every row): in an epoch run at watermark W, windows ending at
+// or before W are emitted or evicted when the epoch ends, so, as in
+// Spark, a row of such a window is late, dropped and counted on et;
+// a row of a window still open at the watermark is added even if its
+// event time is older than W.
+func (w *WindowAggregate) DropLateFrom(et *EventTime) {
+	w.late = et
+	et.PassLate()
+}
+
 // Schema is the keys then the aggregates, as HashAggregate's.
 func (w *WindowAggregate) Schema() *arrow.Schema { return w.schema }
 
@@ -166,8 +182,16 @@ func (w *WindowAggregate) Process(ctx context.Context, batch arrow.RecordBatch, 
 	}
 	order := w.order[:0]
 	last := int64(0)
+	wm, late := int64(math.MinInt64), int64(0)
+	if w.late != nil {
+		wm = w.late.Watermark()
+	}
 	for i := 0; i < n; i++ {
 		if sa.IsNull(i) || starts.IsNull(i) {
+			continue
+		}
+		if w.late != nil && int64(ends.Value(i)) <= wm {
+			late++
 			continue
 		}
 		s := int64(starts.Value(i))
@@ -187,6 +211,9 @@ func (w *WindowAggregate) Process(ctx context.Context, batch arrow.RecordBatch, 
 		rows[s] = append(rows[s], int64(i))
 	}
 	w.order = order
+	if late > 0 {
+		w.late.AddLate(late)
+	}
 	for _, s := range order {
 		ow := w.windows[s]
 		ow.dirty = true

@@ -116,6 +116,9 @@ type compiler struct {
 	opts      Options
 	streaming bool
 	p         *Plan
+	// events maps each compiled event-time node to its operator, so a
+	// window aggregate can take over its late-row decision.
+	events map[*plan.EventTime]*exec.EventTime
 }
 
 // localStage remembers the stateless operators that run inside scan
@@ -167,6 +170,10 @@ func (c *compiler) build(n plan.Node) (*localStage, error) {
 		}
 		if c.streaming {
 			c.p.EventTime, c.p.EventDelay = op, t.Delay
+			if c.events == nil {
+				c.events = map[*plan.EventTime]*exec.EventTime{}
+			}
+			c.events[t] = op
 		}
 		return in.add(op), nil
 	case *plan.Union:
@@ -190,6 +197,11 @@ func (c *compiler) build(n plan.Node) (*localStage, error) {
 			op, err := c.streamAggregate(t)
 			if err != nil {
 				return nil, err
+			}
+			if wa, ok := op.(*exec.WindowAggregate); ok {
+				if et := c.events[rowwiseEventTime(t.Input)]; et != nil {
+					wa.DropLateFrom(et)
+				}
 			}
 			return in.add(op), nil
 		}

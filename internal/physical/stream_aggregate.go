@@ -56,3 +56,26 @@ func onStreamPath(n plan.Node) bool {
 		}
 	}
 }
+
+// rowwiseEventTime is the event-time node under n when only row-by-row
+// operators (filters, projections, explodes such as HOP's) lie between:
+// then each row's window is the one its event time gives, and the window
+// aggregate can judge lateness by window as Spark does. Through a join,
+// a session assignment or another aggregate it is nil, and the
+// event-time node keeps dropping rows older than the watermark.
+func rowwiseEventTime(n plan.Node) *plan.EventTime {
+	for {
+		switch t := n.(type) {
+		case *plan.EventTime:
+			return t
+		case *plan.Filter:
+			n = t.Input
+		case *plan.Project:
+			n = t.Input
+		case *plan.Explode:
+			n = t.Input
+		default:
+			return nil
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package functions
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -9,18 +10,23 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"sluice/internal/types"
 )
 
-// approx_percentile(x, p[, accuracy]) / percentile_approx: a KLL-style
-// compacting sketch per group. Level l holds values of weight 2^l; a full
-// level is sorted and every other value (alternating offsets, so results
-// are deterministic) moves up. With k = accuracy/10 (default 10000/10 =
-// 1000) values per level the rank error stays well under 1%. p is a
-// constant DOUBLE in [0, 1] or an ARRAY of them; the result is DOUBLE or
-// ARRAY<DOUBLE> (x is read as DOUBLE).
+// approx_percentile(x, p[, accuracy]) / percentile_approx: Spark's
+// contract. A group keeps its values exactly while it holds at most
+// accuracy (default 10000) of them, so small groups get the exact
+// percentile; past that it becomes a KLL-style compacting sketch with
+// k = accuracy values per level (level l holds values of weight 2^l; a
+// full level is sorted and every other value, alternating offsets so
+// results are deterministic, moves up), a rank error of about
+// 1/accuracy. p is a constant DOUBLE in [0, 1] or an ARRAY of them. The
+// result has x's type (an integer or floating type; DECIMAL answers
+// DOUBLE), or an ARRAY of it; values are held as DOUBLE, so a BIGINT
+// beyond 2^53 comes back rounded.
 func makeApproxPercentile(args []Arg, distinct bool) (*AggBound, error) {
 	if t := types.Normalize(args[0].Type); !types.IsNumeric(t) && t.ID() != arrow.NULL {
 		return nil, fmt.Errorf("approx_percentile expects a numeric argument, got %s", sqlName(t))
@@ -54,22 +60,33 @@ func makeApproxPercentile(args []Arg, distinct bool) (*AggBound, error) {
 			return nil, fmt.Errorf("approx_percentile: percentages must be between 0 and 1, got %v", p)
 		}
 	}
-	k := 1000
+	k := 10000
 	if len(args) == 3 {
 		acc, ok := toInt64(args[2].Value)
 		if !args[2].Const || !ok || acc <= 0 {
 			return nil, fmt.Errorf("approx_percentile: the accuracy must be a positive constant integer")
 		}
-		k = int(min(max(acc/10, 16), 100000))
+		k = int(min(max(acc, 16), 1000000))
 	}
-	rt := types.Double
+	et := percentileType(args[0].Type)
+	rt := et
 	if many {
-		rt = types.Array(types.Double)
+		rt = types.Array(et)
 	}
 	casts := []arrow.DataType{types.Double, nil, nil}[:len(args)]
 	return &AggBound{Type: rt, Casts: casts, New: func() Accumulator {
-		return &percentileAcc{k: k, ps: ps, many: many}
+		return &percentileAcc{k: k, ps: ps, many: many, typ: et}
 	}}, nil
+}
+
+// percentileType is the result type for input t: Spark answers in the
+// input's type. Values come from x, so they convert back exactly.
+func percentileType(t arrow.DataType) arrow.DataType {
+	switch types.Normalize(t).ID() {
+	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64, arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64, arrow.FLOAT32:
+		return types.Normalize(t)
+	}
+	return types.Double
 }
 
 func asFloat(v any) (float64, bool) {
@@ -213,6 +230,7 @@ func (s *KLL) Quantiles(ps []float64) []float64 {
 }
 
 type percentileAcc struct {
+	typ  arrow.DataType // the result's element type
 	k    int
 	ps   []float64
 	many bool
@@ -266,7 +284,7 @@ func (a *percentileAcc) Result(n int) (arrow.Array, error) {
 			}
 			out[g] = a.gs[g].Quantiles(a.ps)[0]
 		}
-		return fixedArray(types.Double, out, valid), nil
+		return a.asType(fixedArray(types.Double, out, valid))
 	}
 	b := array.NewListBuilder(mem, types.Double)
 	defer b.Release()
@@ -279,7 +297,24 @@ func (a *percentileAcc) Result(n int) (arrow.Array, error) {
 		b.Append(true)
 		vb.AppendValues(a.gs[g].Quantiles(a.ps), nil)
 	}
-	return b.NewArray(), nil
+	return a.asType(b.NewArray())
+}
+
+// asType converts DOUBLE results (or lists of them) to the input's type.
+func (a *percentileAcc) asType(arr arrow.Array) (arrow.Array, error) {
+	if a.typ == nil || arrow.TypeEqual(a.typ, types.Double) {
+		return arr, nil
+	}
+	defer arr.Release()
+	to := a.typ
+	if a.many {
+		to = types.Array(a.typ)
+	}
+	out, err := compute.CastArray(context.Background(), arr, compute.SafeCastOptions(to))
+	if err != nil {
+		return nil, fmt.Errorf("approx_percentile: result as %s: %w", sqlName(a.typ), err)
+	}
+	return out, nil
 }
 
 func (a *percentileAcc) Snapshot(w io.Writer) error {

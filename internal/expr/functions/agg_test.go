@@ -160,11 +160,11 @@ func TestApproxPercentile(t *testing.T) {
 	}
 }
 
-// Up to k = 1000 values the sketch is exact (Spark is while n <= accuracy),
+// Up to accuracy (10000) values the sketch is exact, as Spark is,
 // p = 0 and p = 1 are the exact extremes at any n, and a constant array()
 // call is accepted as the list of percentages.
 func TestApproxPercentileExact(t *testing.T) {
-	for _, n := range []int{1000, 1001, 50000} {
+	for _, n := range []int{1000, 10000, 10001, 50000} {
 		fb := array.NewFloat64Builder(memory.DefaultAllocator)
 		for i := 0; i < n; i++ {
 			fb.Append(float64((i * 7919) % n))
@@ -183,8 +183,8 @@ func TestApproxPercentileExact(t *testing.T) {
 		if got[0].(float64) != 0 || got[3].(float64) != float64(n-1) {
 			t.Errorf("n=%d: min, max = %v, %v, want 0, %d", n, got[0], got[3], n-1)
 		}
-		if n == 1000 && (got[1].(float64) != 249 || got[2].(float64) != 499) {
-			t.Errorf("n=1000: p25, p50 = %v, %v, want 249, 499 (exact)", got[1], got[2])
+		if n == 10000 && (got[1].(float64) != 2499 || got[2].(float64) != 4999) {
+			t.Errorf("n=10000: p25, p50 = %v, %v, want 2499, 4999 (exact)", got[1], got[2])
 		}
 	}
 }

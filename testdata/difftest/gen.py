@@ -52,6 +52,8 @@ EXCLUDED = {
     " EXCEPT ": "EXCEPT is not supported by Sluice (only UNION)",
     " INTERSECT ": "INTERSECT is not supported by Sluice (only UNION)",
     "position(": "position(a IN b) / locate are not implemented by Sluice (instr is)",
+    "split_part(": "split_part is not implemented by Sluice",
+    "ascii(": "ascii is not implemented by Sluice",
     " / 0,": "division by zero is an error in both (Spark ANSI mode, DuckDB's default)",
 }
 
@@ -60,6 +62,10 @@ EXCLUDED = {
 TRANSLATE = [
     # Spark numbers days 1 (Sunday) to 7 (Saturday), DuckDB 0 to 6.
     (re.compile(r"dayofweek\(([a-z]+)\)"), r"(dayofweek(\1) + 1)"),
+    # Spark truncates a DOUBLE cast to an integer, DuckDB rounds.
+    (re.compile(r"CAST\((score|d|c) AS BIGINT\)"), r"CAST(trunc(\1) AS BIGINT)"),
+    # Spark's regexp_replace replaces every match, DuckDB's the first unless 'g'.
+    (re.compile(r"regexp_replace\(([a-z]+), '([^']*)', '([^']*)'\)"), r"regexp_replace(\1, '\2', '\3', 'g')"),
     # Spark's sign returns DOUBLE, DuckDB's an integer.
     (re.compile(r"sign\(([a-z]+)\)"), r"CAST(sign(\1) AS DOUBLE)"),
 ]
@@ -466,6 +472,63 @@ MISC_T = [
 ]
 
 
+MORE_T = [
+    "SELECT id, CAST({n} AS BIGINT) FROM {t}",
+    "SELECT id, round({n}), round({n}, 1) FROM {t}",
+    "SELECT id, CAST({n} AS STRING), CAST({n} > 2 AS STRING) FROM {t}",
+    "SELECT id, regexp_replace({s}, '[aeiou]', '_') FROM {t}",
+    "SELECT id, regexp_extract({s}, '([A-Za-z]+)', 1) FROM {t}",
+    "SELECT id, repeat({s}, 2), split_part({s}, ' ', 1) FROM {t}",
+    "SELECT {g}, count(*), sum({n}) FROM {t} GROUP BY ROLLUP ({g})",
+    "SELECT {g}, {h}, count(*) FROM {t} GROUP BY CUBE ({g}, {h})",
+    "SELECT {g}, {h}, count({n}) FROM {t} GROUP BY GROUPING SETS (({g}), ({h}), ())",
+    "SELECT {g}, count(*) FILTER (WHERE {n} > 2), sum({n}) FILTER (WHERE {n} < 5) FROM {t} GROUP BY {g}",
+    "SELECT id, lag({n}, 1, 0) OVER (ORDER BY id), nth_value({n}, 2) OVER (ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) FROM {t}",
+    "SELECT id, count(*) OVER (), sum({n}) OVER () FROM {t}",
+    "SELECT id, rank() OVER (ORDER BY {s} DESC NULLS FIRST) FROM {t}",
+    "SELECT id FROM {t} ORDER BY id LIMIT 0",
+    "SELECT x.id, y.id FROM {t} x LEFT JOIN {t} y ON x.{n} = y.{n} AND x.id <> y.id",
+    "SELECT id FROM {t} x WHERE {n} NOT IN (SELECT {n} FROM {t} WHERE id > 5)",
+    "SELECT id FROM {t} x WHERE {n} IN (SELECT {n} FROM {t} WHERE id > 5)",
+    "SELECT id, (SELECT {n} FROM {t} WHERE id = -1) FROM {t}",
+    "SELECT id FROM {t} x WHERE NOT EXISTS (SELECT 1 FROM {t} y WHERE y.{n} > x.{n})",
+    "SELECT id, CASE WHEN {n} IS NULL THEN NULL WHEN {n} > 1 THEN CASE WHEN id > 3 THEN 'a' ELSE 'b' END END FROM {t}",
+    "SELECT {g}, avg({n}) AS m FROM {t} GROUP BY {g} ORDER BY m DESC NULLS LAST, {g} NULLS FIRST LIMIT 3",
+    "SELECT id FROM {t} UNION ALL SELECT id FROM {t} ORDER BY id DESC LIMIT 5",
+    "SELECT {g} AS k, count(*) FROM {t} GROUP BY 1 ORDER BY 1 NULLS LAST",
+    "SELECT id, {n} BETWEEN 1 AND 3, NOT ({n} > 2) FROM {t}",
+    "SELECT id, abs({n}) % 3, -{n} % 3 FROM {t}",
+    "SELECT max(id), min({s}), count(DISTINCT {s}) FROM {t} WHERE {s} IS NOT NULL",
+    "SELECT id, ascii({s}), chr(65 + CAST(id AS INT)) FROM {t}",
+    "SELECT id, {s} = upper({s}), {s} < lower({s}) FROM {t}",
+]
+
+
+def q_more(rng):
+    tab = pick_table(rng)
+    g, h = rng.sample(GRP[tab], 2)
+    f = rng.choice(MORE_T)
+    sql = f.format(t=tab, n=rng.choice(NUM[tab]), s=rng.choice(STR[tab]), g=g, h=h)
+    return "more", sql, ("nosort" if "LIMIT" in sql or "ORDER BY 1" in sql else "rowsort")
+
+
+TS_T = [
+    "SELECT id, CAST({c} AS STRING) FROM {t}",
+    "SELECT id, extract(year FROM {c}), extract(month FROM {c}) FROM {t}",
+    "SELECT id, {c} + INTERVAL 1 HOUR, {c} - INTERVAL 2 DAY FROM {t}",
+    "SELECT id FROM {t} WHERE {c} BETWEEN TIMESTAMP '2026-01-01 00:30:00' AND TIMESTAMP '2026-05-01 00:00:00'",
+    "SELECT CAST({c} AS DATE) AS dd, count(*) FROM {t} GROUP BY CAST({c} AS DATE)",
+    "SELECT id, min({c}) OVER (ORDER BY id), max({c}) OVER () FROM {t}",
+    "SELECT id, CAST('2026-01-05' AS DATE), CAST('2026-01-05 10:00:00' AS TIMESTAMP) FROM {t} WHERE id < 3",
+    "SELECT id, second({c}), dayofyear({c}), weekofyear({c}) FROM {t}",
+]
+
+
+def q_ts(rng):
+    tab = rng.choice(["people", "sales"])
+    return "ts", rng.choice(TS_T).format(t=tab, c=TSC[tab]), "rowsort"
+
+
 def q_misc(rng):
     tab = pick_table(rng)
     f = rng.choice(MISC_T)
@@ -478,7 +541,7 @@ FAMILIES = [
     ("windows", q_window, 40), ("case", q_case, 30), ("strings", q_string, 35),
     ("dates", q_date, 30), ("math", q_math, 30), ("joins", q_join, 25),
     ("subqueries", q_subquery, 30), ("order_limit", q_order, 25), ("distinct_setops", q_distinct, 15),
-    ("nulls", q_nulls, 12), ("misc", q_misc, 80),
+    ("nulls", q_nulls, 12), ("misc", q_misc, 80), ("more", q_more, 80), ("timestamps", q_ts, 16),
 ]
 
 

@@ -148,18 +148,11 @@ def fmt_double(x):
         if "." not in s:
             s += ".0"
         return s
-    s = repr(x)
-    if "e" not in s:
-        s = "%e" % x
-        mant, exp = s.split("e")
-        mant = mant.rstrip("0")
-        if mant.endswith("."):
-            mant += "0"
-    else:
-        mant, exp = s.split("e")
-    if "." not in mant:
-        mant += ".0"
-    return mant + "E" + str(int(exp))
+    # Java's scientific form from the shortest digits: 4.8516519541E8.
+    sign, digits, exp = decimal.Decimal(repr(x)).normalize().as_tuple()
+    ds = "".join(str(d) for d in digits)
+    mant = ds[0] + "." + (ds[1:] or "0")
+    return ("-" if sign else "") + mant + "E" + str(exp + len(ds) - 1)
 
 
 def fmt(v):
@@ -504,6 +497,44 @@ MORE_T = [
 ]
 
 
+EDGE_T = [
+    "SELECT s.id, s.v FROM sales s WHERE s.v > (SELECT avg(v) FROM sales s2 WHERE s2.g = s.g)",
+    "SELECT s.id FROM sales s WHERE EXISTS (SELECT 1 FROM t WHERE t.a = s.o) OR s.v IS NULL",
+    "SELECT s.id FROM sales s WHERE s.o NOT IN (SELECT t.a FROM t WHERE t.b = s.g)",
+    "SELECT id, o IN (SELECT a FROM t), o NOT IN (SELECT a FROM t WHERE a IS NOT NULL) FROM sales",
+    "WITH x AS (SELECT g, sum(v) AS sv FROM sales GROUP BY g), y AS (SELECT * FROM x WHERE sv > {k}) SELECT a.g, a.sv, b.g FROM x a LEFT JOIN y b ON a.g = b.g",
+    "SELECT id, g, v FROM (SELECT id, g, v, row_number() OVER (PARTITION BY g ORDER BY v DESC NULLS LAST, id) AS rn FROM sales) x WHERE rn <= {k}",
+    "SELECT count(*), sum({n}) FROM {t} HAVING count(*) > {k}",
+    "SELECT id FROM {t} ORDER BY {n} * -1 NULLS LAST, id LIMIT 4",
+    "SELECT DISTINCT {g} FROM {t} ORDER BY {g} DESC NULLS FIRST",
+    "SELECT id FROM people WHERE name LIKE '%!_%' ESCAPE '!' OR name = 'Dana \"D\" O''Neil, Jr.'",
+    "SELECT id, coalesce({n}, 0.5), CASE WHEN id > {k} THEN 1 ELSE 2.5 END FROM {t}",
+    "SELECT id, nullif({s}, 'x'), nullif({s}, '') FROM {t}",
+    "SELECT id, power({n}, 4), {n} / 100000, {n} * 3000000000 FROM {t}",
+    "SELECT id, exp({n}) FROM {t}",
+    "SELECT {g}, stddev_samp({n}), variance({n}) FROM {t} WHERE id <= {k} GROUP BY {g}",
+    "SELECT id, lag({s}, 1, 'none') OVER (ORDER BY id), lead({s}) OVER (PARTITION BY {g} ORDER BY id) FROM {t}",
+    "SELECT id, sum({n}) OVER (ORDER BY id DESC RANGE BETWEEN 1 PRECEDING AND 1 FOLLOWING) FROM {t}",
+    "SELECT id, avg({n}) OVER (PARTITION BY {g} ORDER BY id ROWS BETWEEN 2 PRECEDING AND 1 FOLLOWING) FROM {t}",
+    "SELECT x.{g}, count(*), count(y.id) FROM {t} x FULL OUTER JOIN {t} y ON x.{g} = y.{g} AND x.id = y.id + 1 GROUP BY x.{g}",
+    "SELECT a.id, b.id FROM {t} a JOIN {t} b ON a.id = b.id + 1 OR a.id = b.id * 3",
+    "SELECT min({f}), max({f}), count(DISTINCT {f}) FROM {t}",
+    "SELECT id, {s} FROM {t} ORDER BY {s} NULLS FIRST, id",
+    "SELECT {g}, max({n}) - min({n}), count(*) * 2 FROM {t} GROUP BY {g}",
+    "SELECT id, {n} FROM {t} WHERE {n} = (SELECT max({n}) FROM {t})",
+    "SELECT id, CAST({n} AS INT) + 1, CAST(id AS DOUBLE) * 0.1 FROM {t}",
+    "SELECT id, CASE {g} WHEN NULL THEN 'n' ELSE 'v' END FROM {t}",
+]
+
+
+def q_edge(rng):
+    tab = pick_table(rng)
+    f = rng.choice(EDGE_T)
+    sql = f.format(t=tab, n=rng.choice(NUM[tab]), s=rng.choice(STR[tab]), g=rng.choice(GRP[tab]),
+                   f=rng.choice(GRP[tab] + NUM[tab] + STR[tab]), k=rng.choice([1, 2, 3, 5]))
+    return "edge", sql, ("nosort" if "ORDER BY" in sql.split(")")[-1] else "rowsort")
+
+
 def q_more(rng):
     tab = pick_table(rng)
     g, h = rng.sample(GRP[tab], 2)
@@ -541,7 +572,7 @@ FAMILIES = [
     ("windows", q_window, 40), ("case", q_case, 30), ("strings", q_string, 35),
     ("dates", q_date, 30), ("math", q_math, 30), ("joins", q_join, 25),
     ("subqueries", q_subquery, 30), ("order_limit", q_order, 25), ("distinct_setops", q_distinct, 15),
-    ("nulls", q_nulls, 12), ("misc", q_misc, 80), ("more", q_more, 80), ("timestamps", q_ts, 16),
+    ("nulls", q_nulls, 12), ("misc", q_misc, 80), ("more", q_more, 80), ("timestamps", q_ts, 16), ("edge", q_edge, 80),
 ]
 
 

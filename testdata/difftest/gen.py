@@ -54,6 +54,11 @@ EXCLUDED = {
     "position(": "position(a IN b) / locate are not implemented by Sluice (instr is)",
     "split_part(": "split_part is not implemented by Sluice",
     "ascii(": "ascii is not implemented by Sluice",
+    "cbrt(": "cbrt is not implemented by Sluice",
+    "last_day(": "last_day is not implemented by Sluice",
+    "trim(BOTH": "trim(BOTH|LEADING|TRAILING x FROM s) syntax is not supported by Sluice",
+    ", 0, 2)": "substr(s, 0, n): Spark (Sluice) treats start 0 as 1, DuckDB returns one character fewer",
+    "* 1.0 / 3": "decimal literals: Spark (Sluice) divides DECIMALs exactly (1.000000000000), DuckDB's / gives DOUBLE",
     " / 0,": "division by zero is an error in both (Spark ANSI mode, DuckDB's default)",
 }
 
@@ -66,6 +71,10 @@ TRANSLATE = [
     (re.compile(r"CAST\((score|d|c) AS BIGINT\)"), r"CAST(trunc(\1) AS BIGINT)"),
     # Spark's regexp_replace replaces every match, DuckDB's the first unless 'g'.
     (re.compile(r"regexp_replace\(([a-z]+), '([^']*)', '([^']*)'\)"), r"regexp_replace(\1, '\2', '\3', 'g')"),
+    # Spark's floor and ceil of a number return BIGINT, DuckDB's keep the type.
+    (re.compile(r"(?<!CAST\()\b(floor|ceil)\(([a-z]+)\)"), r"CAST(\1(\2) AS BIGINT)"),
+    # Spark's concat is NULL when an argument is, DuckDB's skips NULLs; || agrees.
+    (re.compile(r"\bconcat\(([^()]*)\)"), lambda m: "(" + " || ".join(m.group(1).split(", ")) + ")"),
     # Spark's sign returns DOUBLE, DuckDB's an integer.
     (re.compile(r"sign\(([a-z]+)\)"), r"CAST(sign(\1) AS DOUBLE)"),
 ]
@@ -535,6 +544,41 @@ def q_edge(rng):
     return "edge", sql, ("nosort" if "ORDER BY" in sql.split(")")[-1] else "rowsort")
 
 
+EXTRA_T = [
+    "SELECT {g}, sum({n}) AS sv, rank() OVER (ORDER BY sum({n}) DESC NULLS LAST) FROM {t} GROUP BY {g}",
+    "SELECT {g}, count(*), sum(count(*)) OVER () FROM {t} GROUP BY {g}",
+    "SELECT {n} % 2 AS m, count(*), avg(DISTINCT {n}) FROM {t} GROUP BY {n} % 2",
+    "SELECT CASE WHEN {n} > 2 THEN 'hi' ELSE 'lo' END AS k, count(*) FROM {t} GROUP BY CASE WHEN {n} > 2 THEN 'hi' ELSE 'lo' END",
+    "SELECT {g}, sum(CASE WHEN {n} > 1 THEN 1 ELSE 0 END), max(CASE WHEN id > 3 THEN {s} END) FROM {t} GROUP BY {g}",
+    "SELECT id, concat({s}, '!', {s}) FROM {t}",
+    "SELECT id, substr({s}, -3), substr({s}, 0, 2), substring({s}, 2) FROM {t}",
+    "SELECT id, floor({n}), ceil({n}) FROM {t}",
+    "SELECT id, round({n} * 1.1, 1), round({n} / 7, 3) FROM {t}",
+    "SELECT id, log10(abs({n}) + 1), cbrt({n}), log(2, abs({n}) + 1) FROM {t}",
+    "SELECT id, upper({s}), length({s}), reverse({s}) FROM people",
+    "SELECT id, translate({s}, 'ab', 'xy'), initcap({s}) FROM {t}",
+    "SELECT x.id, y.k FROM {t} x LEFT JOIN l y ON x.id = y.k WHERE y.k IS NULL",
+    "SELECT l.k, count(r.rv) FROM l LEFT JOIN r ON l.k = r.k GROUP BY l.k",
+    "SELECT l.lv, r.rv FROM l JOIN r ON l.k = r.k OR (l.k IS NULL AND r.k IS NULL)",
+    "SELECT l.lv, r.rv FROM l JOIN r ON l.k <=> r.k",
+    "SELECT id, year(day), month(day), day(day) FROM t",
+    "SELECT id, datediff(day, DATE '2026-01-01') FROM t",
+    "SELECT id, last_day(day) FROM t",
+    "SELECT day, count(*) FROM t WHERE day >= DATE '2026-01-31' GROUP BY day",
+    "SELECT id, CAST(day AS TIMESTAMP), CAST(day AS STRING) FROM t",
+    "SELECT id, trim(BOTH 'x' FROM {s}), trim(LEADING ' ' FROM {s}) FROM {t}",
+    "SELECT id, a * 1.0 / 3, a / 3 * 3 FROM t",
+    "SELECT sum(a), sum(c), avg(a), count(DISTINCT a, b) FROM t",
+]
+
+
+def q_extra(rng):
+    tab = pick_table(rng)
+    f = rng.choice(EXTRA_T)
+    sql = f.format(t=tab, n=rng.choice(NUM[tab]), s=rng.choice(STR[tab]), g=rng.choice(GRP[tab]))
+    return "extra", sql, "rowsort"
+
+
 def q_more(rng):
     tab = pick_table(rng)
     g, h = rng.sample(GRP[tab], 2)
@@ -572,7 +616,7 @@ FAMILIES = [
     ("windows", q_window, 40), ("case", q_case, 30), ("strings", q_string, 35),
     ("dates", q_date, 30), ("math", q_math, 30), ("joins", q_join, 25),
     ("subqueries", q_subquery, 30), ("order_limit", q_order, 25), ("distinct_setops", q_distinct, 15),
-    ("nulls", q_nulls, 12), ("misc", q_misc, 80), ("more", q_more, 80), ("timestamps", q_ts, 16), ("edge", q_edge, 80),
+    ("nulls", q_nulls, 12), ("misc", q_misc, 80), ("more", q_more, 80), ("timestamps", q_ts, 16), ("edge", q_edge, 80), ("extra", q_extra, 70),
 ]
 
 

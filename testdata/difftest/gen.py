@@ -59,6 +59,10 @@ EXCLUDED = {
     "trim(BOTH": "trim(BOTH|LEADING|TRAILING x FROM s) syntax is not supported by Sluice",
     ", 0, 2)": "substr(s, 0, n): Spark (Sluice) treats start 0 as 1, DuckDB returns one character fewer",
     "* 1.0 / 3": "decimal literals: Spark (Sluice) divides DECIMALs exactly (1.000000000000), DuckDB's / gives DOUBLE",
+    " ALL (SELECT": "x op ALL/ANY (subquery) is not supported by Sluice (nor by Spark)",
+    " ANY (SELECT": "x op ALL/ANY (subquery) is not supported by Sluice (nor by Spark)",
+    " LIMIT 1)": "a correlated subquery under LIMIT is not decorrelated by Sluice (column not found)",
+    "(SELECT id, id ": "duplicate column names in a derived table are ambiguous in Spark (Sluice); DuckDB renames them",
     " / 0,": "division by zero is an error in both (Spark ANSI mode, DuckDB's default)",
 }
 
@@ -579,6 +583,38 @@ def q_extra(rng):
     return "extra", sql, "rowsort"
 
 
+LAST_T = [
+    "SELECT x.id, x.{n} FROM (SELECT id, {n} FROM {t} ORDER BY {n} DESC NULLS LAST, id LIMIT {k}) x",
+    "SELECT id FROM {t} WHERE EXISTS (SELECT 1 FROM sales WHERE sales.o = {t}.id LIMIT 1)",
+    "SELECT {g}, count(*) FROM {t} GROUP BY {g} HAVING count(*) >= (SELECT count(*) FROM {t}) / 10",
+    "SELECT p.id, s.id, row_number() OVER (PARTITION BY p.city ORDER BY s.id) FROM people p JOIN sales s ON p.id = s.o",
+    "SELECT id, CAST('12' AS BIGINT) + id, CAST(' 7 ' AS BIGINT), CAST('1.5' AS DOUBLE) FROM {t} WHERE id < 3",
+    "SELECT id, CAST(id % 2 AS BOOLEAN), CAST({n} > 1 AS INT) FROM {t}",
+    "SELECT {g}, count(*) FROM {t} WHERE 1 = 0 GROUP BY {g}",
+    "SELECT min(name), max(name), min(city), max(city) FROM people",
+    "SELECT name FROM people WHERE name > 'Z'",
+    "SELECT id, {n} IN (1, 1, 2, 2) FROM {t}",
+    "SELECT count(*) FROM (SELECT DISTINCT {g}, {h} FROM {t}) x",
+    "SELECT {g}, {h}, count(*) FROM {t} GROUP BY {g}, {h} HAVING count(*) > 1",
+    "SELECT id, sum({n}) OVER w, avg({n}) OVER w FROM {t} WINDOW w AS (PARTITION BY {g} ORDER BY id)",
+    "SELECT id, {n} FROM {t} WHERE {n} > ALL (SELECT {n} FROM {t} WHERE id < 3)",
+    "SELECT id, {n} FROM {t} WHERE {n} = ANY (SELECT {n} FROM {t} WHERE id < 3)",
+    "SELECT id, CASE WHEN {n} > 1 THEN {s} END || 'z' FROM {t}",
+    "SELECT id, if({n} > 1, 'y', 'n'), ifnull({s}, '-'), nvl({n}, -9) FROM {t}",
+    "SELECT * FROM l",
+    "SELECT l.*, r.rv FROM l LEFT JOIN r USING (k)",
+    "SELECT k, lv, rv FROM l FULL OUTER JOIN r USING (k)",
+]
+
+
+def q_last(rng):
+    tab = pick_table(rng)
+    g, h = rng.sample(GRP[tab], 2)
+    f = rng.choice(LAST_T)
+    sql = f.format(t=tab, n=rng.choice(NUM[tab]), s=rng.choice(STR[tab]), g=g, h=h, k=rng.choice([1, 2, 4]))
+    return "last", sql, "rowsort"
+
+
 def q_more(rng):
     tab = pick_table(rng)
     g, h = rng.sample(GRP[tab], 2)
@@ -616,7 +652,7 @@ FAMILIES = [
     ("windows", q_window, 40), ("case", q_case, 30), ("strings", q_string, 35),
     ("dates", q_date, 30), ("math", q_math, 30), ("joins", q_join, 25),
     ("subqueries", q_subquery, 30), ("order_limit", q_order, 25), ("distinct_setops", q_distinct, 15),
-    ("nulls", q_nulls, 12), ("misc", q_misc, 80), ("more", q_more, 80), ("timestamps", q_ts, 16), ("edge", q_edge, 80), ("extra", q_extra, 70),
+    ("nulls", q_nulls, 12), ("misc", q_misc, 80), ("more", q_more, 80), ("timestamps", q_ts, 16), ("edge", q_edge, 80), ("extra", q_extra, 70), ("misc2", q_last, 50),
 ]
 
 

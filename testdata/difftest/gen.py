@@ -387,9 +387,8 @@ def q_join(rng):
     if kind == 2:
         return "join", ("SELECT p.city, count(*), sum(s.v) FROM people p %s sales s ON p.id = s.id GROUP BY p.city"
                         % rng.choice(JOINS)), "rowsort"
-    return "join", ("SELECT a.id, b.id FROM sales a JOIN sales b ON a.g = b.g AND a.id < b.id WHERE %s"
-                    % num_pred(rng, "sales").replace("id", "a.id", 1) if False else
-                    "SELECT a.id, b.id FROM sales a JOIN sales b ON a.g = b.g AND a.id < b.id WHERE a.v > %d" % rng.choice([0, 10, 30])), "rowsort"
+    return "join", ("SELECT a.id, b.id FROM sales a JOIN sales b ON a.g = b.g AND a.id < b.id WHERE a.v > %d"
+                     % rng.choice([0, 10, 30])), "rowsort"
 
 
 def q_subquery(rng):

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -117,12 +118,13 @@ func (b *Binder) bindJoin(j *sql.Join) (Node, *scope, error) {
 	case len(j.Using) > 0:
 		for i := range sc.cols {
 			c := &sc.cols[i]
-			if i < len(ls.cols) {
+			// SELECT * shows a USING key once, as Spark does: the right
+			// side's for a RIGHT JOIN (the left one may be NULL there).
+			if (i < len(ls.cols)) != (kind == RightJoin) {
 				continue
 			}
 			for _, name := range j.Using {
 				if strings.EqualFold(c.Name, name) {
-					// SELECT * shows a USING key once, as Spark does.
 					c.Hidden = true
 				}
 			}
@@ -159,7 +161,53 @@ func (b *Binder) bindJoin(j *sql.Join) (Node, *scope, error) {
 	if node.Kind == CrossJoin && len(node.LeftKeys) > 0 {
 		node.Kind = InnerJoin
 	}
+	if kind == FullJoin && len(j.Using) > 0 {
+		return fullUsing(node, sc, ls, j.Using)
+	}
 	return node, sc, nil
+}
+
+// fullUsing makes an unqualified USING key of a FULL JOIN read
+// coalesce(l.k, r.k), as Spark does: either side may be the NULL one.
+// The coalesced key takes the left key's place; the left key itself moves
+// to the end, hidden, so l.k still reads the left side.
+func fullUsing(node *Join, sc *scope, ls *scope, using []string) (Node, *scope, error) {
+	in := node.Schema()
+	n := len(sc.cols)
+	exprs := make([]expr.Expr, 0, n+len(using))
+	names := make([]string, 0, n+len(using))
+	for i, f := range in.Fields() {
+		exprs = append(exprs, expr.Col(i, f.Name, f.Type))
+		names = append(names, f.Name)
+	}
+	out := &scope{cols: append([]scopeCol{}, sc.cols...), outer: sc.outer}
+	for _, name := range using {
+		l, _ := ls.find("", name)
+		var r *scopeCol
+		for i := len(ls.cols); i < n; i++ {
+			if strings.EqualFold(sc.cols[i].Name, name) {
+				r = &sc.cols[i]
+				break
+			}
+		}
+		if l == nil || r == nil {
+			continue
+		}
+		co, err := expr.Call("coalesce", expr.Col(l.Index, l.Name, l.Type), expr.Col(r.Index, r.Name, r.Type))
+		if err != nil {
+			return nil, nil, fmt.Errorf("USING %s: %w", name, err)
+		}
+		orig := out.cols[l.Index]
+		exprs[l.Index] = co
+		out.cols[l.Index].Table = ""
+		out.cols[l.Index].Type = co.Type()
+		orig.Index = len(exprs)
+		orig.Hidden = true
+		exprs = append(exprs, expr.Col(l.Index, l.Name, l.Type))
+		names = append(names, l.Name)
+		out.cols = append(out.cols, orig)
+	}
+	return &Project{Input: node, Exprs: exprs, Names: names}, out, nil
 }
 
 // equiKeys recognises l = r where l reads only left columns and r only

@@ -35,12 +35,12 @@ ORDER BY server_errors DESC, country
 LIMIT 5;
 
 -- 3. JSON in, Parquet out: daily status counts written with INSERT INTO a
---    Parquet table in the data dir, then read back. INSERT appends part
---    files, so a second run counts twice: delete sluice-data/quickstart/ to
---    start over (INSERT OVERWRITE will do that once it is supported).
+--    Parquet table, then read back. Without a LOCATION the table is
+--    managed: its files go in the data dir (tables/status_by_day/), and
+--    DROP TABLE removes them, so every run starts afresh.
 DROP TABLE IF EXISTS status_by_day;
 CREATE TABLE status_by_day (date DATE, status INT, requests BIGINT)
-  USING parquet LOCATION 'sluice-data/quickstart/status_by_day/';
+  USING parquet;
 
 INSERT INTO status_by_day
 SELECT date, status, count(*)

@@ -111,7 +111,7 @@ func IsConstant(e Expr) bool {
 	constant := true
 	Walk(e, func(x Expr) bool {
 		switch n := x.(type) {
-		case *Column:
+		case *Column, *LambdaVar:
 			constant = false
 		case *CallExpr:
 			if n.def.Volatile {

@@ -22,6 +22,8 @@ type exprBinder struct {
 	b    *Binder
 	sc   *scope
 	hook hook
+	// lambdas are the parameters of the lambdas whose body is being bound.
+	lambdas []lambdaFrame
 }
 
 // bindScalar binds e over sc; aggregate calls are an error here.
@@ -208,6 +210,8 @@ func (eb *exprBinder) bindNode(e sql.Expr) (expr.Expr, error) {
 		return expr.Call("extract", f, x)
 	case *sql.Call:
 		return eb.bindCall(t)
+	case *sql.Lambda:
+		return nil, errAt(t, "a lambda is only allowed as an argument of transform, filter, exists, forall or aggregate")
 	case *sql.Subquery, *sql.Exists:
 		if v, ok := eb.b.subqueryExprs[e]; ok {
 			return v, nil
@@ -277,6 +281,14 @@ func (eb *exprBinder) bindCall(c *sql.Call) (expr.Expr, error) {
 	if name == "grouping" || name == "grouping_id" {
 		return nil, errAt(c, "%s() is only allowed with GROUP BY ROLLUP, CUBE or GROUPING SETS, in the SELECT list, HAVING and ORDER BY", name)
 	}
+	if higherOrder[name] {
+		return eb.bindHigherOrder(c, name)
+	}
+	for _, a := range c.Args {
+		if _, ok := a.(*sql.Lambda); ok {
+			return nil, errAt(a, "%s does not take a lambda argument", name)
+		}
+	}
 	if !expr.IsFunction(name) {
 		return nil, errAt(c, "unknown function %s%s", c.Name, suggest.DidYouMean(c.Name, expr.FunctionNames()))
 	}
@@ -294,6 +306,14 @@ func (eb *exprBinder) bindColumn(c *sql.ColumnRef) (expr.Expr, error) {
 	var col *scopeCol
 	var err error
 	rest := parts[1:]
+	if v := eb.lambdaVar(parts[0]); v != nil {
+		for _, f := range rest {
+			if v, err = expr.Field(v, f); err != nil {
+				return nil, errAt(c, "%v", err)
+			}
+		}
+		return v, nil
+	}
 	if len(parts) >= 2 && eb.sc.hasTable(parts[0]) {
 		col, err = eb.sc.find(parts[0], parts[1])
 		if err != nil {

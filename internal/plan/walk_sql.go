@@ -55,6 +55,8 @@ func sqlChildren(e sql.Expr) []sql.Expr {
 		kids = []sql.Expr{t.X, t.Index}
 	case *sql.FieldAccess:
 		kids = []sql.Expr{t.X}
+	case *sql.Lambda:
+		kids = []sql.Expr{t.Body}
 	}
 	return kids
 }

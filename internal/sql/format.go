@@ -268,7 +268,7 @@ var callNeedsQuote = map[string]bool{"CAST": true, "TRY_CAST": true, "EXTRACT": 
 func (e *Call) format(b *strings.Builder) {
 	name := QuoteIdent(e.Name)
 	switch strings.ToUpper(e.Name) {
-	case "LIKE", "ILIKE", "RLIKE", "REGEXP":
+	case "LIKE", "ILIKE", "RLIKE", "REGEXP", "EXISTS":
 		// Only the call form reaches here (x LIKE p is a Like node), and
 		// the parser reads these names as calls before '('.
 		name = e.Name

@@ -118,7 +118,7 @@ func (lx *lexer) skipSpace() (token, bool) {
 // twoCharOps are the operators of two characters; the lexer tries them
 // before single characters.
 var twoCharOps = map[string]bool{
-	"==": true, "<>": true, "!=": true, "<=": true, ">=": true, "||": true, "::": true,
+	"==": true, "<>": true, "!=": true, "<=": true, ">=": true, "||": true, "::": true, "->": true,
 }
 
 const oneCharOps = "=<>+-*/%.,()[];:"

@@ -248,6 +248,7 @@ func (p *parser) postfix(x Expr) (Expr, error) {
 // follows: left(s, 3), right(s, 3), rlike(s, re), like(s, p).
 var callKeywords = map[string]bool{
 	"LEFT": true, "RIGHT": true, "LIKE": true, "ILIKE": true, "RLIKE": true, "REGEXP": true,
+	"EXISTS": true,
 }
 
 func (p *parser) primary() (Expr, error) {
@@ -297,7 +298,10 @@ func (p *parser) primary() (Expr, error) {
 				return p.extractExpr()
 			}
 		case "EXISTS":
-			return p.existsExpr()
+			// exists(arr, x -> ...) is Spark's higher-order function.
+			if !isOp(next, "(") || startsQuery(p.peek(2)) {
+				return p.existsExpr()
+			}
 		}
 	}
 	if isOp(next, "(") && (isIdentTok(t) || !t.quoted && callKeywords[strings.ToUpper(t.text)]) {
@@ -507,7 +511,7 @@ func (p *parser) call() (Expr, error) {
 	} else {
 		p.acceptKw("ALL")
 	}
-	args, err := p.exprList()
+	args, err := p.callArgs()
 	if err != nil {
 		return nil, err
 	}
@@ -555,4 +559,71 @@ func (p *parser) filterClause(c *Call) error {
 	}
 	c.Filter = f
 	return p.expectOp(")")
+}
+
+// callArgs reads a call's comma-separated arguments, where any argument
+// may be a lambda.
+func (p *parser) callArgs() ([]Expr, error) {
+	var out []Expr
+	for {
+		var e Expr
+		var err error
+		if n := p.lambdaAhead(); n > 0 {
+			e, err = p.lambda(n)
+		} else {
+			e, err = p.expr()
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+		if !p.acceptOp(",") {
+			return out, nil
+		}
+	}
+}
+
+// lambdaAhead reports how many tokens the parameter list of a lambda
+// starting here takes (x -> is 1, (a, b) -> is 5), or 0 if none starts.
+func (p *parser) lambdaAhead() int {
+	if isIdentTok(p.tok()) && isOp(p.peek(1), "->") {
+		return 1
+	}
+	if !p.atOp("(") {
+		return 0
+	}
+	for i := 1; ; i += 2 {
+		if !isIdentTok(p.peek(i)) {
+			return 0
+		}
+		switch {
+		case isOp(p.peek(i+1), ","):
+		case isOp(p.peek(i+1), ")") && isOp(p.peek(i+2), "->"):
+			return i + 2
+		default:
+			return 0
+		}
+	}
+}
+
+// lambda reads a lambda whose parameter list takes n tokens.
+func (p *parser) lambda(n int) (Expr, error) {
+	l := &Lambda{At: p.tok().pos}
+	for i := 0; i < n; i++ {
+		if t := p.advance(); isIdentTok(t) {
+			for _, q := range l.Params {
+				if strings.EqualFold(q, t.text) {
+					return nil, errAt(t.pos, "lambda parameter %s is repeated", t.text)
+				}
+			}
+			l.Params = append(l.Params, t.text)
+		}
+	}
+	p.advance() // ->
+	body, err := p.expr()
+	if err != nil {
+		return nil, err
+	}
+	l.Body = body
+	return l, nil
 }

@@ -13,11 +13,19 @@ import (
 var updateCoverage = flag.Bool("update", false, "rewrite the Spark function table in docs/sql.md")
 
 // syntaxForms are Spark function names that Sluice's parser turns into
-// something other than a registry call (CAST, CASE WHEN, IN lists).
+// something other than a registry call (CAST, CASE WHEN, IN lists, and
+// the higher-order functions, whose lambdas the binder binds and
+// expr.HigherOrder evaluates).
 var syntaxForms = map[string]string{
-	"cast": "CAST(x AS type)",
-	"when": "CASE WHEN",
-	"in":   "x IN (...)",
+	"cast":      "CAST(x AS type)",
+	"when":      "CASE WHEN",
+	"in":        "x IN (...)",
+	"transform": "lambda",
+	"filter":    "lambda",
+	"exists":    "lambda",
+	"forall":    "lambda",
+	"aggregate": "lambda",
+	"reduce":    "lambda",
 }
 
 const (

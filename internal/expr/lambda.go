@@ -104,6 +104,10 @@ func HigherOrder(name string, args []Expr, lambdas []Lambda) (Expr, error) {
 			return nil, fmt.Errorf("aggregate takes an array, a start value, a merge lambda and an optional finish lambda")
 		}
 		h.typ = lambdas[0].Body.Type()
+		if !arrow.TypeEqual(h.typ, args[1].Type()) {
+			// Each step's results are concatenated with the previous ones.
+			return nil, fmt.Errorf("aggregate: the merge lambda returns %s but the start value is %s", types.SQLName(h.typ), types.SQLName(args[1].Type()))
+		}
 		if len(lambdas) == 2 {
 			h.typ = lambdas[1].Body.Type()
 		}
@@ -161,15 +165,16 @@ type elements struct {
 
 func flatten(l *array.List) elements {
 	var e elements
-	offs := l.Offsets()
 	for r := 0; r < l.Len(); r++ {
 		if l.IsNull(r) {
 			continue
 		}
-		for j := offs[r]; j < offs[r+1]; j++ {
+		// ValueOffsets, unlike Offsets, allows for a sliced array.
+		beg, end := l.ValueOffsets(r)
+		for j := beg; j < end; j++ {
 			e.parent = append(e.parent, int32(r))
-			e.child = append(e.child, j)
-			e.index = append(e.index, j-offs[r])
+			e.child = append(e.child, int32(j))
+			e.index = append(e.index, int32(j-beg))
 		}
 	}
 	return e

@@ -78,11 +78,24 @@ func HigherOrder(name string, args []Expr, lambdas []Lambda) (Expr, error) {
 	if len(args) == 0 {
 		return nil, fmt.Errorf("%s needs an array argument", name)
 	}
-	if _, ok := args[0].Type().(*arrow.ListType); !ok && args[0].Type().ID() != arrow.NULL {
-		return nil, fmt.Errorf("%s: the first argument must be an array, not %s", name, types.SQLName(args[0].Type()))
-	}
 	h := &HigherOrderExpr{Name: name, args: args, lambdas: lambdas}
+	if isMapFunc[name] {
+		return h.mapType()
+	}
+	if len(args) < arrayArgs(name) {
+		return nil, fmt.Errorf("%s needs %d array arguments", name, arrayArgs(name))
+	}
+	for _, a := range args[:arrayArgs(name)] {
+		if _, ok := a.Type().(*arrow.ListType); !ok && a.Type().ID() != arrow.NULL {
+			return nil, fmt.Errorf("%s: the first argument must be an array, not %s", name, types.SQLName(a.Type()))
+		}
+	}
 	switch name {
+	case "zip_with":
+		if len(args) != 2 || len(lambdas) != 1 {
+			return nil, fmt.Errorf("zip_with takes two arrays and a lambda (x, y) -> ...")
+		}
+		h.typ = types.Array(lambdas[0].Body.Type())
 	case "transform":
 		if len(args) != 1 || len(lambdas) != 1 {
 			return nil, fmt.Errorf("transform takes an array and a lambda")
@@ -163,7 +176,7 @@ type elements struct {
 	parent, child, index []int32
 }
 
-func flatten(l *array.List) elements {
+func flatten(l array.ListLike) elements {
 	var e elements
 	for r := 0; r < l.Len(); r++ {
 		if l.IsNull(r) {
@@ -219,6 +232,12 @@ func evalBody(ctx context.Context, l Lambda, batch arrow.RecordBatch, rows arrow
 }
 
 func (h *HigherOrderExpr) Eval(ctx context.Context, batch arrow.RecordBatch) (arrow.Array, error) {
+	switch {
+	case isMapFunc[h.Name]:
+		return h.evalMap(ctx, batch)
+	case h.Name == "zip_with":
+		return h.zipWith(ctx, batch)
+	}
 	in, err := h.args[0].Eval(ctx, batch)
 	if err != nil {
 		return nil, err
@@ -278,8 +297,13 @@ func (h *HigherOrderExpr) Eval(ctx context.Context, batch arrow.RecordBatch) (ar
 
 // rebuildList makes a list with l's NULLs whose row r holds the elements
 // of r that keep selects (all when keep is nil), which are vals in order.
-func rebuildList(l *array.List, t arrow.DataType, el elements, keep []bool, vals arrow.Array) arrow.Array {
-	n := l.Len()
+func rebuildList(l array.ListLike, t arrow.DataType, el elements, keep []bool, vals arrow.Array) arrow.Array {
+	return buildList(l.Len(), l.IsNull, t, el, keep, vals)
+}
+
+// buildList makes n lists, NULL where isNull, from the elements of el
+// that keep selects, which are vals in order.
+func buildList(n int, isNull func(int) bool, t arrow.DataType, el elements, keep []bool, vals arrow.Array) arrow.Array {
 	counts := make([]int32, n)
 	for i, p := range el.parent {
 		if keep == nil || keep[i] {
@@ -296,7 +320,7 @@ func rebuildList(l *array.List, t arrow.DataType, el elements, keep []bool, vals
 	nulls := 0
 	for r := 0; r < n; r++ {
 		offs[r+1] = offs[r] + counts[r]
-		if l.IsNull(r) {
+		if isNull(r) {
 			nulls++
 		} else {
 			bitutil.SetBit(bits, r)

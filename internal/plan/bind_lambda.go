@@ -13,6 +13,7 @@ import (
 // higherOrder lists the functions taking lambdas (reduce is aggregate).
 var higherOrder = map[string]bool{
 	"transform": true, "filter": true, "exists": true, "forall": true, "aggregate": true, "reduce": true,
+	"zip_with": true, "map_filter": true, "transform_values": true, "transform_keys": true,
 }
 
 // lambdaFrame is one lambda's parameters while its body is bound.
@@ -38,7 +39,8 @@ func (eb *exprBinder) lambdaVar(name string) expr.Expr {
 // bindLambda binds l's body with its parameters typed ts; a parameter
 // shadows a column of the same name, and other columns stay visible.
 func (eb *exprBinder) bindLambda(name string, l *sql.Lambda, ts ...arrow.DataType) (expr.Lambda, error) {
-	if len(l.Params) != len(ts) && !(name == "transform" && len(l.Params) == 1) {
+	optionalIndex := name == "transform" || name == "filter"
+	if len(l.Params) != len(ts) && !(optionalIndex && len(l.Params) == 1) {
 		return expr.Lambda{}, errAt(l, "%s: the lambda takes %d parameter(s), not %d", name, len(ts), len(l.Params))
 	}
 	s := expr.NewLambdaScope(l.Params...)
@@ -80,14 +82,42 @@ func (eb *exprBinder) bindHigherOrder(c *sql.Call, name string) (expr.Expr, erro
 	if len(args) == 0 || len(lams) == 0 {
 		return nil, errAt(c, "%s takes an array and a lambda such as x -> x + 1", name)
 	}
-	var elem arrow.DataType = types.Null
-	if lt, ok := args[0].Type().(*arrow.ListType); ok {
-		elem = lt.Elem()
-	} else if args[0].Type().ID() != arrow.NULL {
-		return nil, errAt(c.Args[0], "%s: the first argument must be an array, not %s", name, types.SQLName(args[0].Type()))
-	}
 	var bound []expr.Lambda
+	if isMap := name == "map_filter" || name == "transform_values" || name == "transform_keys"; isMap && len(args) == 1 {
+		kt, vt := arrow.DataType(types.Null), arrow.DataType(types.Null)
+		if mt, ok := args[0].Type().(*arrow.MapType); ok {
+			kt, vt = mt.KeyType(), mt.ItemType()
+		} else if args[0].Type().ID() != arrow.NULL {
+			return nil, errAt(c.Args[0], "%s: the first argument must be a map, not %s", name, types.SQLName(args[0].Type()))
+		}
+		l, err := eb.bindLambda(name, lams[0], kt, vt)
+		if err != nil {
+			return nil, err
+		}
+		return expr.HigherOrder(name, args, []expr.Lambda{l})
+	}
+	elems := make([]arrow.DataType, len(args))
+	for i, a := range args {
+		elems[i] = types.Null
+		if lt, ok := a.Type().(*arrow.ListType); ok {
+			elems[i] = lt.Elem()
+		} else if a.Type().ID() != arrow.NULL && (i == 0 || name == "zip_with") {
+			return nil, errAt(c.Args[i], "%s: argument %d must be an array, not %s", name, i+1, types.SQLName(a.Type()))
+		}
+	}
+	elem := elems[0]
 	switch name {
+	case "map_filter", "transform_values", "transform_keys":
+		return nil, errAt(c.Args[0], "%s: the first argument must be a map, not %s", name, types.SQLName(args[0].Type()))
+	case "zip_with":
+		if len(args) != 2 || len(lams) != 1 {
+			return nil, errAt(c, "zip_with takes two arrays and a lambda (x, y) -> ...")
+		}
+		l, err := eb.bindLambda(name, lams[0], elems[0], elems[1])
+		if err != nil {
+			return nil, err
+		}
+		bound = append(bound, l)
 	case "aggregate":
 		if len(args) != 2 || len(lams) > 2 {
 			return nil, errAt(c, "aggregate takes an array, a start value, a merge lambda (acc, x) -> ... and an optional finish lambda acc -> ...")
@@ -120,7 +150,7 @@ func (eb *exprBinder) bindHigherOrder(c *sql.Call, name string) (expr.Expr, erro
 			}
 			bound = append(bound, fin)
 		}
-	case "transform":
+	case "transform", "filter":
 		l, err := eb.bindLambda(name, lams[0], elem, types.Int)
 		if err != nil {
 			return nil, err

@@ -17,15 +17,19 @@ var updateCoverage = flag.Bool("update", false, "rewrite the Spark function tabl
 // the higher-order functions, whose lambdas the binder binds and
 // expr.HigherOrder evaluates).
 var syntaxForms = map[string]string{
-	"cast":      "CAST(x AS type)",
-	"when":      "CASE WHEN",
-	"in":        "x IN (...)",
-	"transform": "lambda",
-	"filter":    "lambda",
-	"exists":    "lambda",
-	"forall":    "lambda",
-	"aggregate": "lambda",
-	"reduce":    "lambda",
+	"cast":             "CAST(x AS type)",
+	"when":             "CASE WHEN",
+	"in":               "x IN (...)",
+	"transform":        "lambda",
+	"filter":           "lambda",
+	"exists":           "lambda",
+	"forall":           "lambda",
+	"aggregate":        "lambda",
+	"reduce":           "lambda",
+	"zip_with":         "lambda",
+	"map_filter":       "lambda",
+	"transform_values": "lambda",
+	"transform_keys":   "lambda",
 }
 
 const (

@@ -36,7 +36,7 @@ func (eb *exprBinder) bind(e sql.Expr) (expr.Expr, error) {
 	if err := eb.b.cancelled(); err != nil {
 		return nil, err
 	}
-	if eb.hook != nil {
+	if eb.hook != nil && !eb.isLambdaRef(e) {
 		be, ok, err := eb.hook(e)
 		if err != nil {
 			return nil, err

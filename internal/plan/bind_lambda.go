@@ -36,6 +36,13 @@ func (eb *exprBinder) lambdaVar(name string) expr.Expr {
 	return nil
 }
 
+// isLambdaRef reports whether e names a lambda parameter, which a hook
+// (GROUP BY's output columns) must not take for a column.
+func (eb *exprBinder) isLambdaRef(e sql.Expr) bool {
+	c, ok := e.(*sql.ColumnRef)
+	return ok && len(eb.lambdas) > 0 && eb.lambdaVar(c.Parts[0]) != nil
+}
+
 // bindLambda binds l's body with its parameters typed ts; a parameter
 // shadows a column of the same name, and other columns stay visible.
 func (eb *exprBinder) bindLambda(name string, l *sql.Lambda, ts ...arrow.DataType) (expr.Lambda, error) {

@@ -19,7 +19,47 @@ import (
 // remapping, which rewrite Column indices, never see them.
 type LambdaScope struct{ names []string }
 
-type lambdaKey struct{ s *LambdaScope }
+// lambdaKey holds the []lambdaBinding of the lambdas being evaluated,
+// outermost first.
+type lambdaKey struct{}
+
+type lambdaBinding struct {
+	scope *LambdaScope
+	vals  []arrow.Array
+}
+
+// withLambda binds s to vals in ctx, for a body evaluated on a batch of
+// the current one's rows rows (nil: the same rows): enclosing lambdas'
+// values are taken by rows so that a nested body can still read them.
+func withLambda(ctx context.Context, rows arrow.Array, s *LambdaScope, vals []arrow.Array) (context.Context, func(), error) {
+	outer, _ := ctx.Value(lambdaKey{}).([]lambdaBinding)
+	bs := make([]lambdaBinding, 0, len(outer)+1)
+	var taken []arrow.Array
+	release := func() {
+		for _, a := range taken {
+			a.Release()
+		}
+	}
+	for _, b := range outer {
+		if rows == nil {
+			bs = append(bs, b)
+			continue
+		}
+		nb := lambdaBinding{scope: b.scope}
+		for _, v := range b.vals {
+			t, err := compute.TakeArray(ctx, v, rows)
+			if err != nil {
+				release()
+				return nil, nil, err
+			}
+			taken = append(taken, t)
+			nb.vals = append(nb.vals, t)
+		}
+		bs = append(bs, nb)
+	}
+	bs = append(bs, lambdaBinding{scope: s, vals: vals})
+	return context.WithValue(ctx, lambdaKey{}, bs), release, nil
+}
 
 // NewLambdaScope returns the scope of a lambda with these parameters.
 func NewLambdaScope(names ...string) *LambdaScope { return &LambdaScope{names: names} }
@@ -42,7 +82,13 @@ func (s *LambdaScope) Var(slot int, t arrow.DataType) Expr {
 func (v *LambdaVar) Type() arrow.DataType { return v.typ }
 
 func (v *LambdaVar) Eval(ctx context.Context, batch arrow.RecordBatch) (arrow.Array, error) {
-	vals, _ := ctx.Value(lambdaKey{v.scope}).([]arrow.Array)
+	var vals []arrow.Array
+	bs, _ := ctx.Value(lambdaKey{}).([]lambdaBinding)
+	for _, b := range bs {
+		if b.scope == v.scope {
+			vals = b.vals
+		}
+	}
 	if v.Slot >= len(vals) || vals[v.Slot].Len() != int(batch.NumRows()) {
 		return nil, fmt.Errorf("lambda parameter %s is not usable here", v.String())
 	}
@@ -228,7 +274,12 @@ func evalBody(ctx context.Context, l Lambda, batch arrow.RecordBatch, rows arrow
 		return nil, err
 	}
 	defer inner.Release()
-	return l.Body.Eval(context.WithValue(ctx, lambdaKey{l.Scope}, vals), inner)
+	lctx, release, err := withLambda(ctx, rows, l.Scope, vals)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	return l.Body.Eval(lctx, inner)
 }
 
 func (h *HigherOrderExpr) Eval(ctx context.Context, batch arrow.RecordBatch) (arrow.Array, error) {
@@ -441,7 +492,12 @@ func (h *HigherOrderExpr) aggregate(ctx context.Context, batch arrow.RecordBatch
 	}
 	if len(h.lambdas) == 2 {
 		fin := h.lambdas[1]
-		out, err := fin.Body.Eval(context.WithValue(ctx, lambdaKey{fin.Scope}, []arrow.Array{acc}), batch)
+		lctx, release, err := withLambda(ctx, nil, fin.Scope, []arrow.Array{acc})
+		if err != nil {
+			return nil, fmt.Errorf("aggregate: finish: %w", err)
+		}
+		defer release()
+		out, err := fin.Body.Eval(lctx, batch)
 		if err != nil {
 			return nil, fmt.Errorf("aggregate: finish: %w", err)
 		}

@@ -442,13 +442,29 @@ func bindMap(args []Arg) (*Bound, error) {
 	if vt.ID() == arrow.NULL {
 		vt = types.String
 	}
-	return rowFnNulls("map", types.Map(vt), ps(pString, pTo(vt)), func(v []any) (any, error) {
+	// Keys (even positions) are cast to STRING and values to their common
+	// type, pair by pair: the last parameter would otherwise stand for
+	// every later argument, keys included.
+	params := make([]param, len(args))
+	for i := range params {
+		params[i] = pString
+		if i%2 == 1 {
+			params[i] = pTo(vt)
+		}
+	}
+	if len(params) == 0 {
+		params = []param{pString}
+	}
+	return rowFnNulls("map", types.Map(vt), params, func(v []any) (any, error) {
 		out := map[string]any{}
 		for i := 0; i+1 < len(v); i += 2 {
 			if v[i] == nil {
 				return nil, fmt.Errorf("map key must not be NULL")
 			}
-			k := v[i].(string)
+			k, ok := v[i].(string)
+			if !ok {
+				return nil, fmt.Errorf("map key %v is not a STRING", v[i])
+			}
 			if _, dup := out[k]; dup {
 				return nil, fmt.Errorf("duplicate map key %q", k)
 			}

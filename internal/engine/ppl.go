@@ -13,48 +13,15 @@ import (
 func (e *Engine) expandPPL(ctx context.Context, st sql.Statement) (sql.Statement, error) {
 	switch s := st.(type) {
 	case *sql.SelectStmt:
-		q, err := e.pplQuery(ctx, s.Query)
-		if err != nil || q == s.Query {
-			return st, err
-		}
-		c := *s
-		c.Query = q
-		return &c, nil
+		return withPPLQuery(e, ctx, s, func(c *sql.SelectStmt) **sql.Query { return &c.Query })
 	case *sql.Insert:
-		q, err := e.pplQuery(ctx, s.Query)
-		if err != nil || q == s.Query {
-			return st, err
-		}
-		c := *s
-		c.Query = q
-		return &c, nil
+		return withPPLQuery(e, ctx, s, func(c *sql.Insert) **sql.Query { return &c.Query })
 	case *sql.InsertStream:
-		q, err := e.pplQuery(ctx, s.Query)
-		if err != nil || q == s.Query {
-			return st, err
-		}
-		c := *s
-		c.Query = q
-		return &c, nil
+		return withPPLQuery(e, ctx, s, func(c *sql.InsertStream) **sql.Query { return &c.Query })
 	case *sql.CreateMaterializedView:
-		q, err := e.pplQuery(ctx, s.Query)
-		if err != nil || q == s.Query {
-			return st, err
-		}
-		c := *s
-		c.Query = q
-		return &c, nil
+		return withPPLQuery(e, ctx, s, func(c *sql.CreateMaterializedView) **sql.Query { return &c.Query })
 	case *sql.CreateTable:
-		if s.As == nil {
-			return st, nil
-		}
-		q, err := e.pplQuery(ctx, s.As)
-		if err != nil || q == s.As {
-			return st, err
-		}
-		c := *s
-		c.As = q
-		return &c, nil
+		return withPPLQuery(e, ctx, s, func(c *sql.CreateTable) **sql.Query { return &c.As })
 	case *sql.Explain:
 		inner, err := e.expandPPL(ctx, s.Stmt)
 		if err != nil || inner == s.Stmt {
@@ -65,6 +32,24 @@ func (e *Engine) expandPPL(ctx context.Context, st sql.Statement) (sql.Statement
 		return &c, nil
 	}
 	return st, nil
+}
+
+// withPPLQuery returns s with the query that field points at translated
+// from PPL: a copy when it changed, s itself when not (no PPL, or no
+// query, as a CREATE TABLE without AS).
+func withPPLQuery[T any, P interface {
+	*T
+	sql.Statement
+}](e *Engine, ctx context.Context, s P, field func(P) **sql.Query) (sql.Statement, error) {
+	old := *field(s)
+	q, err := e.pplQuery(ctx, old)
+	if err != nil || q == old {
+		return s, err
+	}
+	c := P(new(T))
+	*c = *s
+	*field(c) = q
+	return c, nil
 }
 
 // pplQuery translates q when its body is PPL; q itself otherwise. An

@@ -111,7 +111,7 @@ func IsConstant(e Expr) bool {
 	constant := true
 	Walk(e, func(x Expr) bool {
 		switch n := x.(type) {
-		case *Column, *LambdaVar:
+		case *Column, *LambdaVar, *OuterRef:
 			constant = false
 		case *CallExpr:
 			if n.def.Volatile {

@@ -138,6 +138,16 @@ func (b *Binder) bindAggregate(sel *sql.Select, items []selectItem, calls []*sql
 					return be, err == nil, err
 				}
 			}
+			if col, _, _ := resolveIn(sc, c.Parts); col == nil {
+				// An outer query's column is one value per group.
+				if o, _, err := b.outerColumn(c.Parts); err != nil || o != nil {
+					if err != nil {
+						return nil, false, errAt(e, "%v", err)
+					}
+					be, err := pre.bind(e)
+					return be, err == nil, err
+				}
+			}
 			return nil, false, errAt(e, "column %q must appear in GROUP BY or be used in an aggregate function", strings.Join(c.Parts, "."))
 		}
 		return nil, false, nil

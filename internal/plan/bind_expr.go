@@ -220,14 +220,14 @@ func (eb *exprBinder) bindNode(e sql.Expr) (expr.Expr, error) {
 			return nil, err
 		}
 		return nil, errAt(e, "a subquery is not supported here; subqueries may appear in WHERE, HAVING, the SELECT list and ORDER BY")
-	case *sql.InSubquery:
+	case *sql.InSubquery, *sql.QuantifiedSubquery:
 		if v, ok := eb.b.subqueryExprs[e]; ok {
 			return v, nil
 		}
 		if err := eb.b.noStreamingSubquery(e); err != nil {
 			return nil, err
 		}
-		return nil, errAt(t, "a subquery is not supported here; subqueries may appear in WHERE, HAVING, the SELECT list and ORDER BY")
+		return nil, errAt(e, "a subquery is not supported here; subqueries may appear in WHERE, HAVING, the SELECT list and ORDER BY")
 	case *sql.GroupingSets:
 		return nil, errAt(t, "%s is only allowed in GROUP BY", t.Kind)
 	case *sql.Subscript:
@@ -329,6 +329,21 @@ func (eb *exprBinder) bindColumn(c *sql.ColumnRef) (expr.Expr, error) {
 			return nil, errAt(c, "%v", err)
 		}
 		rest = parts[1:]
+	}
+	if col == nil && len(eb.b.outer) > 0 {
+		o, orest, err := eb.b.outerColumn(parts)
+		if err != nil {
+			return nil, errAt(c, "%v", err)
+		}
+		if o != nil {
+			var out expr.Expr = o
+			for _, f := range orest {
+				if out, err = expr.Field(out, f); err != nil {
+					return nil, errAt(c, "%v", err)
+				}
+			}
+			return out, nil
+		}
 	}
 	if col == nil && len(parts) == 1 {
 		// Niladic SQL functions may be written without parentheses.

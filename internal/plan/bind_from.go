@@ -86,7 +86,11 @@ func (b *Binder) bindCTE(cte *sql.CTE) (Node, error) {
 		trimmed = append(trimmed, cp)
 	}
 	b.ctes = trimmed
-	defer func() { b.ctes = saved }()
+	// A CTE is bound where it is named, but its body sees only its own
+	// names, never those of a subquery that reads it.
+	savedOuter := b.outer
+	b.outer = nil
+	defer func() { b.ctes, b.outer = saved, savedOuter }()
 	n, _, err := b.bindQuery(cte.Query)
 	return n, err
 }

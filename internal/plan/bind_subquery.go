@@ -1,48 +1,26 @@
 package plan
 
 import (
+	"strings"
+
 	"sluice/internal/expr"
 	"sluice/internal/sql"
 )
 
-// Subqueries are decorrelated while binding, into joins:
+// A subquery binds as a query of its own whose names may also resolve in
+// the enclosing queries' scopes (Binder.outer): such a column becomes an
+// expr.OuterRef. The subquery then hangs off its outer input as an Apply
+// node (apply.go), and the decorrelation rules (rule_decorrelate_*.go)
+// turn each Apply into joins:
 //
-//   - EXISTS / NOT EXISTS (q), AND-ed into WHERE: a semi / anti join with
-//     q's FROM and uncorrelated WHERE; q's correlated conditions become
-//     the join's keys (equalities) and residual (the rest).
-//   - x IN (q): a semi join on x = q's column (plus the correlation).
-//   - x NOT IN (q): uncorrelated, a null-aware anti join; correlated, an
-//     anti join whose residual is (x = v) IS NOT FALSE, so that a NULL
-//     comparison removes the row, as in Spark.
-//   - a scalar (q) anywhere in WHERE, SELECT, HAVING or ORDER BY:
-//     uncorrelated, a cross join with q aggregated to its one value
-//     (scalar_subquery_value fails on a second row); correlated (q must
-//     aggregate), a left join with q grouped by its correlated columns,
-//     with the value an empty group would have (count 0) when no group
-//     matches.
-//   - EXISTS (q) as a value: a cross join with count(*) > 0 of q, or
-//     correlated, a left join with q's distinct correlated keys.
-//   - x [NOT] IN (q) as a value (SELECT list, under OR), uncorrelated: a
-//     left join with q's distinct values and a cross join with its row
-//     and non-NULL counts, for the three-valued result.
-//
-// It happens here rather than in a rewrite rule because correlation is
-// found by name resolution: a condition of q's WHERE that binds only with
-// the outer query's scope as a fallback (scope.outer) is correlated.
-
-// correlated is a subquery bound for decorrelation: its FROM and
-// uncorrelated WHERE, with the correlated conditions over the joined
-// row (the outer input's columns, then the subquery's).
-type correlated struct {
-	sel       *sql.Select
-	node      Node
-	sc        *scope
-	uncorr    []sql.Expr
-	outerKeys []expr.Expr // over the outer input
-	innerKeys []expr.Expr // over node
-	innerAST  []sql.Expr  // the inner side of each key, as written
-	residual  []expr.Expr // over outer columns then node's
-}
+//   - EXISTS / NOT EXISTS (q), AND-ed into WHERE: a semi / anti join
+//     whose keys and residual are q's correlated conditions.
+//   - x IN (q) a semi join on x = q's column (plus the correlation);
+//     x NOT IN (q) a null-aware anti join, or correlated an anti join
+//     whose residual is (x = v) IS NOT FALSE, as in Spark.
+//   - a scalar (q), EXISTS (q), x [NOT] IN (q) and x op ANY/ALL (q) used
+//     as values: cross joins (uncorrelated) or left joins with q grouped
+//     by its correlated columns, the value computed over the joined row.
 
 // splitAnd splits e at its top-level ANDs.
 func splitAnd(e sql.Expr) []sql.Expr {
@@ -63,6 +41,15 @@ func andAST(es []sql.Expr) sql.Expr {
 	return out
 }
 
+// isSubqueryExpr reports whether x is one of the subquery forms.
+func isSubqueryExpr(x sql.Expr) bool {
+	switch x.(type) {
+	case *sql.Subquery, *sql.Exists, *sql.InSubquery, *sql.QuantifiedSubquery:
+		return true
+	}
+	return false
+}
+
 // firstSubquery returns the first subquery in e (not looking inside
 // other subqueries), or nil.
 func firstSubquery(e sql.Expr) sql.Expr {
@@ -71,8 +58,7 @@ func firstSubquery(e sql.Expr) sql.Expr {
 		if found != nil {
 			return false
 		}
-		switch x.(type) {
-		case *sql.Subquery, *sql.Exists, *sql.InSubquery:
+		if isSubqueryExpr(x) {
 			found = x
 			return false
 		}
@@ -89,8 +75,8 @@ func (b *Binder) noStreamingSubquery(e sql.Expr) error {
 }
 
 // bindWhere binds a WHERE (or HAVING) condition over input: EXISTS and
-// IN subqueries AND-ed at its top become semi and anti joins, the rest a
-// Filter, after the scalar subqueries in it were joined in.
+// IN subqueries AND-ed at its top become condition Applies, the rest a
+// Filter, after the value subqueries in it were attached.
 func (b *Binder) bindWhere(where sql.Expr, input Node, sc *scope, clause string) (Node, *scope, error) {
 	if firstSubquery(where) == nil {
 		pred, err := b.bindScalar(where, sc)
@@ -132,8 +118,9 @@ func (b *Binder) bindWhere(where sql.Expr, input Node, sc *scope, clause string)
 	return &Filter{Input: input, Pred: pred}, sc, nil
 }
 
-// bindPredicateSubquery turns [NOT] EXISTS (q) and x [NOT] IN (q) into a
-// join over input; ok is false for any other condition.
+// bindPredicateSubquery turns [NOT] EXISTS (q), x [NOT] IN (q), x = ANY
+// (q) and x <> ALL (q) into a condition Apply over input; ok is false for
+// any other condition.
 func (b *Binder) bindPredicateSubquery(c sql.Expr, input Node, sc *scope) (Node, bool, error) {
 	not := false
 	e := c
@@ -146,183 +133,98 @@ func (b *Binder) bindPredicateSubquery(c sql.Expr, input Node, sc *scope) (Node,
 	}
 	switch t := e.(type) {
 	case *sql.Exists:
-		n, err := b.bindExistsJoin(t, not, input, sc)
-		return n, err == nil, err
+		sub, err := b.bindSubquery(t, t.Query, sc)
+		if err != nil {
+			return nil, false, err
+		}
+		return &Apply{Input: input, Sub: sub, Kind: ApplyExists, Not: not, At: t.Pos()}, true, nil
 	case *sql.InSubquery:
-		n, err := b.bindInJoin(t, t.Not != not, input, sc)
+		if firstSubquery(t.X) != nil {
+			return nil, false, nil // attached as a value, after the subquery in x
+		}
+		n, err := b.bindInApply(t, t.X, t.Query, t.Not != not, ApplyIn, input, sc)
 		return n, err == nil, err
+	case *sql.QuantifiedSubquery:
+		if in, ok := quantifiedIn(t); ok && firstSubquery(t.X) == nil {
+			n, err := b.bindInApply(t, t.X, t.Query, in != not, ApplyIn, input, sc)
+			return n, err == nil, err
+		}
 	}
 	return nil, false, nil
 }
 
-// bindSubquery binds q on its own when it is not correlated (corr nil),
-// else splits it for decorrelation against the outer input.
-func (b *Binder) bindSubquery(at sql.Expr, q *sql.Query, outer Node, osc *scope) (Node, *correlated, error) {
+// quantifiedIn says whether x op ANY/ALL (q) is x [NOT] IN (q): = ANY is
+// IN, <> ALL is NOT IN (not is true), with the same NULL rules.
+func quantifiedIn(q *sql.QuantifiedSubquery) (not, ok bool) {
+	switch {
+	case q.Op == sql.OpEq && !q.All:
+		return false, true
+	case q.Op == sql.OpNe && q.All:
+		return true, true
+	}
+	return false, false
+}
+
+// bindInApply binds x [NOT] IN (q) as an Apply of kind (a condition or
+// a value) over input.
+func (b *Binder) bindInApply(at, x sql.Expr, q *sql.Query, not bool, kind ApplyKind, input Node, sc *scope) (*Apply, error) {
+	probe, err := b.bindScalar(x, sc)
+	if err != nil {
+		return nil, err
+	}
+	sub, err := b.bindSubquery(at, q, sc)
+	if err != nil {
+		return nil, err
+	}
+	if w := sub.Schema().NumFields(); w != 1 {
+		return nil, errAt(at, "the subquery of IN must return one column, got %d", w)
+	}
+	f := sub.Schema().Field(0)
+	if _, _, err := inKeys(at, probe, expr.Col(0, f.Name, f.Type)); err != nil {
+		return nil, err
+	}
+	return &Apply{Input: input, Sub: sub, Kind: kind, Not: not, Probe: probe, At: at.Pos()}, nil
+}
+
+// bindSubquery binds q with sc (and the scopes around it) visible as
+// outer scopes: names q cannot resolve itself become outer references.
+func (b *Binder) bindSubquery(at sql.Expr, q *sql.Query, sc *scope) (Node, error) {
 	if err := b.noStreamingSubquery(at); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
+	b.outer = append(b.outer, sc)
+	defer func() { b.outer = b.outer[:len(b.outer)-1] }()
 	n, _, err := b.bindQuery(q)
-	if err == nil || isCancel(err) {
-		return n, nil, err
-	}
-	sel, ok := q.Body.(*sql.Select)
-	if !ok || sel.From == nil || sel.Where == nil || len(q.With) > 0 || q.Limit != nil || q.Offset != nil {
-		return nil, nil, err
-	}
-	node, isc, ferr := b.bindFrom(sel.From)
-	if ferr != nil {
-		return nil, nil, ferr
-	}
-	nOuter := outer.Schema().NumFields()
-	jsc := &scope{outer: osc}
-	for _, c := range isc.cols {
-		c.Index += nOuter
-		jsc.cols = append(jsc.cols, c)
-	}
-	shift := map[int]int{}
-	for i := range isc.cols {
-		shift[nOuter+i] = i
-	}
-	corr := &correlated{sel: sel, sc: isc}
-	for _, c := range splitAnd(sel.Where) {
-		if firstSubquery(c) != nil {
-			corr.uncorr = append(corr.uncorr, c)
-			continue
-		}
-		if _, ierr := b.bindScalar(c, isc); ierr == nil {
-			corr.uncorr = append(corr.uncorr, c)
-			continue
-		}
-		bound, cerr := b.bindScalar(c, jsc)
-		if cerr != nil {
-			return nil, nil, cerr
-		}
-		bin, isEq := c.(*sql.Binary)
-		if lk, rk, ok := equiKeys(bound, nOuter); ok && isEq && bin.Op == sql.OpEq {
-			corr.outerKeys = append(corr.outerKeys, lk)
-			corr.innerKeys = append(corr.innerKeys, rk)
-			inner := bin.L
-			if _, lerr := b.bindScalar(inner, isc); lerr != nil {
-				inner = bin.R
-			}
-			corr.innerAST = append(corr.innerAST, inner)
-			continue
-		}
-		corr.residual = append(corr.residual, bound)
-	}
-	if len(corr.outerKeys)+len(corr.residual) == 0 {
-		// Correlation, if any, is outside WHERE: report the first error.
-		return nil, nil, err
-	}
-	if len(corr.uncorr) > 0 {
-		if node, isc, err = b.bindWhere(andAST(corr.uncorr), node, isc, "WHERE"); err != nil {
+	return n, err
+}
+
+// outerColumn resolves a column name no scope of the query itself has
+// in the enclosing queries' scopes, innermost first.
+func (b *Binder) outerColumn(parts []string) (expr.Expr, []string, error) {
+	for d := 1; d <= len(b.outer); d++ {
+		sc := b.outer[len(b.outer)-d]
+		col, rest, err := resolveIn(sc, parts)
+		if err != nil {
 			return nil, nil, err
 		}
+		if col != nil {
+			return expr.Outer(d, col.Index, col.Name, col.Type), rest, nil
+		}
 	}
-	corr.node, corr.sc = node, isc
-	return nil, corr, nil
+	return nil, nil, nil
 }
 
-// aggregated reports whether a SELECT groups or aggregates.
-func aggregated(sel *sql.Select) bool {
-	if len(sel.GroupBy) > 0 || sel.GroupByAll || sel.Having != nil {
-		return true
-	}
-	for _, it := range sel.Items {
-		if len(collectAggs(it.Expr, nil)) > 0 {
-			return true
+// resolveIn finds parts in sc: table.column or column, and the field
+// path left over.
+func resolveIn(sc *scope, parts []string) (*scopeCol, []string, error) {
+	if len(parts) >= 2 && sc.hasTable(parts[0]) {
+		col, err := sc.find(parts[0], parts[1])
+		if err != nil || col != nil {
+			return col, parts[2:], err
 		}
 	}
-	return false
-}
-
-func (b *Binder) bindExistsJoin(e *sql.Exists, not bool, input Node, sc *scope) (Node, error) {
-	kind := SemiJoin
-	if not {
-		kind = AntiJoin
-	}
-	n, corr, err := b.bindSubquery(e, e.Query, input, sc)
-	if err != nil {
-		return nil, err
-	}
-	if corr == nil {
-		// Any one row decides.
-		return &Join{Left: input, Right: &Limit{Input: n, N: 1}, Kind: kind}, nil
-	}
-	if aggregated(corr.sel) {
-		return nil, errAt(e, "correlated EXISTS subqueries with GROUP BY, HAVING or aggregates are not supported")
-	}
-	return &Join{Left: input, Right: corr.node, Kind: kind, LeftKeys: corr.outerKeys, RightKeys: corr.innerKeys,
-		Residual: expr.AndAll(corr.residual)}, nil
-}
-
-func (b *Binder) bindInJoin(e *sql.InSubquery, not bool, input Node, sc *scope) (Node, error) {
-	x, err := b.bindScalar(e.X, sc)
-	if err != nil {
-		return nil, err
-	}
-	n, corr, err := b.bindSubquery(e, e.Query, input, sc)
-	if err != nil {
-		return nil, err
-	}
-	if corr == nil {
-		if w := n.Schema().NumFields(); w != 1 {
-			return nil, errAt(e, "the subquery of IN must return one column, got %d", w)
-		}
-		f := n.Schema().Field(0)
-		lk, rk, err := inKeys(e, x, expr.Col(0, f.Name, f.Type))
-		if err != nil {
-			return nil, err
-		}
-		kind := SemiJoin
-		if not {
-			kind = NullAwareAntiJoin
-		}
-		return &Join{Left: input, Right: n, Kind: kind, LeftKeys: []expr.Expr{lk}, RightKeys: []expr.Expr{rk}}, nil
-	}
-	if aggregated(corr.sel) || len(corr.sel.Items) != 1 {
-		return nil, errAt(e, "a correlated IN subquery must select one column, without GROUP BY or aggregates")
-	}
-	if _, star := corr.sel.Items[0].Expr.(*sql.Star); star {
-		return nil, errAt(e, "a correlated IN subquery must select one column, not *")
-	}
-	v, err := b.bindScalar(corr.sel.Items[0].Expr, corr.sc)
-	if err != nil {
-		return nil, err
-	}
-	lk, rk, err := inKeys(e, x, v)
-	if err != nil {
-		return nil, err
-	}
-	j := &Join{Left: input, Right: corr.node, LeftKeys: corr.outerKeys, RightKeys: corr.innerKeys}
-	if !not {
-		j.Kind = SemiJoin
-		j.LeftKeys = append(append([]expr.Expr{}, j.LeftKeys...), lk)
-		j.RightKeys = append(append([]expr.Expr{}, j.RightKeys...), rk)
-		j.Residual = expr.AndAll(corr.residual)
-		return j, nil
-	}
-	// A row goes when some correlated row compares TRUE or NULL with it.
-	nOuter := input.Schema().NumFields()
-	shift := map[int]int{}
-	for i := range corr.sc.cols {
-		shift[i] = nOuter + i
-	}
-	eq, err := expr.Call("=", x, expr.Remap(v, shift))
-	if err != nil {
-		return nil, errAt(e, "%v", err)
-	}
-	isFalse, err := expr.Call("is_false", eq)
-	if err != nil {
-		return nil, errAt(e, "%v", err)
-	}
-	notFalse, err := expr.Call("not", isFalse)
-	if err != nil {
-		return nil, errAt(e, "%v", err)
-	}
-	j.Kind = AntiJoin
-	j.Residual = expr.AndAll(append(append([]expr.Expr{}, corr.residual...), notFalse))
-	return j, nil
+	col, err := sc.find("", parts[0])
+	return col, parts[1:], err
 }
 
 // inKeys are the join keys of x IN (subquery of v): x and v cast as x = v
@@ -336,4 +238,15 @@ func inKeys(at sql.Expr, x, v expr.Expr) (expr.Expr, expr.Expr, error) {
 		return c.Args[0], c.Args[1], nil
 	}
 	return x, v, nil
+}
+
+// aggregateSubqueryError refuses a subquery inside an aggregate call's
+// arguments, as Spark does.
+func aggregateSubqueryError(t *sql.Call) error {
+	if t.Over == nil && expr.IsAggregate(strings.ToLower(t.Name)) {
+		if s := firstSubquery(&sql.Call{Name: "f", Args: t.Args}); s != nil {
+			return errAt(s, "subqueries inside aggregate functions are not supported")
+		}
+	}
+	return nil
 }

@@ -79,6 +79,9 @@ type Binder struct {
 	// subqueryExprs holds, for each scalar subquery and EXISTS value
 	// already joined into the plan, the expression that reads its value.
 	subqueryExprs map[sql.Expr]expr.Expr
+	// outer are the scopes of the queries enclosing the subquery being
+	// bound, outermost first: names found there become outer references.
+	outer []*scope
 	// steps counts expression nodes bound, to look at ctx every so often.
 	steps int
 }

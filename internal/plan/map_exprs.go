@@ -85,6 +85,12 @@ func mapExprs(n Node, fn func(expr.Expr) (expr.Expr, error)) (Node, error) {
 		}
 		c.TS, err = fn(t.TS)
 		return &c, err
+	case *Apply:
+		c := *t
+		if t.Probe != nil {
+			c.Probe, err = fn(t.Probe)
+		}
+		return &c, err
 	case *Explode:
 		c := *t
 		c.Gen, err = fn(t.Gen)

@@ -14,6 +14,10 @@ type Project struct {
 	Input Node
 	Exprs []expr.Expr
 	Names []string
+	// Inline marks a Project the decorrelation rules made to add a
+	// subquery's value to its input's columns: a Project or Filter above
+	// reads through it (rule_decorrelate_inline.go).
+	Inline bool
 }
 
 // Schema has one column per expression.

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"context"
+	"errors"
 	"fmt"
 )
 
@@ -15,6 +16,14 @@ type Rule interface {
 // Rules is the one ordered list of rewrite rules. Each runs bottom-up over
 // the whole tree until none changes anything.
 var Rules = []Rule{
+	// Subqueries first: every Apply the binder made becomes joins.
+	DecorrelateExists{},
+	DecorrelateIn{},
+	DecorrelateScalar{},
+	DecorrelateExistsValue{},
+	DecorrelateInValue{},
+	DecorrelateCompare{},
+	DecorrelateInline{},
 	FoldConstants{},
 	MergeFilters{},
 	PushFilterThroughProject{},
@@ -52,6 +61,10 @@ func OptimizeContext(ctx context.Context, n Node) (Node, error) {
 		for _, r := range Rules {
 			out, c, err := transformUp(ctx, n, r)
 			if err != nil {
+				var user *Error
+				if errors.As(err, &user) {
+					return nil, err // the query's fault: no rule name needed
+				}
 				return nil, fmt.Errorf("optimizer rule %s: %w", r.Name(), err)
 			}
 			n, changed = out, changed || c

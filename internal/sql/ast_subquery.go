@@ -24,6 +24,35 @@ type InSubquery struct {
 	Query *Query
 }
 
+// QuantifiedSubquery is x op ANY (query), x op SOME (query) or x op ALL
+// (query), op a comparison; the query yields one column.
+type QuantifiedSubquery struct {
+	At    Pos
+	X     Expr
+	Op    string // OpEq, OpNe, OpLt, OpLe, OpGt, OpGe
+	All   bool   // ALL; false is ANY (SOME)
+	Query *Query
+}
+
+func (e *QuantifiedSubquery) Pos() Pos { return e.At }
+func (*QuantifiedSubquery) exprNode()  {}
+
+var _ Expr = (*QuantifiedSubquery)(nil)
+
+func (e *QuantifiedSubquery) format(b *strings.Builder) {
+	writeExpr(b, e.X, precCmp)
+	b.WriteString(" " + e.Op + " ")
+	if e.All {
+		b.WriteString("ALL (")
+	} else {
+		b.WriteString("ANY (")
+	}
+	b.WriteString(e.Query.String())
+	b.WriteByte(')')
+}
+
+func (e *QuantifiedSubquery) String() string { return exprString(e) }
+
 // Grouping kinds of a GroupingSets element of GROUP BY.
 const (
 	GroupRollup = "ROLLUP"

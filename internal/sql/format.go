@@ -49,7 +49,7 @@ func exprPrec(e Expr) int {
 			return precNot
 		}
 		return precUnary
-	case *Is, *InList, *InSubquery, *Between, *Like:
+	case *Is, *InList, *InSubquery, *QuantifiedSubquery, *Between, *Like:
 		return precCmp
 	case *Subscript, *FieldAccess:
 		return precPostfix

@@ -41,6 +41,12 @@ func (p *parser) exprPrec(min int) (Expr, error) {
 				return left, nil
 			}
 			p.advance()
+			if q, all, ok, err := p.quantified(op); err != nil {
+				return nil, err
+			} else if ok {
+				left = &QuantifiedSubquery{At: t.pos, X: left, Op: op, All: all, Query: q}
+				continue
+			}
 			right, err := p.exprPrec(prec + 1)
 			if err != nil {
 				return nil, err
@@ -70,6 +76,30 @@ func (p *parser) exprPrec(min int) (Expr, error) {
 			return left, nil
 		}
 	}
+}
+
+// quantified parses ANY (query), SOME (query) or ALL (query) after the
+// comparison op; ok is false (nothing consumed) when none follows.
+func (p *parser) quantified(op string) (q *Query, all, ok bool, err error) {
+	t := p.tok()
+	if !(isKw(t, "ANY") || isKw(t, "SOME") || isKw(t, "ALL")) || !isOp(p.peek(1), "(") || !startsQuery(p.peek(2)) {
+		return nil, false, false, nil
+	}
+	switch op {
+	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe:
+	default:
+		return nil, false, false, nil
+	}
+	all = isKw(t, "ALL")
+	p.advance()
+	p.advance()
+	if q, err = p.query(); err != nil {
+		return nil, false, false, err
+	}
+	if err := p.expectOp(")"); err != nil {
+		return nil, false, false, err
+	}
+	return q, all, true, nil
 }
 
 func isPredicateKw(t token) bool {

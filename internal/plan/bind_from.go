@@ -104,19 +104,25 @@ func (b *Binder) bindJoin(j *sql.Join) (Node, *scope, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	sc := ls.join(rs)
 	kind := map[sql.JoinKind]JoinKind{sql.JoinInner: InnerJoin, sql.JoinLeft: LeftJoin,
 		sql.JoinRight: RightJoin, sql.JoinFull: FullJoin, sql.JoinCross: CrossJoin}[j.Kind]
+	onAST, subs := j.On, []sql.Expr(nil)
+	if onAST != nil && firstSubquery(onAST) != nil {
+		if onAST, subs, left, ls, right, rs, err = b.onSubqueries(j, kind, left, ls, right, rs); err != nil {
+			return nil, nil, err
+		}
+	}
+	sc := ls.join(rs)
 	node := &Join{Left: left, Right: right, Kind: kind}
 	var conds []expr.Expr
 	switch {
-	case j.On != nil:
-		on, err := b.bindScalar(j.On, sc)
+	case onAST != nil:
+		on, err := b.bindScalar(onAST, sc)
 		if err != nil {
 			return nil, nil, err
 		}
 		if !arrow.TypeEqual(on.Type(), arrow.FixedWidthTypes.Boolean) {
-			return nil, nil, errAt(j.On, "JOIN condition must be BOOLEAN, got %s", on.Type())
+			return nil, nil, errAt(onAST, "JOIN condition must be BOOLEAN, got %s", on.Type())
 		}
 		conds = expr.SplitConjuncts(on)
 	case len(j.Using) > 0:
@@ -168,7 +174,73 @@ func (b *Binder) bindJoin(j *sql.Join) (Node, *scope, error) {
 	if kind == FullJoin && len(j.Using) > 0 {
 		return fullUsing(node, sc, ls, j.Using)
 	}
+	if len(subs) > 0 {
+		if node.Kind == InnerJoin && len(node.LeftKeys) == 0 && node.Residual == nil {
+			node.Kind = CrossJoin
+		}
+		// An inner join's condition is a filter over its rows.
+		return b.bindWhere(andAST(subs), node, sc, "JOIN")
+	}
 	return node, sc, nil
+}
+
+// onSubqueries splits the conditions holding subqueries off a JOIN's ON.
+// An inner join applies them above the join (returned in subs). An outer
+// join computes each subquery as a value on the side whose columns it
+// reads, and its condition reads that value: a subquery may not read
+// both sides, as in Spark.
+func (b *Binder) onSubqueries(j *sql.Join, kind JoinKind, left Node, ls *scope, right Node, rs *scope) (sql.Expr, []sql.Expr, Node, *scope, Node, *scope, error) {
+	var plain, subs []sql.Expr
+	for _, c := range splitAnd(j.On) {
+		if firstSubquery(c) != nil {
+			subs = append(subs, c)
+		} else {
+			plain = append(plain, c)
+		}
+	}
+	if kind == InnerJoin || kind == CrossJoin {
+		return andAST(plain), subs, left, ls, right, rs, nil
+	}
+	var onRight []sql.Expr
+	for _, c := range subs {
+		var err error
+		if n, sc, rerr := b.attachSubqueries([]sql.Expr{c}, right, rs); rerr == nil {
+			right, rs = n, sc
+			walkSQL(c, func(x sql.Expr) bool {
+				if isSubqueryExpr(x) {
+					onRight = append(onRight, x)
+				}
+				return true
+			})
+		} else if isCancel(rerr) {
+			return nil, nil, nil, nil, nil, nil, rerr
+		} else if left, ls, err = b.attachSubqueries([]sql.Expr{c}, left, ls); err != nil {
+			if isCancel(err) {
+				return nil, nil, nil, nil, nil, nil, err
+			}
+			return nil, nil, nil, nil, nil, nil, errAt(firstSubquery(c), "a subquery in the ON condition of an outer join may read the columns of only one side of the join (%s)", errText(err))
+		}
+	}
+	// The right side's values move past the left side's columns.
+	nl := len(ls.cols)
+	for _, x := range onRight {
+		if v, ok := b.subqueryExprs[x]; ok {
+			shift := map[int]int{}
+			for _, i := range expr.Columns(v) {
+				shift[i] = i + nl
+			}
+			b.subqueryExprs[x] = expr.Remap(v, shift)
+		}
+	}
+	return j.On, nil, left, ls, right, rs, nil
+}
+
+// errText is err's message without its position.
+func errText(err error) string {
+	if e, ok := err.(*Error); ok {
+		return e.Msg
+	}
+	return err.Error()
 }
 
 // fullUsing makes an unqualified USING key of a FULL JOIN read

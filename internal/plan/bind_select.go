@@ -35,6 +35,9 @@ func (it selectItem) name() string {
 
 // bindSelect binds one SELECT block with the ORDER BY of its query.
 func (b *Binder) bindSelect(sel *sql.Select, orderBy []*sql.OrderItem) (Node, error) {
+	savedGroup := b.groupSubqueries
+	b.groupSubqueries = nil
+	defer func() { b.groupSubqueries = savedGroup }()
 	var input Node
 	var sc *scope
 	if sel.From == nil {
@@ -100,6 +103,9 @@ func (b *Binder) bindSelect(sel *sql.Select, orderBy []*sql.OrderItem) (Node, er
 	}
 	post := &exprBinder{b: b, sc: sc}
 	if len(sel.GroupBy) > 0 || sel.GroupByAll || len(aggCalls) > 0 || sel.Having != nil {
+		if input, sc, err = b.attachGroupBySubqueries(sel, items, input, sc); err != nil {
+			return nil, err
+		}
 		agg, h, err := b.bindAggregate(sel, items, aggCalls, input, sc)
 		if err != nil {
 			return nil, err

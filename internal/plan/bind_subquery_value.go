@@ -14,6 +14,15 @@ func (b *Binder) attachSubqueries(es []sql.Expr, input Node, sc *scope) (Node, *
 	var err error
 	for _, e := range es {
 		walkSQL(e, func(x sql.Expr) bool {
+			if isSubqueryExpr(x) {
+				if _, done := b.subqueryExprs[x]; done {
+					return false // a GROUP BY key, attached before grouping
+				}
+				if v, ok := b.groupSubqueries[x.String()]; ok {
+					b.subqueryExprs[x] = v // the same text as a GROUP BY key
+					return false
+				}
+			}
 			switch t := x.(type) {
 			case *sql.Subquery, *sql.Exists:
 				found = append(found, t)
@@ -87,4 +96,42 @@ func (b *Binder) attachSubquery(s sql.Expr, input Node, sc *scope) (Node, *scope
 	typ := a.ValueType()
 	b.subqueryExprs[s] = expr.Col(input.Schema().NumFields(), name, typ)
 	return a, sc.withHidden(name, typ), nil
+}
+
+// attachGroupBySubqueries attaches the subqueries of the GROUP BY keys
+// before grouping, so each key reads its value as a column; the same
+// subquery written again after grouping (in the SELECT list, HAVING)
+// reads that key.
+func (b *Binder) attachGroupBySubqueries(sel *sql.Select, items []selectItem, input Node, sc *scope) (Node, *scope, error) {
+	list := sel.GroupBy
+	if sel.GroupByAll {
+		list = groupByAll(items)
+	}
+	var keys []sql.Expr
+	for _, g := range list {
+		if k, ok := literalInt(g); ok && !sel.GroupByAll && k >= 1 && k <= len(items) && items[k-1].ast != nil {
+			g = items[k-1].ast
+		}
+		if firstSubquery(g) != nil {
+			keys = append(keys, g)
+		}
+	}
+	if len(keys) == 0 {
+		return input, sc, nil
+	}
+	input, sc, err := b.attachSubqueries(keys, input, sc)
+	if err != nil {
+		return nil, nil, err
+	}
+	if b.groupSubqueries == nil {
+		b.groupSubqueries = map[string]expr.Expr{}
+	}
+	for _, k := range keys {
+		// Only a key that is the subquery itself: inside a larger key the
+		// value alone is no key to read after grouping.
+		if v, ok := b.subqueryExprs[k]; ok {
+			b.groupSubqueries[k.String()] = v
+		}
+	}
+	return input, sc, nil
 }

@@ -82,6 +82,9 @@ type Binder struct {
 	// outer are the scopes of the queries enclosing the subquery being
 	// bound, outermost first: names found there become outer references.
 	outer []*scope
+	// groupSubqueries maps the text of each subquery in a GROUP BY key to
+	// the column holding its value before grouping.
+	groupSubqueries map[string]expr.Expr
 	// steps counts expression nodes bound, to look at ctx every so often.
 	steps int
 }

@@ -35,6 +35,11 @@ type corrPlan struct {
 	// empty is what an inner column of the joined row holds for the
 	// aggregate over no rows (count 0); others are NULL.
 	empty map[int]expr.Expr
+	// order is the subquery's ORDER BY (over the joined row), kept for a
+	// LIMIT above it.
+	order []SortKey
+	// oneRow: a LIMIT 1 per outer row was applied.
+	oneRow bool
 }
 
 type decorrelator struct {
@@ -192,14 +197,84 @@ func (d *decorrelator) pullTop(n Node) (*corrPlan, error) {
 		}
 		c.out = out
 		return c, nil
-	case *Sort, *Limit, *Distinct:
-		c, err := d.pullTop(n.Children()[0])
+	case *Sort:
+		c, err := d.pullTop(t.Input)
+		if err != nil {
+			return nil, err
+		}
+		c.order = nil
+		for _, k := range t.Keys {
+			k.Expr = d.lift(k.Expr, c.out)
+			c.order = append(c.order, k)
+		}
+		return c, nil
+	case *Limit:
+		c, err := d.pullTop(t.Input)
+		if err != nil {
+			return nil, err
+		}
+		if t.Offset == 0 && t.N != 0 && (c.agg || d.exists) {
+			return c, nil // the one aggregate row, or EXISTS's first row
+		}
+		return d.limitPerRow(t, c)
+	case *Distinct:
+		c, err := d.pullTop(t.Input)
 		if err != nil {
 			return nil, err
 		}
 		return d.pullOrdering(n, c)
 	}
 	return d.pull(n)
+}
+
+// limitPerRow applies LIMIT and OFFSET per outer row: the rows of each
+// correlated key are numbered (in the subquery's ORDER BY), and those
+// past the limit dropped.
+func (d *decorrelator) limitPerRow(t *Limit, c *corrPlan) (*corrPlan, error) {
+	if c.agg {
+		return nil, d.a.errorf("OFFSET or LIMIT 0 over an aggregate is not supported in a correlated subquery")
+	}
+	_, rk, res := d.splitCorr(c.preds)
+	if len(res) > 0 {
+		return nil, d.a.errorf("LIMIT in a correlated subquery needs the outer columns compared with = only (found another condition on them)")
+	}
+	var order []SortKey
+	for _, k := range c.order {
+		if d.readsOuter(k.Expr) || expr.HasOuter(k.Expr, 1) {
+			continue // one value per outer row: orders nothing
+		}
+		k.Expr = d.innerOf(k.Expr)
+		order = append(order, k)
+	}
+	rn, err := expr.NewWindowFunc("row_number", nil, false)
+	if err != nil {
+		return nil, err
+	}
+	w := &Window{Input: c.node, PartitionBy: rk, OrderBy: order, Funcs: []*expr.WindowFunc{rn},
+		Frames: []expr.WindowFrame{expr.WholePartition}, Names: []string{"__row"}}
+	col := expr.Col(c.node.Schema().NumFields(), "__row", rn.Type())
+	var conds []expr.Expr
+	if t.Offset > 0 {
+		gt, err := expr.Call(">", col, expr.MustLit(t.Offset, types.BigInt))
+		if err != nil {
+			return nil, err
+		}
+		conds = append(conds, gt)
+	}
+	if t.N >= 0 {
+		le, err := expr.Call("<=", col, expr.MustLit(t.Offset+t.N, types.BigInt))
+		if err != nil {
+			return nil, err
+		}
+		conds = append(conds, le)
+	}
+	c.node = w
+	if len(conds) > 0 {
+		c.node = &Filter{Input: w, Pred: expr.AndAll(conds)}
+	}
+	c.oneRow = t.N == 1
+	c.order = nil
+	return c, nil
 }
 
 // pullOrdering decides what ORDER BY, LIMIT and DISTINCT above a

@@ -41,7 +41,7 @@ func (DecorrelateScalar) Apply(n Node) (Node, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	if !c.agg {
+	if !c.agg && !c.oneRow {
 		if len(c.preds) > 0 {
 			return nil, false, a.errorf("a correlated scalar subquery must compute one aggregate, without GROUP BY (so it yields at most one row)")
 		}
@@ -100,8 +100,8 @@ func (DecorrelateScalar) Apply(n Node) (Node, bool, error) {
 	if f, err := expr.Fold(empty); err == nil {
 		empty = f
 	}
-	if l, ok := empty.(*expr.Literal); ok && l.Value == nil {
-		empty = nil
+	if l, ok := empty.(*expr.Literal); ok && l.Value == nil || !c.agg {
+		empty = nil // no row (LIMIT 1 of none) is NULL
 	}
 	var whens, thens []expr.Expr
 	if len(c.having) > 0 {

@@ -66,25 +66,16 @@ func newDecorrelator(a *Apply) *decorrelator {
 	return d
 }
 
-// correlated reports whether n's subtree reads the Apply's input.
+// correlated reports whether n's subtree reads an enclosing query: the
+// Apply's input, or (deeper references) a query around that, whose
+// conditions then go up with the join for the enclosing Apply's rewrite.
 func correlated(n Node) bool {
 	found := false
 	walkNodes(n, func(m Node) {
 		_, _ = mapExprs(m, func(e expr.Expr) (expr.Expr, error) {
-			found = found || hasDepth(e, 1)
+			found = found || expr.HasOuter(e, 1)
 			return e, nil
 		})
-	})
-	return found
-}
-
-func hasDepth(e expr.Expr, depth int) bool {
-	found := false
-	expr.Walk(e, func(x expr.Expr) bool {
-		if o, ok := x.(*expr.OuterRef); ok && o.Depth == depth {
-			found = true
-		}
-		return !found
 	})
 	return found
 }
@@ -522,8 +513,8 @@ func (d *decorrelator) pullAggregate(t *Aggregate) (*corrPlan, error) {
 	var preds []expr.Expr
 	seen := map[string]int{}
 	for _, p := range c.preds {
-		o, in, ok := equiKeys(p, d.nOuter)
-		if !ok || expr.HasOuter(p, 1) {
+		o, in, ok := d.corrEquality(p)
+		if !ok {
 			return nil, d.a.errorf("a correlated subquery used as a value may only compare outer columns with = (found another condition on them: %s)", p)
 		}
 		pos, dup := seen[in.String()]
@@ -555,6 +546,17 @@ func (d *decorrelator) pullAggregate(t *Aggregate) (*corrPlan, error) {
 		out = append(out, expr.Col(d.nOuter+at, s.Field(at).Name, s.Field(at).Type))
 	}
 	res.out = out
+	if nk > 0 && len(preds) > 0 {
+		// Grouped by correlated columns only: one group per outer row
+		// at most (Spark allows this), and none means no row (NULL).
+		covered := true
+		for _, k := range keys[:nk] {
+			if _, ok := seen[k.String()]; !ok {
+				covered = false
+			}
+		}
+		res.oneRow = covered
+	}
 	if nk == 0 && len(preds) > 0 {
 		res.agg = true
 		res.empty = map[int]expr.Expr{}
@@ -567,118 +569,45 @@ func (d *decorrelator) pullAggregate(t *Aggregate) (*corrPlan, error) {
 	return res, nil
 }
 
-// pullJoin pulls the correlation out of a join inside the subquery.
-func (d *decorrelator) pullJoin(t *Join) (*corrPlan, error) {
-	l, err := d.pull(t.Left)
-	if err != nil {
-		return nil, err
+// corrEquality splits p into o = in: o reads only the outer row (outer
+// columns, or an enclosing query's through outer references), in only
+// the inner plan (over node).
+func (d *decorrelator) corrEquality(p expr.Expr) (o, in expr.Expr, ok bool) {
+	if !expr.HasOuter(p, 1) {
+		return equiKeys(p, d.nOuter)
 	}
-	r, err := d.pull(t.Right)
-	if err != nil {
-		return nil, err
+	call, isCall := p.(*expr.CallExpr)
+	if !isCall || call.Name != "=" || len(call.Args) != 2 {
+		return nil, nil, false
 	}
-	if l.agg || r.agg {
-		return nil, d.a.errorf("a join over a correlated aggregate is not supported in a subquery")
-	}
-	nl := l.node.Schema().NumFields()
-	// Right's joined row moves past left's columns.
-	shift := map[int]int{}
-	for i := 0; i < r.node.Schema().NumFields(); i++ {
-		shift[d.nOuter+i] = d.nOuter + nl + i
-	}
-	rOut := make([]expr.Expr, len(r.out))
-	for i, e := range r.out {
-		rOut[i] = expr.Remap(e, shift)
-	}
-	rPreds := make([]expr.Expr, len(r.preds))
-	for i, p := range r.preds {
-		rPreds[i] = expr.Remap(p, shift)
-	}
-	kind := t.Kind
-	if kind == SemiJoin && d.dupFree && len(rPreds) == 0 && d.condReadsOuter(t, l.out, rOut) {
-		kind = InnerJoin // duplicates do not matter here
-	}
-	if len(rPreds) > 0 && kind != InnerJoin && kind != CrossJoin {
-		if kind == SemiJoin && d.dupFree {
-			kind = InnerJoin // duplicates do not matter here
-		} else {
-			return nil, d.a.errorf("an outer column is not supported on the inner side of a %s join in a subquery", t.Kind)
-		}
-	}
-	if len(l.preds) > 0 && kind != InnerJoin && kind != CrossJoin && kind != LeftJoin && !kind.LeftOnly() {
-		return nil, d.a.errorf("an outer column is not supported in a %s join in a subquery", t.Kind)
-	}
-	both := append(append([]expr.Expr{}, l.out...), rOut...)
-	var conds []expr.Expr
-	for i := range t.LeftKeys {
-		lk := d.lift(t.LeftKeys[i], l.out)
-		rk := d.lift(t.RightKeys[i], rOut)
-		eq, err := expr.Call("=", lk, rk)
-		if err != nil {
-			return nil, err
-		}
-		conds = append(conds, eq)
-	}
-	if t.Residual != nil {
-		conds = append(conds, expr.SplitConjuncts(d.lift(t.Residual, both))...)
-	}
-	j := &Join{Left: l.node, Right: r.node, Kind: kind}
-	res := &corrPlan{node: j, preds: append(l.preds, rPreds...)}
-	var residual []expr.Expr
-	for _, cnd := range conds {
-		if d.readsOuter(cnd) || expr.HasOuter(cnd, 1) {
-			if kind != InnerJoin && kind != CrossJoin {
-				return nil, d.a.errorf("an outer column is not supported in the ON condition of a %s join in a subquery", t.Kind)
+	outerOnly := func(e expr.Expr) bool {
+		for _, i := range expr.Columns(e) {
+			if i >= d.nOuter {
+				return false
 			}
-			res.preds = append(res.preds, cnd)
-			continue
 		}
-		in := d.innerOf(cnd)
-		if lk, rk, ok := equiKeys(in, nl); ok {
-			j.LeftKeys = append(j.LeftKeys, lk)
-			j.RightKeys = append(j.RightKeys, rk)
-			continue
-		}
-		residual = append(residual, in)
+		return true
 	}
-	if j.Kind == CrossJoin && len(j.LeftKeys) > 0 {
-		j.Kind = InnerJoin
+	innerOnly := func(e expr.Expr) bool { return !d.readsOuter(e) && !expr.HasOuter(e, 1) }
+	a, b := call.Args[0], call.Args[1]
+	if innerOnly(a) && outerOnly(b) {
+		a, b = b, a
 	}
-	j.Residual = expr.AndAll(residual)
-	if t.Kind.LeftOnly() {
-		res.out = l.out
-	} else {
-		res.out = both
+	if !outerOnly(a) || !innerOnly(b) || len(expr.Columns(b)) == 0 {
+		return nil, nil, false
 	}
-	return res, nil
-}
-
-// condReadsOuter reports whether t's join condition reads outer columns.
-func (d *decorrelator) condReadsOuter(t *Join, lOut, rOut []expr.Expr) bool {
-	var es []expr.Expr
-	for i := range t.LeftKeys {
-		es = append(es, d.lift(t.LeftKeys[i], lOut), d.lift(t.RightKeys[i], rOut))
-	}
-	if t.Residual != nil {
-		es = append(es, d.lift(t.Residual, append(append([]expr.Expr{}, lOut...), rOut...)))
-	}
-	for _, e := range es {
-		if d.readsOuter(e) || expr.HasOuter(e, 1) {
-			return true
-		}
-	}
-	return false
+	return a, d.innerOf(b), true
 }
 
 // splitCorr splits correlated conditions into equi-join keys (outer side,
 // inner side over node) and the rest.
 func (d *decorrelator) splitCorr(preds []expr.Expr) (lk, rk, residual []expr.Expr) {
 	for _, p := range preds {
-		if !expr.HasOuter(p, 1) {
-			if o, in, ok := equiKeys(p, d.nOuter); ok {
-				lk, rk = append(lk, o), append(rk, in)
-				continue
-			}
+		// A key may read an enclosing query (an outer reference): the
+		// rewrite of that query's Apply turns it into a join column.
+		if o, in, ok := d.corrEquality(p); ok {
+			lk, rk = append(lk, o), append(rk, in)
+			continue
 		}
 		residual = append(residual, p)
 	}

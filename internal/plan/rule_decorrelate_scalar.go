@@ -103,6 +103,17 @@ func (DecorrelateScalar) Apply(n Node) (Node, bool, error) {
 	if l, ok := empty.(*expr.Literal); ok && l.Value == nil || !c.agg {
 		empty = nil // no row (LIMIT 1 of none) is NULL
 	}
+	if !inner && empty != nil {
+		// Computed above the join, the value reads NULL inner columns
+		// where no group matched: only a count's 0 needs saying.
+		zero := false
+		for _, i := range expr.Columns(v) {
+			zero = zero || c.empty[i] != nil
+		}
+		if !zero {
+			empty = nil
+		}
+	}
 	var whens, thens []expr.Expr
 	if len(c.having) > 0 {
 		h := expr.AndAll(c.having)

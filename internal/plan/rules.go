@@ -40,8 +40,10 @@ var ScanRules = []Rule{
 	PushLimitIntoScan{},
 }
 
-// maxPasses bounds the fixpoint loop; rules only move filters down and
-// fold constants, so a handful of passes always suffices.
+// maxPasses bounds the fixpoint loop; rules only move filters down, fold
+// constants and rewrite subqueries (one pass per nesting level at most,
+// when the inner subquery is of a kind a later rule owns), so a handful
+// of passes always suffices.
 const maxPasses = 20
 
 // Optimize is OptimizeContext without cancellation.

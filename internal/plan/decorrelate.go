@@ -225,9 +225,13 @@ func (d *decorrelator) limitPerRow(t *Limit, c *corrPlan) (*corrPlan, error) {
 	if c.agg {
 		return nil, d.a.errorf("OFFSET or LIMIT 0 over an aggregate is not supported in a correlated subquery")
 	}
+	c, err := d.domainize(c)
+	if err != nil {
+		return nil, err
+	}
 	_, rk, res := d.splitCorr(c.preds)
 	if len(res) > 0 {
-		return nil, d.a.errorf("LIMIT in a correlated subquery needs the outer columns compared with = only (found another condition on them)")
+		return nil, d.a.errorf("LIMIT in a correlated subquery is not supported with this condition on outer columns (%s)", res[0])
 	}
 	var order []SortKey
 	for _, k := range c.order {
@@ -481,6 +485,9 @@ func (d *decorrelator) pullAggregate(t *Aggregate) (*corrPlan, error) {
 	if c.agg {
 		return nil, d.a.errorf("an aggregate over a correlated aggregate is not supported in a subquery")
 	}
+	if c, err = d.domainize(c); err != nil {
+		return nil, err
+	}
 	wrong := func(e expr.Expr) bool { return d.readsOuter(e) || expr.HasOuter(e, 1) }
 	var keys []expr.Expr
 	for _, k := range t.Keys {
@@ -681,6 +688,9 @@ func groupedValues(a *Apply, d *decorrelator, what string) (*groupedSub, error) 
 		}
 		if c.agg {
 			return nil, a.errorf("a correlated %s subquery over an aggregate without GROUP BY is not supported", what)
+		}
+		if c, err = d.domainize(c); err != nil {
+			return nil, err
 		}
 	}
 	lk, rk, res := d.splitCorr(c.preds)

@@ -199,3 +199,53 @@ func nullSafeEq(o, v expr.Expr) ([]expr.Expr, error) {
 	}
 	return []expr.Expr{a, b}, nil
 }
+
+// domainize leaves c only equalities between outer and inner values as
+// correlated conditions: the others move into c's plan, as an inner
+// join of the domain of the outer columns they read with it, and the
+// domain is matched to the outer row instead (NULL-safely). Grouping by
+// the domain then gives each distinct outer value its own groups.
+func (d *decorrelator) domainize(c *corrPlan) (*corrPlan, error) {
+	var keep, move []expr.Expr
+	for _, p := range c.preds {
+		if _, _, ok := d.corrEquality(p); ok || !d.readsOuter(p) {
+			keep = append(keep, p)
+		} else {
+			move = append(move, p)
+		}
+	}
+	if len(move) == 0 {
+		return c, nil
+	}
+	dom, err := d.domainOf(move)
+	if err != nil {
+		return nil, err
+	}
+	w := dom.width
+	conds := remapAll(shiftInner(move, d.nOuter, w), dom.fromOuter)
+	j := &Join{Left: dom.node, Right: c.node, Kind: CrossJoin}
+	var residual []expr.Expr
+	for _, cnd := range conds {
+		residual = append(residual, d.innerOf(cnd))
+	}
+	if len(residual) > 0 {
+		j.Kind, j.Residual = InnerJoin, expr.AndAll(residual)
+	}
+	out := *c
+	out.node = j
+	out.out = shiftInner(c.out, d.nOuter, w)
+	out.having = shiftInner(c.having, d.nOuter, w)
+	out.preds = append(shiftInner(keep, d.nOuter, w), dom.preds...)
+	out.order = nil
+	for _, k := range c.order {
+		k.Expr = shiftInner([]expr.Expr{k.Expr}, d.nOuter, w)[0]
+		out.order = append(out.order, k)
+	}
+	if c.empty != nil {
+		out.empty = map[int]expr.Expr{}
+		for i, v := range c.empty {
+			out.empty[i+w] = v
+		}
+	}
+	return &out, nil
+}

@@ -44,6 +44,9 @@ func (DecorrelateExistsValue) Apply(n Node) (Node, bool, error) {
 	if c.agg {
 		return nil, false, a.errorf("correlated EXISTS subqueries over an aggregate without GROUP BY are not supported")
 	}
+	if c, err = d.domainize(c); err != nil {
+		return nil, false, err
+	}
 	lk, rk, res := d.splitCorr(c.preds)
 	if len(res) > 0 {
 		return nil, false, a.errorf("a correlated subquery used as a value may only compare outer columns with = (found another condition on them)")

@@ -30,6 +30,24 @@ func (DecorrelateExists) Apply(n Node) (Node, bool, error) {
 		// Any one row decides.
 		return &Join{Left: a.Input, Right: &Limit{Input: sub, N: 1}, Kind: kind}, true, nil
 	}
+	if globalAggregate(a.Sub) {
+		n, cond, err := existsOverAggregate(a)
+		if err != nil {
+			return nil, false, err
+		}
+		if a.Not {
+			if cond, err = expr.Call("not", cond); err != nil {
+				return nil, false, err
+			}
+		}
+		in := a.Input.Schema()
+		keep := &Project{Input: &Filter{Input: n, Pred: cond}}
+		for i, f := range in.Fields() {
+			keep.Exprs = append(keep.Exprs, expr.Col(i, f.Name, f.Type))
+			keep.Names = append(keep.Names, f.Name)
+		}
+		return keep, true, nil
+	}
 	d := newDecorrelator(a)
 	c, err := d.pullTop(a.Sub)
 	if err != nil {

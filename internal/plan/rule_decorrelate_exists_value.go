@@ -36,6 +36,14 @@ func (DecorrelateExistsValue) Apply(n Node) (Node, bool, error) {
 		right := &Project{Input: agg, Exprs: []expr.Expr{gt}, Names: []string{a.Name}}
 		return &Join{Left: a.Input, Right: right, Kind: CrossJoin}, true, nil
 	}
+	if globalAggregate(a.Sub) {
+		n, cond, err := existsOverAggregate(a)
+		if err != nil {
+			return nil, false, err
+		}
+		out, err := applyOutput(a, n, cond)
+		return out, err == nil, err
+	}
 	d := newDecorrelator(a)
 	c, err := d.pullTop(a.Sub)
 	if err != nil {

@@ -1,0 +1,185 @@
+package plan
+
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"sluice/internal/expr"
+	"sluice/internal/expr/functions"
+	"sluice/internal/types"
+)
+
+// singleValue wraps one column of n in scalar_subquery_value, which
+// fails on a second row.
+func singleValue(n Node, name string) (*Aggregate, error) {
+	f := n.Schema().Field(0)
+	one, err := expr.NewAggregate(functions.SingleValueName, []expr.Expr{expr.Col(0, f.Name, f.Type)}, false)
+	if err != nil {
+		return nil, err
+	}
+	return &Aggregate{Input: n, Aggs: []*expr.Aggregate{one}, AggNames: []string{name}}, nil
+}
+
+// applyOutput is the Apply's schema over the rewritten join: the input's
+// columns, then value, in a Project the one above may read through.
+func applyOutput(a *Apply, j Node, value expr.Expr) (Node, error) {
+	if !arrow.TypeEqual(value.Type(), a.ValueType()) {
+		var err error
+		if value, err = expr.Cast(value, a.ValueType()); err != nil {
+			return nil, err
+		}
+	}
+	in := a.Input.Schema()
+	exprs := make([]expr.Expr, 0, in.NumFields()+1)
+	names := make([]string, 0, in.NumFields()+1)
+	for i, f := range in.Fields() {
+		exprs = append(exprs, expr.Col(i, f.Name, f.Type))
+		names = append(names, f.Name)
+	}
+	exprs = append(exprs, value)
+	names = append(names, a.Name)
+	return &Project{Input: j, Exprs: exprs, Names: names, Inline: true}, nil
+}
+
+// groupedSub is the one column of a value subquery (IN, ANY/ALL) with
+// its correlated keys: node yields keys..., value.
+type groupedSub struct {
+	node Node
+	nk   int
+	lk   []expr.Expr // the outer side of each key, over the Apply input
+	v    expr.Expr   // the value column of node
+}
+
+func (g *groupedSub) keyCols() []expr.Expr {
+	s := g.node.Schema()
+	out := make([]expr.Expr, g.nk)
+	for i := range out {
+		out[i] = expr.Col(i, s.Field(i).Name, s.Field(i).Type)
+	}
+	return out
+}
+
+// groupedValues decorrelates a's subquery for a per-key aggregate of its
+// value; what names the subquery form for errors.
+func groupedValues(a *Apply, d *decorrelator, what string) (*groupedSub, error) {
+	var c *corrPlan
+	if !correlated(a.Sub) {
+		sub, err := shiftDepth(a.Sub)
+		if err != nil {
+			return nil, err
+		}
+		c = d.plain(sub)
+	} else {
+		var err error
+		if c, err = d.pullTop(a.Sub); err != nil {
+			return nil, err
+		}
+		if c.agg {
+			return nil, a.errorf("a correlated %s subquery over an aggregate without GROUP BY is not supported", what)
+		}
+		if c, err = d.domainize(c); err != nil {
+			return nil, err
+		}
+	}
+	lk, rk, res := d.splitCorr(c.preds)
+	if len(res) > 0 {
+		return nil, a.errorf("a correlated %s used as a value may only compare outer columns with = (found another condition on them)", what)
+	}
+	v := c.out[0]
+	if d.readsOuter(v) || expr.HasOuter(v, 1) {
+		return nil, a.errorf("an outer column in the SELECT list of a %s subquery used as a value is not supported", what)
+	}
+	exprs := append(append([]expr.Expr{}, rk...), d.innerOf(v))
+	names := append(keyNames(len(rk)), "__value")
+	if len(rk) == 0 {
+		if col, ok := v.(*expr.Column); ok && col.Index == d.nOuter && c.node.Schema().NumFields() == 1 {
+			// The subquery's own column: no Project needed.
+			return &groupedSub{node: c.node, v: d.innerOf(v)}, nil
+		}
+	}
+	node := &Project{Input: c.node, Exprs: exprs, Names: names}
+	return &groupedSub{node: node, nk: len(rk), lk: lk, v: expr.Col(len(rk), "__value", v.Type())}, nil
+}
+
+// joinGrouped joins right (keys first) onto input by g's keys: a cross
+// join when there are none.
+func joinGrouped(input, right Node, g *groupedSub) *Join {
+	if g.nk == 0 {
+		return &Join{Left: input, Right: right, Kind: CrossJoin}
+	}
+	return &Join{Left: input, Right: right, Kind: LeftJoin, LeftKeys: g.lk, RightKeys: g.keyCols()}
+}
+
+func keyNames(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = "__key" + itoa(i+1)
+	}
+	return out
+}
+
+// rowCount is the __rows column over the joined row: NULL (no group)
+// reads as 0.
+func rowCount(col expr.Expr, g *groupedSub) (expr.Expr, error) {
+	if g.nk == 0 {
+		return col, nil
+	}
+	return expr.Call("coalesce", col, expr.MustLit(int64(0), types.BigInt))
+}
+
+// readyApply returns n as an Apply of kind whose subquery holds no Apply
+// of its own: inner subqueries are rewritten first (in an earlier pass
+// when another rule owns them), so correlation is read from joins only.
+func readyApply(n Node, kind ApplyKind) (*Apply, bool) {
+	a, ok := n.(*Apply)
+	if !ok || a.Kind != kind {
+		return nil, false
+	}
+	nested := false
+	walkNodes(a.Sub, func(m Node) {
+		if _, ok := m.(*Apply); ok {
+			nested = true
+		}
+	})
+	return a, !nested
+}
+
+// globalAggregate reports whether n yields exactly one row before its
+// HAVING: an aggregate without GROUP BY under projections, filters and
+// orderings only.
+func globalAggregate(n Node) bool {
+	for {
+		switch t := n.(type) {
+		case *Aggregate:
+			return len(t.Keys) == 0
+		case *Project, *Filter, *Sort, *Distinct:
+			n = n.Children()[0]
+		case *Limit:
+			if t.N == 0 || t.Offset > 0 {
+				return false
+			}
+			n = t.Input
+		default:
+			return false
+		}
+	}
+}
+
+// existsOverAggregate rewrites EXISTS (q) where q aggregates without
+// GROUP BY: q has its one row unless HAVING rejects it, so EXISTS is
+// whether (SELECT TRUE FROM q) is TRUE. It returns the scalar rewrite
+// (the input's columns, then that value) and the condition over it.
+func existsOverAggregate(a *Apply) (Node, expr.Expr, error) {
+	sub := &Project{Input: a.Sub, Exprs: []expr.Expr{expr.MustLit(true, types.Boolean)}, Names: []string{"__exists"}}
+	name := a.Name
+	if name == "" {
+		name = "__exists"
+	}
+	scalar := &Apply{Input: a.Input, Sub: sub, Kind: ApplyScalar, Name: name, At: a.At}
+	n, _, err := DecorrelateScalar{}.Apply(scalar)
+	if err != nil {
+		return nil, nil, err
+	}
+	col := expr.Col(a.Input.Schema().NumFields(), name, types.Boolean)
+	cond, err := expr.Call("coalesce", col, expr.MustLit(false, types.Boolean))
+	return n, cond, err
+}

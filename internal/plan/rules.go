@@ -13,10 +13,10 @@ type Rule interface {
 	Apply(n Node) (out Node, changed bool, err error)
 }
 
-// Rules is the one ordered list of rewrite rules. Each runs bottom-up over
-// the whole tree until none changes anything.
-var Rules = []Rule{
-	// Subqueries first: every Apply the binder made becomes joins.
+// SubqueryRules run first, to a fixpoint of their own: every Apply the
+// binder made for a subquery becomes joins before any rule of Rules can
+// move a condition that still reads an outer query.
+var SubqueryRules = []Rule{
 	DecorrelateExists{},
 	DecorrelateIn{},
 	DecorrelateScalar{},
@@ -24,6 +24,11 @@ var Rules = []Rule{
 	DecorrelateInValue{},
 	DecorrelateCompare{},
 	DecorrelateInline{},
+}
+
+// Rules is the one ordered list of rewrite rules. Each runs bottom-up over
+// the whole tree until none changes anything.
+var Rules = []Rule{
 	FoldConstants{},
 	MergeFilters{},
 	PushFilterThroughProject{},
@@ -49,36 +54,23 @@ const maxPasses = 20
 // Optimize is OptimizeContext without cancellation.
 func Optimize(n Node) (Node, error) { return OptimizeContext(context.Background(), n) }
 
-// OptimizeContext applies Rules to a fixpoint, prunes unused columns down
-// to the scans, pushes projections and filters into the sources, then
-// applies ScanRules (aggregates into the sources that can compute them).
-// It stops with ctx's error (wrapped) once ctx is done, checked before
+// OptimizeContext applies SubqueryRules, then Rules, each to a fixpoint,
+// prunes unused columns down to the scans, pushes projections and filters
+// into the sources, then applies ScanRules (aggregates into the sources
+// that can compute them). It stops with ctx's error (wrapped) once ctx is done, checked before
 // each rule visits a node, so a huge plan can be interrupted.
 func OptimizeContext(ctx context.Context, n Node) (Node, error) {
-	for pass := 0; ; pass++ {
-		if pass == maxPasses {
-			return nil, fmt.Errorf("internal error: optimizer did not converge")
-		}
-		changed := false
-		for _, r := range Rules {
-			out, c, err := transformUp(ctx, n, r)
-			if err != nil {
-				var user *Error
-				if errors.As(err, &user) {
-					return nil, err // the query's fault: no rule name needed
-				}
-				return nil, fmt.Errorf("optimizer rule %s: %w", r.Name(), err)
-			}
-			n, changed = out, changed || c
-		}
-		if !changed {
-			break
-		}
+	n, err := fixpoint(ctx, n, SubqueryRules)
+	if err != nil {
+		return nil, err
+	}
+	if n, err = fixpoint(ctx, n, Rules); err != nil {
+		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	n, err := PruneColumns(n)
+	n, err = PruneColumns(n)
 	if err != nil {
 		return nil, fmt.Errorf("pruning columns: %w", err)
 	}
@@ -91,6 +83,30 @@ func OptimizeContext(ctx context.Context, n Node) (Node, error) {
 		}
 	}
 	return n, nil
+}
+
+// fixpoint applies rules, in order, until none changes anything.
+func fixpoint(ctx context.Context, n Node, rules []Rule) (Node, error) {
+	for pass := 0; ; pass++ {
+		if pass == maxPasses {
+			return nil, fmt.Errorf("internal error: optimizer did not converge")
+		}
+		changed := false
+		for _, r := range rules {
+			out, c, err := transformUp(ctx, n, r)
+			if err != nil {
+				var user *Error
+				if errors.As(err, &user) {
+					return nil, err // the query's fault: no rule name needed
+				}
+				return nil, fmt.Errorf("optimizer rule %s: %w", r.Name(), err)
+			}
+			n, changed = out, changed || c
+		}
+		if !changed {
+			return n, nil
+		}
+	}
 }
 
 // transformUp applies r to every node, children first.

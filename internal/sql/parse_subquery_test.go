@@ -20,6 +20,12 @@ func TestSubqueryAndGroupingRoundTrip(t *testing.T) {
 		{"SELECT a, b FROM t GROUP BY a, b WITH ROLLUP", "SELECT a, b FROM t GROUP BY ROLLUP (a, b)"},
 		{"SELECT a FROM t GROUP BY a, ROLLUP ((a + 1) * 2)", "SELECT a FROM t GROUP BY a, ROLLUP ((a + 1) * 2)"},
 		{"SELECT grouping(a), grouping_id() FROM t GROUP BY CUBE (a)", ""},
+		{"SELECT a FROM t WHERE a > ALL (SELECT b FROM u) AND a = ANY (SELECT b FROM u)", ""},
+		{"SELECT a <= some (select b from u), a <> all (SELECT b FROM u) FROM t", "SELECT a <= ANY (SELECT b FROM u), a <> ALL (SELECT b FROM u) FROM t"},
+		{"SELECT a + 1 >= ANY (SELECT b FROM u) OR a IS NULL FROM t", ""},
+		{"SELECT NOT a < ALL (SELECT b FROM u) FROM t", ""},
+		// any(...) without a query is the aggregate function.
+		{"SELECT any(a > 1), a = any(b) FROM t", ""},
 	}
 	for _, tc := range cases {
 		want := tc.want

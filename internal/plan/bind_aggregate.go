@@ -3,8 +3,6 @@ package plan
 import (
 	"strings"
 
-	"github.com/apache/arrow-go/v18/arrow"
-
 	"sluice/internal/expr"
 	"sluice/internal/sql"
 	"sluice/internal/types"
@@ -224,33 +222,4 @@ func (b *Binder) bindAggCall(c *sql.Call, pre *exprBinder) (*expr.Aggregate, err
 		return nil, errAt(c, "%v", err)
 	}
 	return a, nil
-}
-
-// bindExplode builds the Explode node for explode(x) / explode_outer(x).
-func (b *Binder) bindExplode(c *sql.Call, alias string, input Node, post *exprBinder) (*Explode, error) {
-	name := strings.ToLower(c.Name)
-	if strings.HasPrefix(name, "pos") {
-		return nil, errAt(c, "%s is not supported yet; use explode", name)
-	}
-	if len(c.Args) != 1 {
-		return nil, errAt(c, "%s expects 1 argument, got %d", name, len(c.Args))
-	}
-	g, err := post.bind(c.Args[0])
-	if err != nil {
-		return nil, err
-	}
-	ex := &Explode{Input: input, Gen: g, Outer: strings.HasSuffix(name, "_outer")}
-	switch t := g.Type().(type) {
-	case *arrow.ListType:
-		n := "col"
-		if alias != "" {
-			n = alias
-		}
-		ex.Names, ex.Types = []string{n}, []arrow.DataType{t.Elem()}
-	case *arrow.MapType:
-		ex.Names, ex.Types = []string{"key", "value"}, []arrow.DataType{t.KeyType(), t.ItemType()}
-	default:
-		return nil, errAt(c.Args[0], "%s expects an ARRAY or MAP, got %s", name, typeName(g.Type()))
-	}
-	return ex, nil
 }

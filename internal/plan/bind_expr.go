@@ -450,11 +450,3 @@ func describeCall(c *sql.Call) string {
 	}
 	return strings.ToLower(c.Name)
 }
-
-func isGenerator(name string) bool {
-	switch name {
-	case "explode", "explode_outer", "posexplode", "posexplode_outer":
-		return true
-	}
-	return false
-}

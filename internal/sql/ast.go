@@ -370,6 +370,8 @@ type SelectItem struct {
 	At    Pos
 	Expr  Expr
 	Alias string
+	// Aliases are a generator's column names, AS (a, b); Alias is then "".
+	Aliases []string
 }
 
 // Set operators.

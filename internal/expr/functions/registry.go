@@ -335,6 +335,19 @@ var registry = []Def{
 	{Name: "arrays_zip", MinArgs: 1, MaxArgs: -1, Kind: Scalar, Bind: bindArraysZip},
 	{Name: "explode_outer", MinArgs: 1, MaxArgs: 1, Kind: Generator, Bind: bindGeneratorOnly("explode_outer"),
 		Doc: "explode, with one row of NULLs for an empty or NULL input"},
+	// Generators the planner turns into an Explode (plan/bind_generator.go).
+	{Name: "posexplode", MinArgs: 1, MaxArgs: 1, Kind: Generator, Bind: bindGeneratorOnly("posexplode"),
+		Doc: "explode with the position (INT pos, from 0) first"},
+	{Name: "posexplode_outer", MinArgs: 1, MaxArgs: 1, Kind: Generator, Bind: bindGeneratorOnly("posexplode_outer"),
+		Doc: "posexplode, with one row of NULLs for an empty or NULL input"},
+	{Name: "inline", MinArgs: 1, MaxArgs: 1, Kind: Generator, Bind: bindGeneratorOnly("inline"),
+		Doc: "one row per STRUCT of an ARRAY, its fields as columns"},
+	{Name: "inline_outer", MinArgs: 1, MaxArgs: 1, Kind: Generator, Bind: bindGeneratorOnly("inline_outer"),
+		Doc: "inline, with one row of NULLs for an empty or NULL input"},
+	{Name: "stack", MinArgs: 2, MaxArgs: -1, Kind: Generator, Bind: bindGeneratorOnly("stack"),
+		Doc: "stack(n, v...): the values as n rows of columns col0, col1, ..."},
+	{Name: "json_tuple", MinArgs: 2, MaxArgs: -1, Kind: Generator, Bind: bindGeneratorOnly("json_tuple"),
+		Doc: "json_tuple(json, k...): one row of columns c0, c1, ..., each key's value as text"},
 
 	// CSV (csv.go).
 	{Name: "from_csv", MinArgs: 2, MaxArgs: 3, Kind: Scalar, Bind: bindFromCSV},

@@ -370,6 +370,7 @@ var registry = []Def{
 	{Name: "current_database", Aliases: []string{"current_schema"}, MinArgs: 0, MaxArgs: 0, Kind: Scalar, Volatile: true, Bind: bindCurrentDatabase},
 	{Name: "version", MinArgs: 0, MaxArgs: 0, Kind: Scalar, Bind: bindVersion},
 	{Name: "current_catalog", MinArgs: 0, MaxArgs: 0, Kind: Scalar, Volatile: true, Bind: bindCurrentCatalog},
+	{Name: "current_user", Aliases: []string{"user", "session_user"}, MinArgs: 0, MaxArgs: 0, Kind: Scalar, Volatile: true, Bind: bindCurrentUser},
 
 	// Hashing (hash.go).
 	{Name: "md5", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindMd5},

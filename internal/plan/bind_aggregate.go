@@ -188,13 +188,16 @@ func (b *Binder) bindAggCall(c *sql.Call, pre *exprBinder) (*expr.Aggregate, err
 		}
 	}
 	var args []expr.Expr
+	var err error
 	if !c.Star {
-		var err error
 		if args, err = pre.bindAll(c.Args); err != nil {
 			return nil, err
 		}
 	} else if name != "count" {
 		return nil, errAt(c, "%s(*) is not valid; only count(*)", name)
+	}
+	if args, err = orderedSetArgs(c, name, args); err != nil {
+		return nil, err
 	}
 	if c.IgnoreNulls {
 		// first(x) IGNORE NULLS is first(x, true).
@@ -222,4 +225,42 @@ func (b *Binder) bindAggCall(c *sql.Call, pre *exprBinder) (*expr.Aggregate, err
 		return nil, errAt(c, "%v", err)
 	}
 	return a, nil
+}
+
+// orderedSet lists the aggregates taking WITHIN GROUP (ORDER BY x) and
+// whether they need it.
+var orderedSet = map[string]bool{"percentile_cont": true, "percentile_disc": true, "mode": false}
+
+// orderedSetArgs checks WITHIN GROUP and passes its DESC on: a trailing
+// constant TRUE for percentile_cont and percentile_disc (x, p, desc), and
+// mode(x, deterministic, desc). The parser has put x first.
+func orderedSetArgs(c *sql.Call, name string, args []expr.Expr) ([]expr.Expr, error) {
+	need, ok := orderedSet[name]
+	switch {
+	case c.WithinGroup && !ok:
+		return nil, errAt(c, "%s does not take WITHIN GROUP (ORDER BY ...)", name)
+	case !c.WithinGroup && need:
+		return nil, errAt(c, "%s needs WITHIN GROUP (ORDER BY ...): %s(p) WITHIN GROUP (ORDER BY x)", name, name)
+	case !c.WithinGroup:
+		if name == "mode" && len(args) > 2 {
+			return nil, errAt(c, "mode expects 1 or 2 arguments (x, deterministic), got %d", len(args))
+		}
+		return args, nil
+	}
+	if name == "mode" {
+		if len(args) != 1 {
+			return nil, errAt(c, "mode() WITHIN GROUP takes no arguments of its own")
+		}
+		if c.WithinDesc {
+			args = append(args, expr.MustLit(true, types.Boolean), expr.MustLit(true, types.Boolean))
+		}
+		return args, nil
+	}
+	if len(args) != 2 {
+		return nil, errAt(c, "%s(p) WITHIN GROUP takes one percentage", name)
+	}
+	if c.WithinDesc {
+		args = append(args, expr.MustLit(true, types.Boolean))
+	}
+	return args, nil
 }

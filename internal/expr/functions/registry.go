@@ -432,7 +432,10 @@ var registry = []Def{
 	{Name: "any_value", MinArgs: 1, MaxArgs: 2, Kind: Aggregate, Agg: makeFirstLast(false)},
 	{Name: "percentile", MinArgs: 2, MaxArgs: 3, Kind: Aggregate, Agg: makePercentile},
 	{Name: "median", MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: makeMedian},
-	{Name: "mode", MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: makeMode},
+	{Name: "mode", MinArgs: 1, MaxArgs: 3, Kind: Aggregate, Agg: makeMode},
+	// Ordered-set aggregates, WITHIN GROUP (ORDER BY x) (agg_ordered_set.go).
+	{Name: "percentile_cont", MinArgs: 2, MaxArgs: 3, Kind: Aggregate, Agg: makeOrderedPercentile("percentile_cont", false)},
+	{Name: "percentile_disc", MinArgs: 2, MaxArgs: 3, Kind: Aggregate, Agg: makeOrderedPercentile("percentile_disc", true)},
 	{Name: "max_by", MinArgs: 2, MaxArgs: 2, Kind: Aggregate, Agg: makeMaxBy(true)},
 	{Name: "min_by", MinArgs: 2, MaxArgs: 2, Kind: Aggregate, Agg: makeMaxBy(false)},
 	{Name: "skewness", MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: makeHigherMoment("skewness")},

@@ -281,7 +281,7 @@ func (eb *exprBinder) bindCall(c *sql.Call) (expr.Expr, error) {
 	if name == "grouping" || name == "grouping_id" {
 		return nil, errAt(c, "%s() is only allowed with GROUP BY ROLLUP, CUBE or GROUPING SETS, in the SELECT list, HAVING and ORDER BY", name)
 	}
-	if higherOrder[name] {
+	if takesLambda(c, name) {
 		return eb.bindHigherOrder(c, name)
 	}
 	for _, a := range c.Args {

@@ -22,6 +22,7 @@ var roundTrips = []struct {
 	{"SELECT percentile_cont(0.25) within group (order by x desc) FROM t", "SELECT percentile_cont(0.25) WITHIN GROUP (ORDER BY x DESC) FROM t"},
 	{"SELECT mode() WITHIN GROUP (ORDER BY x) FILTER (WHERE x > 1) FROM t", ""},
 	{"SELECT posexplode(a) AS (p, `v w`) FROM t", ""},
+	{"SELECT array_sort(a, (left, right) -> left - right) FROM t", "SELECT array_sort(a, (`left`, `right`) -> `left` - `right`) FROM t"},
 	{"SELECT ALL a FROM t", "SELECT a FROM t"},
 	{"SELECT s.t.* FROM s", ""},
 	{"SELECT `@timestamp`, \"Mixed Case\" FROM `my table`", "SELECT `@timestamp`, `Mixed Case` FROM `my table`"},

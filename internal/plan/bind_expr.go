@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
+	"sluice/internal/connector"
 	"sluice/internal/expr"
 	"sluice/internal/sql"
 	"sluice/internal/suggest"
@@ -281,6 +282,9 @@ func (eb *exprBinder) bindCall(c *sql.Call) (expr.Expr, error) {
 	if name == "grouping" || name == "grouping_id" {
 		return nil, errAt(c, "%s() is only allowed with GROUP BY ROLLUP, CUBE or GROUPING SETS, in the SELECT list, HAVING and ORDER BY", name)
 	}
+	if name == "input_file_name" && len(c.Args) == 0 {
+		return eb.inputFileName(), nil
+	}
 	if takesLambda(c, name) {
 		return eb.bindHigherOrder(c, name)
 	}
@@ -449,4 +453,26 @@ func describeCall(c *sql.Call) string {
 		return "window function " + strings.ToLower(c.Name)
 	}
 	return strings.ToLower(c.Name)
+}
+
+// inputFileName binds input_file_name() to the hidden _file column of the
+// one file table in scope: the URI of the file each row was read from. A
+// row from no file (VALUES, another connector, two file tables joined,
+// a subquery whose SELECT dropped _file) gets "", as Spark's does.
+func (eb *exprBinder) inputFileName() expr.Expr {
+	var found *scopeCol
+	for i := range eb.sc.cols {
+		c := &eb.sc.cols[i]
+		if c.Hidden && c.Name == connector.FileColumn && types.IsString(c.Type) {
+			if found != nil {
+				found = nil
+				break
+			}
+			found = c
+		}
+	}
+	if found == nil {
+		return expr.MustLit("", types.String)
+	}
+	return expr.Col(found.Index, found.Name, found.Type)
 }

@@ -370,6 +370,9 @@ var registry = []Def{
 	{Name: "current_database", Aliases: []string{"current_schema"}, MinArgs: 0, MaxArgs: 0, Kind: Scalar, Volatile: true, Bind: bindCurrentDatabase},
 	{Name: "version", MinArgs: 0, MaxArgs: 0, Kind: Scalar, Bind: bindVersion},
 	{Name: "current_catalog", MinArgs: 0, MaxArgs: 0, Kind: Scalar, Volatile: true, Bind: bindCurrentCatalog},
+	// Row identity (row_identity.go).
+	{Name: "input_file_name", MinArgs: 0, MaxArgs: 0, Kind: Scalar, Volatile: true, Bind: bindInputFileName},
+	{Name: "monotonically_increasing_id", MinArgs: 0, MaxArgs: 0, Kind: Scalar, Volatile: true, Bind: bindMonotonicallyIncreasingID},
 	{Name: "current_user", Aliases: []string{"user", "session_user"}, MinArgs: 0, MaxArgs: 0, Kind: Scalar, Volatile: true, Bind: bindCurrentUser},
 
 	// Hashing (hash.go).

@@ -461,5 +461,7 @@ var registry = []Def{
 	{Name: "bitmap_construct_agg", MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: bitmapAgg("bitmap_construct_agg")},
 	{Name: "bitmap_or_agg", MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: bitmapAgg("bitmap_or_agg")},
 	{Name: "bitmap_and_agg", MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: bitmapAgg("bitmap_and_agg")},
+	// Sketches (agg_count_min_sketch.go).
+	{Name: "count_min_sketch", MinArgs: 4, MaxArgs: 4, Kind: Aggregate, Agg: makeCountMinSketch},
 	{Name: "listagg", Aliases: []string{"string_agg"}, MinArgs: 1, MaxArgs: 2, Kind: Aggregate, Agg: makeListAgg},
 }

@@ -370,6 +370,8 @@ var registry = []Def{
 	{Name: "current_database", Aliases: []string{"current_schema"}, MinArgs: 0, MaxArgs: 0, Kind: Scalar, Volatile: true, Bind: bindCurrentDatabase},
 	{Name: "version", MinArgs: 0, MaxArgs: 0, Kind: Scalar, Bind: bindVersion},
 	{Name: "current_catalog", MinArgs: 0, MaxArgs: 0, Kind: Scalar, Volatile: true, Bind: bindCurrentCatalog},
+	{Name: "hll_sketch_estimate", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindHLLSketchEstimate},
+	{Name: "hll_union", MinArgs: 2, MaxArgs: 3, Kind: Scalar, Bind: bindHLLUnion},
 	// Row identity (row_identity.go).
 	{Name: "input_file_name", MinArgs: 0, MaxArgs: 0, Kind: Scalar, Volatile: true, Bind: bindInputFileName},
 	{Name: "monotonically_increasing_id", MinArgs: 0, MaxArgs: 0, Kind: Scalar, Volatile: true, Bind: bindMonotonicallyIncreasingID},
@@ -463,5 +465,8 @@ var registry = []Def{
 	{Name: "bitmap_and_agg", MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: bitmapAgg("bitmap_and_agg")},
 	// Sketches (agg_count_min_sketch.go).
 	{Name: "count_min_sketch", MinArgs: 4, MaxArgs: 4, Kind: Aggregate, Agg: makeCountMinSketch},
+	// HLL sketches (hll_sketch.go).
+	{Name: "hll_sketch_agg", MinArgs: 1, MaxArgs: 2, Kind: Aggregate, Agg: makeHLLSketchAgg},
+	{Name: "hll_union_agg", MinArgs: 1, MaxArgs: 2, Kind: Aggregate, Agg: makeHLLUnionAgg},
 	{Name: "listagg", Aliases: []string{"string_agg"}, MinArgs: 1, MaxArgs: 2, Kind: Aggregate, Agg: makeListAgg},
 }

@@ -34,6 +34,12 @@ func (e *Engine) queryContext(ctx context.Context) context.Context {
 	return expr.WithDatabase(expr.WithNow(ctx, e.now()), e.currentDB())
 }
 
+// WithUser names who runs the statements under ctx, for current_user();
+// without it that is the process's operating-system user.
+func WithUser(ctx context.Context, name string) context.Context {
+	return expr.WithUser(ctx, name)
+}
+
 // runSelect runs a query to completion and returns its rows.
 func (e *Engine) runSelect(ctx context.Context, q *sql.Query) (*Result, error) {
 	ctx = e.queryContext(ctx)

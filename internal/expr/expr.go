@@ -59,6 +59,11 @@ func WithDatabase(ctx context.Context, db string) context.Context {
 	return functions.WithDatabase(ctx, db)
 }
 
+// WithUser sets the user current_user() names (the server's caller).
+func WithUser(ctx context.Context, name string) context.Context {
+	return functions.WithUser(ctx, name)
+}
+
 // Now is the time WithNow fixed in ctx, or the wall clock.
 func Now(ctx context.Context) time.Time {
 	return functions.Now(ctx)

@@ -137,6 +137,14 @@ func HigherOrder(name string, args []Expr, lambdas []Lambda) (Expr, error) {
 		}
 	}
 	switch name {
+	case "array_sort":
+		if len(args) != 1 || len(lambdas) != 1 {
+			return nil, fmt.Errorf("array_sort takes an array and a comparator (l, r) -> INT")
+		}
+		if t := lambdas[0].Body.Type(); !types.IsInteger(t) && t.ID() != arrow.NULL {
+			return nil, fmt.Errorf("array_sort: the comparator must return an integer, not %s", types.SQLName(t))
+		}
+		h.typ = args[0].Type()
 	case "zip_with":
 		if len(args) != 2 || len(lambdas) != 1 {
 			return nil, fmt.Errorf("zip_with takes two arrays and a lambda (x, y) -> ...")
@@ -284,10 +292,14 @@ func evalBody(ctx context.Context, l Lambda, batch arrow.RecordBatch, rows arrow
 
 func (h *HigherOrderExpr) Eval(ctx context.Context, batch arrow.RecordBatch) (arrow.Array, error) {
 	switch {
+	case h.Name == "map_zip_with":
+		return h.mapZipWith(ctx, batch)
 	case isMapFunc[h.Name]:
 		return h.evalMap(ctx, batch)
 	case h.Name == "zip_with":
 		return h.zipWith(ctx, batch)
+	case h.Name == "array_sort":
+		return h.arraySort(ctx, batch)
 	}
 	in, err := h.args[0].Eval(ctx, batch)
 	if err != nil {

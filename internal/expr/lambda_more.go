@@ -14,7 +14,7 @@ import (
 
 // isMapFunc lists the higher-order functions over a map, whose lambda
 // takes (key, value).
-var isMapFunc = map[string]bool{"map_filter": true, "transform_values": true, "transform_keys": true}
+var isMapFunc = map[string]bool{"map_filter": true, "transform_values": true, "transform_keys": true, "map_zip_with": true}
 
 // arrayArgs is how many leading arguments of name are arrays.
 func arrayArgs(name string) int {
@@ -26,6 +26,9 @@ func arrayArgs(name string) int {
 
 // mapType types map_filter, transform_values and transform_keys.
 func (h *HigherOrderExpr) mapType() (Expr, error) {
+	if h.Name == "map_zip_with" {
+		return h.mapZipType()
+	}
 	if len(h.args) != 1 || len(h.lambdas) != 1 {
 		return nil, fmt.Errorf("%s takes a map and a lambda (k, v) -> ...", h.Name)
 	}

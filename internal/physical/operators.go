@@ -41,7 +41,7 @@ func newOperator(n plan.Node) (exec.Operator, error) {
 		}
 		exprs = append(exprs, t.Gen)
 		names = append(names, t.Names...)
-		return exec.NewGenerate(exprs, names, in.NumFields(), t.Outer, false)
+		return exec.NewGenerate(exprs, names, in.NumFields(), t.Outer, t.Position)
 	}
 	return nil, fmt.Errorf("%T: %w", n, ErrNotSupported)
 }

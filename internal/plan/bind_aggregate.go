@@ -3,8 +3,6 @@ package plan
 import (
 	"strings"
 
-	"github.com/apache/arrow-go/v18/arrow"
-
 	"sluice/internal/expr"
 	"sluice/internal/sql"
 	"sluice/internal/types"
@@ -200,13 +198,16 @@ func (b *Binder) bindAggCall(c *sql.Call, pre *exprBinder) (*expr.Aggregate, err
 		}
 	}
 	var args []expr.Expr
+	var err error
 	if !c.Star {
-		var err error
 		if args, err = pre.bindAll(c.Args); err != nil {
 			return nil, err
 		}
 	} else if name != "count" {
 		return nil, errAt(c, "%s(*) is not valid; only count(*)", name)
+	}
+	if args, err = orderedSetArgs(c, name, args); err != nil {
+		return nil, err
 	}
 	if c.IgnoreNulls {
 		// first(x) IGNORE NULLS is first(x, true).
@@ -236,31 +237,40 @@ func (b *Binder) bindAggCall(c *sql.Call, pre *exprBinder) (*expr.Aggregate, err
 	return a, nil
 }
 
-// bindExplode builds the Explode node for explode(x) / explode_outer(x).
-func (b *Binder) bindExplode(c *sql.Call, alias string, input Node, post *exprBinder) (*Explode, error) {
-	name := strings.ToLower(c.Name)
-	if strings.HasPrefix(name, "pos") {
-		return nil, errAt(c, "%s is not supported yet; use explode", name)
-	}
-	if len(c.Args) != 1 {
-		return nil, errAt(c, "%s expects 1 argument, got %d", name, len(c.Args))
-	}
-	g, err := post.bind(c.Args[0])
-	if err != nil {
-		return nil, err
-	}
-	ex := &Explode{Input: input, Gen: g, Outer: strings.HasSuffix(name, "_outer")}
-	switch t := g.Type().(type) {
-	case *arrow.ListType:
-		n := "col"
-		if alias != "" {
-			n = alias
+// orderedSet lists the aggregates taking WITHIN GROUP (ORDER BY x) and
+// whether they need it.
+var orderedSet = map[string]bool{"percentile_cont": true, "percentile_disc": true, "mode": false}
+
+// orderedSetArgs checks WITHIN GROUP and passes its DESC on: a trailing
+// constant TRUE for percentile_cont and percentile_disc (x, p, desc), and
+// mode(x, deterministic, desc). The parser has put x first.
+func orderedSetArgs(c *sql.Call, name string, args []expr.Expr) ([]expr.Expr, error) {
+	need, ok := orderedSet[name]
+	switch {
+	case c.WithinGroup && !ok:
+		return nil, errAt(c, "%s does not take WITHIN GROUP (ORDER BY ...)", name)
+	case !c.WithinGroup && need:
+		return nil, errAt(c, "%s needs WITHIN GROUP (ORDER BY ...): %s(p) WITHIN GROUP (ORDER BY x)", name, name)
+	case !c.WithinGroup:
+		if name == "mode" && len(args) > 2 {
+			return nil, errAt(c, "mode expects 1 or 2 arguments (x, deterministic), got %d", len(args))
 		}
-		ex.Names, ex.Types = []string{n}, []arrow.DataType{t.Elem()}
-	case *arrow.MapType:
-		ex.Names, ex.Types = []string{"key", "value"}, []arrow.DataType{t.KeyType(), t.ItemType()}
-	default:
-		return nil, errAt(c.Args[0], "%s expects an ARRAY or MAP, got %s", name, typeName(g.Type()))
+		return args, nil
 	}
-	return ex, nil
+	if name == "mode" {
+		if len(args) != 1 {
+			return nil, errAt(c, "mode() WITHIN GROUP takes no arguments of its own")
+		}
+		if c.WithinDesc {
+			args = append(args, expr.MustLit(true, types.Boolean), expr.MustLit(true, types.Boolean))
+		}
+		return args, nil
+	}
+	if len(args) != 2 {
+		return nil, errAt(c, "%s(p) WITHIN GROUP takes one percentage", name)
+	}
+	if c.WithinDesc {
+		args = append(args, expr.MustLit(true, types.Boolean))
+	}
+	return args, nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
+	"sluice/internal/connector"
 	"sluice/internal/expr"
 	"sluice/internal/sql"
 	"sluice/internal/suggest"
@@ -281,7 +282,10 @@ func (eb *exprBinder) bindCall(c *sql.Call) (expr.Expr, error) {
 	if name == "grouping" || name == "grouping_id" {
 		return nil, errAt(c, "%s() is only allowed with GROUP BY ROLLUP, CUBE or GROUPING SETS, in the SELECT list, HAVING and ORDER BY", name)
 	}
-	if higherOrder[name] {
+	if name == "input_file_name" && len(c.Args) == 0 {
+		return eb.inputFileName(), nil
+	}
+	if takesLambda(c, name) {
 		return eb.bindHigherOrder(c, name)
 	}
 	for _, a := range c.Args {
@@ -466,10 +470,24 @@ func describeCall(c *sql.Call) string {
 	return strings.ToLower(c.Name)
 }
 
-func isGenerator(name string) bool {
-	switch name {
-	case "explode", "explode_outer", "posexplode", "posexplode_outer":
-		return true
+// inputFileName binds input_file_name() to the hidden _file column of the
+// one file table in scope: the URI of the file each row was read from. A
+// row from no file (VALUES, another connector, two file tables joined,
+// a subquery whose SELECT dropped _file) gets "", as Spark's does.
+func (eb *exprBinder) inputFileName() expr.Expr {
+	var found *scopeCol
+	for i := range eb.sc.cols {
+		c := &eb.sc.cols[i]
+		if c.Hidden && c.Name == connector.FileColumn && types.IsString(c.Type) {
+			if found != nil {
+				found = nil
+				break
+			}
+			found = c
+		}
 	}
-	return false
+	if found == nil {
+		return expr.MustLit("", types.String)
+	}
+	return expr.Col(found.Index, found.Name, found.Type)
 }

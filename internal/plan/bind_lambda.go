@@ -14,6 +14,24 @@ import (
 var higherOrder = map[string]bool{
 	"transform": true, "filter": true, "exists": true, "forall": true, "aggregate": true, "reduce": true,
 	"zip_with": true, "map_filter": true, "transform_values": true, "transform_keys": true,
+	"map_zip_with": true,
+}
+
+// takesLambda reports whether c is a higher-order call: array_sort only
+// with its comparator lambda (without one it is a registry function).
+func takesLambda(c *sql.Call, name string) bool {
+	if higherOrder[name] {
+		return true
+	}
+	if name != "array_sort" {
+		return false
+	}
+	for _, a := range c.Args {
+		if _, ok := a.(*sql.Lambda); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // lambdaFrame is one lambda's parameters while its body is bound.
@@ -90,6 +108,32 @@ func (eb *exprBinder) bindHigherOrder(c *sql.Call, name string) (expr.Expr, erro
 		return nil, errAt(c, "%s takes an array and a lambda such as x -> x + 1", name)
 	}
 	var bound []expr.Lambda
+	if name == "map_zip_with" {
+		if len(args) != 2 || len(lams) != 1 {
+			return nil, errAt(c, "map_zip_with takes two maps and a lambda (k, v1, v2) -> ...")
+		}
+		kt := arrow.DataType(types.Null)
+		var vts []arrow.DataType
+		for i, a := range args {
+			mt, ok := a.Type().(*arrow.MapType)
+			if !ok {
+				if a.Type().ID() != arrow.NULL {
+					return nil, errAt(c.Args[i], "map_zip_with: argument %d must be a map, not %s", i+1, types.SQLName(a.Type()))
+				}
+				vts = append(vts, types.Null)
+				continue
+			}
+			if ct, ok := types.Common(kt, mt.KeyType()); ok {
+				kt = ct
+			}
+			vts = append(vts, mt.ItemType())
+		}
+		l, err := eb.bindLambda(name, lams[0], kt, vts[0], vts[1])
+		if err != nil {
+			return nil, err
+		}
+		return expr.HigherOrder(name, args, []expr.Lambda{l})
+	}
 	if isMap := name == "map_filter" || name == "transform_values" || name == "transform_keys"; isMap && len(args) == 1 {
 		kt, vt := arrow.DataType(types.Null), arrow.DataType(types.Null)
 		if mt, ok := args[0].Type().(*arrow.MapType); ok {
@@ -157,6 +201,15 @@ func (eb *exprBinder) bindHigherOrder(c *sql.Call, name string) (expr.Expr, erro
 			}
 			bound = append(bound, fin)
 		}
+	case "array_sort":
+		if len(args) != 1 || len(lams) != 1 {
+			return nil, errAt(c, "array_sort takes an array and a comparator (l, r) -> INT")
+		}
+		l, err := eb.bindLambda(name, lams[0], elem, elem)
+		if err != nil {
+			return nil, err
+		}
+		bound = append(bound, l)
 	case "transform", "filter":
 		l, err := eb.bindLambda(name, lams[0], elem, types.Int)
 		if err != nil {

@@ -15,6 +15,8 @@ type selectItem struct {
 	ast   sql.Expr
 	col   *scopeCol
 	alias string
+	// aliases are a generator's AS (a, b) names.
+	aliases []string
 }
 
 func (it selectItem) name() string {
@@ -181,16 +183,17 @@ func (b *Binder) bindSelect(sel *sql.Select, orderBy []*sql.OrderItem) (Node, er
 				return nil, errAt(call, "only one generator (explode) is allowed per SELECT")
 			}
 			genDone = true
-			ex, err := b.bindExplode(call, it.alias, input, post)
+			aliases := it.aliases
+			if it.alias != "" {
+				aliases = []string{it.alias}
+			}
+			g, err := b.bindGenerator(call, aliases, input, post)
 			if err != nil {
 				return nil, err
 			}
-			base := ex.Input.Schema().NumFields()
-			input = ex
-			for i, n := range ex.Names {
-				exprs = append(exprs, expr.Col(base+i, n, ex.Types[i]))
-				names = append(names, n)
-			}
+			input = g.node
+			exprs = append(exprs, g.exprs...)
+			names = append(names, g.names...)
 			continue
 		}
 		e, err := post.bind(it.ast)
@@ -342,7 +345,7 @@ func expandItems(items []*sql.SelectItem, sc *scope) ([]selectItem, error) {
 	for _, it := range items {
 		star, ok := it.Expr.(*sql.Star)
 		if !ok {
-			out = append(out, selectItem{ast: it.Expr, alias: it.Alias})
+			out = append(out, selectItem{ast: it.Expr, alias: it.Alias, aliases: it.Aliases})
 			continue
 		}
 		qual := strings.Join(star.Qualifier, ".")

@@ -15,6 +15,9 @@ type Explode struct {
 	Input Node
 	Gen   expr.Expr
 	Outer bool
+	// Position adds an INT column pos (from 0) before the generated ones,
+	// as posexplode does; Names and Types include it.
+	Position bool
 	// Names of the generated columns: one for arrays (col), two for maps
 	// (key, value).
 	Names []string
@@ -45,6 +48,9 @@ func (e *Explode) WithChildren(children ...Node) (Node, error) {
 
 func (e *Explode) String() string {
 	name := "Explode"
+	if e.Position {
+		name = "PosExplode"
+	}
 	if e.Outer {
 		name = "ExplodeOuter"
 	}

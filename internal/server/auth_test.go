@@ -299,3 +299,14 @@ func TestNonLoopbackNeedsAuth(t *testing.T) {
 type fakeAddrListener struct{ net.Listener }
 
 func (fakeAddrListener) Addr() net.Addr { return &net.TCPAddr{IP: net.IPv4(10, 1, 2, 3), Port: 9210} }
+
+// TestCurrentUserIsCaller: current_user() names the authenticated caller.
+func TestCurrentUserIsCaller(t *testing.T) {
+	f := newAuthFixture(t, nil)
+	for _, who := range [][3]string{{"bob", "bob-pw", `"bob"`}, {"Bearer " + f.readTok, "", `"token:reader"`}} {
+		out := f.do(200, "/_plugins/_sql", who[0], who[1], "SELECT current_user()")
+		if !strings.Contains(string(out), who[2]) {
+			t.Errorf("current_user() as %s: %s", who[0], out)
+		}
+	}
+}

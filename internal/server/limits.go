@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"sluice/internal/engine"
 )
 
 // Defaults of the request limits (Options.MaxBody, QueryTimeout, MaxRows,
@@ -176,6 +178,9 @@ func (s *Server) secure(next http.Handler) http.Handler {
 				writeUnauthorized(w)
 				return
 			}
+			// current_user() names the caller; without authentication
+			// it is the process's user, as in Spark.
+			r = r.WithContext(engine.WithUser(r.Context(), p.name))
 		}
 		ctx, cancel := context.WithTimeout(withPrincipal(r.Context(), p), s.limits.QueryTimeout)
 		defer cancel()

@@ -256,6 +256,12 @@ type Call struct {
 	// Filter is FILTER (WHERE cond) after an aggregate call: only rows
 	// where it is TRUE are aggregated. nil when absent.
 	Filter Expr
+	// WithinGroup is f(args) WITHIN GROUP (ORDER BY x [DESC]), an
+	// ordered-set aggregate (percentile_cont, percentile_disc, mode): x
+	// is then Args[0], the written arguments follow, and WithinDesc is
+	// the order's DESC.
+	WithinGroup bool
+	WithinDesc  bool
 }
 
 // Subscript is x[i]: an array element (1-based, as in Spark's element_at
@@ -370,6 +376,8 @@ type SelectItem struct {
 	At    Pos
 	Expr  Expr
 	Alias string
+	// Aliases are a generator's column names, AS (a, b); Alias is then "".
+	Aliases []string
 }
 
 // Set operators.

@@ -278,7 +278,14 @@ func (e *Call) format(b *strings.Builder) {
 	}
 	b.WriteString(name)
 	b.WriteByte('(')
-	if e.Star {
+	if e.WithinGroup {
+		writeList(b, e.Args[1:])
+		b.WriteString(") WITHIN GROUP (ORDER BY ")
+		e.Args[0].format(b)
+		if e.WithinDesc {
+			b.WriteString(" DESC")
+		}
+	} else if e.Star {
 		b.WriteByte('*')
 	} else {
 		if e.Distinct {

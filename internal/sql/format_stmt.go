@@ -95,6 +95,13 @@ func (s *Select) String() string {
 }
 
 func (s *SelectItem) String() string {
+	if len(s.Aliases) > 0 {
+		names := make([]string, len(s.Aliases))
+		for i, a := range s.Aliases {
+			names[i] = QuoteIdent(a)
+		}
+		return s.Expr.String() + " AS (" + strings.Join(names, ", ") + ")"
+	}
 	if s.Alias == "" {
 		return s.Expr.String()
 	}

@@ -337,7 +337,7 @@ func (p *parser) primary() (Expr, error) {
 	if isOp(next, "(") && (isIdentTok(t) || !t.quoted && callKeywords[strings.ToUpper(t.text)]) {
 		return p.call()
 	}
-	if !isIdentTok(t) {
+	if !isIdentTok(t) && !p.isLambdaParam(t) {
 		return nil, p.errExpected("expression")
 	}
 	p.advance()
@@ -616,14 +616,14 @@ func (p *parser) callArgs() ([]Expr, error) {
 // lambdaAhead reports how many tokens the parameter list of a lambda
 // starting here takes (x -> is 1, (a, b) -> is 5), or 0 if none starts.
 func (p *parser) lambdaAhead() int {
-	if isIdentTok(p.tok()) && isOp(p.peek(1), "->") {
+	if isParamTok(p.tok()) && isOp(p.peek(1), "->") {
 		return 1
 	}
 	if !p.atOp("(") {
 		return 0
 	}
 	for i := 1; ; i += 2 {
-		if !isIdentTok(p.peek(i)) {
+		if !isParamTok(p.peek(i)) {
 			return 0
 		}
 		switch {
@@ -640,7 +640,7 @@ func (p *parser) lambdaAhead() int {
 func (p *parser) lambda(n int) (Expr, error) {
 	l := &Lambda{At: p.tok().pos}
 	for i := 0; i < n; i++ {
-		if t := p.advance(); isIdentTok(t) {
+		if t := p.advance(); isParamTok(t) {
 			for _, q := range l.Params {
 				if strings.EqualFold(q, t.text) {
 					return nil, errAt(t.pos, "lambda parameter %s is repeated", t.text)
@@ -650,10 +650,36 @@ func (p *parser) lambda(n int) (Expr, error) {
 		}
 	}
 	p.advance() // ->
+	outer := p.lambdaParams
+	p.lambdaParams = append(append([]string{}, outer...), l.Params...)
 	body, err := p.expr()
+	p.lambdaParams = outer
 	if err != nil {
 		return nil, err
 	}
 	l.Body = body
 	return l, nil
 }
+
+// isLambdaParam reports whether t names a parameter of a lambda being
+// parsed.
+func (p *parser) isLambdaParam(t token) bool {
+	if t.kind != tkIdent {
+		return false
+	}
+	for _, n := range p.lambdaParams {
+		if strings.EqualFold(n, t.text) {
+			return true
+		}
+	}
+	return false
+}
+
+// isParamTok is a word that can name a lambda parameter: any word,
+// reserved or not, since the -> after the list makes it unambiguous.
+func isParamTok(t token) bool {
+	return t.kind == tkIdent && (t.quoted || !literalWords[strings.ToUpper(t.text)])
+}
+
+// literalWords are the words a lambda parameter cannot be.
+var literalWords = map[string]bool{"NULL": true, "TRUE": true, "FALSE": true}

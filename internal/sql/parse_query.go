@@ -263,6 +263,25 @@ func (p *parser) selectItem() (*SelectItem, error) {
 	}
 	it := &SelectItem{At: at, Expr: e}
 	if p.acceptKw("AS") {
+		if p.atOp("(") {
+			// A generator's columns: posexplode(a) AS (p, v), as in Spark.
+			p.advance()
+			for {
+				name, _, err := p.ident("alias")
+				if err != nil {
+					return nil, err
+				}
+				it.Aliases = append(it.Aliases, name)
+				if !p.atOp(",") {
+					break
+				}
+				p.advance()
+			}
+			if err := p.expectOp(")"); err != nil {
+				return nil, err
+			}
+			return it, nil
+		}
 		if it.Alias, _, err = p.ident("alias"); err != nil {
 			return nil, err
 		}

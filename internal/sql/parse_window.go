@@ -60,6 +60,9 @@ func (p *parser) windowClauses(s *Select) error {
 // NULLS, then OVER name or OVER (spec).
 func (p *parser) callSuffix(c *Call) error {
 	p.nullsTreatment(c)
+	if err := p.withinGroup(c); err != nil {
+		return err
+	}
 	if err := p.filterClause(c); err != nil {
 		return err
 	}
@@ -193,4 +196,33 @@ func (p *parser) frameBound() (FrameBound, error) {
 		return FrameBound{Kind: Following, Offset: off}, nil
 	}
 	return FrameBound{}, p.errExpected("PRECEDING or FOLLOWING")
+}
+
+// withinGroup reads WITHIN GROUP (ORDER BY x [ASC|DESC] [NULLS ...]) after
+// an ordered-set aggregate's ')': x becomes the call's first argument.
+func (p *parser) withinGroup(c *Call) error {
+	if !p.atKw("WITHIN") || !isKw(p.peek(1), "GROUP") {
+		return nil
+	}
+	p.advance()
+	p.advance()
+	if err := p.expectOp("("); err != nil {
+		return err
+	}
+	if !p.atKw("ORDER") {
+		return p.errExpected("ORDER BY in WITHIN GROUP")
+	}
+	items, err := p.orderBy()
+	if err != nil {
+		return err
+	}
+	if len(items) != 1 {
+		return errAt(items[1].At, "WITHIN GROUP takes exactly one ORDER BY expression")
+	}
+	if c.Star || c.Distinct {
+		return errAt(c.At, "WITHIN GROUP cannot follow * or DISTINCT")
+	}
+	c.Args = append([]Expr{items[0].Expr}, c.Args...)
+	c.WithinGroup, c.WithinDesc = true, items[0].Desc
+	return p.expectOp(")")
 }

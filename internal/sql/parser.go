@@ -23,6 +23,10 @@ type parser struct {
 	i          int // index of the current token
 	depth      int
 	backtracks int
+	// lambdaParams are the parameters of the lambdas being parsed: a
+	// reserved word may name one ((left, right) -> left < right, as in
+	// Spark's array_sort example) and is then a column reference.
+	lambdaParams []string
 }
 
 func newParser(text string) *parser {

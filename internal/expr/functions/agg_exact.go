@@ -424,11 +424,25 @@ func makeMode(args []Arg, distinct bool) (*AggBound, error) {
 	if err := orderable("mode", args[0].Type); err != nil {
 		return nil, err
 	}
+	// mode(x, deterministic): Sluice's ties always go to the smallest
+	// value, the largest under WITHIN GROUP (ORDER BY x DESC), whose DESC
+	// the binder passes as a third constant.
+	if _, err := constFlag("mode", args, 1); err != nil {
+		return nil, err
+	}
+	desc, err := constFlag("mode", args, 2)
+	if err != nil {
+		return nil, err
+	}
 	rt := types.Normalize(args[0].Type)
 	if rt.ID() == arrow.NULL {
 		rt = types.Int
 	}
-	return tupleAgg(rt, []arrow.DataType{valueCast(rt)}, []bool{true}, func(rows [][]any) (any, error) {
+	casts := make([]arrow.DataType, len(args))
+	casts[0] = valueCast(rt)
+	required := make([]bool, len(args))
+	required[0] = true
+	return tupleAgg(rt, casts, required, func(rows [][]any) (any, error) {
 		counts := map[string]int{}
 		var best any
 		bestN := 0
@@ -436,7 +450,7 @@ func makeMode(args []Arg, distinct bool) (*AggBound, error) {
 			k := fmt.Sprintf("%T:%v", r[0], r[0])
 			counts[k]++
 			n := counts[k]
-			if n > bestN || (n == bestN && compareGo(r[0], best) < 0) {
+			if n > bestN || (n == bestN && (compareGo(r[0], best) < 0) != desc && compareGo(r[0], best) != 0) {
 				best, bestN = r[0], n
 			}
 		}

@@ -335,6 +335,19 @@ var registry = []Def{
 	{Name: "arrays_zip", MinArgs: 1, MaxArgs: -1, Kind: Scalar, Bind: bindArraysZip},
 	{Name: "explode_outer", MinArgs: 1, MaxArgs: 1, Kind: Generator, Bind: bindGeneratorOnly("explode_outer"),
 		Doc: "explode, with one row of NULLs for an empty or NULL input"},
+	// Generators the planner turns into an Explode (plan/bind_generator.go).
+	{Name: "posexplode", MinArgs: 1, MaxArgs: 1, Kind: Generator, Bind: bindGeneratorOnly("posexplode"),
+		Doc: "explode with the position (INT pos, from 0) first"},
+	{Name: "posexplode_outer", MinArgs: 1, MaxArgs: 1, Kind: Generator, Bind: bindGeneratorOnly("posexplode_outer"),
+		Doc: "posexplode, with one row of NULLs for an empty or NULL input"},
+	{Name: "inline", MinArgs: 1, MaxArgs: 1, Kind: Generator, Bind: bindGeneratorOnly("inline"),
+		Doc: "one row per STRUCT of an ARRAY, its fields as columns"},
+	{Name: "inline_outer", MinArgs: 1, MaxArgs: 1, Kind: Generator, Bind: bindGeneratorOnly("inline_outer"),
+		Doc: "inline, with one row of NULLs for an empty or NULL input"},
+	{Name: "stack", MinArgs: 2, MaxArgs: -1, Kind: Generator, Bind: bindGeneratorOnly("stack"),
+		Doc: "stack(n, v...): the values as n rows of columns col0, col1, ..."},
+	{Name: "json_tuple", MinArgs: 2, MaxArgs: -1, Kind: Generator, Bind: bindGeneratorOnly("json_tuple"),
+		Doc: "json_tuple(json, k...): one row of columns c0, c1, ..., each key's value as text"},
 
 	// CSV (csv.go).
 	{Name: "from_csv", MinArgs: 2, MaxArgs: 3, Kind: Scalar, Bind: bindFromCSV},
@@ -357,6 +370,12 @@ var registry = []Def{
 	{Name: "current_database", Aliases: []string{"current_schema"}, MinArgs: 0, MaxArgs: 0, Kind: Scalar, Volatile: true, Bind: bindCurrentDatabase},
 	{Name: "version", MinArgs: 0, MaxArgs: 0, Kind: Scalar, Bind: bindVersion},
 	{Name: "current_catalog", MinArgs: 0, MaxArgs: 0, Kind: Scalar, Volatile: true, Bind: bindCurrentCatalog},
+	{Name: "hll_sketch_estimate", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindHLLSketchEstimate},
+	{Name: "hll_union", MinArgs: 2, MaxArgs: 3, Kind: Scalar, Bind: bindHLLUnion},
+	// Row identity (row_identity.go).
+	{Name: "input_file_name", MinArgs: 0, MaxArgs: 0, Kind: Scalar, Volatile: true, Bind: bindInputFileName},
+	{Name: "monotonically_increasing_id", MinArgs: 0, MaxArgs: 0, Kind: Scalar, Volatile: true, Bind: bindMonotonicallyIncreasingID},
+	{Name: "current_user", Aliases: []string{"user", "session_user"}, MinArgs: 0, MaxArgs: 0, Kind: Scalar, Volatile: true, Bind: bindCurrentUser},
 
 	// Hashing (hash.go).
 	{Name: "md5", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindMd5},
@@ -418,7 +437,10 @@ var registry = []Def{
 	{Name: "any_value", MinArgs: 1, MaxArgs: 2, Kind: Aggregate, Agg: makeFirstLast(false)},
 	{Name: "percentile", MinArgs: 2, MaxArgs: 3, Kind: Aggregate, Agg: makePercentile},
 	{Name: "median", MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: makeMedian},
-	{Name: "mode", MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: makeMode},
+	{Name: "mode", MinArgs: 1, MaxArgs: 3, Kind: Aggregate, Agg: makeMode},
+	// Ordered-set aggregates, WITHIN GROUP (ORDER BY x) (agg_ordered_set.go).
+	{Name: "percentile_cont", MinArgs: 2, MaxArgs: 3, Kind: Aggregate, Agg: makeOrderedPercentile("percentile_cont", false)},
+	{Name: "percentile_disc", MinArgs: 2, MaxArgs: 3, Kind: Aggregate, Agg: makeOrderedPercentile("percentile_disc", true)},
 	{Name: "max_by", MinArgs: 2, MaxArgs: 2, Kind: Aggregate, Agg: makeMaxBy(true)},
 	{Name: "min_by", MinArgs: 2, MaxArgs: 2, Kind: Aggregate, Agg: makeMaxBy(false)},
 	{Name: "skewness", MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: makeHigherMoment("skewness")},
@@ -441,5 +463,10 @@ var registry = []Def{
 	{Name: "bitmap_construct_agg", MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: bitmapAgg("bitmap_construct_agg")},
 	{Name: "bitmap_or_agg", MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: bitmapAgg("bitmap_or_agg")},
 	{Name: "bitmap_and_agg", MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: bitmapAgg("bitmap_and_agg")},
+	// Sketches (agg_count_min_sketch.go).
+	{Name: "count_min_sketch", MinArgs: 4, MaxArgs: 4, Kind: Aggregate, Agg: makeCountMinSketch},
+	// HLL sketches (hll_sketch.go).
+	{Name: "hll_sketch_agg", MinArgs: 1, MaxArgs: 2, Kind: Aggregate, Agg: makeHLLSketchAgg},
+	{Name: "hll_union_agg", MinArgs: 1, MaxArgs: 2, Kind: Aggregate, Agg: makeHLLUnionAgg},
 	{Name: "listagg", Aliases: []string{"string_agg"}, MinArgs: 1, MaxArgs: 2, Kind: Aggregate, Agg: makeListAgg},
 }

@@ -3,7 +3,10 @@ package functions
 import (
 	"context"
 	"fmt"
+	"os"
+	"os/user"
 	"runtime/debug"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -26,6 +29,34 @@ func currentDatabase(ctx context.Context) string {
 	return "default"
 }
 
+type userKey struct{}
+
+// WithUser sets who runs the query for current_user(), user() and
+// session_user(): the server's authenticated user.
+func WithUser(ctx context.Context, name string) context.Context {
+	return context.WithValue(ctx, userKey{}, name)
+}
+
+// processUser is the operating-system user running Sluice, Spark's
+// default (its Hadoop user is the JVM's) when no one authenticated.
+var processUser = sync.OnceValue(func() string {
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		return u.Username
+	}
+	if u := os.Getenv("USER"); u != "" {
+		return u
+	}
+	return "unknown"
+})
+
+// currentUser is the user set by WithUser, else the process's.
+func currentUser(ctx context.Context) string {
+	if u, ok := ctx.Value(userKey{}).(string); ok && u != "" {
+		return u
+	}
+	return processUser()
+}
+
 func constStringFn(f func(ctx context.Context) string) Binder {
 	return func(args []Arg) (*Bound, error) {
 		if len(args) != 0 {
@@ -40,6 +71,7 @@ func constStringFn(f func(ctx context.Context) string) Binder {
 
 var (
 	bindCurrentDatabase = constStringFn(currentDatabase)
+	bindCurrentUser     = constStringFn(currentUser)
 	// Sluice's one catalog answers to Spark's name.
 	bindCurrentCatalog = constStringFn(func(context.Context) string { return "spark_catalog" })
 )

@@ -161,12 +161,21 @@ type ParseRegex struct {
 	Grok    bool
 }
 
-// Patterns is patterns [new_field=x] [pattern='re'] field.
+// Patterns is patterns field [by g, ...] [method=simple_pattern|brain]
+// [mode=label|aggregation] [new_field=x] [pattern='re']
+// [max_sample_count=n] [variable_count_threshold=n]
+// [frequency_threshold_percentage=p] [buffer_limit=n].
 type Patterns struct {
-	At       sql.Pos
-	Field    sql.Expr
-	NewField string
-	Pattern  string // "" for the default
+	At          sql.Pos
+	Field       sql.Expr
+	By          []Name
+	NewField    string
+	Pattern     string // "" for the default
+	Brain       bool
+	Aggregation bool
+	MaxSamples  int64
+	VarCount    int64   // brain: variable_count_threshold
+	FreqPct     float64 // brain: frequency_threshold_percentage
 }
 
 // FillNull is fillnull with v [in a, b] or fillnull using a = v, ....

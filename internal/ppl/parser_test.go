@@ -142,7 +142,7 @@ func TestErrors(t *testing.T) {
 		{"source=t | join on a = b", "PPL syntax error at line 1:25: expected a table name but found end of query"},
 		{"source=t | where a ~ 1", "PPL syntax error at line 1:20: unexpected character '~'"},
 		{"source=t /* open", "PPL syntax error at line 1:10: unterminated comment"},
-		{"source=t | patterns method=brain a", `PPL syntax error at line 1:28: patterns method "brain" is not supported (only simple_pattern)`},
+		{"source=t | patterns method=bogus a", `PPL syntax error at line 1:28: patterns method "bogus": want simple_pattern or brain`},
 	}
 	for _, tt := range tests {
 		_, err := Parse(tt.ppl)

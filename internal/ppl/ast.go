@@ -218,6 +218,9 @@ type Join struct {
 	NoOverwrite bool
 }
 
+// Reverse is reverse: the rows in the opposite order.
+type Reverse struct{ At sql.Pos }
+
 func (c *Where) pos() sql.Pos      { return c.At }
 func (c *Fields) pos() sql.Pos     { return c.At }
 func (c *Eval) pos() sql.Pos       { return c.At }
@@ -233,6 +236,7 @@ func (c *Patterns) pos() sql.Pos   { return c.At }
 func (c *FillNull) pos() sql.Pos   { return c.At }
 func (c *Lookup) pos() sql.Pos     { return c.At }
 func (c *Join) pos() sql.Pos       { return c.At }
+func (c *Reverse) pos() sql.Pos    { return c.At }
 
 var (
 	_ Command = (*Where)(nil)
@@ -251,4 +255,5 @@ var (
 	_ Command = (*FillNull)(nil)
 	_ Command = (*Lookup)(nil)
 	_ Command = (*Join)(nil)
+	_ Command = (*Reverse)(nil)
 )

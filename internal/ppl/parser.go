@@ -371,8 +371,10 @@ func (p *parser) command() (Command, error) {
 	case "join":
 		p.i--
 		return p.join()
+	case "reverse":
+		return &Reverse{At: t.pos}, nil
 	}
-	return nil, syntaxErr(t.pos, "unknown command %q (want where, fields, eval, stats, eventstats, sort, trendline, head, dedup, rename, top, rare, parse, grok, patterns, fillnull, lookup or join)", t.text)
+	return nil, syntaxErr(t.pos, "unknown command %q (want where, fields, eval, stats, eventstats, sort, trendline, head, dedup, rename, top, rare, parse, grok, patterns, fillnull, lookup, join or reverse)", t.text)
 }
 
 func (p *parser) fields(at sql.Pos) (*Fields, error) {

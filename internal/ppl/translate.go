@@ -34,6 +34,8 @@ type translator struct {
 	// self is the name the pipeline's rows go by in a join condition:
 	// the source's alias, else its table.
 	self string
+	// order is the order the rows are in (translate_order.go); nil: none.
+	order []*sql.OrderItem
 }
 
 func (t *translator) pipeline(p *Pipeline) (*sql.Query, error) {
@@ -55,6 +57,7 @@ func (t *translator) pipeline(p *Pipeline) (*sql.Query, error) {
 		if err := t.command(c); err != nil {
 			return nil, err
 		}
+		t.trackOrder(c)
 	}
 	return t.q, nil
 }
@@ -93,6 +96,8 @@ func (t *translator) command(c Command) error {
 		return t.lookup(c)
 	case *Join:
 		return t.join(c)
+	case *Reverse:
+		return t.reverse(c)
 	}
 	return errAt(c.pos(), "command %T is not supported", c)
 }

@@ -218,6 +218,20 @@ type Join struct {
 	NoOverwrite bool
 }
 
+// Timechart is timechart [timefield=f] [span=s] [limit=n] [useother=b]
+// [usenull=b] [nullstr=s] agg [by field].
+type Timechart struct {
+	At        sql.Pos
+	TimeField Name
+	Span      *Span // its Field is TimeField's reference
+	Agg       Agg
+	By        *Name
+	Limit     int64
+	UseOther  bool
+	UseNull   bool
+	NullStr   string
+}
+
 // Reverse is reverse: the rows in the opposite order.
 type Reverse struct{ At sql.Pos }
 
@@ -237,6 +251,7 @@ func (c *FillNull) pos() sql.Pos   { return c.At }
 func (c *Lookup) pos() sql.Pos     { return c.At }
 func (c *Join) pos() sql.Pos       { return c.At }
 func (c *Reverse) pos() sql.Pos    { return c.At }
+func (c *Timechart) pos() sql.Pos  { return c.At }
 
 var (
 	_ Command = (*Where)(nil)
@@ -256,4 +271,5 @@ var (
 	_ Command = (*Lookup)(nil)
 	_ Command = (*Join)(nil)
 	_ Command = (*Reverse)(nil)
+	_ Command = (*Timechart)(nil)
 )

@@ -373,8 +373,10 @@ func (p *parser) command() (Command, error) {
 		return p.join()
 	case "reverse":
 		return &Reverse{At: t.pos}, nil
+	case "timechart":
+		return p.timechart(t.pos)
 	}
-	return nil, syntaxErr(t.pos, "unknown command %q (want where, fields, eval, stats, eventstats, sort, trendline, head, dedup, rename, top, rare, parse, grok, patterns, fillnull, lookup, join or reverse)", t.text)
+	return nil, syntaxErr(t.pos, "unknown command %q (want where, fields, eval, stats, eventstats, sort, trendline, head, dedup, rename, top, rare, parse, grok, patterns, fillnull, lookup, join, reverse or timechart)", t.text)
 }
 
 func (p *parser) fields(at sql.Pos) (*Fields, error) {

@@ -98,6 +98,8 @@ func (t *translator) command(c Command) error {
 		return t.join(c)
 	case *Reverse:
 		return t.reverse(c)
+	case *Timechart:
+		return t.timechart(c)
 	}
 	return errAt(c.pos(), "command %T is not supported", c)
 }

@@ -232,6 +232,27 @@ type Timechart struct {
 	NullStr   string
 }
 
+// Append is append [ subsearch ]: the subsearch's rows after the input's,
+// fields matched by name.
+type Append struct {
+	At  sql.Pos
+	Sub *Pipeline
+}
+
+// Expand is expand field [as alias]: a row per element of an array.
+type Expand struct {
+	At    sql.Pos
+	Field Name
+	As    string
+}
+
+// Flatten is flatten field [as a, b, ...]: a struct's fields as fields.
+type Flatten struct {
+	At    sql.Pos
+	Field Name
+	As    []Name
+}
+
 // Reverse is reverse: the rows in the opposite order.
 type Reverse struct{ At sql.Pos }
 
@@ -252,6 +273,9 @@ func (c *Lookup) pos() sql.Pos     { return c.At }
 func (c *Join) pos() sql.Pos       { return c.At }
 func (c *Reverse) pos() sql.Pos    { return c.At }
 func (c *Timechart) pos() sql.Pos  { return c.At }
+func (c *Append) pos() sql.Pos     { return c.At }
+func (c *Expand) pos() sql.Pos     { return c.At }
+func (c *Flatten) pos() sql.Pos    { return c.At }
 
 var (
 	_ Command = (*Where)(nil)
@@ -272,4 +296,7 @@ var (
 	_ Command = (*Join)(nil)
 	_ Command = (*Reverse)(nil)
 	_ Command = (*Timechart)(nil)
+	_ Command = (*Append)(nil)
+	_ Command = (*Expand)(nil)
+	_ Command = (*Flatten)(nil)
 )

@@ -2,6 +2,8 @@ package ppl
 
 import (
 	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
 	"path"
 	"regexp"
 	"strings"
@@ -21,11 +23,35 @@ func (p *Pipeline) Translate(cols Columns) (*sql.Query, error) {
 	return t.pipeline(p)
 }
 
+// Schema returns a query's output schema (hidden columns left out); the
+// engine implements it by binding the query.
+type Schema func(q *sql.Query) (*arrow.Schema, error)
+
+// TranslateSchema is Translate for a caller that can give the schema of
+// a command's input, which flatten needs (the fields of a struct).
+func (p *Pipeline) TranslateSchema(schema Schema) (*sql.Query, error) {
+	cols := func(q *sql.Query) ([]string, error) {
+		s, err := schema(q)
+		if err != nil {
+			return nil, err
+		}
+		names := make([]string, s.NumFields())
+		for i, f := range s.Fields() {
+			names[i] = f.Name
+		}
+		return names, nil
+	}
+	n := 0
+	t := &translator{cols: cols, schema: schema, n: &n}
+	return t.pipeline(p)
+}
+
 type translator struct {
-	cols  Columns
-	n     *int // subquery aliases, shared with subsearches
-	q     *sql.Query
-	names []string // q's columns once asked; nil until then
+	cols   Columns
+	schema Schema // nil when the caller gave only Columns
+	n      *int   // subquery aliases, shared with subsearches
+	q      *sql.Query
+	names  []string // q's columns once asked; nil until then
 	// aliases maps a table alias (a join's left = l, source = t as a) to
 	// its fields' column names after the join: l.a may be column "l.a"
 	// (both sides had an a) or plain "a". A nil map means the alias's
@@ -100,6 +126,12 @@ func (t *translator) command(c Command) error {
 		return t.reverse(c)
 	case *Timechart:
 		return t.timechart(c)
+	case *Append:
+		return t.appendRows(c)
+	case *Expand:
+		return t.expand(c)
+	case *Flatten:
+		return t.flatten(c)
 	}
 	return errAt(c.pos(), "command %T is not supported", c)
 }

@@ -1,0 +1,62 @@
+package ppl
+
+import "sluice/internal/sql"
+
+// appendCmd reads append [ source=... | ... ].
+func (p *parser) appendCmd(at sql.Pos) (*Append, error) {
+	if !p.acceptOp("[") {
+		return nil, p.errExpected("'[' and a subsearch")
+	}
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	sub, err := p.pipeline(true)
+	p.leave()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.expectOp("]"); err != nil {
+		return nil, err
+	}
+	return &Append{At: at, Sub: sub}, nil
+}
+
+// expand reads expand field [as alias].
+func (p *parser) expand(at sql.Pos) (*Expand, error) {
+	f, err := p.name("a field name")
+	if err != nil {
+		return nil, err
+	}
+	e := &Expand{At: at, Field: f}
+	e.As, err = p.alias()
+	return e, err
+}
+
+// flatten reads flatten field [as a, b, ...] (or as (a, b, ...)).
+func (p *parser) flatten(at sql.Pos) (*Flatten, error) {
+	f, err := p.name("a field name")
+	if err != nil {
+		return nil, err
+	}
+	fl := &Flatten{At: at, Field: f}
+	if !p.acceptKw("as") {
+		return fl, nil
+	}
+	paren := p.acceptOp("(")
+	for {
+		n, err := p.name("a field name")
+		if err != nil {
+			return nil, err
+		}
+		fl.As = append(fl.As, n)
+		if !p.acceptOp(",") {
+			break
+		}
+	}
+	if paren {
+		if err := p.expectOp(")"); err != nil {
+			return nil, err
+		}
+	}
+	return fl, nil
+}

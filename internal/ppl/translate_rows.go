@@ -1,0 +1,142 @@
+package ppl
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"sluice/internal/sql"
+)
+
+// appendRows is UNION ALL BY NAME: the input's fields, then the
+// subsearch's new ones; each side has NULL for the fields it lacks.
+func (t *translator) appendRows(c *Append) error {
+	at := c.At
+	cols, err := t.columns()
+	if err != nil {
+		return err
+	}
+	st := &translator{cols: t.cols, schema: t.schema, n: t.n}
+	sq, err := st.pipeline(c.Sub)
+	if err != nil {
+		return err
+	}
+	subCols, err := st.columns()
+	if err != nil {
+		return err
+	}
+	all := append([]string{}, cols...)
+	for _, sc := range subCols {
+		if _, ok := find(cols, sc); !ok {
+			all = append(all, sc)
+		}
+	}
+	side := func(q *sql.Query, have []string) *sql.Select {
+		*t.n++
+		from := &sql.SubqueryTable{At: at, Query: q, Alias: fmt.Sprintf("_p%d", *t.n)}
+		var items []*sql.SelectItem
+		for _, name := range all {
+			if c, ok := find(have, name); ok {
+				items = append(items, item(col(at, from.Alias, c), name))
+			} else {
+				items = append(items, item(&sql.Literal{At: at, Kind: sql.LitNull, Value: "NULL"}, name))
+			}
+		}
+		return &sql.Select{At: at, Items: items, From: from}
+	}
+	l, r := side(t.q, cols), side(sq, subCols)
+	t.q = &sql.Query{At: at, Body: &sql.SetOp{At: at, Op: sql.SetUnion, All: true, L: l, R: r}}
+	t.names = all
+	return nil
+}
+
+// expand gives a row per element of an array field, the element in the
+// field's place (under the alias, if any); a NULL or empty array keeps
+// its row with NULL (explode_outer).
+func (t *translator) expand(c *Expand) error {
+	at := c.At
+	cols, err := t.columns()
+	if err != nil {
+		return err
+	}
+	f, ok, err := t.resolve(c.Field.Name)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return errAt(c.Field.At, "field %s not found", c.Field.Name)
+	}
+	name := f
+	if c.As != "" {
+		name = c.As
+	}
+	from := t.sub(at)
+	var items []*sql.SelectItem
+	for _, cc := range cols {
+		switch {
+		case cc == f:
+			items = append(items, item(&sql.Call{At: c.Field.At, Name: "explode_outer", Args: []sql.Expr{col(c.Field.At, from.Alias, f)}}, name))
+		case strings.EqualFold(cc, name):
+			// A field named like the alias gives way to it.
+		default:
+			items = append(items, item(col(at, from.Alias, cc), cc))
+		}
+	}
+	t.set(&sql.Select{At: at, Items: items, From: from})
+	return nil
+}
+
+// flatten adds a struct field's fields as fields of their own, in
+// lexicographic order of their names (or named by the aliases, in that
+// order); the struct stays. A field of that name already is replaced.
+func (t *translator) flatten(c *Flatten) error {
+	if t.schema == nil {
+		return errAt(c.At, "flatten needs the types of its input")
+	}
+	s, err := t.schema(t.q)
+	if err != nil {
+		return err
+	}
+	f, ok, err := t.resolve(c.Field.Name)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return errAt(c.Field.At, "field %s not found", c.Field.Name)
+	}
+	var st *arrow.StructType
+	for _, fl := range s.Fields() {
+		if fl.Name == f {
+			st, _ = fl.Type.(*arrow.StructType)
+		}
+	}
+	if st == nil {
+		return errAt(c.Field.At, "flatten: %s is not a struct", c.Field.Name)
+	}
+	keys := make([]string, st.NumFields())
+	for i, fl := range st.Fields() {
+		keys[i] = fl.Name
+	}
+	sort.Strings(keys)
+	names := keys
+	if c.As != nil {
+		if len(c.As) != len(keys) {
+			var got []string
+			for _, a := range c.As {
+				got = append(got, a.Name)
+			}
+			return errAt(c.As[0].At, "flatten: %d aliases for the %d fields of %s (%s): %s", len(c.As), len(keys), c.Field.Name, strings.Join(keys, ", "), strings.Join(got, ", "))
+		}
+		names = nil
+		for _, a := range c.As {
+			names = append(names, a.Name)
+		}
+	}
+	var exprs []sql.Expr
+	for _, k := range keys {
+		exprs = append(exprs, &sql.FieldAccess{At: c.Field.At, X: col(c.Field.At, f), Name: k})
+	}
+	return t.replaceOrAppend(c.At, names, exprs)
+}

@@ -253,6 +253,16 @@ type Flatten struct {
 	As    []Name
 }
 
+// StreamStats is streamstats [current=b] [window=n] [global=b]
+// [bucket_nullable=b] agg [as n], ... [by g, ...]: running aggregates.
+type StreamStats struct {
+	Stats
+	NoCurrent  bool  // current=false
+	Window     int64 // 0: every row so far
+	Local      bool  // global=false
+	NoNullKeys bool  // bucket_nullable=false
+}
+
 // Reverse is reverse: the rows in the opposite order.
 type Reverse struct{ At sql.Pos }
 
@@ -299,4 +309,5 @@ var (
 	_ Command = (*Append)(nil)
 	_ Command = (*Expand)(nil)
 	_ Command = (*Flatten)(nil)
+	_ Command = (*StreamStats)(nil)
 )

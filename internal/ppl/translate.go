@@ -126,6 +126,8 @@ func (t *translator) command(c Command) error {
 		return t.reverse(c)
 	case *Timechart:
 		return t.timechart(c)
+	case *StreamStats:
+		return t.streamStats(c)
 	case *Append:
 		return t.appendRows(c)
 	case *Expand:
@@ -329,6 +331,12 @@ func (t *translator) replaceOrAppend(at sql.Pos, names []string, exprs []sql.Exp
 	if err != nil {
 		return err
 	}
+	return t.replaceOrAppendOf(at, cols, names, exprs)
+}
+
+// replaceOrAppendOf is replaceOrAppend keeping only the columns cols of
+// the current query (helper columns left out).
+func (t *translator) replaceOrAppendOf(at sql.Pos, cols, names []string, exprs []sql.Expr) error {
 	// Over a plain SELECT * the new items go into that SELECT.
 	var from sql.TableExpr
 	var where sql.Expr

@@ -263,6 +263,14 @@ type StreamStats struct {
 	NoNullKeys bool  // bucket_nullable=false
 }
 
+// Bin is bin field span=s [as alias]: the field replaced by its bucket.
+type Bin struct {
+	At    sql.Pos
+	Field Name
+	Span  *Span
+	As    string
+}
+
 // Reverse is reverse: the rows in the opposite order.
 type Reverse struct{ At sql.Pos }
 
@@ -286,6 +294,7 @@ func (c *Timechart) pos() sql.Pos  { return c.At }
 func (c *Append) pos() sql.Pos     { return c.At }
 func (c *Expand) pos() sql.Pos     { return c.At }
 func (c *Flatten) pos() sql.Pos    { return c.At }
+func (c *Bin) pos() sql.Pos        { return c.At }
 
 var (
 	_ Command = (*Where)(nil)
@@ -310,4 +319,5 @@ var (
 	_ Command = (*Expand)(nil)
 	_ Command = (*Flatten)(nil)
 	_ Command = (*StreamStats)(nil)
+	_ Command = (*Bin)(nil)
 )

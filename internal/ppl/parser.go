@@ -377,6 +377,8 @@ func (p *parser) command() (Command, error) {
 		return p.timechart(t.pos)
 	case "streamstats":
 		return p.streamStats(t.pos)
+	case "bin":
+		return p.bin(t.pos)
 	case "append":
 		return p.appendCmd(t.pos)
 	case "expand":
@@ -384,7 +386,7 @@ func (p *parser) command() (Command, error) {
 	case "flatten":
 		return p.flatten(t.pos)
 	}
-	return nil, syntaxErr(t.pos, "unknown command %q (want where, fields, eval, stats, eventstats, sort, trendline, head, dedup, rename, top, rare, parse, grok, patterns, fillnull, lookup, join, reverse, timechart, streamstats, append, expand or flatten)", t.text)
+	return nil, syntaxErr(t.pos, "unknown command %q (want where, fields, eval, stats, eventstats, sort, trendline, head, dedup, rename, top, rare, parse, grok, patterns, fillnull, lookup, join, reverse, timechart, streamstats, bin, append, expand or flatten)", t.text)
 }
 
 func (p *parser) fields(at sql.Pos) (*Fields, error) {

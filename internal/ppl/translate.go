@@ -128,6 +128,8 @@ func (t *translator) command(c Command) error {
 		return t.timechart(c)
 	case *StreamStats:
 		return t.streamStats(c)
+	case *Bin:
+		return t.bin(c)
 	case *Append:
 		return t.appendRows(c)
 	case *Expand:

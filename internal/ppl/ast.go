@@ -271,6 +271,14 @@ type Bin struct {
 	As    string
 }
 
+// AppendCol is appendcol [override=b] [ command | ... ]: the commands
+// run over the pipeline's source, their rows pasted beside the input's.
+type AppendCol struct {
+	At       sql.Pos
+	Override bool
+	Commands []Command
+}
+
 // Reverse is reverse: the rows in the opposite order.
 type Reverse struct{ At sql.Pos }
 
@@ -295,6 +303,7 @@ func (c *Append) pos() sql.Pos     { return c.At }
 func (c *Expand) pos() sql.Pos     { return c.At }
 func (c *Flatten) pos() sql.Pos    { return c.At }
 func (c *Bin) pos() sql.Pos        { return c.At }
+func (c *AppendCol) pos() sql.Pos  { return c.At }
 
 var (
 	_ Command = (*Where)(nil)
@@ -320,4 +329,5 @@ var (
 	_ Command = (*Flatten)(nil)
 	_ Command = (*StreamStats)(nil)
 	_ Command = (*Bin)(nil)
+	_ Command = (*AppendCol)(nil)
 )

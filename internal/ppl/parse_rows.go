@@ -60,3 +60,39 @@ func (p *parser) flatten(at sql.Pos) (*Flatten, error) {
 	}
 	return fl, nil
 }
+
+// appendCol reads appendcol [override=b] [ command | ... ].
+func (p *parser) appendCol(at sql.Pos) (*AppendCol, error) {
+	ac := &AppendCol{At: at}
+	if _, v, ok := p.option("override"); ok {
+		b, err := boolValue(v)
+		if err != nil {
+			return nil, err
+		}
+		ac.Override = b
+	}
+	if !p.acceptOp("[") {
+		return nil, p.errExpected("'[' and the commands of a subsearch")
+	}
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	defer p.leave()
+	for {
+		if len(ac.Commands) == maxCommands {
+			return nil, syntaxErr(p.tok().pos, "more than %d commands in one pipeline", maxCommands)
+		}
+		c, err := p.command()
+		if err != nil {
+			return nil, err
+		}
+		ac.Commands = append(ac.Commands, c)
+		if !p.acceptOp("|") {
+			break
+		}
+	}
+	if err := p.expectOp("]"); err != nil {
+		return nil, err
+	}
+	return ac, nil
+}

@@ -381,12 +381,14 @@ func (p *parser) command() (Command, error) {
 		return p.bin(t.pos)
 	case "append":
 		return p.appendCmd(t.pos)
+	case "appendcol":
+		return p.appendCol(t.pos)
 	case "expand":
 		return p.expand(t.pos)
 	case "flatten":
 		return p.flatten(t.pos)
 	}
-	return nil, syntaxErr(t.pos, "unknown command %q (want where, fields, eval, stats, eventstats, sort, trendline, head, dedup, rename, top, rare, parse, grok, patterns, fillnull, lookup, join, reverse, timechart, streamstats, bin, append, expand or flatten)", t.text)
+	return nil, syntaxErr(t.pos, "unknown command %q (want where, fields, eval, stats, eventstats, sort, trendline, head, dedup, rename, top, rare, parse, grok, patterns, fillnull, lookup, join, reverse, timechart, streamstats, bin, append, appendcol, expand or flatten)", t.text)
 }
 
 func (p *parser) fields(at sql.Pos) (*Fields, error) {

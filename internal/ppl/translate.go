@@ -62,10 +62,13 @@ type translator struct {
 	self string
 	// order is the order the rows are in (translate_order.go); nil: none.
 	order []*sql.OrderItem
+	// source is the pipeline's source, where appendcol's commands start.
+	source *Source
 }
 
 func (t *translator) pipeline(p *Pipeline) (*sql.Query, error) {
 	s := p.Source
+	t.source = s
 	var from sql.TableExpr = &sql.TableName{At: s.At, Name: s.Table}
 	t.self = s.Table
 	if s.Alias != "" {
@@ -132,6 +135,8 @@ func (t *translator) command(c Command) error {
 		return t.bin(c)
 	case *Append:
 		return t.appendRows(c)
+	case *AppendCol:
+		return t.appendCol(c)
 	case *Expand:
 		return t.expand(c)
 	case *Flatten:

@@ -140,3 +140,75 @@ func (t *translator) flatten(c *Flatten) error {
 	}
 	return t.replaceOrAppend(c.At, names, exprs)
 }
+
+// appendCol pastes the rows of appendcol's commands (run over the
+// pipeline's source) beside the input's, row by row: each side is
+// numbered in its sort order (without one, in the order of all its
+// fields) and the two are full-joined on the numbers, so the shorter
+// side is padded with NULLs. A field both have is the input's, or the
+// subsearch's where it has a row (override=true).
+func (t *translator) appendCol(c *AppendCol) error {
+	at := c.At
+	cols, err := t.columns()
+	if err != nil {
+		return err
+	}
+	st := &translator{cols: t.cols, schema: t.schema, n: t.n}
+	sq, err := st.pipeline(&Pipeline{At: at, Source: t.source, Commands: c.Commands})
+	if err != nil {
+		return err
+	}
+	subCols, err := st.columns()
+	if err != nil {
+		return err
+	}
+	numbered := func(q *sql.Query, cols []string, order []*sql.OrderItem, n string) *sql.SubqueryTable {
+		if len(order) == 0 {
+			for _, cc := range cols {
+				order = append(order, &sql.OrderItem{At: at, Expr: col(at, cc)})
+			}
+		}
+		*t.n++
+		from := &sql.SubqueryTable{At: at, Query: q, Alias: fmt.Sprintf("_p%d", *t.n)}
+		var items []*sql.SelectItem
+		for _, cc := range cols {
+			items = append(items, item(col(at, from.Alias, cc), cc))
+		}
+		rn := &sql.Call{At: at, Name: "row_number", Over: &sql.WindowSpec{At: at, OrderBy: order}}
+		items = append(items, item(rn, n))
+		*t.n++
+		return &sql.SubqueryTable{At: at, Query: &sql.Query{At: at, Body: &sql.Select{At: at, Items: items, From: from}}, Alias: fmt.Sprintf("_p%d", *t.n)}
+	}
+	lOrder, _, err := t.currentOrder("appendcol")
+	if err != nil {
+		return err
+	}
+	rOrder, _, err := st.currentOrder("appendcol")
+	if err != nil {
+		return err
+	}
+	if t.q.Limit == nil && t.q.Offset == nil {
+		t.q.OrderBy = nil
+	}
+	if sq.Limit == nil && sq.Offset == nil {
+		sq.OrderBy = nil
+	}
+	l, r := numbered(t.q, cols, lOrder, "__l"), numbered(sq, subCols, rOrder, "__r")
+	var items []*sql.SelectItem
+	for _, cc := range cols {
+		var e sql.Expr = col(at, l.Alias, cc)
+		if sc, ok := find(subCols, cc); ok && c.Override {
+			e = &sql.Case{At: at, Whens: []*sql.When{{At: at, Cond: &sql.Is{At: at, X: col(at, r.Alias, "__r"), Not: true, Is: sql.IsNull}, Then: col(at, r.Alias, sc)}}, Else: e}
+		}
+		items = append(items, item(e, cc))
+	}
+	for _, sc := range subCols {
+		if _, ok := find(cols, sc); !ok {
+			items = append(items, item(col(at, r.Alias, sc), sc))
+		}
+	}
+	on := &sql.Binary{At: at, Op: sql.OpEq, L: col(at, l.Alias, "__l"), R: col(at, r.Alias, "__r")}
+	t.set(&sql.Select{At: at, Items: items, From: &sql.Join{At: at, Kind: sql.JoinFull, L: l, R: r, On: on}})
+	t.q.OrderBy = []*sql.OrderItem{{At: at, Expr: &sql.Call{At: at, Name: "coalesce", Args: []sql.Expr{col(at, l.Alias, "__l"), col(at, r.Alias, "__r")}}}}
+	return nil
+}

@@ -244,6 +244,7 @@ type Expand struct {
 	At    sql.Pos
 	Field Name
 	As    string
+	Limit int64 // mvexpand limit=n; 0: every element
 }
 
 // Flatten is flatten field [as a, b, ...]: a struct's fields as fields.
@@ -279,6 +280,22 @@ type AppendCol struct {
 	Commands []Command
 }
 
+// AppendPipe is appendpipe [ command | ... ]: the commands run over the
+// input's rows, their rows appended.
+type AppendPipe struct {
+	At       sql.Pos
+	Commands []Command
+}
+
+// Regex is regex field = 'pattern' (or !=): a filter on a match.
+type Regex struct {
+	At      sql.Pos
+	Field   Name
+	Not     bool
+	Pattern string
+	PatAt   sql.Pos
+}
+
 // Reverse is reverse: the rows in the opposite order.
 type Reverse struct{ At sql.Pos }
 
@@ -304,6 +321,8 @@ func (c *Expand) pos() sql.Pos     { return c.At }
 func (c *Flatten) pos() sql.Pos    { return c.At }
 func (c *Bin) pos() sql.Pos        { return c.At }
 func (c *AppendCol) pos() sql.Pos  { return c.At }
+func (c *AppendPipe) pos() sql.Pos { return c.At }
+func (c *Regex) pos() sql.Pos      { return c.At }
 
 var (
 	_ Command = (*Where)(nil)
@@ -330,4 +349,6 @@ var (
 	_ Command = (*StreamStats)(nil)
 	_ Command = (*Bin)(nil)
 	_ Command = (*AppendCol)(nil)
+	_ Command = (*AppendPipe)(nil)
+	_ Command = (*Regex)(nil)
 )

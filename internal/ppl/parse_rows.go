@@ -71,6 +71,13 @@ func (p *parser) appendCol(at sql.Pos) (*AppendCol, error) {
 		}
 		ac.Override = b
 	}
+	var err error
+	ac.Commands, err = p.subCommands()
+	return ac, err
+}
+
+// subCommands reads [ command | ... ], a subsearch without a source.
+func (p *parser) subCommands() ([]Command, error) {
 	if !p.acceptOp("[") {
 		return nil, p.errExpected("'[' and the commands of a subsearch")
 	}
@@ -78,21 +85,57 @@ func (p *parser) appendCol(at sql.Pos) (*AppendCol, error) {
 		return nil, err
 	}
 	defer p.leave()
+	var cmds []Command
 	for {
-		if len(ac.Commands) == maxCommands {
+		if len(cmds) == maxCommands {
 			return nil, syntaxErr(p.tok().pos, "more than %d commands in one pipeline", maxCommands)
 		}
 		c, err := p.command()
 		if err != nil {
 			return nil, err
 		}
-		ac.Commands = append(ac.Commands, c)
+		cmds = append(cmds, c)
 		if !p.acceptOp("|") {
 			break
 		}
 	}
-	if err := p.expectOp("]"); err != nil {
+	return cmds, p.expectOp("]")
+}
+
+// regex reads regex field = 'pattern' or regex field != 'pattern'.
+func (p *parser) regex(at sql.Pos) (*Regex, error) {
+	f, err := p.name("a field name")
+	if err != nil {
 		return nil, err
 	}
-	return ac, nil
+	r := &Regex{At: at, Field: f}
+	switch {
+	case p.acceptOp("!="):
+		r.Not = true
+	case p.acceptOp("="):
+	default:
+		return nil, p.errExpected("'=' or '!='")
+	}
+	t := p.tok()
+	if t.kind != tkString {
+		return nil, p.errExpected("a quoted pattern")
+	}
+	p.advance()
+	r.Pattern, r.PatAt = t.text, t.pos
+	return r, nil
+}
+
+// mvexpand reads mvexpand field [limit=n].
+func (p *parser) mvexpand(at sql.Pos) (*Expand, error) {
+	f, err := p.name("a field name")
+	if err != nil {
+		return nil, err
+	}
+	e := &Expand{At: at, Field: f}
+	if _, v, ok := p.option("limit"); ok {
+		if e.Limit, err = optionInt(v, "limit", 1); err != nil {
+			return nil, err
+		}
+	}
+	return e, nil
 }

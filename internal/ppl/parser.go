@@ -383,12 +383,19 @@ func (p *parser) command() (Command, error) {
 		return p.appendCmd(t.pos)
 	case "appendcol":
 		return p.appendCol(t.pos)
+	case "appendpipe":
+		cmds, err := p.subCommands()
+		return &AppendPipe{At: t.pos, Commands: cmds}, err
+	case "regex":
+		return p.regex(t.pos)
+	case "mvexpand":
+		return p.mvexpand(t.pos)
 	case "expand":
 		return p.expand(t.pos)
 	case "flatten":
 		return p.flatten(t.pos)
 	}
-	return nil, syntaxErr(t.pos, "unknown command %q (want where, fields, eval, stats, eventstats, sort, trendline, head, dedup, rename, top, rare, parse, grok, patterns, fillnull, lookup, join, reverse, timechart, streamstats, bin, append, appendcol, expand or flatten)", t.text)
+	return nil, syntaxErr(t.pos, "unknown command %q (want where, fields, eval, stats, eventstats, sort, trendline, head, dedup, rename, top, rare, parse, grok, patterns, fillnull, lookup, join, reverse, timechart, streamstats, bin, append, appendcol, appendpipe, expand, mvexpand, flatten or regex)", t.text)
 }
 
 func (p *parser) fields(at sql.Pos) (*Fields, error) {

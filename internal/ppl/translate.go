@@ -137,6 +137,10 @@ func (t *translator) command(c Command) error {
 		return t.appendRows(c)
 	case *AppendCol:
 		return t.appendCol(c)
+	case *AppendPipe:
+		return t.appendPipe(c)
+	case *Regex:
+		return t.regex(c)
 	case *Expand:
 		return t.expand(c)
 	case *Flatten:

@@ -2,6 +2,7 @@ package ppl
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -27,6 +28,13 @@ func (t *translator) appendRows(c *Append) error {
 	if err != nil {
 		return err
 	}
+	t.unionByName(at, t.q, cols, sq, subCols)
+	return nil
+}
+
+// unionByName makes the current query l's rows then r's, fields matched
+// by name: l's, then r's new ones, NULL where a side has none.
+func (t *translator) unionByName(at sql.Pos, l *sql.Query, cols []string, r *sql.Query, subCols []string) {
 	all := append([]string{}, cols...)
 	for _, sc := range subCols {
 		if _, ok := find(cols, sc); !ok {
@@ -46,9 +54,42 @@ func (t *translator) appendRows(c *Append) error {
 		}
 		return &sql.Select{At: at, Items: items, From: from}
 	}
-	l, r := side(t.q, cols), side(sq, subCols)
-	t.q = &sql.Query{At: at, Body: &sql.SetOp{At: at, Op: sql.SetUnion, All: true, L: l, R: r}}
+	t.q = &sql.Query{At: at, Body: &sql.SetOp{At: at, Op: sql.SetUnion, All: true, L: side(l, cols), R: side(r, subCols)}}
 	t.names = all
+}
+
+// appendPipe appends the rows of its commands run over the input's rows:
+// the input becomes a CTE, the source of both sides of a union by name.
+func (t *translator) appendPipe(c *AppendPipe) error {
+	at := c.At
+	cols, err := t.columns()
+	if err != nil {
+		return err
+	}
+	*t.n++
+	name := fmt.Sprintf("_ap%d", *t.n)
+	cte := &sql.CTE{At: at, Name: name, Query: t.q}
+	// The subpipeline's queries name the CTE: bind them under it.
+	within := func(q *sql.Query) *sql.Query {
+		*t.n++
+		return &sql.Query{At: at, With: []*sql.CTE{cte}, Body: &sql.Select{At: at, Items: []*sql.SelectItem{star(at)},
+			From: &sql.SubqueryTable{At: at, Query: q, Alias: fmt.Sprintf("_p%d", *t.n)}}}
+	}
+	st := &translator{n: t.n, cols: func(q *sql.Query) ([]string, error) { return t.cols(within(q)) }}
+	if t.schema != nil {
+		st.schema = func(q *sql.Query) (*arrow.Schema, error) { return t.schema(within(q)) }
+	}
+	sq, err := st.pipeline(&Pipeline{At: at, Source: &Source{At: at, Table: name}, Commands: c.Commands})
+	if err != nil {
+		return err
+	}
+	subCols, err := st.columns()
+	if err != nil {
+		return err
+	}
+	main := &sql.Query{At: at, Body: &sql.Select{At: at, Items: []*sql.SelectItem{star(at)}, From: &sql.TableName{At: at, Name: name}}}
+	t.unionByName(at, main, cols, sq, subCols)
+	t.q.With = []*sql.CTE{cte}
 	return nil
 }
 
@@ -77,7 +118,11 @@ func (t *translator) expand(c *Expand) error {
 	for _, cc := range cols {
 		switch {
 		case cc == f:
-			items = append(items, item(&sql.Call{At: c.Field.At, Name: "explode_outer", Args: []sql.Expr{col(c.Field.At, from.Alias, f)}}, name))
+			var arr sql.Expr = col(c.Field.At, from.Alias, f)
+			if c.Limit > 0 {
+				arr = &sql.Call{At: c.Field.At, Name: "slice", Args: []sql.Expr{arr, intLit(at, 1), intLit(at, c.Limit)}}
+			}
+			items = append(items, item(&sql.Call{At: c.Field.At, Name: "explode_outer", Args: []sql.Expr{arr}}, name))
 		case strings.EqualFold(cc, name):
 			// A field named like the alias gives way to it.
 		default:
@@ -211,4 +256,21 @@ func (t *translator) appendCol(c *AppendCol) error {
 	t.set(&sql.Select{At: at, Items: items, From: &sql.Join{At: at, Kind: sql.JoinFull, L: l, R: r, On: on}})
 	t.q.OrderBy = []*sql.OrderItem{{At: at, Expr: &sql.Call{At: at, Name: "coalesce", Args: []sql.Expr{col(at, l.Alias, "__l"), col(at, r.Alias, "__r")}}}}
 	return nil
+}
+
+// regex keeps the rows whose field matches the pattern anywhere (rlike;
+// != keeps those that do not); a NULL field matches neither.
+func (t *translator) regex(c *Regex) error {
+	if _, err := regexp.Compile(c.Pattern); err != nil {
+		return errAt(c.PatAt, "regex pattern: %v", err)
+	}
+	f, err := t.ref(c.Field)
+	if err != nil {
+		return err
+	}
+	var cond sql.Expr = &sql.Call{At: c.PatAt, Name: "rlike", Args: []sql.Expr{f, strLit(c.PatAt, c.Pattern)}}
+	if c.Not {
+		cond = &sql.Unary{At: c.At, Op: sql.OpNot, X: cond}
+	}
+	return t.where(&Where{At: c.At, Cond: cond})
 }

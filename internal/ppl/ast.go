@@ -296,6 +296,18 @@ type Regex struct {
 	PatAt   sql.Pos
 }
 
+// AddTotals is addtotals / addcoltotals [fields] [row=b] [col=b]
+// [label=s] [labelfield=f] [fieldname=f]: row totals as a field, column
+// totals as a last row.
+type AddTotals struct {
+	At         sql.Pos
+	Fields     []Name // nil: every numeric field
+	Row, Col   bool
+	Label      string
+	LabelField string
+	FieldName  string
+}
+
 // Reverse is reverse: the rows in the opposite order.
 type Reverse struct{ At sql.Pos }
 
@@ -323,6 +335,7 @@ func (c *Bin) pos() sql.Pos        { return c.At }
 func (c *AppendCol) pos() sql.Pos  { return c.At }
 func (c *AppendPipe) pos() sql.Pos { return c.At }
 func (c *Regex) pos() sql.Pos      { return c.At }
+func (c *AddTotals) pos() sql.Pos  { return c.At }
 
 var (
 	_ Command = (*Where)(nil)
@@ -351,4 +364,5 @@ var (
 	_ Command = (*AppendCol)(nil)
 	_ Command = (*AppendPipe)(nil)
 	_ Command = (*Regex)(nil)
+	_ Command = (*AddTotals)(nil)
 )

@@ -308,6 +308,16 @@ type AddTotals struct {
 	FieldName  string
 }
 
+// Rex is rex [mode=extract|sed] field=f 'pattern' [max_match=n].
+type Rex struct {
+	At       sql.Pos
+	Field    Name
+	Sed      bool
+	Pattern  string
+	PatAt    sql.Pos
+	MaxMatch int64 // 1 by default; 0: every match
+}
+
 // Reverse is reverse: the rows in the opposite order.
 type Reverse struct{ At sql.Pos }
 
@@ -336,6 +346,7 @@ func (c *AppendCol) pos() sql.Pos  { return c.At }
 func (c *AppendPipe) pos() sql.Pos { return c.At }
 func (c *Regex) pos() sql.Pos      { return c.At }
 func (c *AddTotals) pos() sql.Pos  { return c.At }
+func (c *Rex) pos() sql.Pos        { return c.At }
 
 var (
 	_ Command = (*Where)(nil)
@@ -365,4 +376,5 @@ var (
 	_ Command = (*AppendPipe)(nil)
 	_ Command = (*Regex)(nil)
 	_ Command = (*AddTotals)(nil)
+	_ Command = (*Rex)(nil)
 )

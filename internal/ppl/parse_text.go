@@ -172,3 +172,55 @@ func (p *parser) fillNull(at sql.Pos) (*FillNull, error) {
 	}
 	return f, nil
 }
+
+// rex reads rex [mode=extract|sed] field=f 'pattern' [max_match=n]; the
+// options may come in any order.
+func (p *parser) rex(at sql.Pos) (*Rex, error) {
+	r := &Rex{At: at, MaxMatch: 1}
+	hasField := false
+	for !p.atEnd() {
+		if t := p.tok(); t.kind == tkString {
+			if r.PatAt.Line != 0 {
+				return nil, p.errExpected("'|' or end of query")
+			}
+			r.Pattern, r.PatAt = t.text, t.pos
+			p.advance()
+			continue
+		}
+		k, v, ok := p.option("mode", "field", "max_match", "offset_field")
+		if !ok {
+			return nil, p.errExpected("field=, mode=, max_match= or a quoted pattern")
+		}
+		var err error
+		switch k {
+		case "mode":
+			switch strings.ToLower(v.text) {
+			case "extract":
+				r.Sed = false
+			case "sed":
+				r.Sed = true
+			default:
+				return nil, syntaxErr(v.pos, "rex mode %q: want extract or sed", v.text)
+			}
+		case "field":
+			if v.kind != tkIdent {
+				return nil, syntaxErr(v.pos, "field: want a field name")
+			}
+			r.Field, hasField = Name{At: v.pos, Name: v.text}, true
+		case "max_match":
+			r.MaxMatch, err = optionInt(v, k, 0)
+		case "offset_field":
+			return nil, syntaxErr(v.pos, "rex offset_field is not supported")
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if !hasField {
+		return nil, syntaxErr(at, "rex needs field=<field>")
+	}
+	if r.PatAt.Line == 0 {
+		return nil, p.errExpected("a quoted pattern")
+	}
+	return r, nil
+}

@@ -388,6 +388,8 @@ func (p *parser) command() (Command, error) {
 		return &AppendPipe{At: t.pos, Commands: cmds}, err
 	case "regex":
 		return p.regex(t.pos)
+	case "rex":
+		return p.rex(t.pos)
 	case "addtotals", "addcoltotals":
 		return p.addTotals(t.pos, name == "addcoltotals")
 	case "mvexpand":
@@ -397,7 +399,7 @@ func (p *parser) command() (Command, error) {
 	case "flatten":
 		return p.flatten(t.pos)
 	}
-	return nil, syntaxErr(t.pos, "unknown command %q (want where, fields, eval, stats, eventstats, sort, trendline, head, dedup, rename, top, rare, parse, grok, patterns, fillnull, lookup, join, reverse, timechart, streamstats, bin, append, appendcol, appendpipe, expand, mvexpand, flatten, regex, addtotals or addcoltotals)", t.text)
+	return nil, syntaxErr(t.pos, "unknown command %q (want where, fields, eval, stats, eventstats, sort, trendline, head, dedup, rename, top, rare, parse, grok, patterns, fillnull, lookup, join, reverse, timechart, streamstats, bin, append, appendcol, appendpipe, expand, mvexpand, flatten, regex, rex, addtotals or addcoltotals)", t.text)
 }
 
 func (p *parser) fields(at sql.Pos) (*Fields, error) {

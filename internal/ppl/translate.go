@@ -141,6 +141,8 @@ func (t *translator) command(c Command) error {
 		return t.appendPipe(c)
 	case *Regex:
 		return t.regex(c)
+	case *Rex:
+		return t.rex(c)
 	case *AddTotals:
 		return t.addTotals(c)
 	case *Expand:

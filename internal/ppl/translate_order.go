@@ -14,7 +14,7 @@ import (
 // keepsOrder reports whether rows leave c in the order they came.
 func keepsOrder(c Command) bool {
 	switch c := c.(type) {
-	case *Where, *Fields, *Eval, *Head, *Rename, *ParseRegex, *FillNull, *Reverse, *Flatten, *StreamStats, *Bin, *Regex:
+	case *Where, *Fields, *Eval, *Head, *Rename, *ParseRegex, *FillNull, *Reverse, *Flatten, *StreamStats, *Bin, *Regex, *Rex:
 		return true
 	case *Patterns:
 		return !c.Aggregation && !c.Brain

@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"sluice/internal/ppl"
 	"sluice/internal/sql"
 )
@@ -66,17 +68,12 @@ func (e *Engine) pplQuery(ctx context.Context, q *sql.Query) (*sql.Query, error)
 	if err != nil {
 		return nil, err
 	}
-	out, err := pl.Translate(func(sub *sql.Query) ([]string, error) {
+	out, err := pl.TranslateSchema(func(sub *sql.Query) (*arrow.Schema, error) {
 		n, err := e.bindQuery(ctx, sub)
 		if err != nil {
 			return nil, err
 		}
-		fields := n.Schema().Fields()
-		names := make([]string, len(fields))
-		for i, f := range fields {
-			names[i] = f.Name
-		}
-		return names, nil
+		return n.Schema(), nil
 	})
 	if err != nil {
 		return nil, err

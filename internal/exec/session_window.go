@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -30,6 +31,7 @@ type SessionWindow struct {
 	ts     expr.Expr
 	gap    int64
 	buf    []arrow.RecordBatch
+	late   *EventTime // nil: no row is late
 }
 
 var (
@@ -52,13 +54,73 @@ func NewSessionWindow(in *arrow.Schema, keys []expr.Expr, ts expr.Expr, gap int6
 // Schema is the input's columns then the session.
 func (s *SessionWindow) Schema() *arrow.Schema { return s.schema }
 
-// Process buffers the batch.
+// DropLateFrom makes the session window judge lateness against et's
+// watermark, as Spark does: in an epoch run at watermark W a row whose
+// own session [ts, ts+gap) ends at or before W is late (dropped and
+// counted on et), since the sessions it could merge with are closed and
+// emitted when the epoch ends; any other row joins or starts a session,
+// however old its event time.
+func (s *SessionWindow) DropLateFrom(et *EventTime) { s.late = et }
+
+// Process buffers the batch, less its late rows.
 func (s *SessionWindow) Process(ctx context.Context, batch arrow.RecordBatch, out Output) error {
-	if batch.NumRows() > 0 {
-		batch.Retain()
-		s.buf = append(s.buf, batch)
+	if batch.NumRows() == 0 {
+		return nil
 	}
+	if s.late != nil && s.late.Watermark() != math.MinInt64 {
+		kept, err := s.dropLate(ctx, batch, s.late.Watermark())
+		if err != nil {
+			return err
+		}
+		if kept == nil {
+			return nil
+		}
+		s.buf = append(s.buf, kept)
+		return nil
+	}
+	batch.Retain()
+	s.buf = append(s.buf, batch)
 	return nil
+}
+
+// dropLate returns batch (retained) without the rows whose ts + gap <=
+// wm, nil when none is left, and counts the dropped ones.
+func (s *SessionWindow) dropLate(ctx context.Context, batch arrow.RecordBatch, wm int64) (arrow.RecordBatch, error) {
+	tsArr, err := s.ts.Eval(ctx, batch)
+	if err != nil {
+		return nil, fmt.Errorf("session window: %w", err)
+	}
+	defer tsArr.Release()
+	ts := tsArr.(*array.Timestamp)
+	n := ts.Len()
+	lateAt := func(i int) bool { return !ts.IsNull(i) && int64(ts.Value(i)) <= wm-s.gap }
+	late := 0
+	for i := 0; i < n; i++ {
+		if lateAt(i) {
+			late++
+		}
+	}
+	if late == 0 {
+		batch.Retain()
+		return batch, nil
+	}
+	s.late.AddLate(int64(late))
+	if late == n {
+		return nil, nil
+	}
+	mb := array.NewBooleanBuilder(memory.DefaultAllocator)
+	defer mb.Release()
+	mb.Reserve(n)
+	for i := 0; i < n; i++ {
+		mb.UnsafeAppend(!lateAt(i))
+	}
+	mask := mb.NewBooleanArray()
+	defer mask.Release()
+	kept, err := compute.FilterRecordBatch(ctx, batch, mask, compute.DefaultFilterOptions())
+	if err != nil {
+		return nil, fmt.Errorf("session window: dropping late rows: %w", err)
+	}
+	return kept, nil
 }
 
 // OnWatermark emits the rows of the sessions the watermark closed.

@@ -144,15 +144,14 @@ func NewWindowAggregate(groupBy []expr.Expr, names []string, aggs []*expr.Aggreg
 		changed: map[int64]struct{}{}, removed: map[int64]struct{}{}, rowsBy: map[int64][]int64{}}, nil
 }
 
-// DropLateFrom makes the aggregate judge lateness for et (which then
-// passes every row): in an epoch run at watermark W, windows ending at
+// DropLateFrom makes the aggregate judge lateness against et's
+// watermark: in an epoch run at watermark W, windows ending at
 // or before W are emitted or evicted when the epoch ends, so, as in
 // Spark, a row of such a window is late, dropped and counted on et;
 // a row of a window still open at the watermark is added even if its
 // event time is older than W.
 func (w *WindowAggregate) DropLateFrom(et *EventTime) {
 	w.late = et
-	et.PassLate()
 }
 
 // Schema is the keys then the aggregates, as HashAggregate's.

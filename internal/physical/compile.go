@@ -219,6 +219,11 @@ func (c *compiler) build(n plan.Node) (*localStage, error) {
 	if err != nil {
 		return nil, err
 	}
+	if sw, ok := op.(*exec.SessionWindow); ok && c.streaming {
+		if et := c.events[rowwiseEventTime(kids[0])]; et != nil {
+			sw.DropLateFrom(et)
+		}
+	}
 	return in.add(op), nil
 }
 

@@ -58,11 +58,12 @@ func onStreamPath(n plan.Node) bool {
 }
 
 // rowwiseEventTime is the event-time node under n when only row-by-row
-// operators (filters, projections, explodes such as HOP's) lie between:
-// then each row's window is the one its event time gives, and the window
-// aggregate can judge lateness by window as Spark does. Through a join,
-// a session assignment or another aggregate it is nil, and the
-// event-time node keeps dropping rows older than the watermark.
+// operators lie between: filters, projections, explodes such as HOP's,
+// and the stream side of a stream-static join (stateless in Spark too).
+// Then each row's window is the one its event time gives, and a window
+// aggregate or session window can judge lateness as Spark does. Through
+// a session assignment or another aggregate it is nil: their output is
+// emitted at the watermark and never late.
 func rowwiseEventTime(n plan.Node) *plan.EventTime {
 	for {
 		switch t := n.(type) {
@@ -74,6 +75,8 @@ func rowwiseEventTime(n plan.Node) *plan.EventTime {
 			n = t.Input
 		case *plan.Explode:
 			n = t.Input
+		case *plan.Join:
+			n = t.Left
 		default:
 			return nil
 		}

@@ -161,12 +161,21 @@ type ParseRegex struct {
 	Grok    bool
 }
 
-// Patterns is patterns [new_field=x] [pattern='re'] field.
+// Patterns is patterns field [by g, ...] [method=simple_pattern|brain]
+// [mode=label|aggregation] [new_field=x] [pattern='re']
+// [max_sample_count=n] [variable_count_threshold=n]
+// [frequency_threshold_percentage=p] [buffer_limit=n].
 type Patterns struct {
-	At       sql.Pos
-	Field    sql.Expr
-	NewField string
-	Pattern  string // "" for the default
+	At          sql.Pos
+	Field       sql.Expr
+	By          []Name
+	NewField    string
+	Pattern     string // "" for the default
+	Brain       bool
+	Aggregation bool
+	MaxSamples  int64
+	VarCount    int64   // brain: variable_count_threshold
+	FreqPct     float64 // brain: frequency_threshold_percentage
 }
 
 // FillNull is fillnull with v [in a, b] or fillnull using a = v, ....
@@ -209,6 +218,109 @@ type Join struct {
 	NoOverwrite bool
 }
 
+// Timechart is timechart [timefield=f] [span=s] [limit=n] [useother=b]
+// [usenull=b] [nullstr=s] agg [by field].
+type Timechart struct {
+	At        sql.Pos
+	TimeField Name
+	Span      *Span // its Field is TimeField's reference
+	Agg       Agg
+	By        *Name
+	Limit     int64
+	UseOther  bool
+	UseNull   bool
+	NullStr   string
+}
+
+// Append is append [ subsearch ]: the subsearch's rows after the input's,
+// fields matched by name.
+type Append struct {
+	At  sql.Pos
+	Sub *Pipeline
+}
+
+// Expand is expand field [as alias]: a row per element of an array.
+type Expand struct {
+	At    sql.Pos
+	Field Name
+	As    string
+	Limit int64 // mvexpand limit=n; 0: every element
+}
+
+// Flatten is flatten field [as a, b, ...]: a struct's fields as fields.
+type Flatten struct {
+	At    sql.Pos
+	Field Name
+	As    []Name
+}
+
+// StreamStats is streamstats [current=b] [window=n] [global=b]
+// [bucket_nullable=b] agg [as n], ... [by g, ...]: running aggregates.
+type StreamStats struct {
+	Stats
+	NoCurrent  bool  // current=false
+	Window     int64 // 0: every row so far
+	Local      bool  // global=false
+	NoNullKeys bool  // bucket_nullable=false
+}
+
+// Bin is bin field span=s [as alias]: the field replaced by its bucket.
+type Bin struct {
+	At    sql.Pos
+	Field Name
+	Span  *Span
+	As    string
+}
+
+// AppendCol is appendcol [override=b] [ command | ... ]: the commands
+// run over the pipeline's source, their rows pasted beside the input's.
+type AppendCol struct {
+	At       sql.Pos
+	Override bool
+	Commands []Command
+}
+
+// AppendPipe is appendpipe [ command | ... ]: the commands run over the
+// input's rows, their rows appended.
+type AppendPipe struct {
+	At       sql.Pos
+	Commands []Command
+}
+
+// Regex is regex field = 'pattern' (or !=): a filter on a match.
+type Regex struct {
+	At      sql.Pos
+	Field   Name
+	Not     bool
+	Pattern string
+	PatAt   sql.Pos
+}
+
+// AddTotals is addtotals / addcoltotals [fields] [row=b] [col=b]
+// [label=s] [labelfield=f] [fieldname=f]: row totals as a field, column
+// totals as a last row.
+type AddTotals struct {
+	At         sql.Pos
+	Fields     []Name // nil: every numeric field
+	Row, Col   bool
+	Label      string
+	LabelField string
+	FieldName  string
+}
+
+// Rex is rex [mode=extract|sed] field=f 'pattern' [max_match=n].
+type Rex struct {
+	At       sql.Pos
+	Field    Name
+	Sed      bool
+	Pattern  string
+	PatAt    sql.Pos
+	MaxMatch int64 // 1 by default; 0: every match
+}
+
+// Reverse is reverse: the rows in the opposite order.
+type Reverse struct{ At sql.Pos }
+
 func (c *Where) pos() sql.Pos      { return c.At }
 func (c *Fields) pos() sql.Pos     { return c.At }
 func (c *Eval) pos() sql.Pos       { return c.At }
@@ -224,6 +336,17 @@ func (c *Patterns) pos() sql.Pos   { return c.At }
 func (c *FillNull) pos() sql.Pos   { return c.At }
 func (c *Lookup) pos() sql.Pos     { return c.At }
 func (c *Join) pos() sql.Pos       { return c.At }
+func (c *Reverse) pos() sql.Pos    { return c.At }
+func (c *Timechart) pos() sql.Pos  { return c.At }
+func (c *Append) pos() sql.Pos     { return c.At }
+func (c *Expand) pos() sql.Pos     { return c.At }
+func (c *Flatten) pos() sql.Pos    { return c.At }
+func (c *Bin) pos() sql.Pos        { return c.At }
+func (c *AppendCol) pos() sql.Pos  { return c.At }
+func (c *AppendPipe) pos() sql.Pos { return c.At }
+func (c *Regex) pos() sql.Pos      { return c.At }
+func (c *AddTotals) pos() sql.Pos  { return c.At }
+func (c *Rex) pos() sql.Pos        { return c.At }
 
 var (
 	_ Command = (*Where)(nil)
@@ -242,4 +365,16 @@ var (
 	_ Command = (*FillNull)(nil)
 	_ Command = (*Lookup)(nil)
 	_ Command = (*Join)(nil)
+	_ Command = (*Reverse)(nil)
+	_ Command = (*Timechart)(nil)
+	_ Command = (*Append)(nil)
+	_ Command = (*Expand)(nil)
+	_ Command = (*Flatten)(nil)
+	_ Command = (*StreamStats)(nil)
+	_ Command = (*Bin)(nil)
+	_ Command = (*AppendCol)(nil)
+	_ Command = (*AppendPipe)(nil)
+	_ Command = (*Regex)(nil)
+	_ Command = (*AddTotals)(nil)
+	_ Command = (*Rex)(nil)
 )

@@ -371,8 +371,35 @@ func (p *parser) command() (Command, error) {
 	case "join":
 		p.i--
 		return p.join()
+	case "reverse":
+		return &Reverse{At: t.pos}, nil
+	case "timechart":
+		return p.timechart(t.pos)
+	case "streamstats":
+		return p.streamStats(t.pos)
+	case "bin":
+		return p.bin(t.pos)
+	case "append":
+		return p.appendCmd(t.pos)
+	case "appendcol":
+		return p.appendCol(t.pos)
+	case "appendpipe":
+		cmds, err := p.subCommands()
+		return &AppendPipe{At: t.pos, Commands: cmds}, err
+	case "regex":
+		return p.regex(t.pos)
+	case "rex":
+		return p.rex(t.pos)
+	case "addtotals", "addcoltotals":
+		return p.addTotals(t.pos, name == "addcoltotals")
+	case "mvexpand":
+		return p.mvexpand(t.pos)
+	case "expand":
+		return p.expand(t.pos)
+	case "flatten":
+		return p.flatten(t.pos)
 	}
-	return nil, syntaxErr(t.pos, "unknown command %q (want where, fields, eval, stats, eventstats, sort, trendline, head, dedup, rename, top, rare, parse, grok, patterns, fillnull, lookup or join)", t.text)
+	return nil, syntaxErr(t.pos, "unknown command %q (want where, fields, eval, stats, eventstats, sort, trendline, head, dedup, rename, top, rare, parse, grok, patterns, fillnull, lookup, join, reverse, timechart, streamstats, bin, append, appendcol, appendpipe, expand, mvexpand, flatten, regex, rex, addtotals or addcoltotals)", t.text)
 }
 
 func (p *parser) fields(at sql.Pos) (*Fields, error) {

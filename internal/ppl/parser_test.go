@@ -142,7 +142,7 @@ func TestErrors(t *testing.T) {
 		{"source=t | join on a = b", "PPL syntax error at line 1:25: expected a table name but found end of query"},
 		{"source=t | where a ~ 1", "PPL syntax error at line 1:20: unexpected character '~'"},
 		{"source=t /* open", "PPL syntax error at line 1:10: unterminated comment"},
-		{"source=t | patterns method=brain a", `PPL syntax error at line 1:28: patterns method "brain" is not supported (only simple_pattern)`},
+		{"source=t | patterns method=bogus a", `PPL syntax error at line 1:28: patterns method "bogus": want simple_pattern or brain`},
 	}
 	for _, tt := range tests {
 		_, err := Parse(tt.ppl)
@@ -153,7 +153,7 @@ func TestErrors(t *testing.T) {
 	trans := []struct{ ppl, want string }{
 		{"source=t | fields - nope", "PPL error at line 1:21: field nope not found"},
 		{"source=t | rename nope as x", "PPL error at line 1:19: field nope not found"},
-		{"source=t | dedup a consecutive=true", "PPL error at line 1:12: dedup consecutive=true is not supported"},
+		{"source=t | dedup a consecutive=true", "PPL error at line 1:12: dedup consecutive=true needs a sort before it: rows have no order of their own here"},
 		{"source=t | parse b '(?<x>['", "PPL error at line 1:20: pattern: error parsing regexp"},
 		{"source=t | parse b 'abc'", "PPL error at line 1:20: pattern has no named group"},
 		{"source=t | grok b '%{NOPE:x}'", "PPL error at line 1:19: grok pattern: unknown pattern %{NOPE}"},

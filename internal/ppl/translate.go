@@ -2,6 +2,8 @@ package ppl
 
 import (
 	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
 	"path"
 	"regexp"
 	"strings"
@@ -21,11 +23,35 @@ func (p *Pipeline) Translate(cols Columns) (*sql.Query, error) {
 	return t.pipeline(p)
 }
 
+// Schema returns a query's output schema (hidden columns left out); the
+// engine implements it by binding the query.
+type Schema func(q *sql.Query) (*arrow.Schema, error)
+
+// TranslateSchema is Translate for a caller that can give the schema of
+// a command's input, which flatten needs (the fields of a struct).
+func (p *Pipeline) TranslateSchema(schema Schema) (*sql.Query, error) {
+	cols := func(q *sql.Query) ([]string, error) {
+		s, err := schema(q)
+		if err != nil {
+			return nil, err
+		}
+		names := make([]string, s.NumFields())
+		for i, f := range s.Fields() {
+			names[i] = f.Name
+		}
+		return names, nil
+	}
+	n := 0
+	t := &translator{cols: cols, schema: schema, n: &n}
+	return t.pipeline(p)
+}
+
 type translator struct {
-	cols  Columns
-	n     *int // subquery aliases, shared with subsearches
-	q     *sql.Query
-	names []string // q's columns once asked; nil until then
+	cols   Columns
+	schema Schema // nil when the caller gave only Columns
+	n      *int   // subquery aliases, shared with subsearches
+	q      *sql.Query
+	names  []string // q's columns once asked; nil until then
 	// aliases maps a table alias (a join's left = l, source = t as a) to
 	// its fields' column names after the join: l.a may be column "l.a"
 	// (both sides had an a) or plain "a". A nil map means the alias's
@@ -34,10 +60,15 @@ type translator struct {
 	// self is the name the pipeline's rows go by in a join condition:
 	// the source's alias, else its table.
 	self string
+	// order is the order the rows are in (translate_order.go); nil: none.
+	order []*sql.OrderItem
+	// source is the pipeline's source, where appendcol's commands start.
+	source *Source
 }
 
 func (t *translator) pipeline(p *Pipeline) (*sql.Query, error) {
 	s := p.Source
+	t.source = s
 	var from sql.TableExpr = &sql.TableName{At: s.At, Name: s.Table}
 	t.self = s.Table
 	if s.Alias != "" {
@@ -55,6 +86,7 @@ func (t *translator) pipeline(p *Pipeline) (*sql.Query, error) {
 		if err := t.command(c); err != nil {
 			return nil, err
 		}
+		t.trackOrder(c)
 	}
 	return t.q, nil
 }
@@ -93,6 +125,30 @@ func (t *translator) command(c Command) error {
 		return t.lookup(c)
 	case *Join:
 		return t.join(c)
+	case *Reverse:
+		return t.reverse(c)
+	case *Timechart:
+		return t.timechart(c)
+	case *StreamStats:
+		return t.streamStats(c)
+	case *Bin:
+		return t.bin(c)
+	case *Append:
+		return t.appendRows(c)
+	case *AppendCol:
+		return t.appendCol(c)
+	case *AppendPipe:
+		return t.appendPipe(c)
+	case *Regex:
+		return t.regex(c)
+	case *Rex:
+		return t.rex(c)
+	case *AddTotals:
+		return t.addTotals(c)
+	case *Expand:
+		return t.expand(c)
+	case *Flatten:
+		return t.flatten(c)
 	}
 	return errAt(c.pos(), "command %T is not supported", c)
 }
@@ -290,6 +346,12 @@ func (t *translator) replaceOrAppend(at sql.Pos, names []string, exprs []sql.Exp
 	if err != nil {
 		return err
 	}
+	return t.replaceOrAppendOf(at, cols, names, exprs)
+}
+
+// replaceOrAppendOf is replaceOrAppend keeping only the columns cols of
+// the current query (helper columns left out).
+func (t *translator) replaceOrAppendOf(at sql.Pos, cols, names []string, exprs []sql.Expr) error {
 	// Over a plain SELECT * the new items go into that SELECT.
 	var from sql.TableExpr
 	var where sql.Expr

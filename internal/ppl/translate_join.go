@@ -132,7 +132,7 @@ func (t *translator) join(c *Join) error {
 		ra = c.Right.Alias
 	}
 	if c.Right.Sub != nil {
-		rt := &translator{cols: t.cols, n: t.n}
+		rt := &translator{cols: t.cols, schema: t.schema, n: t.n}
 		rq, err := rt.pipeline(c.Right.Sub)
 		if err != nil {
 			return err

@@ -61,26 +61,6 @@ func (t *translator) parse(c *ParseRegex) error {
 	return t.replaceOrAppend(c.At, outNames, exprs)
 }
 
-// defaultPattern is what patterns replaces by default: runs of letters
-// and digits, so amberduke@pyrami.com becomes <*>@<*>.<*>.
-const defaultPattern = `[a-zA-Z0-9]+`
-
-func (t *translator) patterns(c *Patterns) error {
-	field, err := t.fixIf(c.Field)
-	if err != nil {
-		return err
-	}
-	pattern := c.Pattern
-	if pattern == "" {
-		pattern = defaultPattern
-	}
-	if _, err := regexp.Compile(pattern); err != nil {
-		return errAt(c.At, "pattern: %v", err)
-	}
-	e := &sql.Call{At: c.At, Name: "regexp_replace", Args: []sql.Expr{field, strLit(c.At, pattern), strLit(c.At, "<*>")}}
-	return t.replaceOrAppend(c.At, []string{c.NewField}, []sql.Expr{e})
-}
-
 // fillNull replaces NULLs of the listed fields (every field when none
 // is listed) with coalesce.
 func (t *translator) fillNull(c *FillNull) error {

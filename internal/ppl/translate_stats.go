@@ -193,7 +193,7 @@ func (t *translator) trendline(c *Trendline) error {
 // (keepempty=false) or all stay (keepempty=true).
 func (t *translator) dedup(c *Dedup) error {
 	if c.Consecutive {
-		return errAt(c.At, "dedup consecutive=true is not supported")
+		return t.dedupConsecutive(c)
 	}
 	cols, err := t.columns()
 	if err != nil {

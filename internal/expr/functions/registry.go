@@ -306,6 +306,7 @@ var registry = []Def{
 	{Name: "sequence", MinArgs: 2, MaxArgs: 3, Kind: Scalar, Bind: bindSequence},
 	{Name: "get", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindGet},
 	{Name: "map", MinArgs: 0, MaxArgs: -1, Kind: Scalar, Bind: bindMap},
+	{Name: "brain_patterns", MinArgs: 3, MaxArgs: 3, Kind: Scalar, Bind: bindBrainPatterns},
 	{Name: "map_from_arrays", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindMapFromArrays},
 	{Name: "map_contains_key", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindMapContainsKey},
 	{Name: "map_entries", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindMapEntries},

@@ -63,7 +63,7 @@ func (t *Tracker) Watermark(ctx context.Context) (int64, error) {
 	default:
 		lastSeq = last.Sequence
 	}
-	if lastSeq >= t.next {
+	if lastSeq > 0 && lastSeq >= t.next {
 		if err := t.readTo(ctx, lastSeq); err != nil {
 			return t.wm, err
 		}

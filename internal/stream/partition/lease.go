@@ -157,9 +157,10 @@ func (l *Leases) Take(ctx context.Context, p int) (gen uint64, ok bool, err erro
 	gen = prev.Gen + 1
 	rev, err := l.kv.Create(ctx, partKey(p), []byte(l.value(gen)))
 	if errors.Is(err, jetstream.ErrKeyExists) {
-		// Maybe expired but not yet removed: take it only if so.
+		// Maybe expired but not yet removed: take it only if so (a live
+		// holder rewrites it every TTL/3).
 		e, gerr := l.kv.Get(ctx, partKey(p))
-		if gerr != nil || time.Since(e.Created()) <= l.TTL+l.TTL/2 {
+		if gerr != nil || time.Since(e.Created()) <= l.TTL {
 			return 0, false, nil
 		}
 		gen = parseOwner(string(e.Value())).Gen + 1

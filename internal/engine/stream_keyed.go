@@ -137,6 +137,8 @@ func (e *Engine) runKeyed(ctx context.Context, rs *runningStream, q *stream.Quer
 	rs.source = keyedDescriber{inner: rs.source, owner: owner, worker: worker}
 	rs.mu.Unlock()
 
+	// The owner and the reader live and die together: a process whose
+	// owner failed must not keep a reader slot (or look alive).
 	octx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	var oerr error
@@ -144,8 +146,9 @@ func (e *Engine) runKeyed(ctx context.Context, rs *runningStream, q *stream.Quer
 	go func() {
 		defer wg.Done()
 		oerr = owner.Run(octx)
+		cancel()
 	}()
-	err = e.runSlots(ctx, rs, &reader, src.(connector.Worker), workers)
+	err = e.runSlots(octx, rs, &reader, src.(connector.Worker), workers)
 	cancel()
 	wg.Wait()
 	return errors.Join(err, oerr)

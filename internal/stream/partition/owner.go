@@ -74,7 +74,7 @@ type ownedPart struct {
 	seq   uint64                   // last subject sequence folded
 	wm    int64                    // watermark of the last epoch
 	next  int64                    // next epoch
-	cons  jetstream.Consumer
+	in    *subjectReader
 	held  []jetstream.Msg // fetched past the planned range
 }
 
@@ -175,8 +175,12 @@ func (o *Owner) Run(ctx context.Context) error {
 
 func (o *Owner) drop(p int) {
 	o.mu.Lock()
-	defer o.mu.Unlock()
+	part := o.parts[p]
 	delete(o.parts, p)
+	o.mu.Unlock()
+	if part != nil {
+		part.in.close(context.Background())
+	}
 }
 
 // balance takes free partitions while holding fewer than the target
@@ -306,13 +310,7 @@ func (o *Owner) restore(ctx context.Context, p int, gen uint64) (*ownedPart, err
 		}
 	}
 	part.next = last + 1
-	cons, err := o.PStream.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{
-		FilterSubjects: []string{PartSubject(o.Stream, p)},
-		DeliverPolicy:  jetstream.DeliverByStartSequencePolicy, OptStartSeq: part.seq + 1})
-	if err != nil {
-		return nil, fmt.Errorf("consumer: %w", err)
-	}
-	part.cons = cons
+	part.in = newSubjectReader(o.PStream, PartSubject(o.Stream, p), part.seq+1)
 	return part, nil
 }
 
@@ -496,16 +494,11 @@ func closes(agg *exec.WindowAggregate, wm int64) bool {
 func (o *Owner) fold(ctx context.Context, part *ownedPart, to uint64) (folded, late, dups int64, err error) {
 	for part.seq < to {
 		if len(part.held) == 0 {
-			batch, err := part.cons.Fetch(256, jetstream.FetchMaxWait(2*time.Second))
+			msgs, err := part.in.fetchWait(ctx, 256, 2*time.Second)
 			if err != nil {
 				return 0, 0, 0, fmt.Errorf("reading partials: %w", err)
 			}
-			for m := range batch.Messages() {
-				part.held = append(part.held, m)
-			}
-			if err := batch.Error(); err != nil && !errors.Is(err, jetstream.ErrNoMessages) && !errors.Is(err, context.DeadlineExceeded) {
-				return 0, 0, 0, fmt.Errorf("reading partials: %w", err)
-			}
+			part.held = msgs
 			if len(part.held) == 0 {
 				return 0, 0, 0, fmt.Errorf("reading partials: nothing delivered after sequence %d, want up to %d", part.seq, to)
 			}

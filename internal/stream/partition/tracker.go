@@ -29,8 +29,7 @@ type Tracker struct {
 	Delay int64              // µs
 
 	mu      sync.Mutex
-	cons    jetstream.Consumer
-	next    uint64           // next stream sequence of the wm subject to read
+	in      *subjectReader
 	pending map[uint64]int64 // queue seq -> max event, above the floor
 	floor   uint64
 	done    int64 // max event at or below the floor
@@ -63,7 +62,7 @@ func (t *Tracker) Watermark(ctx context.Context) (int64, error) {
 	default:
 		lastSeq = last.Sequence
 	}
-	if lastSeq > 0 && lastSeq >= t.next {
+	if lastSeq > 0 && (t.in == nil || lastSeq >= t.in.next) {
 		if err := t.readTo(ctx, lastSeq); err != nil {
 			return t.wm, err
 		}
@@ -87,38 +86,24 @@ func (t *Tracker) Watermark(ctx context.Context) (int64, error) {
 
 // readTo folds watermark records up to stream sequence last.
 func (t *Tracker) readTo(ctx context.Context, last uint64) error {
-	if t.cons == nil {
-		c, err := t.Parts.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{FilterSubjects: []string{t.Wm}})
-		if err != nil {
-			return fmt.Errorf("watermark records: %w", err)
-		}
-		t.cons = c
+	if t.in == nil {
+		t.in = newSubjectReader(t.Parts, t.Wm, 1)
 	}
-	for t.next <= last {
-		batch, err := t.cons.Fetch(500, jetstream.FetchMaxWait(2*time.Second))
+	for t.in.next <= last {
+		msgs, err := t.in.fetchWait(ctx, 500, 2*time.Second)
 		if err != nil {
 			return fmt.Errorf("watermark records: %w", err)
 		}
-		got := 0
-		for m := range batch.Messages() {
-			got++
-			md, err := m.Metadata()
-			if err != nil {
-				continue
-			}
-			t.next = md.Sequence.Stream + 1
+		if len(msgs) == 0 {
+			return fmt.Errorf("watermark records: nothing delivered up to sequence %d", last)
+		}
+		for _, m := range msgs {
 			var w wmMsg
 			if json.Unmarshal(m.Data(), &w) == nil && w.MaxEvent != math.MinInt64 {
 				if old, ok := t.pending[w.QueueSeq]; !ok || w.MaxEvent > old {
 					t.pending[w.QueueSeq] = w.MaxEvent
 				}
 			}
-		}
-		if err := batch.Error(); err != nil && !errors.Is(err, jetstream.ErrNoMessages) && !errors.Is(err, context.DeadlineExceeded) {
-			return fmt.Errorf("watermark records: %w", err)
-		}
-		if got == 0 {
-			return fmt.Errorf("watermark records: nothing delivered up to sequence %d", last)
 		}
 	}
 	return nil

@@ -186,6 +186,21 @@ func (l *Leases) Holds(p int) (uint64, bool) {
 	return h.gen, ok
 }
 
+// Check asks the server whether p's lease is still this worker's under
+// generation gen (Holds answers from the last renewal, which a paused
+// process may not have run): an owner checks before each sink write and
+// commit.
+func (l *Leases) Check(ctx context.Context, p int, gen uint64) error {
+	e, err := l.kv.Get(ctx, partKey(p))
+	if err != nil {
+		return fmt.Errorf("partition %d: lease: %w", p, err)
+	}
+	if string(e.Value()) != l.value(gen) || time.Since(e.Created()) > l.TTL {
+		return fmt.Errorf("partition %d: lease now %q, not %q", p, e.Value(), l.value(gen))
+	}
+	return nil
+}
+
 // Held lists the partitions held, sorted.
 func (l *Leases) Held() []int {
 	l.mu.Lock()

@@ -434,6 +434,9 @@ func (o *Owner) epoch(ctx context.Context, part *ownedPart, wm int64) error {
 	}
 	var out int64
 	if len(rows) > 0 {
+		if err := o.Leases.Check(ctx, part.id, part.gen); err != nil {
+			return fmt.Errorf("epoch %d: %w", n, err)
+		}
 		id := int64(xxhash.Sum64String(fmt.Sprintf("keyed\x00%s\x00%d\x00%d", o.Stream, part.id, n)) >> 2)
 		if b, ok := o.Sink.(connector.EpochBeginner); ok {
 			if err := b.BeginEpoch(ctx, id); err != nil {
@@ -460,6 +463,9 @@ func (o *Owner) epoch(ctx context.Context, part *ownedPart, wm int64) error {
 	if gen, ok := o.Leases.Holds(part.id); !ok || gen != part.gen {
 		return fmt.Errorf("epoch %d: lease lost before the commit", n)
 	}
+	if err := o.Leases.Check(ctx, part.id, part.gen); err != nil {
+		return fmt.Errorf("epoch %d: %w", n, err)
+	}
 	commit := &stream.CommitRecord{Epoch: n, RowsIn: folded, RowsOut: out, Late: late,
 		NextWatermark: rec.Watermark, Time: time.Now().UnixMicro()}
 	if err := cp.WriteCommit(ctx, commit); err != nil {
@@ -475,7 +481,10 @@ func (o *Owner) epoch(ctx context.Context, part *ownedPart, wm int64) error {
 	o.stats.RowsOut += out
 	o.mu.Unlock()
 	if n%20 == 0 {
+		// Only the last commit is ever restored: older checkpoint files
+		// and the partials folded into it are not needed again.
 		_ = cp.Purge(ctx, n, 10)
+		_ = o.PStream.Purge(ctx, jetstream.WithPurgeSubject(PartSubject(o.Stream, part.id)), jetstream.WithPurgeSequence(rr.To+1))
 	}
 	return nil
 }

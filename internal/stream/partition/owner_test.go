@@ -104,7 +104,8 @@ func (s *memSink) all() []string {
 // folded once; a window closes when the watermark passes its end; an
 // owner that crashed before commits/N is replaced by one that replays
 // offsets/N into the same sink epoch with the same rows; a zombie owner
-// that planned an epoch loses the commit to the owner that replayed it.
+// that wakes up after its successor committed is refused (by the lease
+// check before its sink write; commits/N is written if absent too).
 func TestOwnerExactlyOnce(t *testing.T) {
 	ctx := context.Background()
 	js := testJS(t)
@@ -224,9 +225,8 @@ func TestOwnerExactlyOnce(t *testing.T) {
 	if sink.order[len(sink.order)-1] != lastIDs[0] {
 		t.Fatalf("the replay wrote sink epoch %d, the crashed one %d", sink.order[len(sink.order)-1], lastIDs[0])
 	}
-	// a, paused past its lease, wakes up and plans the next epoch of
-	// partition 1 after b has: it replays b's plan, and its commit
-	// fails once b's is in.
+	// a, paused past its lease (it still believes it holds it), wakes
+	// up on the epoch b has just committed.
 	publish(4, rows([2]int64{21, 200}))
 	part := b.parts[0]
 	if part == nil {

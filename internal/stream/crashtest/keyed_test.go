@@ -111,6 +111,7 @@ func TestKeyedWorkersNotifications(t *testing.T) {
 		"discovery = 'notifications', queue = '" + queue + "', checkpoint_location = '" + cp + "')"
 	script := strings.Join(append(append(append([]string{}, session...), tables...), stmt), ";\n") + ";"
 	n := 0
+	var all []*worker
 	start := func() *worker {
 		t.Helper()
 		n++
@@ -121,6 +122,7 @@ func TestKeyedWorkersNotifications(t *testing.T) {
 			t.Fatal(err)
 		}
 		go func() { w.exited <- w.cmd.Wait() }()
+		all = append(all, w)
 		return w
 	}
 	kill := func(w *worker) {
@@ -205,6 +207,11 @@ func TestKeyedWorkersNotifications(t *testing.T) {
 	// Drained: every file's message acknowledged, then one last file an
 	// hour later closes every earlier window.
 	waitDrained(t, ns, bucket, 60*time.Second)
+	// Windows closed while workers were being killed, not only at the end.
+	mid := s.rows(t, "SELECT count(*) FROM out")[0]
+	if mid == "0" {
+		t.Fatal("no window reached the sink during the run")
+	}
 	closer := keyedBase.Add(time.Duration(files*keyedRows)*keyedStep + time.Hour)
 	put(files, []byte(fmt.Sprintf("{\"id\": -1, \"status\": 1, \"ts\": \"%s\"}\n", closer.Format(time.RFC3339Nano))))
 	s.exec(t, "INSERT INTO batch SELECT TUMBLE(ts, '1 minute').start AS w, status, count(*) FROM src GROUP BY TUMBLE(ts, '1 minute'), status "+
@@ -240,8 +247,21 @@ func TestKeyedWorkersNotifications(t *testing.T) {
 			t.Errorf("takeover took %s", d)
 		}
 	}
-	t.Logf("%d files, %d windows x statuses, %d kills, 4 workers at most, built in %s, ran in %s; takeover of a killed worker's partitions (lease TTL 3s): %v",
-		files, len(want), keyedKill, built.Round(time.Second), time.Since(t0)-built, takeovers)
+	t.Logf("%d files, %d windows x statuses (%s written before the last file), %d kills, 4 workers at most, built in %s, ran in %s; takeover of a killed worker's partitions (lease TTL 3s): %v",
+		files, len(want), mid, keyedKill, built.Round(time.Second), time.Since(t0)-built, takeovers)
+	// What the workers complained about (dropped partitions, failed
+	// reads): each is recovered from, but worth seeing.
+	seen := map[string]int{}
+	for _, w := range all {
+		for _, line := range strings.Split(w.stderr.String(), "\n") {
+			if strings.HasPrefix(line, "keyed stream") {
+				seen[line]++
+			}
+		}
+	}
+	for line, k := range seen {
+		t.Logf("%d x %s", k, line)
+	}
 }
 
 // ownerPID is the pid in a lease value "<host>-<pid>-<rand>#<gen>".

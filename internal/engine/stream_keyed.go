@@ -21,6 +21,7 @@ import (
 	"sluice/internal/queue"
 	"sluice/internal/stream"
 	"sluice/internal/stream/partition"
+	"sluice/internal/usererr"
 )
 
 // defaultPartitions is a keyed stream's partition count when WITH
@@ -70,6 +71,9 @@ func (e *Engine) runKeyed(ctx context.Context, rs *runningStream, q *stream.Quer
 			return fmt.Errorf("stream %s: partitions %q: want a number from 1 to 4096", q.Name, v)
 		}
 		parts = n
+	}
+	if err := partition.CheckMeta(ctx, q.Checkpoint, parts, w.StateDescription().Fingerprint()); err != nil {
+		return usererr.Wrap(usererr.Invalid, fmt.Errorf("stream %s: %w", q.Name, err))
 	}
 	ttl := q.LockTTL
 	if ttl <= 0 {

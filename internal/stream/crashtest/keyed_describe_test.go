@@ -18,7 +18,8 @@ import (
 
 // TestKeyedDescribe: DESCRIBE STREAM of a keyed worker shows the
 // partitions it owns, every partition's owner and the watermark; an
-// update-mode aggregation is still refused.
+// update-mode aggregation is still refused, and so is a restart with
+// another partition count.
 func TestKeyedDescribe(t *testing.T) {
 	ns, srv := needNotify(t)
 	bucket := fmt.Sprintf("kdescribe%d-%d", os.Getpid(), bucketN.Add(1))
@@ -54,9 +55,10 @@ func TestKeyedDescribe(t *testing.T) {
 	}
 	queue := fmt.Sprintf("%s/s3events/%s?ack_wait=1s", ns.URL, bucket)
 	name := fmt.Sprintf("kd%d", bucketN.Add(1))
+	parts := "8"
 	stmt := func(mode string) string {
 		return "INSERT STREAM INTO out SELECT TUMBLE(ts, '1 minute').start, status, count(*) FROM src GROUP BY TUMBLE(ts, '1 minute'), status " +
-			"WITH (name = '" + name + "', trigger = '200 milliseconds', workers = 2, partitions = 8, lock_ttl = '3 seconds', output_mode = '" + mode + "', " +
+			"WITH (name = '" + name + "', trigger = '200 milliseconds', workers = 2, partitions = " + parts + ", lock_ttl = '3 seconds', output_mode = '" + mode + "', " +
 			"discovery = 'notifications', queue = '" + queue + "', checkpoint_location = '" + filepath.Join(dir, "cp-"+mode) + "')"
 	}
 	if _, err := eng.Execute(context.Background(), stmt("update")); err == nil || !strings.Contains(err.Error(), "append-mode windowed aggregation") {
@@ -91,5 +93,9 @@ func TestKeyedDescribe(t *testing.T) {
 	case <-done:
 	case <-time.After(20 * time.Second):
 		t.Fatal("the stream did not stop")
+	}
+	parts = "4"
+	if _, err := eng.Execute(context.Background(), stmt("append")); err == nil || !strings.Contains(err.Error(), "partitions = 8") {
+		t.Errorf("restart with another partition count: %v", err)
 	}
 }

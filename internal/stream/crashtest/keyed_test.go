@@ -50,9 +50,10 @@ func keyedFile(i int) []byte {
 // (workers = 4, 16 partitions, 3-second leases) fed by Versity events
 // through NATS. Three start, files keep landing, a worker is SIGKILLed
 // and restarted at least keyedKill times, a fourth joins mid-run; once
-// the queue is drained a last file moves the watermark past every
-// earlier window, and the sink must equal the batch GROUP BY over the
-// same files, row for row. It logs how long a killed worker's partitions
+// the queue is drained the four live workers must hold four of the 16
+// partitions each, a last file moves the watermark past every earlier
+// window, and the sink must equal the batch GROUP BY over the same
+// files, row for row. It logs how long a killed worker's partitions
 // took to be leased by the others ("takeover").
 func TestKeyedWorkersNotifications(t *testing.T) {
 	if testing.Short() {
@@ -207,6 +208,30 @@ func TestKeyedWorkersNotifications(t *testing.T) {
 	// Drained: every file's message acknowledged, then one last file an
 	// hour later closes every earlier window.
 	waitDrained(t, ns, bucket, 60*time.Second)
+	// Balanced: once the killed workers' keys are gone, the four live
+	// workers hold four partitions each.
+	live := map[int]bool{}
+	for _, w := range ws {
+		live[w.cmd.Process.Pid] = true
+	}
+	balanced, err := leases.waitAll(16, func(h map[int]string) bool {
+		per := map[int]int{}
+		for _, v := range h {
+			if !live[ownerPID(v)] {
+				return false
+			}
+			per[ownerPID(v)]++
+		}
+		for pid := range live {
+			if per[pid] != 4 {
+				return false
+			}
+		}
+		return true
+	}, 30*time.Second)
+	if err != nil {
+		t.Fatalf("partitions not balanced over the 4 live workers: %v", err)
+	}
 	// Windows closed while workers were being killed, not only at the end.
 	mid := s.rows(t, "SELECT count(*) FROM out")[0]
 	if mid == "0" {
@@ -247,8 +272,8 @@ func TestKeyedWorkersNotifications(t *testing.T) {
 			t.Errorf("takeover took %s", d)
 		}
 	}
-	t.Logf("%d files, %d windows x statuses (%s written before the last file), %d kills, 4 workers at most, built in %s, ran in %s; takeover of a killed worker's partitions (lease TTL 3s): %v",
-		files, len(want), mid, keyedKill, built.Round(time.Second), time.Since(t0)-built, takeovers)
+	t.Logf("%d files, %d windows x statuses (%s written before the last file), %d kills, 4 workers at most, built in %s, ran in %s, balanced 4x4 %s after the drain; takeover of a killed worker's partitions (lease TTL 3s): %v",
+		files, len(want), mid, keyedKill, built.Round(time.Second), time.Since(t0)-built, balanced.Round(time.Millisecond), takeovers)
 	// What the workers complained about (dropped partitions, failed
 	// reads): each is recovered from, but worth seeing.
 	seen := map[string]int{}

@@ -34,18 +34,26 @@ func workersOption(opts map[string]string) (int, error) {
 // qualify: files are handed out by the source's queue, and each is
 // written under an id of its own (connector.EpochNamer), so a file read
 // by two workers is written once.
-func (e *Engine) runWorker(ctx context.Context, rs *runningStream, q *stream.Query, src connector.StreamingSource, workers int) error {
+func (e *Engine) runWorker(ctx context.Context, rs *runningStream, q *stream.Query, src connector.StreamingSource, workers int, opts map[string]string) error {
 	ops, err := exec.StatefulOps(q.Root)
 	if err != nil {
 		return err
-	}
-	if len(ops) > 0 {
-		return fmt.Errorf("stream %s: workers = %d needs a stateless query; %s keeps state (keyed scale-out is designed in docs/scale-out.md, not built)", q.Name, workers, ops[0].ID)
 	}
 	w, ok := src.(connector.Worker)
 	if !ok {
 		return fmt.Errorf("stream %s: its source cannot be shared by workers", q.Name)
 	}
+	if len(ops) > 0 {
+		if at, wa, ok := keyedSplit(q.Root, ops); ok {
+			return e.runKeyed(ctx, rs, q, src, workers, at, wa, opts)
+		}
+		return fmt.Errorf("stream %s: workers = %d needs a stateless query or one append-mode windowed aggregation; %s keeps state", q.Name, workers, ops[0].ID)
+	}
+	return e.runSlots(ctx, rs, q, w, workers)
+}
+
+// runSlots runs q in the first free worker slot.
+func (e *Engine) runSlots(ctx context.Context, rs *runningStream, q *stream.Query, w connector.Worker, workers int) error {
 	base := q.Checkpoint
 	for slot := 0; slot < workers; slot++ {
 		if err := w.SetWorker(slot, workers); err != nil {

@@ -38,7 +38,7 @@ const (
 // options (max_files_per_trigger, ...) may be given too and override the
 // table's.
 var streamOptionKeys = []string{"name", "trigger", "checkpoint_location", "output_mode", "watermark_delay", "lock_ttl",
-	"lookup_refresh_interval", "watermark_idle_timeout", "workers"}
+	"lookup_refresh_interval", "watermark_idle_timeout", "workers", "partitions"}
 
 // streamSpec is a stream definition as kept in the catalog.
 type streamSpec struct {
@@ -373,7 +373,7 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 	abandoned := int64(-1)
 	q.OnAbandon = func(epoch int64) { abandoned = epoch }
 	if workers > 1 {
-		err = e.runWorker(runCtx, rs, q, src, workers)
+		err = e.runWorker(runCtx, rs, q, src, workers, spec.Options)
 	} else {
 		err = q.Run(runCtx, rs.stop)
 	}

@@ -24,6 +24,9 @@ import (
 // be caught mid-way and killed there.
 const workerRows = 2000
 
+// workerKills is how many workers TestWorkersNotifications kills.
+const workerKills = 20
+
 // worker is one `sluice sql` process running the shared stream.
 type worker struct {
 	cmd    *exec.Cmd
@@ -127,7 +130,7 @@ func TestWorkersNotifications(t *testing.T) {
 	}()
 	rng := rand.New(rand.NewPCG(45, 9))
 	var takeovers []time.Duration
-	for round := 0; round < 8; round++ {
+	for round := 0; round < workerKills; round++ {
 		upload(6)
 		time.Sleep(time.Duration(300+rng.IntN(700)) * time.Millisecond)
 		if round == 3 {
@@ -180,7 +183,7 @@ func TestWorkersNotifications(t *testing.T) {
 	s.exec(t, "INSERT INTO batch SELECT id, status, msg FROM src WHERE status < 500")
 	s.compare(t, files*workerRows*3/5)
 	sort.Slice(takeovers, func(i, j int) bool { return takeovers[i] < takeovers[j] })
-	t.Logf("%d files, 8 kills, takeover of a killed worker's planned file: %v", files, takeovers)
+	t.Logf("%d files, %d kills, takeover of a killed worker's planned file: %v", files, workerKills, takeovers)
 }
 
 // workerWith is the index of a worker that has planned files, or -1.

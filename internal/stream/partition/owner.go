@@ -1,0 +1,604 @@
+package partition
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/cespare/xxhash/v2"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"sluice/internal/connector"
+	"sluice/internal/exec"
+	"sluice/internal/storage"
+	"sluice/internal/stream"
+)
+
+// Owner runs the partitions this worker leases: per partition, epochs of
+// its own under <checkpoint>/keyed/p<n>/ (offsets/N: the subject
+// sequence range and the watermark; state/N/partition: the window state
+// and the files folded into each open window; commits/N), folding the
+// range's partials into a WindowAggregate and writing the windows the
+// watermark closed to the sink under an epoch id derived from (stream,
+// partition, N). A replay of N (after a crash, by a new owner) starts
+// from commit N-1's state and reads the same range under the same
+// watermark: the same rows under the same id. offsets/N and commits/N
+// are written if absent, so of two owners racing on a partition (one
+// paused past its lease) the second to plan N replays the first's plan
+// and the second to commit N fails and drops the partition.
+type Owner struct {
+	Stream   string
+	Parts    int
+	PStream  jetstream.Stream
+	Leases   *Leases
+	Tracker  *Tracker
+	Base     *stream.Checkpoint // the stream's checkpoint root
+	Template *exec.WindowAggregate
+	// Above are the stateless operators between the aggregate and the
+	// sink (the projection).
+	Above    []exec.Operator
+	Sink     connector.Sink
+	Interval time.Duration
+	Logf     func(format string, args ...any)
+
+	mu     sync.Mutex
+	parts  map[int]*ownedPart
+	owners map[int]Holder
+	live   []string
+	wm     int64
+	stats  OwnerStats
+}
+
+// OwnerStats counts an owner's work since it started.
+type OwnerStats struct {
+	Epochs, Partials, Late, Duplicates, RowsOut, Takeovers, Handbacks int64
+}
+
+type ownedPart struct {
+	id    int
+	gen   uint64
+	cp    *stream.Checkpoint
+	agg   *exec.WindowAggregate
+	files map[int64]map[int64]bool // window start -> files folded
+	seq   uint64                   // last subject sequence folded
+	wm    int64                    // watermark of the last epoch
+	next  int64                    // next epoch
+	in    *subjectReader
+	held  []jetstream.Msg // fetched past the planned range
+}
+
+// Status is this worker's partitions, every partition's owner as last
+// read, the live workers and the watermark, for DESCRIBE STREAM.
+func (o *Owner) Status() (mine []int, owners map[int]Holder, live []string, wm int64, st OwnerStats) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for p := range o.parts {
+		mine = append(mine, p)
+	}
+	sort.Ints(mine)
+	owners = map[int]Holder{}
+	for p, w := range o.owners {
+		owners[p] = w
+	}
+	return mine, owners, append([]string(nil), o.live...), o.wm, o.stats
+}
+
+func (o *Owner) logf(format string, args ...any) {
+	if o.Logf != nil {
+		o.Logf(format, args...)
+	}
+}
+
+// Run heartbeats, balances and runs epochs until ctx ends; on return it
+// hands every lease back.
+func (o *Owner) Run(ctx context.Context) error {
+	o.parts = map[int]*ownedPart{}
+	o.wm = math.MinInt64
+	beat := o.Leases.TTL / 3
+	if _, err := o.Leases.Heartbeat(ctx); err != nil {
+		return err
+	}
+	hbDone := make(chan struct{})
+	go func() {
+		defer close(hbDone)
+		t := time.NewTicker(beat)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if lost, err := o.Leases.Heartbeat(ctx); err != nil && ctx.Err() == nil {
+					o.logf("keyed stream %s: %v", o.Stream, err)
+				} else if len(lost) > 0 {
+					o.logf("keyed stream %s: lost partitions %v", o.Stream, lost)
+				}
+			}
+		}
+	}()
+	defer func() {
+		<-hbDone
+		o.Leases.Leave(context.WithoutCancel(ctx))
+	}()
+	var lastBalance time.Time
+	for ctx.Err() == nil {
+		if time.Since(lastBalance) >= beat {
+			if err := o.balance(ctx); err != nil && ctx.Err() == nil {
+				o.logf("keyed stream %s: balancing: %v", o.Stream, err)
+			}
+			lastBalance = time.Now()
+		}
+		wm, err := o.Tracker.Watermark(ctx)
+		if err != nil && ctx.Err() == nil {
+			o.logf("keyed stream %s: %v", o.Stream, err)
+		}
+		o.mu.Lock()
+		o.wm = wm
+		ids := make([]int, 0, len(o.parts))
+		for p := range o.parts {
+			ids = append(ids, p)
+		}
+		o.mu.Unlock()
+		sort.Ints(ids)
+		for _, p := range ids {
+			if ctx.Err() != nil {
+				break
+			}
+			part := o.parts[p]
+			if err := o.epoch(ctx, part, wm); err != nil {
+				if ctx.Err() != nil {
+					break
+				}
+				o.logf("keyed stream %s: partition %d: %v (dropped; its checkpoint is intact)", o.Stream, p, err)
+				o.drop(p)
+				_ = o.Leases.Release(ctx, p)
+			}
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(o.Interval):
+		}
+	}
+	return nil
+}
+
+func (o *Owner) drop(p int) {
+	o.mu.Lock()
+	part := o.parts[p]
+	delete(o.parts, p)
+	o.mu.Unlock()
+	if part != nil {
+		part.in.close(context.Background())
+	}
+}
+
+// balance takes free partitions while holding fewer than the target
+// (partitions / live workers) and hands extra ones back.
+func (o *Owner) balance(ctx context.Context) error {
+	for _, p := range o.Leases.Held() {
+		if _, ok := o.parts[p]; !ok {
+			_ = o.Leases.Release(ctx, p)
+		}
+	}
+	for p := range o.parts {
+		if _, ok := o.Leases.Holds(p); !ok {
+			o.drop(p) // lost at renewal
+		}
+	}
+	live, owners, err := o.Leases.View(ctx)
+	if err != nil {
+		return err
+	}
+	if !contains(live, o.Leases.Worker) {
+		live = append(live, o.Leases.Worker)
+	}
+	o.mu.Lock()
+	o.owners, o.live = owners, live
+	o.mu.Unlock()
+	target := Target(o.Parts, len(live))
+	held := o.Leases.Held()
+	for len(held) > target {
+		p := held[len(held)-1]
+		held = held[:len(held)-1]
+		o.drop(p)
+		if err := o.Leases.Release(ctx, p); err != nil {
+			return err
+		}
+		o.stats.Handbacks++
+	}
+	start := int(xxhash.Sum64String(o.Leases.Worker) % uint64(o.Parts))
+	for i := 0; i < o.Parts && len(o.Leases.Held()) < target; i++ {
+		p := (start + i) % o.Parts
+		if _, taken := owners[p]; taken {
+			continue
+		}
+		if _, mine := o.Leases.Holds(p); mine {
+			continue
+		}
+		gen, ok, err := o.Leases.Take(ctx, p)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			continue
+		}
+		part, err := o.restore(ctx, p, gen)
+		if err != nil {
+			_ = o.Leases.Release(ctx, p)
+			return fmt.Errorf("partition %d: %w", p, err)
+		}
+		o.mu.Lock()
+		o.parts[p] = part
+		o.owners[p] = Holder{Worker: o.Leases.Worker, Gen: gen}
+		o.stats.Takeovers++
+		o.mu.Unlock()
+	}
+	return nil
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (o *Owner) partCheckpoint(p int) *stream.Checkpoint {
+	return &stream.Checkpoint{Store: o.Base.Store, Prefix: o.Base.Prefix + "keyed/p" + strconv.Itoa(p) + "/"}
+}
+
+// rangeRec is offsets/N's source: the subject sequences (From, To].
+type rangeRec struct {
+	From uint64 `json:"from"`
+	To   uint64 `json:"to"`
+}
+
+// stateHeader leads state/N/partition, before the window snapshot.
+type stateHeader struct {
+	Files map[int64][]int64 `json:"files"`
+}
+
+const stateID = "partition"
+
+// restore loads partition p's last commit and positions its consumer
+// after the committed sequence.
+func (o *Owner) restore(ctx context.Context, p int, gen uint64) (*ownedPart, error) {
+	cp := o.partCheckpoint(p)
+	agg, err := o.Template.Fresh()
+	if err != nil {
+		return nil, err
+	}
+	part := &ownedPart{id: p, gen: gen, cp: cp, agg: agg, files: map[int64]map[int64]bool{}, wm: math.MinInt64}
+	last, err := cp.Last(ctx, "commits")
+	if err != nil {
+		return nil, err
+	}
+	if last >= 0 {
+		off, err := cp.ReadOffset(ctx, last)
+		if err != nil {
+			return nil, fmt.Errorf("reading offsets/%d: %w", last, err)
+		}
+		var rr rangeRec
+		if err := json.Unmarshal(off.Source, &rr); err != nil {
+			return nil, fmt.Errorf("offsets/%d: %w", last, err)
+		}
+		part.seq, part.wm = rr.To, off.Watermark
+		r, err := cp.Store.Open(ctx, cp.StateKey(last, stateID))
+		if err != nil {
+			return nil, fmt.Errorf("reading state of epoch %d: %w", last, err)
+		}
+		data, err := io.ReadAll(r)
+		r.Close()
+		if err != nil {
+			return nil, err
+		}
+		if err := part.decodeState(data); err != nil {
+			return nil, fmt.Errorf("state of epoch %d: %w", last, err)
+		}
+	}
+	part.next = last + 1
+	part.in = newSubjectReader(o.PStream, PartSubject(o.Stream, p), part.seq+1)
+	return part, nil
+}
+
+func (part *ownedPart) encodeState() ([]byte, error) {
+	h := stateHeader{Files: map[int64][]int64{}}
+	for s, fs := range part.files {
+		for f := range fs {
+			h.Files[s] = append(h.Files[s], f)
+		}
+		sort.Slice(h.Files[s], func(i, j int) bool { return h.Files[s][i] < h.Files[s][j] })
+	}
+	js, err := json.Marshal(h)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	_ = binary.Write(&buf, binary.LittleEndian, int64(len(js)))
+	buf.Write(js)
+	if err := part.agg.Snapshot(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+func (part *ownedPart) decodeState(data []byte) error {
+	r := bytes.NewReader(data)
+	var n int64
+	if err := binary.Read(r, binary.LittleEndian, &n); err != nil || n < 0 || n > int64(len(data)) {
+		return errors.New("corrupt partition state")
+	}
+	js := make([]byte, n)
+	if _, err := io.ReadFull(r, js); err != nil {
+		return err
+	}
+	var h stateHeader
+	if err := json.Unmarshal(js, &h); err != nil {
+		return err
+	}
+	for s, fs := range h.Files {
+		part.files[s] = map[int64]bool{}
+		for _, f := range fs {
+			part.files[s][f] = true
+		}
+	}
+	return part.agg.Restore(r)
+}
+
+// epoch plans (or replays) partition part's next epoch and runs it.
+func (o *Owner) epoch(ctx context.Context, part *ownedPart, wm int64) error {
+	cp := part.cp
+	n := part.next
+	rec, err := cp.ReadOffset(ctx, n)
+	if err != nil && !errors.Is(err, storage.ErrNotFound) {
+		return fmt.Errorf("reading offsets/%d: %w", n, err)
+	}
+	if err != nil {
+		to := part.seq
+		last, err := o.PStream.GetLastMsgForSubject(ctx, PartSubject(o.Stream, part.id))
+		switch {
+		case errors.Is(err, jetstream.ErrMsgNotFound):
+		case err != nil:
+			return fmt.Errorf("reading the partition's last sequence: %w", err)
+		case last.Sequence > to:
+			to = last.Sequence
+		}
+		if wm < part.wm {
+			wm = part.wm
+		}
+		if to == part.seq && !closes(part.agg, wm) {
+			return nil
+		}
+		src, _ := json.Marshal(rangeRec{From: part.seq, To: to})
+		rec = &stream.OffsetRecord{Epoch: n, Source: src, Watermark: wm, Time: time.Now().UnixMicro()}
+		if err := cp.WriteOffset(ctx, rec); err != nil {
+			if !errors.Is(err, stream.ErrConcurrentWriter) {
+				return err
+			}
+			// Another owner planned N first: replay its plan.
+			if rec, err = cp.ReadOffset(ctx, n); err != nil {
+				return fmt.Errorf("reading offsets/%d: %w", n, err)
+			}
+		}
+	}
+	var rr rangeRec
+	if err := json.Unmarshal(rec.Source, &rr); err != nil {
+		return fmt.Errorf("offsets/%d: %w", n, err)
+	}
+	if rr.From != part.seq {
+		return fmt.Errorf("offsets/%d starts after sequence %d, the state is at %d", n, rr.From, part.seq)
+	}
+	folded, late, dups, err := o.fold(ctx, part, rr.To)
+	if err != nil {
+		return err
+	}
+	var rows []arrow.RecordBatch
+	defer func() {
+		for _, b := range rows {
+			b.Release()
+		}
+	}()
+	if rec.Watermark > part.wm {
+		collect := exec.OutputFunc(func(_ context.Context, m exec.Message) error {
+			if !m.IsWatermark() && m.Batch.NumRows() > 0 {
+				m.Batch.Retain()
+				rows = append(rows, m.Batch)
+			}
+			return nil
+		})
+		if err := part.agg.OnWatermark(ctx, rec.Watermark, chain(o.Above, collect)); err != nil {
+			return fmt.Errorf("closing windows: %w", err)
+		}
+		open := map[int64]bool{}
+		for _, w := range part.agg.OpenWindowEnds() {
+			open[w[0]] = true
+		}
+		for s := range part.files {
+			if !open[s] {
+				delete(part.files, s)
+			}
+		}
+	}
+	var out int64
+	if len(rows) > 0 {
+		if err := o.Leases.Check(ctx, part.id, part.gen); err != nil {
+			return fmt.Errorf("epoch %d: %w", n, err)
+		}
+		id := int64(xxhash.Sum64String(fmt.Sprintf("keyed\x00%s\x00%d\x00%d", o.Stream, part.id, n)) >> 2)
+		if b, ok := o.Sink.(connector.EpochBeginner); ok {
+			if err := b.BeginEpoch(ctx, id); err != nil {
+				return fmt.Errorf("starting sink epoch: %w", err)
+			}
+		}
+		for _, b := range rows {
+			out += b.NumRows()
+			if err := o.Sink.Write(ctx, b); err != nil {
+				return fmt.Errorf("writing closed windows: %w", err)
+			}
+		}
+		if err := o.Sink.Flush(ctx, id); err != nil {
+			return fmt.Errorf("flushing sink: %w", err)
+		}
+	}
+	state, err := part.encodeState()
+	if err != nil {
+		return fmt.Errorf("saving state: %w", err)
+	}
+	if err := cp.Store.Put(ctx, cp.StateKey(n, stateID), bytes.NewReader(state), false); err != nil {
+		return fmt.Errorf("saving state: %w", err)
+	}
+	if gen, ok := o.Leases.Holds(part.id); !ok || gen != part.gen {
+		return fmt.Errorf("epoch %d: lease lost before the commit", n)
+	}
+	if err := o.Leases.Check(ctx, part.id, part.gen); err != nil {
+		return fmt.Errorf("epoch %d: %w", n, err)
+	}
+	commit := &stream.CommitRecord{Epoch: n, RowsIn: folded, RowsOut: out, Late: late,
+		NextWatermark: rec.Watermark, Time: time.Now().UnixMicro()}
+	if err := cp.WriteCommit(ctx, commit); err != nil {
+		return err
+	}
+	part.wm = rec.Watermark
+	part.next = n + 1
+	o.mu.Lock()
+	o.stats.Epochs++
+	o.stats.Partials += folded
+	o.stats.Late += late
+	o.stats.Duplicates += dups
+	o.stats.RowsOut += out
+	o.mu.Unlock()
+	if n%20 == 0 {
+		// Only the last commit is ever restored: older checkpoint files
+		// and the partials folded into it are not needed again.
+		_ = cp.Purge(ctx, n, 10)
+		_ = o.PStream.Purge(ctx, jetstream.WithPurgeSubject(PartSubject(o.Stream, part.id)), jetstream.WithPurgeSequence(rr.To+1))
+	}
+	return nil
+}
+
+// closes reports whether watermark wm closes an open window.
+func closes(agg *exec.WindowAggregate, wm int64) bool {
+	for _, w := range agg.OpenWindowEnds() {
+		if w[1] <= wm {
+			return true
+		}
+	}
+	return false
+}
+
+// fold merges the partition's partials up to subject sequence to.
+func (o *Owner) fold(ctx context.Context, part *ownedPart, to uint64) (folded, late, dups int64, err error) {
+	for part.seq < to {
+		if len(part.held) == 0 {
+			msgs, err := part.in.fetchWait(ctx, 256, 2*time.Second)
+			if err != nil {
+				return 0, 0, 0, fmt.Errorf("reading partials: %w", err)
+			}
+			part.held = msgs
+			if len(part.held) == 0 {
+				return 0, 0, 0, fmt.Errorf("reading partials: nothing delivered after sequence %d, want up to %d", part.seq, to)
+			}
+		}
+		m := part.held[0]
+		md, err := m.Metadata()
+		if err != nil {
+			return 0, 0, 0, fmt.Errorf("reading partials: %w", err)
+		}
+		seq := md.Sequence.Stream
+		if seq > to {
+			break
+		}
+		part.held = part.held[1:]
+		if seq <= part.seq {
+			continue
+		}
+		var pm partialMsg
+		if err := json.Unmarshal(m.Data(), &pm); err != nil {
+			return 0, 0, 0, fmt.Errorf("partial at sequence %d: %w", seq, err)
+		}
+		for _, pw := range pm.Partials {
+			if part.files[pw.Start][pm.File] {
+				dups++
+				continue
+			}
+			ok, err := part.agg.MergePartialState(ctx, pw.Start, pw.End, pw.State, part.wm)
+			if err != nil {
+				return 0, 0, 0, fmt.Errorf("partial at sequence %d: %w", seq, err)
+			}
+			if !ok {
+				late++
+				continue
+			}
+			if part.files[pw.Start] == nil {
+				part.files[pw.Start] = map[int64]bool{}
+			}
+			part.files[pw.Start][pm.File] = true
+			folded++
+		}
+		part.seq = seq
+	}
+	if part.seq < to {
+		// Sequences up to to hold no message of this subject any more
+		// (none can appear later below the last one read).
+		part.seq = to
+	}
+	return folded, late, dups, nil
+}
+
+// chain pushes messages through ops into tail, as the driver does for a
+// stage: batches through Process, watermarks through OnWatermark.
+func chain(ops []exec.Operator, tail exec.Output) exec.Output {
+	if len(ops) == 0 {
+		return tail
+	}
+	next := chain(ops[1:], tail)
+	op := ops[0]
+	return exec.OutputFunc(func(ctx context.Context, m exec.Message) error {
+		if m.IsWatermark() {
+			return op.OnWatermark(ctx, m.Watermark, next)
+		}
+		return op.Process(ctx, m.Batch, next)
+	})
+}
+
+// FormatOwners renders partition owners as "worker: 0,3,5; worker2: ...".
+func FormatOwners(owners map[int]Holder) string {
+	by := map[string][]int{}
+	for p, w := range owners {
+		by[w.Worker] = append(by[w.Worker], p)
+	}
+	names := make([]string, 0, len(by))
+	for w := range by {
+		names = append(names, w)
+	}
+	sort.Strings(names)
+	var parts []string
+	for _, w := range names {
+		ps := by[w]
+		sort.Ints(ps)
+		parts = append(parts, w+": "+FormatParts(ps))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// FormatParts renders partition numbers comma-separated.
+func FormatParts(ps []int) string {
+	s := make([]string, len(ps))
+	for i, p := range ps {
+		s[i] = strconv.Itoa(p)
+	}
+	return strings.Join(s, ",")
+}

@@ -1,0 +1,154 @@
+package partition
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"sluice/internal/connector"
+	"sluice/internal/exec"
+)
+
+// Subjects and names of a keyed stream's JetStream objects.
+func streamName(stream string) string { return "sluice-" + stream }
+
+// PartSubject is where partition p's partials go.
+func PartSubject(stream string, p int) string { return "sluice." + stream + ".p." + strconv.Itoa(p) }
+
+// WatermarkSubject is where readers record each file's largest event time.
+func WatermarkSubject(stream string) string { return "sluice." + stream + ".wm" }
+
+// BucketName is the lease bucket of a stream.
+func BucketName(stream string) string { return "sluice-" + stream }
+
+// EnsureStream creates the JetStream stream holding a keyed stream's
+// partials and watermark records (file storage, kept until deleted:
+// owners replay from committed sequences).
+func EnsureStream(ctx context.Context, js jetstream.JetStream, stream string) (jetstream.Stream, error) {
+	cfg := jetstream.StreamConfig{Name: streamName(stream), Subjects: []string{"sluice." + stream + ".>"},
+		Storage: jetstream.FileStorage, Duplicates: 2 * time.Minute}
+	st, err := js.CreateOrUpdateStream(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("jetstream stream %s: %w", cfg.Name, err)
+	}
+	return st, nil
+}
+
+// partialMsg is one file's partials for one partition.
+type partialMsg struct {
+	// File names the input file (its sink epoch id: a hash of key and
+	// ETag), so an owner folds a file into a window once.
+	File     int64           `json:"file"`
+	Partials []partialWindow `json:"partials"`
+}
+
+type partialWindow struct {
+	Start int64  `json:"start"`
+	End   int64  `json:"end"`
+	State []byte `json:"state"`
+}
+
+// wmMsg is a file's largest event time, by the queue sequence of the
+// message that named it.
+type wmMsg struct {
+	QueueSeq uint64 `json:"qseq"`
+	MaxEvent int64  `json:"max_event"`
+}
+
+// HeldSeqs finds the queue sequences of the messages held for the file
+// of a sink epoch id (file.StreamSource implements it).
+type HeldSeqs interface {
+	HeldSeqsFor(epoch int64) []uint64
+}
+
+// Publisher is the readers' sink: the reader plan ends in a
+// WindowPartitioner instead of the window aggregate, and at each epoch's
+// flush (one file) the publisher sends that file's partials, one message
+// per partition with message id <stream>#<file>#<partition>, then the
+// file's largest event time, and returns only once JetStream stored them
+// all: the file's queue message is acknowledged after the epoch commits,
+// so after this.
+type Publisher struct {
+	JS        jetstream.JetStream
+	Stream    string
+	Part      *exec.WindowPartitioner
+	EventTime *exec.EventTime
+	Seqs      HeldSeqs
+	schema    *arrow.Schema
+	epoch     int64
+}
+
+var (
+	_ connector.Sink          = (*Publisher)(nil)
+	_ connector.EpochBeginner = (*Publisher)(nil)
+)
+
+// Schema is the partitioner's.
+func (p *Publisher) Schema() *arrow.Schema { return p.Part.Schema() }
+
+// BeginEpoch remembers the epoch's file id.
+func (p *Publisher) BeginEpoch(_ context.Context, epoch int64) error {
+	p.epoch = epoch
+	p.Part.Discard()
+	return nil
+}
+
+// Write takes nothing: the partitioner emits no rows.
+func (p *Publisher) Write(context.Context, arrow.RecordBatch) error { return nil }
+
+// Flush publishes the epoch's partials and watermark record.
+func (p *Publisher) Flush(ctx context.Context, epoch int64) error {
+	parts, err := p.Part.Take()
+	if err != nil {
+		return err
+	}
+	byPart := map[int]*partialMsg{}
+	var order []int
+	for _, wp := range parts {
+		m := byPart[wp.Partition]
+		if m == nil {
+			m = &partialMsg{File: epoch}
+			byPart[wp.Partition] = m
+			order = append(order, wp.Partition)
+		}
+		m.Partials = append(m.Partials, partialWindow{Start: wp.Start, End: wp.End, State: wp.State})
+	}
+	for _, part := range order {
+		data, err := json.Marshal(byPart[part])
+		if err != nil {
+			return err
+		}
+		id := fmt.Sprintf("%s#%d#%d", p.Stream, epoch, part)
+		if err := p.publish(ctx, PartSubject(p.Stream, part), id, data); err != nil {
+			return err
+		}
+	}
+	if p.Seqs == nil || p.EventTime == nil {
+		return nil
+	}
+	for _, seq := range p.Seqs.HeldSeqsFor(epoch) {
+		data, _ := json.Marshal(wmMsg{QueueSeq: seq, MaxEvent: p.EventTime.MaxEvent()})
+		if err := p.publish(ctx, WatermarkSubject(p.Stream), fmt.Sprintf("%s#%d#wm%d", p.Stream, epoch, seq), data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *Publisher) publish(ctx context.Context, subject, id string, data []byte) error {
+	msg := &nats.Msg{Subject: subject, Data: data, Header: nats.Header{}}
+	msg.Header.Set(jetstream.MsgIDHeader, id)
+	if _, err := p.JS.PublishMsg(ctx, msg); err != nil {
+		return fmt.Errorf("publishing partials to %s: %w", subject, err)
+	}
+	return nil
+}
+
+// Close does nothing: the connection is the caller's.
+func (p *Publisher) Close() error { return nil }

@@ -184,3 +184,14 @@ type StageRowErrorReporter interface {
 type ReplayPreparer interface {
 	PrepareReplay(ctx context.Context, offset Offset) error
 }
+
+// StopSignal is a shared source (workers = N) whose substrate carries
+// STOP STREAM to every process reading it: RequestStop asks them all;
+// StopWatch returns a channel closed on a request made after the call,
+// until ctx ends. Both fail with errors.ErrUnsupported when the
+// source's substrate has no such signal (the checkpoint's stop marker
+// is then the only one).
+type StopSignal interface {
+	RequestStop(ctx context.Context) error
+	StopWatch(ctx context.Context) (<-chan struct{}, error)
+}

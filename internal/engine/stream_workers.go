@@ -47,6 +47,7 @@ func (e *Engine) runWorker(ctx context.Context, rs *runningStream, q *stream.Que
 		return fmt.Errorf("stream %s: its source cannot be shared by workers", q.Name)
 	}
 	base := q.Checkpoint
+	defer e.watchWorkerStop(ctx, rs, base, src)()
 	for slot := 0; slot < workers; slot++ {
 		if err := w.SetWorker(slot, workers); err != nil {
 			return fmt.Errorf("stream %s: %w", q.Name, err)

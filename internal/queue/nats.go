@@ -17,6 +17,7 @@ import (
 // to one of them), which is what lets several workers split one stream.
 type NATS struct {
 	nc      *nats.Conn
+	js      jetstream.JetStream
 	cons    jetstream.Consumer
 	stream  string
 	durable string
@@ -92,7 +93,7 @@ func OpenNATS(ctx context.Context, u *url.URL) (*NATS, error) {
 		nc.Close()
 		return nil, fmt.Errorf("jetstream consumer %s/%s: %w", parts[0], parts[1], err)
 	}
-	q := &NATS{nc: nc, cons: cons, stream: parts[0], durable: parts[1], ackWait: ackWait}
+	q := &NATS{nc: nc, js: js, cons: cons, stream: parts[0], durable: parts[1], ackWait: ackWait}
 	if info := cons.CachedInfo(); info != nil && info.Config.AckWait > 0 {
 		q.ackWait = info.Config.AckWait // an existing consumer keeps its own
 	}

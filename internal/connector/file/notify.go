@@ -140,6 +140,14 @@ func (s *StreamSource) NotifyStats() (NotifyStats, bool) {
 // come back after the ack deadline).
 func (s *StreamSource) discoverNotified(ctx context.Context) ([]fileEntry, error) {
 	n := s.notify
+	if c, ok := n.q.(queue.Checker); ok {
+		// Files held for an epoch could be neither extended nor
+		// acknowledged: fail the epoch before it reads them (they come
+		// back after the ack deadline, here or to another worker).
+		if err := c.Check(); err != nil {
+			return nil, fmt.Errorf("table %s: %w", s.spec.Name, err)
+		}
+	}
 	if err := s.backfillOnce(ctx); err != nil {
 		return nil, err
 	}

@@ -102,38 +102,7 @@ func TestWorkersStop(t *testing.T) {
 	}()
 
 	// The third worker runs in `sluice serve`; STOP STREAM goes to it.
-	serve := exec.Command(bin, "serve", "--listen", "127.0.0.1:0", "--data-dir", filepath.Join(dir, "served"))
-	stderr, err := serve.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := serve.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = serve.Process.Kill(); _ = serve.Wait() }()
-	urlc := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if _, rest, ok := strings.Cut(sc.Text(), "listening on "); ok {
-				urlc <- strings.FieldsFunc(rest, func(r rune) bool { return r == ' ' || r == '"' || r == '\\' })[0]
-			}
-		}
-	}()
-	var url string
-	select {
-	case url = <-urlc:
-	case <-time.After(30 * time.Second):
-		t.Fatal("sluice serve did not listen")
-	}
-	remote := func(q string) string {
-		t.Helper()
-		out, err := exec.Command(bin, "sql", "--server", url, "--format", "csv", "-e", q).CombinedOutput()
-		if err != nil {
-			t.Fatalf("%s: %v: %s", q, err, out)
-		}
-		return string(out)
-	}
+	remote := serveProcess(t, bin, filepath.Join(dir, "served"))
 	for _, q := range append(append([]string{}, session...), tables...) {
 		remote(q)
 	}
@@ -207,4 +176,43 @@ func TestWorkersStop(t *testing.T) {
 	time.Sleep(1200 * time.Millisecond)
 	s.exec(t, "INSERT INTO batch SELECT id, status, msg FROM src WHERE status < 500")
 	s.compare(t, files*500*3/5)
+}
+
+// serveProcess starts `sluice serve` on a free port over dataDir (killed
+// at the test's end) and returns a func running one statement in it
+// through `sluice sql --server`, answering its CSV output.
+func serveProcess(t *testing.T, bin, dataDir string, args ...string) func(q string) string {
+	t.Helper()
+	serve := exec.Command(bin, append([]string{"serve", "--listen", "127.0.0.1:0", "--data-dir", dataDir}, args...)...)
+	stderr, err := serve.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := serve.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = serve.Process.Kill(); _ = serve.Wait() })
+	urlc := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if _, rest, ok := strings.Cut(sc.Text(), "listening on "); ok {
+				urlc <- strings.FieldsFunc(rest, func(r rune) bool { return r == ' ' || r == '"' || r == '\\' })[0]
+			}
+		}
+	}()
+	var url string
+	select {
+	case url = <-urlc:
+	case <-time.After(30 * time.Second):
+		t.Fatal("sluice serve did not listen")
+	}
+	return func(q string) string {
+		t.Helper()
+		out, err := exec.Command(bin, "sql", "--server", url, "--format", "csv", "-e", q).CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: %v: %s", q, err, out)
+		}
+		return string(out)
+	}
 }

@@ -152,17 +152,14 @@ func (s *StreamSource) discoverNotified(ctx context.Context) ([]fileEntry, error
 		return nil, err
 	}
 	got, batch := 0, receiveBatch
-	if s.shared {
-		// One of several workers: take only what the next epoch reads,
-		// so the others get the rest.
-		batch = 1
-	}
 	for got < maxPerLatest {
 		if s.shared {
+			// One of several workers: take only what the next epoch
+			// reads (max_files_per_trigger), so the others get the rest.
 			n.mu.Lock()
-			busy := len(n.pending) > 0
+			batch = s.sopts.MaxFilesPerTrigger - len(n.pending)
 			n.mu.Unlock()
-			if busy {
+			if batch <= 0 {
 				break
 			}
 		}

@@ -110,6 +110,15 @@ type EpochNamer interface {
 	SinkEpoch(offset Offset) (epoch int64, ok bool)
 }
 
+// SplitNamer is an EpochNamer whose epochs may read several inputs,
+// each written by the sink under an id of its own: SplitEpoch(split) is
+// that id (ok false: the split has none). The runner then gives the
+// sink one BeginEpoch/Flush per id within the epoch, so an input's
+// output is the same whichever epoch, alone or with others, read it.
+type SplitNamer interface {
+	SplitEpoch(split Split) (epoch int64, ok bool)
+}
+
 // LagReporter is a streaming source that knows how much is waiting beyond
 // the rate limits after its last Latest.
 type LagReporter interface {
@@ -183,4 +192,15 @@ type StageRowErrorReporter interface {
 // in a sink whose ids hash the epoch's rows).
 type ReplayPreparer interface {
 	PrepareReplay(ctx context.Context, offset Offset) error
+}
+
+// StopSignal is a shared source (workers = N) whose substrate carries
+// STOP STREAM to every process reading it: RequestStop asks them all;
+// StopWatch returns a channel closed on a request made after the call,
+// until ctx ends. Both fail with errors.ErrUnsupported when the
+// source's substrate has no such signal (the checkpoint's stop marker
+// is then the only one).
+type StopSignal interface {
+	RequestStop(ctx context.Context) error
+	StopWatch(ctx context.Context) (<-chan struct{}, error)
 }

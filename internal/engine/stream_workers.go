@@ -55,6 +55,7 @@ func (e *Engine) runWorker(ctx context.Context, rs *runningStream, q *stream.Que
 // runSlots runs q in the first free worker slot.
 func (e *Engine) runSlots(ctx context.Context, rs *runningStream, q *stream.Query, w connector.Worker, workers int) error {
 	base := q.Checkpoint
+	defer e.watchWorkerStop(ctx, rs, base, src)()
 	for slot := 0; slot < workers; slot++ {
 		if err := w.SetWorker(slot, workers); err != nil {
 			return fmt.Errorf("stream %s: %w", q.Name, err)

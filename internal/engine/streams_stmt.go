@@ -148,7 +148,7 @@ func (e *Engine) describeStream(ctx context.Context, name string) (*Result, erro
 // runs in this process, and through a stop request in its checkpoint when
 // it runs in another.
 func (e *Engine) stopStream(ctx context.Context, name string) (*Result, error) {
-	_, spec, err := e.streamDef(name)
+	o, spec, err := e.streamDef(name)
 	if err != nil {
 		return nil, err
 	}
@@ -156,6 +156,9 @@ func (e *Engine) stopStream(ctx context.Context, name string) (*Result, error) {
 		if err := e.setStreamDesired(name, DesiredStopped); err != nil {
 			return nil, err
 		}
+	}
+	if workers, _ := workersOption(spec.Options); workers > 1 {
+		return e.stopWorkers(ctx, o, spec)
 	}
 	if e.stopIfRunning(name) {
 		return message("stream %s stopped", name), nil

@@ -32,7 +32,10 @@ type Kafka struct {
 	parts map[int32]*partitionAcks
 }
 
-var _ Queue = (*Kafka)(nil)
+var (
+	_ Queue      = (*Kafka)(nil)
+	_ Backlogger = (*Kafka)(nil)
+)
 
 type kafkaMsg struct {
 	partition int32
@@ -81,7 +84,8 @@ func (p *partitionAcks) ack(off int64) int64 {
 	return next
 }
 
-// parseKafka reads kafka://host:9092[,host2:9092]/<topic>/<group>.
+// parseKafka reads kafka://host:9092[,host2:9092]/<topic>/<group>
+// (TLS and SASL: kafkaSecurity).
 func parseKafka(u *url.URL) (brokers []string, topic, group string, err error) {
 	parts, err := pathParts(u, 2, "kafka://host:9092[,host:9092]/<topic>/<group>")
 	if err != nil {
@@ -100,7 +104,7 @@ func parseKafka(u *url.URL) (brokers []string, topic, group string, err error) {
 
 // OpenKafka joins the group; a new group starts at the topic's oldest
 // offset, so events sent before the stream first started are read.
-func OpenKafka(_ context.Context, u *url.URL) (*Kafka, error) {
+func OpenKafka(ctx context.Context, u *url.URL) (*Kafka, error) {
 	brokers, topic, group, err := parseKafka(u)
 	if err != nil {
 		return nil, err
@@ -113,7 +117,11 @@ func OpenKafka(_ context.Context, u *url.URL) (*Kafka, error) {
 			delete(k.parts, p)
 		}
 	}
-	cl, err := kgo.NewClient(
+	security, err := kafkaSecurity(u)
+	if err != nil {
+		return nil, err
+	}
+	cl, err := kgo.NewClient(append(security,
 		kgo.SeedBrokers(brokers...),
 		kgo.ConsumerGroup(group),
 		kgo.ConsumeTopics(topic),
@@ -121,9 +129,17 @@ func OpenKafka(_ context.Context, u *url.URL) (*Kafka, error) {
 		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
 		kgo.OnPartitionsRevoked(forget),
 		kgo.OnPartitionsLost(forget),
-	)
+	)...)
 	if err != nil {
 		return nil, fmt.Errorf("kafka %s: %w", strings.Join(brokers, ","), err)
+	}
+	// A refused login or no reachable broker shows now, not as polls
+	// that stay empty while the client retries.
+	pctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	if err := cl.Ping(pctx); err != nil {
+		cl.Close()
+		return nil, fmt.Errorf("kafka %s: %w: %w", strings.Join(brokers, ","), ErrUnreachable, err)
 	}
 	k.cl = cl
 	return k, nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -17,6 +18,7 @@ import (
 // to one of them), which is what lets several workers split one stream.
 type NATS struct {
 	nc      *nats.Conn
+	js      jetstream.JetStream
 	cons    jetstream.Consumer
 	stream  string
 	durable string
@@ -27,7 +29,21 @@ var (
 	_ Queue      = (*NATS)(nil)
 	_ Extender   = (*NATS)(nil)
 	_ Backlogger = (*NATS)(nil)
+	_ Checker    = (*NATS)(nil)
 )
+
+// Check fails while the connection is down (the client reconnects
+// forever; a fetch meanwhile would only time out, like an empty queue).
+func (q *NATS) Check() error {
+	if st := q.nc.Status(); st != nats.CONNECTED {
+		why := "connection " + strings.ToLower(st.String())
+		if err := q.nc.LastError(); err != nil {
+			why += ": " + err.Error()
+		}
+		return fmt.Errorf("jetstream %s/%s: %w: not connected to the NATS server (%s)", q.stream, q.durable, ErrUnreachable, why)
+	}
+	return nil
+}
 
 type natsMsg struct{ m jetstream.Msg }
 
@@ -92,7 +108,7 @@ func OpenNATS(ctx context.Context, u *url.URL) (*NATS, error) {
 		nc.Close()
 		return nil, fmt.Errorf("jetstream consumer %s/%s: %w", parts[0], parts[1], err)
 	}
-	q := &NATS{nc: nc, cons: cons, stream: parts[0], durable: parts[1], ackWait: ackWait}
+	q := &NATS{nc: nc, js: js, cons: cons, stream: parts[0], durable: parts[1], ackWait: ackWait}
 	if info := cons.CachedInfo(); info != nil && info.Config.AckWait > 0 {
 		q.ackWait = info.Config.AckWait // an existing consumer keeps its own
 	}
@@ -101,6 +117,9 @@ func OpenNATS(ctx context.Context, u *url.URL) (*NATS, error) {
 
 // Receive fetches up to max messages.
 func (q *NATS) Receive(ctx context.Context, max int, wait time.Duration) ([]Message, error) {
+	if err := q.Check(); err != nil {
+		return nil, err
+	}
 	if max <= 0 {
 		max = 100
 	}

@@ -83,6 +83,17 @@ type Backlogger interface {
 	Backlog(ctx context.Context) (Backlog, error)
 }
 
+// Checker is a queue that knows whether it can reach its broker now
+// without a round trip (a NATS connection that is reconnecting): Check
+// says why not. A receiver checks before working on messages it holds,
+// which it could neither extend nor acknowledge.
+type Checker interface {
+	Check() error
+}
+
+// ErrUnreachable wraps every error of a queue that cannot reach its broker.
+var ErrUnreachable = errors.New("queue unreachable")
+
 // ErrBadURL wraps every malformed queue URL.
 var ErrBadURL = errors.New("bad queue URL")
 

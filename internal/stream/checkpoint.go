@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"sluice/internal/connector"
 	"sluice/internal/exec"
@@ -267,8 +268,22 @@ func (c *Checkpoint) Purge(ctx context.Context, last int64, keep int64) error {
 
 // RequestStop asks the process running this stream to stop after its
 // running epoch (STOP STREAM from another process).
+// Each request's content is new (a time), so workers sharing the stream,
+// which never clear it, tell a fresh request from one made before they
+// started (StopToken).
 func (c *Checkpoint) RequestStop(ctx context.Context) error {
-	return c.Store.Put(ctx, c.key("stop"), strings.NewReader("stop\n"), false)
+	return c.Store.Put(ctx, c.key("stop"), strings.NewReader("stop "+strconv.FormatInt(time.Now().UnixNano(), 10)+"\n"), false)
+}
+
+// StopToken is the pending stop request's content, "" when none.
+func (c *Checkpoint) StopToken(ctx context.Context) string {
+	r, err := c.Store.Open(ctx, c.key("stop"))
+	if err != nil {
+		return ""
+	}
+	defer r.Close()
+	b, _ := io.ReadAll(io.LimitReader(r, 256))
+	return string(b)
 }
 
 // StopRequested reports whether a stop request is pending.

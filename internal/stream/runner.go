@@ -348,17 +348,8 @@ func (q *Query) runEpoch(ctx context.Context, rec *OffsetRecord) (Progress, erro
 		p.Bytes += s.Size()
 	}
 	p.Files = len(splits)
-	sinkEpoch := rec.Epoch
-	if en, ok := q.Source.(connector.EpochNamer); ok {
-		if id, ok := en.SinkEpoch(rec.Source); ok {
-			sinkEpoch = id
-		}
-	}
-	if b, ok := q.Sink.(connector.EpochBeginner); ok {
-		if err := b.BeginEpoch(ctx, sinkEpoch); err != nil {
-			return p, fmt.Errorf("starting sink epoch: %w", err)
-		}
-	}
+	groups := q.sinkGroups(rec, splits)
+	sinkEpoch := groups[len(groups)-1].id
 	out := &countingSink{sink: q.Sink, epoch: rec.Epoch}
 	obs := &countingObserver{}
 	if q.EventTime != nil {
@@ -370,11 +361,24 @@ func (q *Query) runEpoch(ctx context.Context, rec *OffsetRecord) (Progress, erro
 		// Rows failing above the scan are bad rows under the table's mode.
 		runCtx = exec.WithRowErrorHandler(ctx, rep.ReportStageRowError)
 	}
-	if err := exec.Run(runCtx, q.Root, rec.Watermark, out, obs); err != nil {
-		if rep != nil {
-			_ = rep.EndStageRowErrors(ctx, false)
+	for i, g := range groups {
+		if i > 0 {
+			if err := q.Sink.Flush(ctx, groups[i-1].id); err != nil {
+				return p, fmt.Errorf("flushing sink: %w", err)
+			}
 		}
-		return p, err
+		q.Scan.Splits = g.splits
+		if b, ok := q.Sink.(connector.EpochBeginner); ok {
+			if err := b.BeginEpoch(ctx, g.id); err != nil {
+				return p, fmt.Errorf("starting sink epoch: %w", err)
+			}
+		}
+		if err := exec.Run(runCtx, q.Root, rec.Watermark, out, obs); err != nil {
+			if rep != nil {
+				_ = rep.EndStageRowErrors(ctx, false)
+			}
+			return p, err
+		}
 	}
 	if rep != nil {
 		if err := rep.EndStageRowErrors(ctx, true); err != nil {

@@ -140,21 +140,26 @@ func (s *StreamSource) NotifyStats() (NotifyStats, bool) {
 // come back after the ack deadline).
 func (s *StreamSource) discoverNotified(ctx context.Context) ([]fileEntry, error) {
 	n := s.notify
+	if c, ok := n.q.(queue.Checker); ok {
+		// Files held for an epoch could be neither extended nor
+		// acknowledged: fail the epoch before it reads them (they come
+		// back after the ack deadline, here or to another worker).
+		if err := c.Check(); err != nil {
+			return nil, fmt.Errorf("table %s: %w", s.spec.Name, err)
+		}
+	}
 	if err := s.backfillOnce(ctx); err != nil {
 		return nil, err
 	}
 	got, batch := 0, receiveBatch
-	if s.shared {
-		// One of several workers: take only what the next epoch reads,
-		// so the others get the rest.
-		batch = 1
-	}
 	for got < maxPerLatest {
 		if s.shared {
+			// One of several workers: take only what the next epoch
+			// reads (max_files_per_trigger), so the others get the rest.
 			n.mu.Lock()
-			busy := len(n.pending) > 0
+			batch = s.sopts.MaxFilesPerTrigger - len(n.pending)
 			n.mu.Unlock()
-			if busy {
+			if batch <= 0 {
 				break
 			}
 		}

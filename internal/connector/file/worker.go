@@ -11,12 +11,14 @@ import (
 var (
 	_ connector.Worker     = (*StreamSource)(nil)
 	_ connector.EpochNamer = (*StreamSource)(nil)
+	_ connector.SplitNamer = (*StreamSource)(nil)
 )
 
 // SetWorker makes the source one of workers processes sharing the
-// stream's queue (docs/scale-out.md): one file per epoch, named for the
-// sink by the file alone, and only slot 0 lists the location on first
-// start. It needs discovery 'notifications': the queue is what hands each
+// stream's queue (docs/scale-out.md): up to max_files_per_trigger files
+// per epoch (1 by default), each written by the sink under an id of its
+// own file alone (SplitEpoch), and only slot 0 lists the location on
+// first start. It needs discovery 'notifications': the queue is what hands each
 // file to one worker.
 func (s *StreamSource) SetWorker(slot, workers int) error {
 	if workers <= 1 {
@@ -25,7 +27,10 @@ func (s *StreamSource) SetWorker(slot, workers int) error {
 	if !s.notifications() {
 		return fmt.Errorf("table %s: workers = %d needs discovery = 'notifications' (the queue shares the files)", s.spec.Name, workers)
 	}
-	s.sopts.MaxFilesPerTrigger = 1
+	if s.sopts.MaxFilesPerTrigger <= 0 {
+		// Unbounded, one worker would take every message there is.
+		s.sopts.MaxFilesPerTrigger = 1
+	}
 	s.sopts.MaxBytesPerTrigger = 0
 	s.sopts.Backfill = s.sopts.Backfill && slot == 0
 	s.shared = true
@@ -42,6 +47,20 @@ func (s *StreamSource) SinkEpoch(offset connector.Offset) (int64, bool) {
 	if err != nil || len(off.Files) != 1 {
 		return 0, false
 	}
-	f := off.Files[0]
-	return int64(xxhash.Sum64String(f.Key+"\x00"+f.ETag) >> 2), true
+	return fileEpoch(off.Files[0].Key, off.Files[0].ETag), true
+}
+
+// SplitEpoch names a shared stream's split (one whole file) for the
+// sink as SinkEpoch names a one-file epoch, so a file's output is the
+// same whether its epoch read it alone or with others.
+func (s *StreamSource) SplitEpoch(sp connector.Split) (int64, bool) {
+	fs, ok := sp.(*Split)
+	if !s.shared || !ok || fs.Key == "" {
+		return 0, false
+	}
+	return fileEpoch(fs.Key, fs.ETag), true
+}
+
+func fileEpoch(key, etag string) int64 {
+	return int64(xxhash.Sum64String(key+"\x00"+etag) >> 2)
 }

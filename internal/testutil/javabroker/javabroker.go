@@ -30,6 +30,9 @@ var ErrUnavailable = errors.New("BROKER UNAVAILABLE")
 type Broker struct {
 	Endpoint string // ElasticMQ: http://127.0.0.1:PORT
 	Addr     string // Kafka: 127.0.0.1:PORT
+	// SASLAddr is Kafka's SASL_PLAINTEXT listener: mechanisms PLAIN and
+	// SCRAM-SHA-256, user KafkaUser with password KafkaPassword.
+	SASLAddr string
 	dir      string
 	cmd      *exec.Cmd
 	exited   chan error
@@ -76,8 +79,15 @@ queues {
 	return b, nil
 }
 
+// The one user of Kafka's SASL listener.
+const (
+	KafkaUser     = "sluice"
+	KafkaPassword = "sluice-secret"
+)
+
 // StartKafka runs a one-node Kafka (broker and controller) that creates
-// topics on first use, two partitions each.
+// topics on first use, two partitions each, with a plaintext listener
+// (Addr) and a SASL one (SASLAddr).
 func StartKafka() (*Broker, error) {
 	lib, err := install("kafka")
 	if err != nil {
@@ -91,6 +101,10 @@ func StartKafka() (*Broker, error) {
 	if err != nil {
 		return nil, err
 	}
+	sp, err := freePort()
+	if err != nil {
+		return nil, err
+	}
 	dir, err := os.MkdirTemp("", "sluice-kafka-*")
 	if err != nil {
 		return nil, err
@@ -98,10 +112,14 @@ func StartKafka() (*Broker, error) {
 	props := fmt.Sprintf(`process.roles=broker,controller
 node.id=1
 controller.quorum.voters=1@127.0.0.1:%[2]d
-listeners=PLAINTEXT://127.0.0.1:%[1]d,CONTROLLER://127.0.0.1:%[2]d
-advertised.listeners=PLAINTEXT://127.0.0.1:%[1]d
+listeners=PLAINTEXT://127.0.0.1:%[1]d,CONTROLLER://127.0.0.1:%[2]d,SASL_PLAINTEXT://127.0.0.1:%[4]d
+advertised.listeners=PLAINTEXT://127.0.0.1:%[1]d,SASL_PLAINTEXT://127.0.0.1:%[4]d
 controller.listener.names=CONTROLLER
-listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+inter.broker.listener.name=PLAINTEXT
+listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT
+sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-256
+listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required user_%[5]s="%[6]s";
+listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
 log.dirs=%[3]s
 offsets.topic.replication.factor=1
 offsets.topic.num.partitions=1
@@ -110,17 +128,18 @@ transaction.state.log.min.isr=1
 group.initial.rebalance.delay.ms=0
 num.partitions=2
 auto.create.topics.enable=true
-`, bp, cp, filepath.Join(dir, "data"))
+`, bp, cp, filepath.Join(dir, "data"), sp, KafkaUser, KafkaPassword)
 	pf := filepath.Join(dir, "server.properties")
 	if err := os.WriteFile(pf, []byte(props), 0o644); err != nil {
 		return nil, err
 	}
-	format := exec.Command("java", "-Xmx256m", "-cp", lib+"/*", "kafka.tools.StorageTool", "format", "-t", "c2x1aWNldGVzdGNsdXN0ZQ", "-c", pf)
+	format := exec.Command("java", "-Xmx256m", "-cp", lib+"/*", "kafka.tools.StorageTool", "format", "-t", "c2x1aWNldGVzdGNsdXN0ZQ", "-c", pf,
+		"--add-scram", fmt.Sprintf("SCRAM-SHA-256=[name=%s,password=%s]", KafkaUser, KafkaPassword))
 	if out, err := format.CombinedOutput(); err != nil {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("%w: formatting kafka storage: %v: %s", ErrUnavailable, err, lastLines(out, 3))
 	}
-	b := &Broker{Addr: fmt.Sprintf("127.0.0.1:%d", bp), dir: dir}
+	b := &Broker{Addr: fmt.Sprintf("127.0.0.1:%d", bp), SASLAddr: fmt.Sprintf("127.0.0.1:%d", sp), dir: dir}
 	if err := b.run(dir, "-Xmx512m", "-cp", lib+"/*", "kafka.Kafka", pf); err != nil {
 		return nil, err
 	}

@@ -9,7 +9,9 @@ package natsserver
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"os"
+	"strconv"
 	"testing"
 	"time"
 
@@ -20,9 +22,10 @@ import (
 
 // Server is an embedded NATS server.
 type Server struct {
-	URL string // nats://127.0.0.1:PORT
-	srv *server.Server
-	dir string
+	URL  string // nats://127.0.0.1:PORT
+	srv  *server.Server
+	dir  string
+	opts *server.Options
 }
 
 // Start runs a server with JetStream enabled; Stop ends it. dir holds
@@ -53,7 +56,7 @@ func Start(dir string) (*Server, error) {
 		srv.Shutdown()
 		return nil, fmt.Errorf("nats server did not start within 10s")
 	}
-	s := &Server{URL: srv.ClientURL(), srv: srv}
+	s := &Server{URL: srv.ClientURL(), srv: srv, opts: opts}
 	if own {
 		s.dir = dir
 	}
@@ -159,4 +162,35 @@ func (s *Server) StreamMsgs(name string) (uint64, error) {
 		return 0, err
 	}
 	return info.State.Msgs, nil
+}
+
+// Down shuts the server down, keeping its store and port for Up (a
+// broker outage: clients see their connection drop and reconnect).
+func (s *Server) Down() {
+	s.srv.Shutdown()
+	s.srv.WaitForShutdown()
+}
+
+// Up starts the server again after Down, on the same port over the same
+// store (streams and consumers survive).
+func (s *Server) Up() error {
+	opts := *s.opts
+	u, err := url.Parse(s.URL)
+	if err != nil {
+		return err
+	}
+	if opts.Port, err = strconv.Atoi(u.Port()); err != nil {
+		return fmt.Errorf("nats server port of %s: %w", s.URL, err)
+	}
+	srv, err := server.NewServer(&opts)
+	if err != nil {
+		return fmt.Errorf("nats server: %w", err)
+	}
+	go srv.Start()
+	if !srv.ReadyForConnections(10 * time.Second) {
+		srv.Shutdown()
+		return fmt.Errorf("nats server did not start again within 10s")
+	}
+	s.srv = srv
+	return nil
 }

@@ -1,0 +1,155 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"sluice/internal/catalog"
+	"sluice/internal/connector"
+	"sluice/internal/connector/registry"
+	"sluice/internal/physical"
+	"sluice/internal/plan"
+	"sluice/internal/sql"
+	"sluice/internal/stream"
+)
+
+// stopPoll is how often a worker reads the stop marker at the top of the
+// stream's checkpoint (the slot's own marker is read every epoch).
+var stopPoll = time.Second
+
+// watchWorkerStop makes STOP STREAM, issued in any process, stop this
+// worker after its running epoch: at once through the source's
+// substrate when it has a stop signal (a JetStream key), and through
+// the stop marker at the top of the checkpoint, which workers never
+// clear: only a request made after this worker started counts.
+// The returned func ends the watch.
+func (e *Engine) watchWorkerStop(ctx context.Context, rs *runningStream, base *stream.Checkpoint, src connector.StreamingSource) func() {
+	ctx, cancel := context.WithCancel(ctx)
+	stale := base.StopToken(ctx)
+	var signal <-chan struct{}
+	if ss, ok := src.(connector.StopSignal); ok {
+		ch, err := ss.StopWatch(ctx)
+		switch {
+		case err == nil:
+			signal = ch
+		case !errors.Is(err, errors.ErrUnsupported):
+			e.warnStop(rs, err)
+		}
+	}
+	go func() {
+		t := time.NewTicker(stopPoll)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-rs.done:
+				return
+			case <-signal:
+				rs.requestStop()
+				return
+			case <-t.C:
+				if tok := base.StopToken(ctx); tok != "" && tok != stale {
+					rs.requestStop()
+					return
+				}
+			}
+		}
+	}()
+	return cancel
+}
+
+// warnStop records, without failing the worker, that the queue's stop
+// signal cannot be watched (the checkpoint's marker still works).
+func (e *Engine) warnStop(rs *runningStream, err error) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if rs.status.LastError == "" {
+		rs.status.LastError = "watching stop requests: " + err.Error()
+	}
+}
+
+// broadcastStop sends STOP STREAM to every worker of a stream with
+// workers = N through its source's substrate. The stop marker at the
+// top of its checkpoint, written by the caller, reaches them too (within
+// stopPoll), so a source without a signal is not an error.
+func (e *Engine) broadcastStop(ctx context.Context, name, query string, spec streamSpec) (bool, error) {
+	st, err := sql.ParseOne(query)
+	if err != nil {
+		return false, fmt.Errorf("stream %s: stored query: %w", name, err)
+	}
+	is, ok := st.(*sql.InsertStream)
+	if !ok {
+		return false, fmt.Errorf("stream %s: stored query is not INSERT STREAM", name)
+	}
+	qctx := e.queryContext(ctx)
+	overrides := map[string]string{}
+	for k, v := range spec.Options {
+		if registry.IsStreamOption(k) {
+			overrides[k] = v
+		}
+	}
+	binder := plan.NewBinder(qctx, tableResolver{e: e, overrides: overrides})
+	binder.Streaming = true
+	n, err := binder.BindQuery(is.Query)
+	if err != nil {
+		return false, fmt.Errorf("stream %s: %w", name, err)
+	}
+	copts := e.compileOptions(qctx)
+	copts.Streaming = true
+	p, err := physical.Compile(n, copts)
+	if err != nil {
+		return false, fmt.Errorf("stream %s: %w", name, err)
+	}
+	if p.StreamScan == nil {
+		return false, nil
+	}
+	var src any = p.StreamScan.Source
+	if s, ok := src.(connector.Streamable); ok {
+		if _, isStream := src.(connector.StreamingSource); !isStream {
+			if src, err = s.Stream(); err != nil {
+				return false, fmt.Errorf("stream %s: %w", name, err)
+			}
+		}
+	}
+	ss, ok := src.(connector.StopSignal)
+	if !ok {
+		return false, nil
+	}
+	if err := ss.RequestStop(ctx); err != nil {
+		if errors.Is(err, errors.ErrUnsupported) {
+			return false, nil
+		}
+		return false, fmt.Errorf("stopping stream %s's workers: %w", name, err)
+	}
+	return true, nil
+}
+
+// stopWorkers stops a stream run by several workers: its marker at the
+// top of the checkpoint and its queue's signal reach the workers of
+// every process; this process's own worker stops directly.
+func (e *Engine) stopWorkers(ctx context.Context, o *catalog.Object, spec streamSpec) (*Result, error) {
+	store, prefix, err := e.resolveCheckpoint(ctx, spec.Checkpoint)
+	if err != nil {
+		return nil, err
+	}
+	if err := (&stream.Checkpoint{Store: store, Prefix: prefix}).RequestStop(ctx); err != nil {
+		return nil, fmt.Errorf("stopping stream %s: %w", o.Name, err)
+	}
+	how := "the stop marker in its checkpoint"
+	viaQueue, qerr := e.broadcastStop(ctx, o.Name, o.SQL, spec)
+	if viaQueue {
+		how = "its queue and " + how
+	}
+	local := e.stopIfRunning(o.Name)
+	msg := fmt.Sprintf("stop requested for the workers of stream %s through %s (each stops after its running epoch)", o.Name, how)
+	if local {
+		msg = fmt.Sprintf("stream %s stopped here; ", o.Name) + msg
+	}
+	if qerr != nil {
+		msg += "; the queue could not carry it: " + qerr.Error()
+	}
+	return message("%s", msg), nil
+}

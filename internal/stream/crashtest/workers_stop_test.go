@@ -1,0 +1,218 @@
+package crashtest
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+)
+
+// TestWorkersStop: STOP STREAM sent to one `sluice serve` running one of
+// three workers (the others are `sluice sql` processes with catalogs of
+// their own) stops all three: each finishes its epoch, acknowledges,
+// and exits by itself (status 0, "stopped"), no message stays
+// unacknowledged, and the sink equals a batch INSERT over what was read.
+// A worker started again afterwards is not stopped by the old request.
+func TestWorkersStop(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds cmd/sluice, starts NATS and an S3 server")
+	}
+	ns, srv := needNotify(t)
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "sluice")
+	if out, err := exec.Command("go", "build", "-o", bin, "sluice/cmd/sluice").CombinedOutput(); err != nil {
+		t.Fatalf("building sluice: %v\n%s", err, out)
+	}
+	bucket := fmt.Sprintf("wstop%d-%d", os.Getpid(), bucketN.Add(1))
+	if err := srv.CreateBucket(bucket); err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(dir, "in")
+	files := 0
+	upload := func(n int) {
+		t.Helper()
+		writeInputsFrom(t, in, files, n, 500)
+		for i := files; i < files+n; i++ {
+			name := fmt.Sprintf("f%03d.json", i)
+			data, err := os.ReadFile(filepath.Join(in, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			_, err = srv.Client().PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(bucket), Key: aws.String("in/" + name), Body: bytes.NewReader(data)})
+			cancel()
+			if err != nil {
+				t.Fatal(err)
+			}
+			notifyPuts++
+		}
+		files += n
+	}
+	upload(6)
+	cp := filepath.Join(dir, "cp")
+	session := []string{
+		fmt.Sprintf("SET s3.endpoint = '%s'", srv.Endpoint),
+		fmt.Sprintf("SET s3.access_key = '%s'", srv.AccessKey),
+		fmt.Sprintf("SET s3.secret_key = '%s'", srv.SecretKey),
+		fmt.Sprintf("SET s3.region = '%s'", srv.Region),
+		"SET s3.path_style = 'true'",
+	}
+	tables := []string{
+		"CREATE TABLE IF NOT EXISTS src (id BIGINT, status INT, msg STRING) USING json LOCATION 's3://" + bucket + "/in/'",
+		"CREATE TABLE IF NOT EXISTS out (id BIGINT, status INT, msg STRING) USING parquet LOCATION '" + filepath.Join(dir, "out") + "/'",
+		"CREATE TABLE IF NOT EXISTS batch (id BIGINT, status INT, msg STRING) USING parquet LOCATION '" + filepath.Join(dir, "batch") + "/'",
+	}
+	consumer := bucket
+	queue := fmt.Sprintf("%s/s3events/%s?ack_wait=1s", ns.URL, consumer)
+	stmt := "INSERT STREAM INTO out SELECT id, status, msg FROM src WHERE status < 500 " +
+		"WITH (name = 'feed', trigger = '200 milliseconds', workers = 3, " +
+		"discovery = 'notifications', queue = '" + queue + "', checkpoint_location = '" + cp + "')"
+	script := strings.Join(append(append(append([]string{}, session...), tables...), stmt), ";\n") + ";"
+	n := 0
+	start := func() *worker {
+		t.Helper()
+		n++
+		w := &worker{cmd: exec.Command(bin, "sql", "--data-dir", filepath.Join(dir, "data"+strconv.Itoa(n)), "-e", script), stderr: &bytes.Buffer{}, exited: make(chan error, 1)}
+		w.cmd.Stderr = w.stderr
+		if err := w.cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		go func() { w.exited <- w.cmd.Wait() }()
+		return w
+	}
+	ws := []*worker{start(), start()}
+	defer func() {
+		for _, w := range ws {
+			if w.cmd.ProcessState == nil {
+				_ = w.cmd.Process.Signal(syscall.SIGKILL)
+				<-w.exited
+			}
+		}
+	}()
+
+	// The third worker runs in `sluice serve`; STOP STREAM goes to it.
+	remote := serveProcess(t, bin, filepath.Join(dir, "served"))
+	for _, q := range append(append([]string{}, session...), tables...) {
+		remote(q)
+	}
+	remote(stmt) // in the background of the server
+
+	s := &scenario{dataDir: filepath.Join(dir, "check"), session: session}
+	s.exec(t, tables...)
+	count := func(q string) int {
+		n, _ := strconv.Atoi(s.rows(t, q)[0])
+		return n
+	}
+	upload(6)
+	// Every worker holds a slot (so all three run) and rows arrive.
+	for deadline := time.Now().Add(40 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		locked := 0
+		for i := 0; i < 3; i++ {
+			if lockPID(filepath.Join(cp, "workers", strconv.Itoa(i))) != 0 {
+				locked++
+			}
+		}
+		if locked == 3 && count("SELECT count(*) FROM out") > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the three workers did not all start: %d rows", count("SELECT count(*) FROM out"))
+		}
+	}
+	upload(6) // some land while the stop goes out
+	t0 := time.Now()
+	msg := remote("STOP STREAM feed")
+	if !strings.Contains(msg, "through its queue and the stop marker") {
+		t.Errorf("STOP STREAM answered %q, want it to say the queue carried the stop", msg)
+	}
+	for i, w := range ws {
+		select {
+		case err := <-w.exited:
+			if err != nil {
+				t.Fatalf("worker %d exited with %v: %s", i, err, w.stderr.String())
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("worker %d did not stop within 20s of STOP STREAM: %s", i, w.stderr.String())
+		}
+	}
+	took := time.Since(t0)
+	if desc := remote("DESCRIBE STREAM feed"); !strings.Contains(desc, "state,success") && !strings.Contains(desc, "state,stopped") {
+		t.Errorf("DESCRIBE STREAM in the server after STOP: %s", desc)
+	}
+	pending, unacked, err := ns.Consumer("s3events", consumer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if unacked != 0 {
+		t.Errorf("%d messages left unacknowledged by workers that stopped cleanly", unacked)
+	}
+	t.Logf("all workers stopped %s after STOP STREAM; %d events still pending", took, pending)
+
+	// An old request does not stop a worker started later: it reads the
+	// rest, and the sink then equals the batch over every object.
+	ws = append(ws, start())
+	want := count("SELECT count(*) FROM src WHERE status < 500")
+	for deadline := time.Now().Add(40 * time.Second); count("SELECT count(*) FROM out") < want; time.Sleep(200 * time.Millisecond) {
+		select {
+		case err := <-ws[2].exited:
+			t.Fatalf("a worker started after the stop exited (%v): %s", err, ws[2].stderr.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("sink has %d rows, want %d", count("SELECT count(*) FROM out"), want)
+		}
+	}
+	time.Sleep(1200 * time.Millisecond)
+	s.exec(t, "INSERT INTO batch SELECT id, status, msg FROM src WHERE status < 500")
+	s.compare(t, files*500*3/5)
+}
+
+// serveProcess starts `sluice serve` on a free port over dataDir (killed
+// at the test's end) and returns a func running one statement in it
+// through `sluice sql --server`, answering its CSV output.
+func serveProcess(t *testing.T, bin, dataDir string, args ...string) func(q string) string {
+	t.Helper()
+	serve := exec.Command(bin, append([]string{"serve", "--listen", "127.0.0.1:0", "--data-dir", dataDir}, args...)...)
+	stderr, err := serve.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := serve.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = serve.Process.Kill(); _ = serve.Wait() })
+	urlc := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if _, rest, ok := strings.Cut(sc.Text(), "listening on "); ok {
+				urlc <- strings.FieldsFunc(rest, func(r rune) bool { return r == ' ' || r == '"' || r == '\\' })[0]
+			}
+		}
+	}()
+	var url string
+	select {
+	case url = <-urlc:
+	case <-time.After(30 * time.Second):
+		t.Fatal("sluice serve did not listen")
+	}
+	return func(q string) string {
+		t.Helper()
+		out, err := exec.Command(bin, "sql", "--server", url, "--format", "csv", "-e", q).CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: %v: %s", q, err, out)
+		}
+		return string(out)
+	}
+}

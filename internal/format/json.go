@@ -144,7 +144,22 @@ type jsonReader struct {
 
 	keyBuf, lowBuf, strBuf []byte
 	stack                  []byte
+	// shape is the previous record's top-level keys in order, with what
+	// lookup said of each: lines of one file mostly share their keys,
+	// so a key that matches byte for byte skips scanning and lookup.
+	shape []shapeKey
 }
+
+// shapeKey is one key of the previous record: its literal (quotes
+// included, never with escapes) and lookup's answer for it.
+type shapeKey struct {
+	lit   string
+	idx   int
+	exact bool
+}
+
+// maxShapeKeys bounds the keys remembered per record.
+const maxShapeKeys = 64
 
 var _ StatsReader = (*jsonReader)(nil)
 
@@ -342,21 +357,40 @@ func (r *jsonReader) scanTop(b []byte) error {
 	if i < len(b) && b[i] == '}' {
 		i++
 	} else {
-		for {
+		for n := 0; ; n++ {
 			if i >= len(b) || b[i] != '"' {
 				return synErr(b, i, "object key")
 			}
-			kend, esc, err := scanString(b, i)
-			if err != nil {
-				return err
+			var kend, idx int
+			var exact bool
+			if n < len(r.shape) && hasLit(b[i:], r.shape[n].lit) {
+				// The literal has no backslash and ends in its only
+				// unescaped quote, so the key is exactly it.
+				sk := r.shape[n]
+				kend, idx, exact = i+len(sk.lit), sk.idx, sk.exact
+			} else {
+				end, esc, err := scanString(b, i)
+				if err != nil {
+					return err
+				}
+				kend = end
+				idx, exact = r.lookup(top, b[i:kend], esc)
+				if !esc && n <= len(r.shape) && n < maxShapeKeys {
+					sk := shapeKey{lit: string(b[i:kend]), idx: idx, exact: exact}
+					if n == len(r.shape) {
+						r.shape = append(r.shape, sk)
+					} else {
+						r.shape[n] = sk
+					}
+				}
 			}
-			idx, exact := r.lookup(top, b[i:kend], esc)
 			i = skipWS(b, kend)
 			if i >= len(b) || b[i] != ':' {
 				return synErr(b, i, "':'")
 			}
 			i = skipWS(b, i+1)
 			var end int
+			var err error
 			if idx >= 0 {
 				end, err = r.validateValue(b, i)
 			} else {
@@ -384,6 +418,11 @@ func (r *jsonReader) scanTop(b []byte) error {
 		return synErr(b, i, "end of record")
 	}
 	return nil
+}
+
+// hasLit reports whether b starts with lit.
+func hasLit(b []byte, lit string) bool {
+	return len(b) >= len(lit) && string(b[:len(lit)]) == lit
 }
 
 // validateValue checks one value by the grammar; scalars, the common

@@ -3,6 +3,7 @@ package format
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"context"
 	"fmt"
 	"io"
@@ -151,11 +152,42 @@ type jsonReader struct {
 }
 
 // shapeKey is one key of the previous record: its literal (quotes
-// included, never with escapes) and lookup's answer for it.
+// included, never with escapes, and the ':' when it followed at once)
+// and lookup's answer for it. lo and hi are the literal's first and last
+// eight bytes (lo masked when shorter), compared as words.
 type shapeKey struct {
-	lit   string
-	idx   int
-	exact bool
+	lit    string
+	colon  bool
+	lo, hi uint64
+	mask   uint64
+	idx    int
+	exact  bool
+}
+
+func newShapeKey(lit []byte, colon bool, idx int, exact bool) shapeKey {
+	k := shapeKey{lit: string(lit), colon: colon, idx: idx, exact: exact}
+	var w [8]byte
+	copy(w[:], lit)
+	k.lo = binary.LittleEndian.Uint64(w[:])
+	k.mask = ^uint64(0)
+	if len(lit) < 8 {
+		k.mask = 1<<(8*len(lit)) - 1
+	} else {
+		k.hi = binary.LittleEndian.Uint64(lit[len(lit)-8:])
+	}
+	return k
+}
+
+// at reports whether b starts with the key's literal.
+func (k *shapeKey) at(b []byte) bool {
+	n := len(k.lit)
+	if len(b) < 8 || n > 16 {
+		return len(b) >= n && string(b[:n]) == k.lit
+	}
+	if (binary.LittleEndian.Uint64(b)^k.lo)&k.mask != 0 {
+		return false
+	}
+	return n <= 8 || len(b) >= n && binary.LittleEndian.Uint64(b[n-8:]) == k.hi
 }
 
 // maxShapeKeys bounds the keys remembered per record.
@@ -363,11 +395,16 @@ func (r *jsonReader) scanTop(b []byte) error {
 			}
 			var kend, idx int
 			var exact bool
-			if n < len(r.shape) && hasLit(b[i:], r.shape[n].lit) {
+			if n < len(r.shape) && r.shape[n].at(b[i:]) {
 				// The literal has no backslash and ends in its only
-				// unescaped quote, so the key is exactly it.
-				sk := r.shape[n]
-				kend, idx, exact = i+len(sk.lit), sk.idx, sk.exact
+				// unescaped quote (and a ':'), so the key is exactly it.
+				sk := &r.shape[n]
+				idx, exact = sk.idx, sk.exact
+				if sk.colon {
+					i = skipWS(b, i+len(sk.lit))
+				} else {
+					kend = i + len(sk.lit)
+				}
 			} else {
 				end, esc, err := scanString(b, i)
 				if err != nil {
@@ -376,7 +413,12 @@ func (r *jsonReader) scanTop(b []byte) error {
 				kend = end
 				idx, exact = r.lookup(top, b[i:kend], esc)
 				if !esc && n <= len(r.shape) && n < maxShapeKeys {
-					sk := shapeKey{lit: string(b[i:kend]), idx: idx, exact: exact}
+					colon := kend < len(b) && b[kend] == ':'
+					lit := b[i:kend]
+					if colon {
+						lit = b[i : kend+1]
+					}
+					sk := newShapeKey(lit, colon, idx, exact)
 					if n == len(r.shape) {
 						r.shape = append(r.shape, sk)
 					} else {
@@ -384,11 +426,13 @@ func (r *jsonReader) scanTop(b []byte) error {
 					}
 				}
 			}
-			i = skipWS(b, kend)
-			if i >= len(b) || b[i] != ':' {
-				return synErr(b, i, "':'")
+			if kend > 0 {
+				i = skipWS(b, kend)
+				if i >= len(b) || b[i] != ':' {
+					return synErr(b, i, "':'")
+				}
+				i = skipWS(b, i+1)
 			}
-			i = skipWS(b, i+1)
 			var end int
 			var err error
 			if idx >= 0 {
@@ -418,11 +462,6 @@ func (r *jsonReader) scanTop(b []byte) error {
 		return synErr(b, i, "end of record")
 	}
 	return nil
-}
-
-// hasLit reports whether b starts with lit.
-func hasLit(b []byte, lit string) bool {
-	return len(b) >= len(lit) && string(b[:len(lit)]) == lit
 }
 
 // validateValue checks one value by the grammar; scalars, the common

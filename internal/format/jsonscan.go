@@ -37,14 +37,20 @@ func synErr(b []byte, i int, what string) error {
 	return &jsonError{off: i, msg: fmt.Sprintf("unexpected byte 0x%02x, expected %s", c, what)}
 }
 
-func isWS(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+// isWS tests c > ' ' first: between tokens there is mostly no
+// whitespace at all, so one comparison settles it.
+func isWS(c byte) bool { return c <= ' ' && (c == ' ' || c == '\t' || c == '\n' || c == '\r') }
 
 func skipWS(b []byte, i int) int {
-	for i < len(b) && isWS(b[i]) {
+	for i < len(b) && b[i] <= ' ' && isWS(b[i]) {
 		i++
 	}
 	return i
 }
+
+// scalarEnd marks the bytes that end an unquoted scalar (a number or a
+// literal) being skipped: ',', '}', ']' and whitespace.
+var scalarEnd = [256]bool{',': true, '}': true, ']': true, ' ': true, '\t': true, '\n': true, '\r': true}
 
 // scanString returns the offset just past the closing quote of the string
 // starting at b[i] == '"', and whether it holds escapes. Escapes are
@@ -340,11 +346,7 @@ func skipValue(b []byte, i int) (int, error) {
 		return 0, synErr(b, i, "value")
 	}
 	j := i
-	for j < len(b) {
-		c := b[j]
-		if c == ',' || c == '}' || c == ']' || isWS(c) {
-			break
-		}
+	for j < len(b) && !scalarEnd[b[j]] {
 		j++
 	}
 	return j, nil

@@ -31,6 +31,11 @@ type Scan struct {
 	// order (TakesAnyOrder); otherwise batches come in split order. The
 	// planner sets it only where the output cannot tell the difference.
 	Unordered bool
+	// MergeInOrder lets the scan's workers fold their splits into
+	// partials of the stage's first operator, merged in split order
+	// (see InOrderPartials). The planner sets it where the operator is
+	// one a stream does not keep across epochs.
+	MergeInOrder bool
 	// BufferBytes bounds the bytes of batches read but not yet consumed
 	// under unordered delivery; <= 0 means DefaultBufferBytes.
 	BufferBytes int64
@@ -160,13 +165,12 @@ func (u unionInput) Send(ctx context.Context, m Message) error {
 
 // read feeds every input of c; ErrLimitReached means c wants no more.
 func (d *driver) read(ctx context.Context, c *chain) error {
-	entry := c.step(0)
 	if sc := c.stage.Scan; sc != nil {
 		var err error
 		if first, ok := c.anyOrderEntry(); ok && sc.Unordered {
 			err = d.scanUnordered(ctx, sc, c, first)
 		} else {
-			err = d.scan(ctx, sc, entry)
+			err = d.scan(ctx, sc, c, c.inOrderEntry(sc))
 		}
 		if err != nil {
 			return err
@@ -209,11 +213,14 @@ func (d *driver) finish(ctx context.Context, c *chain) error {
 	return nil
 }
 
-// item is what a worker hands the driver goroutine: a batch or the error
-// that ended the split.
+// item is what a worker hands the driver goroutine: a batch, a partial
+// (see InOrderPartials) or the error that ended the split. pos is the
+// batch's input position when the worker folds partials.
 type item struct {
-	batch arrow.RecordBatch
-	err   error
+	batch   arrow.RecordBatch
+	partial Partial
+	pos     Pos
+	err     error
 }
 
 // splitFeed carries one split's batches in order; workers fill feeds in
@@ -227,11 +234,16 @@ type splitFeed struct {
 const feedDepth = 4
 
 // scan reads sc's splits on its workers and pushes their batches into
-// entry in split order.
-func (d *driver) scan(ctx context.Context, sc *Scan, entry Output) error {
+// c's entry in split order. With merger, workers fold their splits into
+// partials that merger merges in split order.
+func (d *driver) scan(ctx context.Context, sc *Scan, c *chain, merger InOrderPartials) error {
 	if len(sc.Splits) == 0 {
 		return nil
 	}
+	if merger != nil && len(sc.Splits) >= 1<<(63-PosSplitShift) {
+		merger = nil
+	}
+	entry := c.step(0)
 	par := sc.Parallelism
 	if par <= 0 {
 		par = runtime.GOMAXPROCS(0)
@@ -254,7 +266,7 @@ func (d *driver) scan(ctx context.Context, sc *Scan, entry Output) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			d.worker(wctx, sc, feeds, next)
+			d.worker(wctx, sc, feeds, next, merger)
 		}()
 	}
 	// The dispatcher hands splits out in order and stops on cancel.
@@ -297,10 +309,24 @@ func (d *driver) scan(ctx context.Context, sc *Scan, entry Output) error {
 				if ctx.Err() != nil {
 					return ctx.Err()
 				}
+				var pe *partialError
+				if errors.As(it.err, &pe) {
+					// The worker's partial failed where the stage would have.
+					return fmt.Errorf("processing split %s: %w", f.id, pe.err)
+				}
 				return fmt.Errorf("reading split %s: %w", f.id, it.err)
 			}
-			err := entry.Send(sctx, Message{Batch: it.batch})
-			it.batch.Release()
+			var err error
+			switch {
+			case it.partial != nil:
+				err = merger.MergePartial(sctx, it.partial)
+			case merger != nil:
+				err = c.sendAt(sctx, merger, it.batch, it.pos)
+				it.batch.Release()
+			default:
+				err = entry.Send(sctx, Message{Batch: it.batch})
+				it.batch.Release()
+			}
 			if err != nil {
 				stop()
 				if errors.Is(err, ErrLimitReached) {
@@ -332,13 +358,16 @@ func drain(ch chan item) {
 			if it.batch != nil {
 				it.batch.Release()
 			}
+			if it.partial != nil {
+				it.partial.Release()
+			}
 		default:
 			return
 		}
 	}
 }
 
-func (d *driver) worker(ctx context.Context, sc *Scan, feeds []splitFeed, next <-chan int) {
+func (d *driver) worker(ctx context.Context, sc *Scan, feeds []splitFeed, next <-chan int, merger InOrderPartials) {
 	var local *chain
 	var localErr error
 	if sc.Local != nil {
@@ -356,7 +385,9 @@ func (d *driver) worker(ctx context.Context, sc *Scan, feeds []splitFeed, next <
 			continue
 		}
 		err := localErr
-		if err == nil {
+		if err == nil && merger != nil {
+			err = d.readSplitFolded(ctx, sc, idx, local, merger, f.ch)
+		} else if err == nil {
 			err = d.readSplit(ctx, sc, sc.Splits[idx], local, feedEmit(f.ch))
 		}
 		if err != nil {

@@ -69,3 +69,17 @@ func sortedBy[T cmp.Ordered](keys []T) []int {
 	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(keys[a], keys[b]) })
 	return idx
 }
+
+var _ InOrderPartials = (*HashAggregate)(nil)
+
+// MergesInOrder is true when every aggregate is exact in any order or
+// merges in input order (see mergesInOrder), so workers may fold splits
+// into partials merged in split order.
+func (h *HashAggregate) MergesInOrder() bool {
+	for _, a := range h.aggs {
+		if !exactInAnyOrder(a) && !mergesInOrder(a) {
+			return false
+		}
+	}
+	return true
+}

@@ -65,3 +65,19 @@ func exactInAnyOrder(a *expr.Aggregate) bool {
 	}
 	return false
 }
+
+// mergesInOrder reports whether a's partial states, merged in input
+// order, give its result: a floating-point sum as a sum of partial sums
+// (rounded differently from a row-by-row fold, but the same for given
+// input and splits), approx_percentile exactly while a group holds at
+// most accuracy values (its sketch keeps every value until then) and by
+// merged sketches past that.
+func mergesInOrder(a *expr.Aggregate) bool {
+	switch a.Name {
+	case "sum", "avg", "try_sum", "try_avg":
+		return len(a.Args) == 1 && !a.Distinct
+	case "approx_percentile", "percentile_approx":
+		return !a.Distinct
+	}
+	return false
+}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"strings"
@@ -144,7 +145,53 @@ type jsonReader struct {
 
 	keyBuf, lowBuf, strBuf []byte
 	stack                  []byte
+	// shape is the previous record's top-level keys in order, with what
+	// lookup said of each: lines of one file mostly share their keys,
+	// so a key that matches byte for byte skips scanning and lookup.
+	shape []shapeKey
 }
+
+// shapeKey is one key of the previous record: its literal (quotes
+// included, never with escapes, and the ':' when it followed at once)
+// and lookup's answer for it. lo and hi are the literal's first and last
+// eight bytes (lo masked when shorter), compared as words.
+type shapeKey struct {
+	lit    string
+	colon  bool
+	lo, hi uint64
+	mask   uint64
+	idx    int
+	exact  bool
+}
+
+func newShapeKey(lit []byte, colon bool, idx int, exact bool) shapeKey {
+	k := shapeKey{lit: string(lit), colon: colon, idx: idx, exact: exact}
+	var w [8]byte
+	copy(w[:], lit)
+	k.lo = binary.LittleEndian.Uint64(w[:])
+	k.mask = ^uint64(0)
+	if len(lit) < 8 {
+		k.mask = 1<<(8*len(lit)) - 1
+	} else {
+		k.hi = binary.LittleEndian.Uint64(lit[len(lit)-8:])
+	}
+	return k
+}
+
+// at reports whether b starts with the key's literal.
+func (k *shapeKey) at(b []byte) bool {
+	n := len(k.lit)
+	if len(b) < 8 || n > 16 {
+		return len(b) >= n && string(b[:n]) == k.lit
+	}
+	if (binary.LittleEndian.Uint64(b)^k.lo)&k.mask != 0 {
+		return false
+	}
+	return n <= 8 || len(b) >= n && binary.LittleEndian.Uint64(b[n-8:]) == k.hi
+}
+
+// maxShapeKeys bounds the keys remembered per record.
+const maxShapeKeys = 64
 
 var _ StatsReader = (*jsonReader)(nil)
 
@@ -342,21 +389,52 @@ func (r *jsonReader) scanTop(b []byte) error {
 	if i < len(b) && b[i] == '}' {
 		i++
 	} else {
-		for {
+		for n := 0; ; n++ {
 			if i >= len(b) || b[i] != '"' {
 				return synErr(b, i, "object key")
 			}
-			kend, esc, err := scanString(b, i)
-			if err != nil {
-				return err
+			var kend, idx int
+			var exact bool
+			if n < len(r.shape) && r.shape[n].at(b[i:]) {
+				// The literal has no backslash and ends in its only
+				// unescaped quote (and a ':'), so the key is exactly it.
+				sk := &r.shape[n]
+				idx, exact = sk.idx, sk.exact
+				if sk.colon {
+					i = skipWS(b, i+len(sk.lit))
+				} else {
+					kend = i + len(sk.lit)
+				}
+			} else {
+				end, esc, err := scanString(b, i)
+				if err != nil {
+					return err
+				}
+				kend = end
+				idx, exact = r.lookup(top, b[i:kend], esc)
+				if !esc && n <= len(r.shape) && n < maxShapeKeys {
+					colon := kend < len(b) && b[kend] == ':'
+					lit := b[i:kend]
+					if colon {
+						lit = b[i : kend+1]
+					}
+					sk := newShapeKey(lit, colon, idx, exact)
+					if n == len(r.shape) {
+						r.shape = append(r.shape, sk)
+					} else {
+						r.shape[n] = sk
+					}
+				}
 			}
-			idx, exact := r.lookup(top, b[i:kend], esc)
-			i = skipWS(b, kend)
-			if i >= len(b) || b[i] != ':' {
-				return synErr(b, i, "':'")
+			if kend > 0 {
+				i = skipWS(b, kend)
+				if i >= len(b) || b[i] != ':' {
+					return synErr(b, i, "':'")
+				}
+				i = skipWS(b, i+1)
 			}
-			i = skipWS(b, i+1)
 			var end int
+			var err error
 			if idx >= 0 {
 				end, err = r.validateValue(b, i)
 			} else {

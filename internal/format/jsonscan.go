@@ -37,14 +37,20 @@ func synErr(b []byte, i int, what string) error {
 	return &jsonError{off: i, msg: fmt.Sprintf("unexpected byte 0x%02x, expected %s", c, what)}
 }
 
-func isWS(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+// isWS tests c > ' ' first: between tokens there is mostly no
+// whitespace at all, so one comparison settles it.
+func isWS(c byte) bool { return c <= ' ' && (c == ' ' || c == '\t' || c == '\n' || c == '\r') }
 
 func skipWS(b []byte, i int) int {
-	for i < len(b) && isWS(b[i]) {
+	for i < len(b) && b[i] <= ' ' && isWS(b[i]) {
 		i++
 	}
 	return i
 }
+
+// scalarEnd marks the bytes that end an unquoted scalar (a number or a
+// literal) being skipped: ',', '}', ']' and whitespace.
+var scalarEnd = [256]bool{',': true, '}': true, ']': true, ' ': true, '\t': true, '\n': true, '\r': true}
 
 // scanString returns the offset just past the closing quote of the string
 // starting at b[i] == '"', and whether it holds escapes. Escapes are
@@ -52,47 +58,63 @@ func skipWS(b []byte, i int) int {
 // write them and rejecting the row helps nobody).
 func scanString(b []byte, i int) (end int, escaped bool, err error) {
 	j := i + 1
+	// Keys and most values end within 16 bytes: SWAR there, then the
+	// vectorised IndexByte, which wins on long strings (user agents).
+	for k := 0; k < 2 && j+8 <= len(b); k++ {
+		if m := quoteOrBackslash(binary.LittleEndian.Uint64(b[j:])); m != 0 {
+			j += bits.TrailingZeros64(m) / 8
+			if b[j] == '"' {
+				return j + 1, false, nil
+			}
+			return scanStringLong(b, i, j)
+		}
+		j += 8
+	}
+	return scanStringLong(b, i, j)
+}
+
+// scanStringLong goes on from b[j], inside the string that starts at
+// b[i]. Each quote and backslash is found once, so a long string with
+// many escapes still costs one pass.
+func scanStringLong(b []byte, i, j int) (int, bool, error) {
+	escaped := false
 	for {
-		j = nextQuoteOrBackslash(b, j)
-		if j >= len(b) {
+		q := bytes.IndexByte(b[j:], '"')
+		if q < 0 {
 			return 0, false, &jsonError{off: i, msg: "unterminated string"}
 		}
-		if b[j] == '"' {
-			return j + 1, escaped, nil
+		q += j
+		for {
+			bs := bytes.IndexByte(b[j:q], '\\')
+			if bs < 0 {
+				return q + 1, escaped, nil
+			}
+			j += bs
+			n, err := escapeLen(b, j)
+			if err != nil {
+				return 0, false, err
+			}
+			escaped = true
+			j += n
+			if j > q {
+				break // the quote at q was escaped
+			}
 		}
-		n, err := escapeLen(b, j)
-		if err != nil {
-			return 0, false, err
-		}
-		escaped = true
-		j += n
 	}
+}
+
+// quoteOrBackslash marks the bytes of x that are '"' or '\\' (exactly
+// the lowest one; higher marks may be false positives).
+func quoteOrBackslash(x uint64) uint64 {
+	q := x ^ (swarLo * '"')
+	e := x ^ (swarLo * '\\')
+	return ((q-swarLo)&^q | (e-swarLo)&^e) & swarHi
 }
 
 const (
 	swarLo = 0x0101010101010101
 	swarHi = 0x8080808080808080
 )
-
-// nextQuoteOrBackslash returns the index of the first '"' or '\\' at or
-// after j (len(b) if none), eight bytes at a time: string scanning is
-// most of the work of skipping unprojected fields.
-func nextQuoteOrBackslash(b []byte, j int) int {
-	for j+8 <= len(b) {
-		x := binary.LittleEndian.Uint64(b[j:])
-		q := x ^ (swarLo * '"')
-		e := x ^ (swarLo * '\\')
-		m := ((q-swarLo)&^q | (e-swarLo)&^e) & swarHi
-		if m != 0 {
-			return j + bits.TrailingZeros64(m)/8
-		}
-		j += 8
-	}
-	for j < len(b) && b[j] != '"' && b[j] != '\\' {
-		j++
-	}
-	return j
-}
 
 // escapeLen checks the escape at b[j] == '\\' and returns its length.
 func escapeLen(b []byte, j int) (int, error) {
@@ -324,11 +346,7 @@ func skipValue(b []byte, i int) (int, error) {
 		return 0, synErr(b, i, "value")
 	}
 	j := i
-	for j < len(b) {
-		c := b[j]
-		if c == ',' || c == '}' || c == ']' || isWS(c) {
-			break
-		}
+	for j < len(b) && !scalarEnd[b[j]] {
 		j++
 	}
 	return j, nil

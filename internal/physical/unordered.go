@@ -14,8 +14,15 @@ func markUnordered(p *Plan) {
 		if st == nil {
 			return
 		}
-		if sc := st.Scan; sc != nil && sc != p.StreamScan && len(st.Ops) > 0 && exec.TakesAnyOrder(st.Ops[0]) {
-			sc.Unordered = true
+		if sc := st.Scan; sc != nil && sc != p.StreamScan && len(st.Ops) > 0 {
+			switch {
+			case exec.TakesAnyOrder(st.Ops[0]):
+				sc.Unordered = true
+			case exec.MergesInOrder(st.Ops[0]):
+				// Not any order, but split-order merges of the workers'
+				// partials: an aggregate over floats, a percentile.
+				sc.MergeInOrder = true
+			}
 		}
 		for _, in := range st.Inputs {
 			mark(in)

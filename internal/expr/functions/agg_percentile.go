@@ -185,6 +185,36 @@ func (s *KLL) Merge(o *KLL) {
 
 // Quantiles returns the value at each rank fraction in ps.
 func (s *KLL) Quantiles(ps []float64) []float64 {
+	return s.quantiles(ps, nil)
+}
+
+// quantiles is Quantiles with scratch space for a sketch that never
+// compacted: its values all weigh 1, so the answer is an index into
+// them sorted.
+func (s *KLL) quantiles(ps []float64, scratch *[]float64) []float64 {
+	if len(s.Levels) == 1 && len(s.Levels[0]) > 0 {
+		var vals []float64
+		if scratch != nil {
+			vals = append((*scratch)[:0], s.Levels[0]...)
+			*scratch = vals
+		} else {
+			vals = slices.Clone(s.Levels[0])
+		}
+		slices.Sort(vals)
+		out := make([]float64, len(ps))
+		for i, p := range ps {
+			switch {
+			case s.HasMinMax && p == 0:
+				out[i] = s.Min
+			case s.HasMinMax && p == 1:
+				out[i] = s.Max
+			default:
+				t := int(math.Ceil(p * float64(len(vals))))
+				out[i] = vals[min(max(t-1, 0), len(vals)-1)]
+			}
+		}
+		return out
+	}
 	type wv struct {
 		v float64
 		w int64
@@ -273,6 +303,7 @@ func (a *percentileAcc) Merge(other Accumulator, mapping []uint32) error {
 }
 
 func (a *percentileAcc) Result(n int) (arrow.Array, error) {
+	var scratch []float64
 	if !a.many {
 		out := make([]float64, n)
 		valid := newValidity(n)
@@ -282,7 +313,7 @@ func (a *percentileAcc) Result(n int) (arrow.Array, error) {
 				vb[g>>3] &^= 1 << (uint(g) & 7)
 				continue
 			}
-			out[g] = a.gs[g].Quantiles(a.ps)[0]
+			out[g] = a.gs[g].quantiles(a.ps, &scratch)[0]
 		}
 		return a.asType(fixedArray(types.Double, out, valid))
 	}
@@ -295,7 +326,7 @@ func (a *percentileAcc) Result(n int) (arrow.Array, error) {
 			continue
 		}
 		b.Append(true)
-		vb.AppendValues(a.gs[g].Quantiles(a.ps), nil)
+		vb.AppendValues(a.gs[g].quantiles(a.ps, &scratch), nil)
 	}
 	return a.asType(b.NewArray())
 }

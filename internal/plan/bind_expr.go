@@ -93,6 +93,8 @@ func (eb *exprBinder) bindNode(e sql.Expr) (expr.Expr, error) {
 			return expr.Call("negate", x)
 		case sql.OpNot:
 			return expr.Call("not", x)
+		case sql.OpBitNot:
+			return expr.Call("~", x)
 		}
 		return x, nil
 	case *sql.Binary:

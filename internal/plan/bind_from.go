@@ -293,11 +293,14 @@ func (b *Binder) bindValues(v *sql.Values) (Node, error) {
 	return NewValues(names, ts, rows), nil
 }
 
-// bindSetOp binds UNION [ALL]: inputs are cast to common column types.
+// bindSetOp binds UNION, INTERSECT and EXCEPT [ALL]: inputs are cast to
+// common column types.
 func (b *Binder) bindSetOp(s *sql.SetOp) (Node, error) {
-	if !strings.EqualFold(s.Op, sql.SetUnion) {
-		return nil, errAt(s, "%s is not supported yet", s.Op)
+	op := strings.ToUpper(s.Op)
+	if op != sql.SetUnion && op != sql.SetIntersect && op != sql.SetExcept {
+		return nil, errAt(s, "%s is not supported", s.Op)
 	}
+	streamSeen := b.streamSeen
 	l, err := b.bindBody(s.L)
 	if err != nil {
 		return nil, err
@@ -306,15 +309,20 @@ func (b *Binder) bindSetOp(s *sql.SetOp) (Node, error) {
 	if err != nil {
 		return nil, err
 	}
+	if op != sql.SetUnion && b.Streaming && !streamSeen && b.streamSeen {
+		// Spark refuses these on a stream too: a row's count on either
+		// side can change with every epoch.
+		return nil, errAt(s, "%s is not supported on a stream; only UNION ALL is", op)
+	}
 	ls, rs := l.Schema(), r.Schema()
 	if ls.NumFields() != rs.NumFields() {
-		return nil, errAt(s, "UNION inputs have different numbers of columns: %d and %d", ls.NumFields(), rs.NumFields())
+		return nil, errAt(s, "%s inputs have different numbers of columns: %d and %d", op, ls.NumFields(), rs.NumFields())
 	}
 	ts := make([]arrow.DataType, ls.NumFields())
 	for i := range ts {
 		c, ok := commonType(ls.Field(i).Type, rs.Field(i).Type)
 		if !ok {
-			return nil, errAt(s, "UNION column %d (%s) mixes %s and %s", i+1, ls.Field(i).Name, typeName(ls.Field(i).Type), typeName(rs.Field(i).Type))
+			return nil, errAt(s, "%s column %d (%s) mixes %s and %s", op, i+1, ls.Field(i).Name, typeName(ls.Field(i).Type), typeName(rs.Field(i).Type))
 		}
 		ts[i] = c
 	}
@@ -327,6 +335,9 @@ func (b *Binder) bindSetOp(s *sql.SetOp) (Node, error) {
 	}
 	if r, err = castTo(r, names, ts); err != nil {
 		return nil, errAt(s, "%v", err)
+	}
+	if op != sql.SetUnion {
+		return &SetOperation{Op: op, All: s.All, Left: l, Right: r}, nil
 	}
 	var inputs []Node
 	for _, in := range []Node{l, r} {

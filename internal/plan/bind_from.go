@@ -65,6 +65,11 @@ func (b *Binder) bindFrom(t sql.TableExpr) (Node, *scope, error) {
 		if err != nil {
 			return nil, nil, err
 		}
+		if len(te.Columns) > 0 {
+			if n, err = renameColumns(n, te.Columns); err != nil {
+				return nil, nil, errAt(te, "%s(%s): %v", te.Alias, strings.Join(te.Columns, ", "), err)
+			}
+		}
 		return n, scopeFor(te.Alias, n.Schema(), nil), nil
 	case *sql.Join:
 		return b.bindJoin(te)
@@ -352,6 +357,24 @@ func (b *Binder) bindSetOp(s *sql.SetOp) (Node, error) {
 		n = &Distinct{Input: n}
 	}
 	return n, nil
+}
+
+// renameColumns gives n's columns the names of t(a, b, ...), one for each.
+func renameColumns(n Node, names []string) (Node, error) {
+	sch := n.Schema()
+	if len(names) != sch.NumFields() {
+		return nil, fmt.Errorf("%d column aliases for %d columns", len(names), sch.NumFields())
+	}
+	seen := map[string]bool{}
+	exprs := make([]expr.Expr, len(names))
+	for i, f := range sch.Fields() {
+		if seen[strings.ToLower(names[i])] {
+			return nil, fmt.Errorf("column alias %s is repeated", names[i])
+		}
+		seen[strings.ToLower(names[i])] = true
+		exprs[i] = expr.Col(i, f.Name, f.Type)
+	}
+	return &Project{Input: n, Exprs: exprs, Names: append([]string{}, names...)}, nil
 }
 
 // castTo projects n to the given names and types, casting where needed.

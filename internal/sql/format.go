@@ -277,7 +277,7 @@ func (e *Extract) format(b *strings.Builder) {
 
 // callNeedsQuote lists names that the parser reads as special forms when
 // followed by '(' and so must be back-quoted to stay ordinary calls.
-var callNeedsQuote = map[string]bool{"CAST": true, "TRY_CAST": true, "EXTRACT": true}
+var callNeedsQuote = map[string]bool{"CAST": true, "TRY_CAST": true, "EXTRACT": true, "COLLATE": true}
 
 func (e *Call) format(b *strings.Builder) {
 	name := QuoteIdent(e.Name)

@@ -569,6 +569,10 @@ func (p *parser) call() (Expr, error) {
 		}
 		return nil, err
 	}
+	if lit, ok := args[len(args)-1].(*Literal); ok && len(args) == 2 && lit.Kind == LitString && strings.EqualFold(c.Name, "collate") && !name.quoted {
+		// collate(s, 'UTF8_LCASE') is Spark's function form of s COLLATE UTF8_LCASE.
+		return &Collate{At: c.At, X: args[0], Name: lit.Value}, nil
+	}
 	return c, p.callSuffix(c)
 }
 

@@ -31,6 +31,7 @@ var sparkSyntax = []struct{ in, want string }{
 	{"SELECT (a, b) = (1, 2), (a, b) IN ((1, 2), (3, 4))", "SELECT struct(a, b) = struct(1, 2), struct(a, b) IN (struct(1, 2), struct(3, 4))"},
 	{"SELECT name COLLATE UTF8_LCASE = 'A'", ""},
 	{"SELECT collate FROM t", ""},
+	{"SELECT collate(s, 'UTF8_LCASE'), `collate`(s, 'x')", "SELECT s COLLATE UTF8_LCASE, `collate`(s, 'x')"},
 	// Special argument forms.
 	{"SELECT position('b' IN s), position('b', s, 2)", "SELECT position('b', s), position('b', s, 2)"},
 	{"SELECT trim(BOTH 'x' FROM s), trim(LEADING FROM s), trim(TRAILING 'y' FROM s), trim(FROM s), trim('x' FROM s)",

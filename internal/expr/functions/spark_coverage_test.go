@@ -30,6 +30,7 @@ var syntaxForms = map[string]string{
 	"map_filter":       "lambda",
 	"transform_values": "lambda",
 	"transform_keys":   "lambda",
+	"collate":          "s COLLATE name",
 }
 
 const (

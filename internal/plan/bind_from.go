@@ -342,6 +342,12 @@ func (b *Binder) bindSetOp(s *sql.SetOp) (Node, error) {
 		return nil, errAt(s, "%v", err)
 	}
 	if op != sql.SetUnion {
+		for i, t := range ts {
+			if hasMap(t) {
+				// As Spark: maps have no equality to count rows by.
+				return nil, errAt(s, "%s cannot compare MAP columns: column %d (%s) is %s", op, i+1, names[i], typeName(t))
+			}
+		}
 		return &SetOperation{Op: op, All: s.All, Left: l, Right: r}, nil
 	}
 	var inputs []Node
@@ -357,6 +363,23 @@ func (b *Binder) bindSetOp(s *sql.SetOp) (Node, error) {
 		n = &Distinct{Input: n}
 	}
 	return n, nil
+}
+
+// hasMap reports a MAP type, also inside a struct or array.
+func hasMap(t arrow.DataType) bool {
+	switch tt := t.(type) {
+	case *arrow.MapType:
+		return true
+	case *arrow.ListType:
+		return hasMap(tt.Elem())
+	case *arrow.StructType:
+		for _, f := range tt.Fields() {
+			if hasMap(f.Type) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // renameColumns gives n's columns the names of t(a, b, ...), one for each.

@@ -12,9 +12,9 @@ import (
 // compares bytes; UTF8_LCASE compares the lower-case forms. Strings carry
 // no collation in Sluice's types, so x COLLATE UTF8_LCASE is bound where
 // it is compared: an operand of =, <>, <, <=, >, >=, <=>, IN or BETWEEN
-// makes the whole comparison compare lower(x) with lower(y). Anywhere else
-// (GROUP BY, ORDER BY, DISTINCT, a SELECT item) it is refused rather than
-// silently compared byte-wise.
+// makes the whole comparison compare lower(x) with lower(y), and an ORDER
+// BY item sorts by lower(x). Anywhere else (GROUP BY, DISTINCT, a SELECT
+// item) it is refused rather than silently compared byte-wise.
 
 const (
 	collationBinary = "UTF8_BINARY"
@@ -102,7 +102,7 @@ func (eb *exprBinder) bindCollate(c *sql.Collate) (expr.Expr, error) {
 		return nil, errAt(c, "COLLATE %s needs a STRING, got %s", name, typeName(x.Type()))
 	}
 	if name == collationLCase {
-		return nil, errAt(c, "COLLATE UTF8_LCASE is only supported on an operand of a comparison (=, <>, <, <=, >, >=, <=>, IN, BETWEEN); group or sort by lower(x) instead")
+		return nil, errAt(c, "COLLATE UTF8_LCASE is only supported on an operand of a comparison (=, <>, <, <=, >, >=, <=>, IN, BETWEEN) or an ORDER BY item; group by lower(x) instead")
 	}
 	return x, nil
 }
@@ -114,4 +114,33 @@ func isComparison(op string) bool {
 		return true
 	}
 	return false
+}
+
+// collatedOrder rewrites ORDER BY x COLLATE c items: UTF8_LCASE sorts by
+// lower(x), UTF8_BINARY by x. Items are copied, never changed in place.
+func collatedOrder(items []*sql.OrderItem) ([]*sql.OrderItem, error) {
+	var out []*sql.OrderItem
+	for i, o := range items {
+		c, ok := o.Expr.(*sql.Collate)
+		if !ok {
+			continue
+		}
+		name, err := collationOf(c)
+		if err != nil {
+			return nil, err
+		}
+		if out == nil {
+			out = append([]*sql.OrderItem{}, items...)
+		}
+		cp := *o
+		cp.Expr = c.X
+		if name == collationLCase {
+			cp.Expr = &sql.Call{At: c.At, Name: "lower", Args: []sql.Expr{c.X}}
+		}
+		out[i] = &cp
+	}
+	if out == nil {
+		return items, nil
+	}
+	return out, nil
 }

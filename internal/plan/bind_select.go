@@ -35,6 +35,10 @@ func (it selectItem) name() string {
 
 // bindSelect binds one SELECT block with the ORDER BY of its query.
 func (b *Binder) bindSelect(sel *sql.Select, orderBy []*sql.OrderItem) (Node, error) {
+	orderBy, err := collatedOrder(orderBy)
+	if err != nil {
+		return nil, err
+	}
 	var input Node
 	var sc *scope
 	if sel.From == nil {

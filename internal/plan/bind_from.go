@@ -14,6 +14,9 @@ import (
 func (b *Binder) bindFrom(t sql.TableExpr) (Node, *scope, error) {
 	switch te := t.(type) {
 	case *sql.TableName:
+		if len(te.Columns) > 0 {
+			return b.bindRenamedTable(te)
+		}
 		alias := te.Alias
 		if alias == "" {
 			// db.t and catalog.db.t are named t in the query, as in Spark.
@@ -380,6 +383,38 @@ func hasMap(t arrow.DataType) bool {
 		}
 	}
 	return false
+}
+
+// bindRenamedTable binds t AS x(a, b, ...): the table's visible columns,
+// renamed; its hidden ones are not reachable through x.
+func (b *Binder) bindRenamedTable(te *sql.TableName) (Node, *scope, error) {
+	plain := *te
+	plain.Columns = nil
+	n, sc, err := b.bindFrom(&plain)
+	if err != nil {
+		return nil, nil, err
+	}
+	alias := te.Alias
+	if alias == "" {
+		parts := sql.SplitName(te.Name)
+		alias = parts[len(parts)-1]
+	}
+	var exprs []expr.Expr
+	var names []string
+	for _, c := range sc.cols {
+		if !c.Hidden {
+			exprs = append(exprs, expr.Col(c.Index, c.Name, c.Type))
+			names = append(names, c.Name)
+		}
+	}
+	var out Node = n
+	if len(exprs) != n.Schema().NumFields() {
+		out = &Project{Input: n, Exprs: exprs, Names: names}
+	}
+	if out, err = renameColumns(out, te.Columns); err != nil {
+		return nil, nil, errAt(te, "%s(%s): %v", alias, strings.Join(te.Columns, ", "), err)
+	}
+	return out, scopeFor(alias, out.Schema(), nil), nil
 }
 
 // renameColumns gives n's columns the names of t(a, b, ...), one for each.

@@ -426,6 +426,9 @@ type TableName struct {
 	Name   string
 	Alias  string
 	Format string // json, csv or parquet: a direct file query
+	// Columns rename the table's columns (t AS x(a, b)); nil when not
+	// written.
+	Columns []string
 }
 
 // SubqueryTable is (query) [AS] alias [(col, ...)] in FROM; VALUES ...

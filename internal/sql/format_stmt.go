@@ -155,10 +155,14 @@ func aliasString(a string) string {
 }
 
 func (t *TableName) String() string {
+	s := QuoteName(t.Name) + aliasString(t.Alias)
 	if t.Format != "" {
-		return t.Format + "." + QuoteIdent(t.Name) + aliasString(t.Alias)
+		s = t.Format + "." + QuoteIdent(t.Name) + aliasString(t.Alias)
 	}
-	return QuoteName(t.Name) + aliasString(t.Alias)
+	if len(t.Columns) > 0 {
+		s += "(" + identList(t.Columns) + ")"
+	}
+	return s
 }
 
 func (t *SubqueryTable) String() string {

@@ -451,19 +451,19 @@ func (p *parser) tablePrimary() (TableExpr, error) {
 		}
 		return st, nil
 	}
-	if tn := p.directFiles(); tn != nil {
-		var err error
-		if tn.Alias, err = p.alias(); err != nil {
+	tn := p.directFiles()
+	if tn == nil {
+		name, at, err := p.qualifiedName("table name")
+		if err != nil {
 			return nil, err
 		}
-		return tn, nil
+		tn = &TableName{At: at, Name: name}
 	}
-	name, at, err := p.qualifiedName("table name")
-	if err != nil {
+	var err error
+	if tn.Alias, err = p.alias(); err != nil {
 		return nil, err
 	}
-	tn := &TableName{At: at, Name: name}
-	if tn.Alias, err = p.alias(); err != nil {
+	if tn.Columns, err = p.columnAliases(tn.Alias); err != nil {
 		return nil, err
 	}
 	return tn, nil

@@ -44,6 +44,7 @@ var sparkSyntax = []struct{ in, want string }{
 	{"SELECT * FROM VALUES (1, 'a'), (2, 'b') AS t(id, name)", "SELECT * FROM (VALUES (1, 'a'), (2, 'b')) AS t(id, name)"},
 	{"SELECT * FROM (VALUES 1, 2) t(x)", "SELECT * FROM (VALUES (1), (2)) AS t(x)"},
 	{"SELECT * FROM (SELECT 1, 2) AS s(a, b)", ""},
+	{"SELECT x.a FROM t x(a, b) JOIN json.`/d/f.json` AS j(c) ON x.a = j.c", "SELECT x.a FROM t AS x(a, b) INNER JOIN json.`/d/f.json` AS j(c) ON x.a = j.c"},
 	// Nested types still close with >> and >>>.
 	{"SELECT CAST(a AS ARRAY<ARRAY<INT>>), CAST(b AS MAP<STRING, ARRAY<ARRAY<INT>>>)", ""},
 }

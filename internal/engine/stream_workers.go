@@ -43,6 +43,7 @@ func (e *Engine) runWorker(ctx context.Context, rs *runningStream, q *stream.Que
 	if !ok {
 		return fmt.Errorf("stream %s: its source cannot be shared by workers", q.Name)
 	}
+	defer e.watchWorkerStop(ctx, rs, q.Checkpoint, src)()
 	if len(ops) > 0 {
 		if at, wa, ok := keyedSplit(q.Root, ops); ok {
 			return e.runKeyed(ctx, rs, q, src, workers, at, wa, opts)
@@ -55,7 +56,6 @@ func (e *Engine) runWorker(ctx context.Context, rs *runningStream, q *stream.Que
 // runSlots runs q in the first free worker slot.
 func (e *Engine) runSlots(ctx context.Context, rs *runningStream, q *stream.Query, w connector.Worker, workers int) error {
 	base := q.Checkpoint
-	defer e.watchWorkerStop(ctx, rs, base, src)()
 	for slot := 0; slot < workers; slot++ {
 		if err := w.SetWorker(slot, workers); err != nil {
 			return fmt.Errorf("stream %s: %w", q.Name, err)

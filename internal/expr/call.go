@@ -175,6 +175,7 @@ var infix = map[string]string{
 	"+": "+", "-": "-", "*": "*", "/": "/", "%": "%", "=": "=", "<>": "<>", "<": "<", "<=": "<=",
 	">": ">", ">=": ">=", "<=>": "<=>", "and": "AND", "or": "OR", "||": "||",
 	"like": "LIKE", "ilike": "ILIKE",
+	"&": "&", "|": "|", "^": "^", "<<": "<<", ">>": ">>", ">>>": ">>>", "div": "DIV",
 }
 
 var postfix = map[string]string{
@@ -239,10 +240,13 @@ func (c *CallExpr) writeTo(b *strings.Builder) {
 		return
 	}
 	switch c.Name {
-	case "not", "negate":
-		if c.Name == "not" {
+	case "not", "negate", "~":
+		switch c.Name {
+		case "not":
 			b.WriteString("(NOT ")
-		} else {
+		case "~":
+			b.WriteString("(~ ")
+		default:
 			b.WriteString("(- ")
 		}
 		writeExpr(b, c.Args[0])

@@ -188,6 +188,12 @@ func (c *compiler) build(n plan.Node) (*localStage, error) {
 		return &localStage{Stage: st}, nil
 	case *plan.Join:
 		return c.join(t)
+	case *plan.SetOperation:
+		low, err := t.Lower()
+		if err != nil {
+			return nil, err
+		}
+		return c.build(low)
 	case *plan.Aggregate:
 		if c.streaming && onStreamPath(t.Input) {
 			in, err := c.build(t.Input)

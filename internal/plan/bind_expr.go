@@ -1,10 +1,12 @@
 package plan
 
 import (
+	"encoding/hex"
 	"math/big"
 	"strconv"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"sluice/internal/connector"
@@ -94,11 +96,26 @@ func (eb *exprBinder) bindNode(e sql.Expr) (expr.Expr, error) {
 			return expr.Call("negate", x)
 		case sql.OpNot:
 			return expr.Call("not", x)
+		case sql.OpBitNot:
+			return expr.Call("~", x)
 		}
 		return x, nil
 	case *sql.Binary:
 		if t.Op == sql.OpAnd || t.Op == sql.OpOr {
 			return eb.bindChain(t)
+		}
+		if isComparison(t.Op) {
+			coll, err := comparisonCollation(t.L, t.R)
+			if err != nil {
+				return nil, err
+			}
+			if coll != "" {
+				lr, err := eb.bindCollatedAll([]sql.Expr{t.L, t.R}, coll)
+				if err != nil {
+					return nil, err
+				}
+				return expr.Call(strings.ToLower(t.Op), lr...)
+			}
 		}
 		l, err := eb.bind(t.L)
 		if err != nil {
@@ -124,17 +141,21 @@ func (eb *exprBinder) bindNode(e sql.Expr) (expr.Expr, error) {
 		}
 		return expr.Call("not", r)
 	case *sql.InList:
-		x, err := eb.bind(t.X)
+		coll, err := comparisonCollation(append([]sql.Expr{t.X}, t.List...)...)
 		if err != nil {
 			return nil, err
 		}
-		list, err := eb.bindAll(t.List)
+		all, err := eb.bindCollatedAll(append([]sql.Expr{t.X}, t.List...), coll)
 		if err != nil {
 			return nil, err
 		}
-		return expr.In(x, list, t.Not)
+		return expr.In(all[0], all[1:], t.Not)
 	case *sql.Between:
-		args, err := eb.bindAll([]sql.Expr{t.X, t.Lo, t.Hi})
+		coll, err := comparisonCollation(t.X, t.Lo, t.Hi)
+		if err != nil {
+			return nil, err
+		}
+		args, err := eb.bindCollatedAll([]sql.Expr{t.X, t.Lo, t.Hi}, coll)
 		if err != nil {
 			return nil, err
 		}
@@ -211,6 +232,8 @@ func (eb *exprBinder) bindNode(e sql.Expr) (expr.Expr, error) {
 		return expr.Call("extract", f, x)
 	case *sql.Call:
 		return eb.bindCall(t)
+	case *sql.Collate:
+		return eb.bindCollate(t)
 	case *sql.Lambda:
 		return nil, errAt(t, "a lambda is only allowed as an argument of transform, filter, exists, forall or aggregate")
 	case *sql.Subquery, *sql.Exists:
@@ -295,6 +318,18 @@ func (eb *exprBinder) bindCall(c *sql.Call) (expr.Expr, error) {
 	}
 	if !expr.IsFunction(name) {
 		return nil, errAt(c, "unknown function %s%s", c.Name, suggest.DidYouMean(c.Name, expr.FunctionNames()))
+	}
+	if coll, ok := firstArg(c).(*sql.Collate); ok && name == "collation" && len(c.Args) == 1 {
+		// The collation is not part of the value's type, so it is read
+		// from the syntax.
+		if _, err := eb.bindCollated(coll, ""); err != nil {
+			return nil, err
+		}
+		cname, err := collationOf(coll)
+		if err != nil {
+			return nil, err
+		}
+		return expr.Lit("SYSTEM.BUILTIN."+cname, types.String)
 	}
 	args, err := eb.bindAll(c.Args)
 	if err != nil {
@@ -418,6 +453,12 @@ func bindLiteral(l *sql.Literal) (expr.Expr, error) {
 		return expr.Lit(ts, types.Timestamp)
 	case sql.LitInterval:
 		return expr.Lit(l.Interval, types.Interval)
+	case sql.LitBinary:
+		v, err := hex.DecodeString(l.Value)
+		if err != nil {
+			return nil, errAt(l, "invalid binary literal X'%s'", l.Value)
+		}
+		return expr.Lit(v, arrow.BinaryTypes.Binary)
 	}
 	return nil, errAt(l, "unsupported literal %s", l.Value)
 }
@@ -461,6 +502,13 @@ func literalInt(e sql.Expr) (int, bool) {
 	}
 	v, err := strconv.Atoi(l.Value)
 	return v, err == nil
+}
+
+func firstArg(c *sql.Call) sql.Expr {
+	if len(c.Args) == 0 {
+		return nil
+	}
+	return c.Args[0]
 }
 
 func describeCall(c *sql.Call) string {

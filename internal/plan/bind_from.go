@@ -14,6 +14,9 @@ import (
 func (b *Binder) bindFrom(t sql.TableExpr) (Node, *scope, error) {
 	switch te := t.(type) {
 	case *sql.TableName:
+		if len(te.Columns) > 0 {
+			return b.bindRenamedTable(te)
+		}
 		alias := te.Alias
 		if alias == "" {
 			// db.t and catalog.db.t are named t in the query, as in Spark.
@@ -64,6 +67,11 @@ func (b *Binder) bindFrom(t sql.TableExpr) (Node, *scope, error) {
 		n, _, err := b.bindQuery(te.Query)
 		if err != nil {
 			return nil, nil, err
+		}
+		if len(te.Columns) > 0 {
+			if n, err = renameColumns(n, te.Columns); err != nil {
+				return nil, nil, errAt(te, "%s(%s): %v", te.Alias, strings.Join(te.Columns, ", "), err)
+			}
 		}
 		return n, scopeFor(te.Alias, n.Schema(), nil), nil
 	case *sql.Join:
@@ -369,11 +377,14 @@ func (b *Binder) bindValues(v *sql.Values) (Node, error) {
 	return NewValues(names, ts, rows), nil
 }
 
-// bindSetOp binds UNION [ALL]: inputs are cast to common column types.
+// bindSetOp binds UNION, INTERSECT and EXCEPT [ALL]: inputs are cast to
+// common column types.
 func (b *Binder) bindSetOp(s *sql.SetOp) (Node, error) {
-	if !strings.EqualFold(s.Op, sql.SetUnion) {
-		return nil, errAt(s, "%s is not supported yet", s.Op)
+	op := strings.ToUpper(s.Op)
+	if op != sql.SetUnion && op != sql.SetIntersect && op != sql.SetExcept {
+		return nil, errAt(s, "%s is not supported", s.Op)
 	}
+	streamSeen := b.streamSeen
 	l, err := b.bindBody(s.L)
 	if err != nil {
 		return nil, err
@@ -382,15 +393,20 @@ func (b *Binder) bindSetOp(s *sql.SetOp) (Node, error) {
 	if err != nil {
 		return nil, err
 	}
+	if op != sql.SetUnion && b.Streaming && !streamSeen && b.streamSeen {
+		// Spark refuses these on a stream too: a row's count on either
+		// side can change with every epoch.
+		return nil, errAt(s, "%s is not supported on a stream; only UNION ALL is", op)
+	}
 	ls, rs := l.Schema(), r.Schema()
 	if ls.NumFields() != rs.NumFields() {
-		return nil, errAt(s, "UNION inputs have different numbers of columns: %d and %d", ls.NumFields(), rs.NumFields())
+		return nil, errAt(s, "%s inputs have different numbers of columns: %d and %d", op, ls.NumFields(), rs.NumFields())
 	}
 	ts := make([]arrow.DataType, ls.NumFields())
 	for i := range ts {
 		c, ok := commonType(ls.Field(i).Type, rs.Field(i).Type)
 		if !ok {
-			return nil, errAt(s, "UNION column %d (%s) mixes %s and %s", i+1, ls.Field(i).Name, typeName(ls.Field(i).Type), typeName(rs.Field(i).Type))
+			return nil, errAt(s, "%s column %d (%s) mixes %s and %s", op, i+1, ls.Field(i).Name, typeName(ls.Field(i).Type), typeName(rs.Field(i).Type))
 		}
 		ts[i] = c
 	}
@@ -403,6 +419,15 @@ func (b *Binder) bindSetOp(s *sql.SetOp) (Node, error) {
 	}
 	if r, err = castTo(r, names, ts); err != nil {
 		return nil, errAt(s, "%v", err)
+	}
+	if op != sql.SetUnion {
+		for i, t := range ts {
+			if hasMap(t) {
+				// As Spark: maps have no equality to count rows by.
+				return nil, errAt(s, "%s cannot compare MAP columns: column %d (%s) is %s", op, i+1, names[i], typeName(t))
+			}
+		}
+		return &SetOperation{Op: op, All: s.All, Left: l, Right: r}, nil
 	}
 	var inputs []Node
 	for _, in := range []Node{l, r} {
@@ -417,6 +442,73 @@ func (b *Binder) bindSetOp(s *sql.SetOp) (Node, error) {
 		n = &Distinct{Input: n}
 	}
 	return n, nil
+}
+
+// hasMap reports a MAP type, also inside a struct or array.
+func hasMap(t arrow.DataType) bool {
+	switch tt := t.(type) {
+	case *arrow.MapType:
+		return true
+	case *arrow.ListType:
+		return hasMap(tt.Elem())
+	case *arrow.StructType:
+		for _, f := range tt.Fields() {
+			if hasMap(f.Type) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// bindRenamedTable binds t AS x(a, b, ...): the table's visible columns,
+// renamed; its hidden ones are not reachable through x.
+func (b *Binder) bindRenamedTable(te *sql.TableName) (Node, *scope, error) {
+	plain := *te
+	plain.Columns = nil
+	n, sc, err := b.bindFrom(&plain)
+	if err != nil {
+		return nil, nil, err
+	}
+	alias := te.Alias
+	if alias == "" {
+		parts := sql.SplitName(te.Name)
+		alias = parts[len(parts)-1]
+	}
+	var exprs []expr.Expr
+	var names []string
+	for _, c := range sc.cols {
+		if !c.Hidden {
+			exprs = append(exprs, expr.Col(c.Index, c.Name, c.Type))
+			names = append(names, c.Name)
+		}
+	}
+	var out Node = n
+	if len(exprs) != n.Schema().NumFields() {
+		out = &Project{Input: n, Exprs: exprs, Names: names}
+	}
+	if out, err = renameColumns(out, te.Columns); err != nil {
+		return nil, nil, errAt(te, "%s(%s): %v", alias, strings.Join(te.Columns, ", "), err)
+	}
+	return out, scopeFor(alias, out.Schema(), nil), nil
+}
+
+// renameColumns gives n's columns the names of t(a, b, ...), one for each.
+func renameColumns(n Node, names []string) (Node, error) {
+	sch := n.Schema()
+	if len(names) != sch.NumFields() {
+		return nil, fmt.Errorf("%d column aliases for %d columns", len(names), sch.NumFields())
+	}
+	seen := map[string]bool{}
+	exprs := make([]expr.Expr, len(names))
+	for i, f := range sch.Fields() {
+		if seen[strings.ToLower(names[i])] {
+			return nil, fmt.Errorf("column alias %s is repeated", names[i])
+		}
+		seen[strings.ToLower(names[i])] = true
+		exprs[i] = expr.Col(i, f.Name, f.Type)
+	}
+	return &Project{Input: n, Exprs: exprs, Names: append([]string{}, names...)}, nil
 }
 
 // castTo projects n to the given names and types, casting where needed.

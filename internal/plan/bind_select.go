@@ -40,6 +40,10 @@ func (b *Binder) bindSelect(sel *sql.Select, orderBy []*sql.OrderItem) (Node, er
 	savedGroup := b.groupSubqueries
 	b.groupSubqueries = nil
 	defer func() { b.groupSubqueries = savedGroup }()
+	orderBy, err := collatedOrder(orderBy)
+	if err != nil {
+		return nil, err
+	}
 	var input Node
 	var sc *scope
 	if sel.From == nil {

@@ -157,7 +157,11 @@ func (b *Binder) bindQuery(q *sql.Query) (Node, *scope, error) {
 	}
 	if len(q.OrderBy) > 0 {
 		sc := scopeFor("", n.Schema(), nil)
-		keys, err := b.bindOrderOutput(q.OrderBy, n, sc)
+		items, err := collatedOrder(q.OrderBy)
+		if err != nil {
+			return nil, nil, err
+		}
+		keys, err := b.bindOrderOutput(items, n, sc)
 		if err != nil {
 			return nil, nil, err
 		}

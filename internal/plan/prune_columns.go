@@ -169,7 +169,7 @@ func prune(n Node, need map[int]bool) (Node, map[int]int, error) {
 			return nil, nil, err
 		}
 		return &Limit{Input: child, N: t.N, Offset: t.Offset}, m, nil
-	case *Distinct, *Union:
+	case *Distinct, *Union, *SetOperation:
 		// Every column takes part in duplicate elimination / must line up.
 		kids := n.Children()
 		nk := make([]Node, len(kids))

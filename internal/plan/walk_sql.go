@@ -38,6 +38,8 @@ func sqlChildren(e sql.Expr) []sql.Expr {
 		kids = []sql.Expr{t.X}
 	case *sql.Extract:
 		kids = []sql.Expr{t.X}
+	case *sql.Collate:
+		kids = []sql.Expr{t.X}
 	case *sql.InSubquery:
 		kids = []sql.Expr{t.X}
 	case *sql.Call:

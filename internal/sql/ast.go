@@ -68,6 +68,7 @@ type LitKind int
 //   - LitInterval: the interval text, e.g. "5 MINUTES" or "1 hour 30 minutes";
 //     Literal.Interval holds its parsed value
 //   - LitIdent: only in options, a bare identifier such as json or append
+//   - LitBinary: X'0A1B', upper-case hex digits of an even count ("0A1B")
 const (
 	LitNull LitKind = iota
 	LitBool
@@ -79,9 +80,10 @@ const (
 	LitTimestamp
 	LitInterval
 	LitIdent
+	LitBinary
 )
 
-var litKindNames = [...]string{"NULL", "BOOLEAN", "INTEGER", "DECIMAL", "FLOAT", "STRING", "DATE", "TIMESTAMP", "INTERVAL", "IDENT"}
+var litKindNames = [...]string{"NULL", "BOOLEAN", "INTEGER", "DECIMAL", "FLOAT", "STRING", "DATE", "TIMESTAMP", "INTERVAL", "IDENT", "BINARY"}
 
 func (k LitKind) String() string {
 	if int(k) < len(litKindNames) {
@@ -118,12 +120,14 @@ const (
 	OpNeg = "-"
 	OpPos = "+"
 	OpNot = "NOT"
+	// OpBitNot is Spark's ~x, the bitwise complement of an integer.
+	OpBitNot = "~"
 )
 
-// Unary is -x, +x or NOT x.
+// Unary is -x, +x, ~x or NOT x (also written !x).
 type Unary struct {
 	At Pos
-	Op string // OpNeg, OpPos or OpNot
+	Op string // OpNeg, OpPos, OpBitNot or OpNot
 	X  Expr
 }
 
@@ -146,6 +150,15 @@ const (
 	OpNullSafeEq = "<=>"
 	OpAnd        = "AND"
 	OpOr         = "OR"
+	// Spark's integer operators: bitwise and, or, xor, the shifts (>>>
+	// is the unsigned one) and a DIV b, the integral quotient.
+	OpBitAnd     = "&"
+	OpBitOr      = "|"
+	OpBitXor     = "^"
+	OpShiftLeft  = "<<"
+	OpShiftRight = ">>"
+	OpShiftRU    = ">>>"
+	OpIntDiv     = "DIV"
 )
 
 // Binary is L op R for arithmetic, comparison, || and AND/OR.
@@ -380,16 +393,19 @@ type SelectItem struct {
 	Aliases []string
 }
 
-// Set operators.
+// Set operators. MINUS is read as EXCEPT.
 const (
-	SetUnion = "UNION"
+	SetUnion     = "UNION"
+	SetIntersect = "INTERSECT"
+	SetExcept    = "EXCEPT"
 )
 
-// SetOp is L UNION [ALL | DISTINCT] R. All is false for UNION and UNION
-// DISTINCT, which remove duplicates.
+// SetOp is L op [ALL | DISTINCT] R. All is false for the DISTINCT forms
+// (the default), which remove duplicates. INTERSECT binds tighter than
+// UNION and EXCEPT, which are left-associative at one level.
 type SetOp struct {
 	At   Pos
-	Op   string // SetUnion
+	Op   string // SetUnion, SetIntersect or SetExcept
 	All  bool
 	L, R QueryBody
 }
@@ -418,13 +434,19 @@ type TableName struct {
 	Name   string
 	Alias  string
 	Format string // json, csv or parquet: a direct file query
+	// Columns rename the table's columns (t AS x(a, b)); nil when not
+	// written.
+	Columns []string
 }
 
-// SubqueryTable is (query) [AS] alias in FROM.
+// SubqueryTable is (query) [AS] alias [(col, ...)] in FROM; VALUES ...
+// written directly in FROM is one too, its Query's body a *Values.
 type SubqueryTable struct {
 	At    Pos
 	Query *Query
 	Alias string
+	// Columns rename the query's columns (t(a, b)); nil when not written.
+	Columns []string
 }
 
 // JoinKind is the kind of a Join.

@@ -14,6 +14,10 @@ const (
 	precAnd
 	precNot
 	precCmp // comparison, IS, IN, LIKE, BETWEEN
+	precBitOr
+	precBitXor
+	precBitAnd
+	precShift
 	precConcat
 	precAdd
 	precMul
@@ -30,11 +34,19 @@ func binaryPrec(op string) int {
 		return precAnd
 	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe, OpNullSafeEq:
 		return precCmp
+	case OpBitOr:
+		return precBitOr
+	case OpBitXor:
+		return precBitXor
+	case OpBitAnd:
+		return precBitAnd
+	case OpShiftLeft, OpShiftRight, OpShiftRU:
+		return precShift
 	case OpConcat:
 		return precConcat
 	case OpAdd, OpSub:
 		return precAdd
-	case OpMul, OpDiv, OpMod:
+	case OpMul, OpDiv, OpMod, OpIntDiv:
 		return precMul
 	}
 	return precAtom
@@ -51,7 +63,7 @@ func exprPrec(e Expr) int {
 		return precUnary
 	case *Is, *InList, *InSubquery, *QuantifiedSubquery, *Between, *Like:
 		return precCmp
-	case *Subscript, *FieldAccess:
+	case *Subscript, *FieldAccess, *Collate:
 		return precPostfix
 	}
 	return precAtom
@@ -129,6 +141,8 @@ func (e *Literal) format(b *strings.Builder) {
 		b.WriteString("INTERVAL " + QuoteString(e.Value))
 	case LitIdent:
 		b.WriteString(QuoteIdent(e.Value))
+	case LitBinary:
+		b.WriteString("X'" + e.Value + "'")
 	default:
 		b.WriteString(e.Value)
 	}
@@ -263,7 +277,7 @@ func (e *Extract) format(b *strings.Builder) {
 
 // callNeedsQuote lists names that the parser reads as special forms when
 // followed by '(' and so must be back-quoted to stay ordinary calls.
-var callNeedsQuote = map[string]bool{"CAST": true, "TRY_CAST": true, "EXTRACT": true}
+var callNeedsQuote = map[string]bool{"CAST": true, "TRY_CAST": true, "EXTRACT": true, "COLLATE": true}
 
 func (e *Call) format(b *strings.Builder) {
 	name := QuoteIdent(e.Name)

@@ -113,13 +113,16 @@ func (s *SetOp) String() string {
 	if s.All {
 		op += " ALL"
 	}
-	// UNION is left-associative: a right-hand set operation keeps its
-	// parentheses, a left-hand one needs none.
-	r := bodyString(s.R)
-	if _, ok := s.R.(*SetOp); ok {
+	// Set operations are left-associative and INTERSECT binds tightest: a
+	// child keeps parentheses unless the parse alone would rebuild it.
+	l, r := bodyString(s.L), bodyString(s.R)
+	if c, ok := s.L.(*SetOp); ok && s.Op == SetIntersect && c.Op != SetIntersect {
+		l = "(" + l + ")"
+	}
+	if c, ok := s.R.(*SetOp); ok && !(c.Op == SetIntersect && s.Op != SetIntersect) {
 		r = "(" + r + ")"
 	}
-	return bodyString(s.L) + " " + op + " " + r
+	return l + " " + op + " " + r
 }
 
 func (v *Values) String() string {
@@ -159,14 +162,22 @@ func aliasString(a string) string {
 }
 
 func (t *TableName) String() string {
+	s := QuoteName(t.Name) + aliasString(t.Alias)
 	if t.Format != "" {
-		return t.Format + "." + QuoteIdent(t.Name) + aliasString(t.Alias)
+		s = t.Format + "." + QuoteIdent(t.Name) + aliasString(t.Alias)
 	}
-	return QuoteName(t.Name) + aliasString(t.Alias)
+	if len(t.Columns) > 0 {
+		s += "(" + identList(t.Columns) + ")"
+	}
+	return s
 }
 
 func (t *SubqueryTable) String() string {
-	return "(" + t.Query.String() + ")" + aliasString(t.Alias)
+	s := "(" + t.Query.String() + ")" + aliasString(t.Alias)
+	if len(t.Columns) > 0 {
+		s += "(" + identList(t.Columns) + ")"
+	}
+	return s
 }
 
 func (j *Join) String() string {

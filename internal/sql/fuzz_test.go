@@ -32,6 +32,9 @@ func FuzzParse(f *testing.F) {
 	for _, tc := range errorCases {
 		f.Add(tc.in)
 	}
+	for _, tc := range sparkSyntax {
+		f.Add(tc.in)
+	}
 	f.Fuzz(func(t *testing.T, in string) {
 		SplitStatements(in)
 		stmts, err := Parse(in)

@@ -15,6 +15,7 @@ const (
 	tkString         // '...'; text is the unescaped value
 	tkNumber         // text is as written; num says integer, decimal or float
 	tkOp             // punctuation and operators; text is the operator
+	tkBinary         // X'0A1B'; text is the hex digits, an even count
 	tkError          // a lexical error; text is the message
 )
 
@@ -119,9 +120,11 @@ func (lx *lexer) skipSpace() (token, bool) {
 // before single characters.
 var twoCharOps = map[string]bool{
 	"==": true, "<>": true, "!=": true, "<=": true, ">=": true, "||": true, "::": true, "->": true,
+	"<<": true, ">>": true,
 }
 
-const oneCharOps = "=<>+-*/%.,()[];:"
+// oneCharOps: & | ^ ~ are the bitwise operators and ! is NOT, as in Spark.
+const oneCharOps = "=<>+-*/%.,()[];:&|^~!"
 
 func (lx *lexer) next() token {
 	if t, ok := lx.skipSpace(); !ok {
@@ -140,11 +143,14 @@ func (lx *lexer) next() token {
 	case c >= '0' && c <= '9' || c == '.' && isDigit(lx.peekByte(1)):
 		return lx.lexNumber(p, off)
 	}
-	if strings.HasPrefix(lx.src[off:], "<=>") {
+	if strings.HasPrefix(lx.src[off:], "<=>") || strings.HasPrefix(lx.src[off:], ">>>") {
 		lx.advance()
 		lx.advance()
 		lx.advance()
-		return token{kind: tkOp, text: "<=>", pos: p, off: off, end: lx.off}
+		return token{kind: tkOp, text: lx.src[off:lx.off], pos: p, off: off, end: lx.off}
+	}
+	if (c == 'x' || c == 'X') && lx.peekByte(1) == '\'' {
+		return lx.lexHex(p, off)
 	}
 	if off+2 <= len(lx.src) && twoCharOps[lx.src[off:off+2]] {
 		lx.advance()
@@ -289,6 +295,31 @@ func (lx *lexer) lexString(p Pos, off int) token {
 			lx.advance()
 		}
 	}
+}
+
+// lexHex reads X'0A1B', a BINARY literal; text is the hex digits, with
+// a leading 0 added to an odd count as Spark does.
+func (lx *lexer) lexHex(p Pos, off int) token {
+	lx.advance()
+	lx.advance()
+	start := lx.off
+	for lx.off < len(lx.src) && lx.src[lx.off] != '\'' {
+		if hexVal(lx.src[lx.off]) < 0 {
+			bad := lx.pos()
+			lx.advance()
+			return lx.errTok(bad, off, "invalid hex digit "+quoteFound(lx.src[lx.off-1:lx.off])+" in binary literal")
+		}
+		lx.advance()
+	}
+	if lx.off >= len(lx.src) {
+		return lx.errTok(p, off, "unterminated binary literal")
+	}
+	digits := lx.src[start:lx.off]
+	lx.advance()
+	if len(digits)%2 == 1 {
+		digits = "0" + digits
+	}
+	return token{kind: tkBinary, text: strings.ToUpper(digits), pos: p, off: off, end: lx.off}
 }
 
 func hexVal(c byte) int {

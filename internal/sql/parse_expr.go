@@ -15,6 +15,7 @@ var binaryOps = map[string]string{
 	"+": OpAdd, "-": OpSub, "*": OpMul, "/": OpDiv, "%": OpMod, "||": OpConcat,
 	"=": OpEq, "==": OpEq, "<>": OpNe, "!=": OpNe, "<": OpLt, "<=": OpLe, ">": OpGt, ">=": OpGe,
 	"<=>": OpNullSafeEq,
+	"&":   OpBitAnd, "|": OpBitOr, "^": OpBitXor, "<<": OpShiftLeft, ">>": OpShiftRight, ">>>": OpShiftRU,
 }
 
 // likeOps maps the pattern keywords to their operator.
@@ -31,6 +32,13 @@ func (p *parser) exprPrec(min int) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	return p.exprRest(left, min)
+}
+
+// exprRest continues an expression whose first operand, left, is read:
+// the binary operators and predicates binding at least as tightly as min.
+func (p *parser) exprRest(left Expr, min int) (Expr, error) {
+	var err error
 	for {
 		t := p.tok()
 		switch {
@@ -52,7 +60,7 @@ func (p *parser) exprPrec(min int) (Expr, error) {
 				return nil, err
 			}
 			left = &Binary{At: t.pos, Op: op, L: left, R: right}
-		case isKw(t, "AND") || isKw(t, "OR"):
+		case isKw(t, "AND") || isKw(t, "OR") || isKw(t, "DIV") && startsOperand(p.peek(1)):
 			op := strings.ToUpper(t.text)
 			prec := binaryPrec(op)
 			if prec < min {
@@ -164,14 +172,14 @@ func (p *parser) predicate(x Expr) (Expr, error) {
 		}
 		return &InList{At: at, X: x, Not: not, List: list}, nil
 	case p.acceptKw("BETWEEN"):
-		lo, err := p.exprPrec(precConcat)
+		lo, err := p.exprPrec(precBitOr)
 		if err != nil {
 			return nil, err
 		}
 		if err := p.expectKw("AND"); err != nil {
 			return nil, err
 		}
-		hi, err := p.exprPrec(precConcat)
+		hi, err := p.exprPrec(precBitOr)
 		if err != nil {
 			return nil, err
 		}
@@ -179,7 +187,7 @@ func (p *parser) predicate(x Expr) (Expr, error) {
 	}
 	op := likeOps[strings.ToUpper(p.tok().text)]
 	p.advance()
-	pat, err := p.exprPrec(precConcat)
+	pat, err := p.exprPrec(precBitOr)
 	if err != nil {
 		return nil, err
 	}
@@ -189,7 +197,7 @@ func (p *parser) predicate(x Expr) (Expr, error) {
 			return nil, errAt(p.tok().pos, "ESCAPE is not allowed with RLIKE")
 		}
 		p.advance()
-		if l.Escape, err = p.exprPrec(precConcat); err != nil {
+		if l.Escape, err = p.exprPrec(precBitOr); err != nil {
 			return nil, err
 		}
 	}
@@ -217,14 +225,15 @@ func (p *parser) exprList() ([]Expr, error) {
 func (p *parser) unary() (Expr, error) {
 	t := p.tok()
 	switch {
-	case isKw(t, "NOT"):
+	case isKw(t, "NOT") || isOp(t, "!"):
+		// ! is Spark's other spelling of NOT, at the same precedence.
 		p.advance()
 		x, err := p.exprPrec(precNot)
 		if err != nil {
 			return nil, err
 		}
 		return &Unary{At: t.pos, Op: OpNot, X: x}, nil
-	case isOp(t, "-") || isOp(t, "+"):
+	case isOp(t, "-") || isOp(t, "+") || isOp(t, "~"):
 		p.advance()
 		x, err := p.exprPrec(precUnary)
 		if err != nil {
@@ -268,6 +277,9 @@ func (p *parser) postfix(x Expr) (Expr, error) {
 				return nil, err
 			}
 			x = &Cast{At: t.pos, X: x, Type: typ}
+		case isKw(t, "COLLATE") && (isIdentTok(p.peek(1)) || p.peek(1).kind == tkString):
+			p.advance()
+			x = &Collate{At: t.pos, X: x, Name: p.advance().text}
 		default:
 			return x, nil
 		}
@@ -290,6 +302,9 @@ func (p *parser) primary() (Expr, error) {
 	case tkString:
 		p.advance()
 		return &Literal{At: t.pos, Kind: LitString, Value: t.text}, nil
+	case tkBinary:
+		p.advance()
+		return &Literal{At: t.pos, Kind: LitBinary, Value: t.text}, nil
 	case tkOp:
 		if t.text == "(" {
 			return p.parenExpr()
@@ -309,6 +324,12 @@ func (p *parser) primary() (Expr, error) {
 		case "TRUE", "FALSE":
 			p.advance()
 			return &Literal{At: t.pos, Kind: LitBool, Value: strings.ToUpper(t.text)}, nil
+		case "POSITION", "TRIM", "SUBSTRING", "SUBSTR", "OVERLAY":
+			if isOp(next, "(") {
+				if e, ok, err := p.specialCall(); ok || err != nil {
+					return e, err
+				}
+			}
 		case "DATE", "TIMESTAMP":
 			if next.kind == tkString {
 				return p.typedLiteral()
@@ -365,14 +386,39 @@ func (p *parser) parenExpr() (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !p.atOp(")") {
-		if p.atOp(",") {
-			return nil, errAt(p.tok().pos, "expected ')' but found ','; row values are not supported (parenthesis opened at line %d:%d)", open.pos.Line, open.pos.Col)
+	if p.atOp(",") {
+		// (a, b) is a row value: Spark builds a struct of its fields,
+		// named col1, col2, ... so that rows compare position by position.
+		row := &Call{At: open.pos, Name: "struct", Args: []Expr{e}}
+		for p.acceptOp(",") {
+			x, err := p.expr()
+			if err != nil {
+				return nil, err
+			}
+			row.Args = append(row.Args, x)
 		}
+		return row, p.expectOp(")")
+	}
+	if !p.atOp(")") {
 		return nil, p.errExpected("')'")
 	}
 	p.advance()
 	return e, nil
+}
+
+// startsOperand reports whether t can begin the right operand of a
+// keyword operator (DIV), so that a column or alias named div still
+// reads as a name when nothing follows it.
+func startsOperand(t token) bool {
+	switch t.kind {
+	case tkNumber, tkString, tkBinary:
+		return true
+	case tkOp:
+		return t.text == "(" || t.text == "-" || t.text == "+" || t.text == "~" || t.text == "!"
+	case tkIdent:
+		return isIdentTok(t) || isKw(t, "NULL") || isKw(t, "TRUE") || isKw(t, "FALSE") || isKw(t, "CASE") || isKw(t, "CAST") || isKw(t, "NOT")
+	}
+	return false
 }
 
 func (p *parser) typedLiteral() (Expr, error) {
@@ -552,6 +598,10 @@ func (p *parser) call() (Expr, error) {
 			return nil, p.errExpected("',' or ')'")
 		}
 		return nil, err
+	}
+	if lit, ok := args[len(args)-1].(*Literal); ok && len(args) == 2 && lit.Kind == LitString && strings.EqualFold(c.Name, "collate") && !name.quoted {
+		// collate(s, 'UTF8_LCASE') is Spark's function form of s COLLATE UTF8_LCASE.
+		return &Collate{At: c.At, X: args[0], Name: lit.Value}, nil
 	}
 	return c, p.callSuffix(c)
 }

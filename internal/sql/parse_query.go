@@ -108,31 +108,69 @@ func (p *parser) orderItem() (*OrderItem, error) {
 	return o, nil
 }
 
-// setExpr parses primaries joined by UNION, left-associative.
+// setExpr parses set operations: INTERSECT binds tighter than UNION and
+// EXCEPT (MINUS), all left-associative, as in Spark.
 func (p *parser) setExpr() (QueryBody, error) {
-	left, err := p.queryPrimary()
+	left, err := p.intersectExpr()
 	if err != nil {
 		return nil, err
 	}
 	for {
 		t := p.tok()
-		if isKw(t, "INTERSECT") || isKw(t, "EXCEPT") {
-			return nil, errAt(t.pos, "%s is not supported; only UNION", strings.ToUpper(t.text))
-		}
-		if !isKw(t, "UNION") {
+		op := setOpAt(t, p.peek(1))
+		if op != SetUnion && op != SetExcept {
 			return left, nil
 		}
 		p.advance()
-		all := p.acceptKw("ALL")
-		if !all {
-			p.acceptKw("DISTINCT")
+		all := p.setQuantifier()
+		right, err := p.intersectExpr()
+		if err != nil {
+			return nil, err
 		}
+		left = &SetOp{At: t.pos, Op: op, All: all, L: left, R: right}
+	}
+}
+
+func (p *parser) intersectExpr() (QueryBody, error) {
+	left, err := p.queryPrimary()
+	if err != nil {
+		return nil, err
+	}
+	for isKw(p.tok(), "INTERSECT") {
+		at := p.advance().pos
+		all := p.setQuantifier()
 		right, err := p.queryPrimary()
 		if err != nil {
 			return nil, err
 		}
-		left = &SetOp{At: t.pos, Op: SetUnion, All: all, L: left, R: right}
+		left = &SetOp{At: at, Op: SetIntersect, All: all, L: left, R: right}
 	}
+	return left, nil
+}
+
+// setQuantifier reads ALL or DISTINCT after a set operator: true for ALL.
+func (p *parser) setQuantifier() bool {
+	if p.acceptKw("ALL") {
+		return true
+	}
+	p.acceptKw("DISTINCT")
+	return false
+}
+
+// setOpAt names the set operator t spells ("" if none). MINUS is not
+// reserved, so it is one only where a query or a quantifier follows.
+func setOpAt(t, next token) string {
+	switch {
+	case isKw(t, "UNION"):
+		return SetUnion
+	case isKw(t, "EXCEPT"):
+		return SetExcept
+	case isKw(t, "INTERSECT"):
+		return SetIntersect
+	case isKw(t, "MINUS") && (startsQuery(next) || isOp(next, "(") || isKw(next, "ALL") || isKw(next, "DISTINCT")):
+		return SetExcept
+	}
+	return ""
 }
 
 // queryPrimary is SELECT ..., VALUES ... or a parenthesized query.
@@ -160,14 +198,9 @@ func (p *parser) values() (*Values, error) {
 	v := &Values{At: p.advance().pos}
 	for {
 		at := p.tok().pos
-		if err := p.expectOp("("); err != nil {
-			return nil, err
-		}
-		row, err := p.exprList()
+		// A row is (a, b) or, as Spark also reads it, one bare expression.
+		row, err := p.valuesRow()
 		if err != nil {
-			return nil, err
-		}
-		if err := p.expectOp(")"); err != nil {
 			return nil, err
 		}
 		if len(v.Rows) > 0 && len(row) != len(v.Rows[0]) {
@@ -178,6 +211,19 @@ func (p *parser) values() (*Values, error) {
 			return v, nil
 		}
 	}
+}
+
+func (p *parser) valuesRow() ([]Expr, error) {
+	if !p.atOp("(") {
+		e, err := p.expr()
+		return []Expr{e}, err
+	}
+	p.advance()
+	row, err := p.exprList()
+	if err != nil {
+		return nil, err
+	}
+	return row, p.expectOp(")")
 }
 
 func (p *parser) selectBlock() (*Select, error) {
@@ -410,19 +456,33 @@ func (p *parser) tablePrimary() (TableExpr, error) {
 		}
 		return nil, err
 	}
-	if tn := p.directFiles(); tn != nil {
-		var err error
-		if tn.Alias, err = p.alias(); err != nil {
+	if isKw(t, "VALUES") {
+		v, err := p.values()
+		if err != nil {
 			return nil, err
 		}
-		return tn, nil
+		st := &SubqueryTable{At: t.pos, Query: &Query{At: t.pos, Body: v}}
+		if st.Alias, err = p.alias(); err != nil {
+			return nil, err
+		}
+		if st.Columns, err = p.columnAliases(st.Alias); err != nil {
+			return nil, err
+		}
+		return st, nil
 	}
-	name, at, err := p.qualifiedName("table name")
-	if err != nil {
+	tn := p.directFiles()
+	if tn == nil {
+		name, at, err := p.qualifiedName("table name")
+		if err != nil {
+			return nil, err
+		}
+		tn = &TableName{At: at, Name: name}
+	}
+	var err error
+	if tn.Alias, err = p.alias(); err != nil {
 		return nil, err
 	}
-	tn := &TableName{At: at, Name: name}
-	if tn.Alias, err = p.alias(); err != nil {
+	if tn.Columns, err = p.columnAliases(tn.Alias); err != nil {
 		return nil, err
 	}
 	return tn, nil
@@ -441,7 +501,18 @@ func (p *parser) subqueryTable() (TableExpr, error) {
 	if st.Alias, err = p.alias(); err != nil {
 		return nil, err
 	}
+	if st.Columns, err = p.columnAliases(st.Alias); err != nil {
+		return nil, err
+	}
 	return st, nil
+}
+
+// columnAliases reads the (a, b) of t(a, b) after a FROM item's alias.
+func (p *parser) columnAliases(alias string) ([]string, error) {
+	if alias == "" || !p.atOp("(") {
+		return nil, nil
+	}
+	return p.identList("column alias")
 }
 
 func (p *parser) parenJoin() (TableExpr, error) {

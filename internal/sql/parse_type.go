@@ -92,7 +92,7 @@ func (p *parser) dataType() (arrow.DataType, error) {
 		if err != nil {
 			return nil, err
 		}
-		return types.Array(elem), p.expectOp(">")
+		return types.Array(elem), p.closeAngle()
 	case "MAP":
 		p.advance()
 		if err := p.expectOp("<"); err != nil {
@@ -113,7 +113,7 @@ func (p *parser) dataType() (arrow.DataType, error) {
 		if err != nil {
 			return nil, err
 		}
-		return types.Map(val), p.expectOp(">")
+		return types.Map(val), p.closeAngle()
 	case "STRUCT":
 		p.advance()
 		return p.structType()
@@ -178,11 +178,29 @@ func (p *parser) structType() (arrow.DataType, error) {
 			}
 		}
 	}
-	if err := p.expectOp(">"); err != nil {
+	if err := p.closeAngle(); err != nil {
 		if p.tok().kind != tkError {
 			return nil, p.errExpected("',' or '>'")
 		}
 		return nil, err
 	}
 	return types.Struct(fields...), nil
+}
+
+// closeAngle reads the '>' closing a nested type. ARRAY<ARRAY<INT>> lexes
+// its end as the shift operator >> (or >>>), so that token is split into
+// '>' and the rest for good: a re-parse after backtracking sees the same.
+func (p *parser) closeAngle() error {
+	t := p.tok()
+	if isOp(t, ">>") || isOp(t, ">>>") {
+		gt, rest := t, t
+		gt.text, gt.end = ">", t.off+1
+		rest.text = t.text[1:]
+		rest.off++
+		rest.pos.Col++
+		toks := make([]token, 0, len(p.toks)+1)
+		toks = append(append(append(toks, p.toks[:p.i]...), gt, rest), p.toks[p.i+1:]...)
+		p.toks = toks
+	}
+	return p.expectOp(">")
 }

@@ -13,6 +13,8 @@ func (p *parser) clauseAhead() bool {
 	switch strings.ToUpper(t.text) {
 	case "QUALIFY":
 		return true
+	case "MINUS":
+		return setOpAt(t, p.peek(1)) != ""
 	case "WINDOW":
 		return isIdentTok(p.peek(1)) && isKw(p.peek(2), "AS")
 	}

@@ -136,9 +136,6 @@ var (
 		}
 		return (v[0] >> uint(v[1])) & 1, true
 	})
-	bindShiftLeft  = intFunc("shiftleft", 2, func(v []int64) (int64, bool) { return v[0] << uint(v[1]&63), true })
-	bindShiftRight = intFunc("shiftright", 2, func(v []int64) (int64, bool) { return v[0] >> uint(v[1]&63), true })
-	bindShiftRU    = intFunc("shiftrightunsigned", 2, func(v []int64) (int64, bool) { return int64(uint64(v[0]) >> uint(v[1]&63)), true })
 )
 
 // pmod is the non-negative remainder: BIGINT for integers, DOUBLE else.

@@ -21,6 +21,15 @@ var registry = []Def{
 	{Name: "/", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Operator: true, Bind: bindArith("/")},
 	{Name: "%", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Operator: true, Bind: bindArith("%")},
 	{Name: "negate", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Operator: true, Bind: bindNegate},
+	// Integer operators (bitwise.go).
+	{Name: "&", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Operator: true, Bind: bindBitwise("&")},
+	{Name: "|", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Operator: true, Bind: bindBitwise("|")},
+	{Name: "^", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Operator: true, Bind: bindBitwise("^")},
+	{Name: "~", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Operator: true, Bind: bindBitNot},
+	{Name: "<<", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Operator: true, Bind: bindShift("<<", "<<")},
+	{Name: ">>", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Operator: true, Bind: bindShift(">>", ">>")},
+	{Name: ">>>", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Operator: true, Bind: bindShift(">>>", ">>>")},
+	{Name: "div", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Operator: true, Bind: bindIntDiv},
 	// The operators above fail on overflow and division by zero (ansi.go);
 	// these give NULL for those rows instead.
 	{Name: "try_add", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindTryArith("+")},
@@ -42,7 +51,7 @@ var registry = []Def{
 	// Logic and NULL tests (logic.go).
 	{Name: "and", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Operator: true, Bind: bindLogic("and")},
 	{Name: "or", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Operator: true, Bind: bindLogic("or")},
-	{Name: "not", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Operator: true, Bind: bindLogic("not")},
+	{Name: "not", Aliases: []string{"!"}, MinArgs: 1, MaxArgs: 1, Kind: Scalar, Operator: true, Bind: bindLogic("not")},
 	{Name: "is_null", Aliases: []string{"isnull"}, MinArgs: 1, MaxArgs: 1, Kind: Scalar, Operator: true, Bind: bindIsNull("is_null")},
 	{Name: "is_not_null", Aliases: []string{"isnotnull"}, MinArgs: 1, MaxArgs: 1, Kind: Scalar, Operator: true, Bind: bindIsNull("is_not_null")},
 	{Name: "is_true", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Operator: true, Bind: bindIsNull("is_true")},
@@ -110,9 +119,9 @@ var registry = []Def{
 	{Name: "unhex", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindUnhex},
 	{Name: "bit_count", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindBitCount},
 	{Name: "bit_get", Aliases: []string{"getbit"}, MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindBitGet},
-	{Name: "shiftleft", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindShiftLeft},
-	{Name: "shiftright", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindShiftRight},
-	{Name: "shiftrightunsigned", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindShiftRU},
+	{Name: "shiftleft", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindShift("shiftleft", "<<")},
+	{Name: "shiftright", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindShift("shiftright", ">>")},
+	{Name: "shiftrightunsigned", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindShift("shiftrightunsigned", ">>>")},
 
 	// Type-named casts: int(x) is CAST(x AS INT) (math_more.go).
 	{Name: "int", Aliases: []string{"tinyint", "smallint"}, MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindCastTo("int", types.Int)},

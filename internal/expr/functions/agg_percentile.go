@@ -185,6 +185,9 @@ func (s *KLL) Merge(o *KLL) {
 
 // Quantiles returns the value at each rank fraction in ps.
 func (s *KLL) Quantiles(ps []float64) []float64 {
+	if out, ok := s.exactQuantiles(ps); ok {
+		return out
+	}
 	type wv struct {
 		v float64
 		w int64
@@ -227,6 +230,44 @@ func (s *KLL) Quantiles(ps []float64) []float64 {
 		}
 	}
 	return out
+}
+
+// exactQuantiles answers Quantiles when every value is still at level 0
+// (weight 1: a group of at most accuracy values) and none is NaN, by
+// sorting the plain values: the same answer as the weighted walk, at a
+// fraction of its cost (no comparison function, half the bytes), which
+// matters when a query has thousands of small groups. NaN is left to
+// the weighted walk, whose comparator this order would not reproduce.
+func (s *KLL) exactQuantiles(ps []float64) ([]float64, bool) {
+	for _, lv := range s.Levels[min(1, len(s.Levels)):] {
+		if len(lv) > 0 {
+			return nil, false
+		}
+	}
+	if len(s.Levels) == 0 || len(s.Levels[0]) == 0 {
+		return nil, false
+	}
+	vs := slices.Clone(s.Levels[0])
+	for _, v := range vs {
+		if v != v {
+			return nil, false
+		}
+	}
+	slices.Sort(vs)
+	n := int64(len(vs))
+	out := make([]float64, len(ps))
+	for i, p := range ps {
+		if s.HasMinMax && (p == 0 || p == 1) {
+			out[i] = s.Min
+			if p == 1 {
+				out[i] = s.Max
+			}
+			continue
+		}
+		target := int64(math.Ceil(p * float64(n)))
+		out[i] = vs[min(max(target, 1), n)-1]
+	}
+	return out, true
 }
 
 type percentileAcc struct {

@@ -33,6 +33,12 @@ var Baseline = Query{"Q0", "scan-filter-baseline", "SELECT status FROM {t} WHERE
 var Correlated = Query{"Q5", "correlated-subquery", "SELECT count(*) FROM {t} l WHERE latency_ms > " +
 	"(SELECT avg(latency_ms) FROM {t} i WHERE i.path = l.path)"}
 
+// Windowed is run only when asked for (--query W1): row_number over every
+// row, partitioned by client and ordered by time and path, so the cost is
+// the window operator's sort of all rows and its per-partition ranking.
+var Windowed = Query{"W1", "window-row-number", "SELECT count(*), sum(rn) FROM (SELECT row_number() OVER " +
+	"(PARTITION BY clientip ORDER BY `@timestamp`, path) AS rn FROM {t}) x WHERE rn <= 3"}
+
 // Text returns the query's SQL over table t.
 func (q Query) Text(t string) string { return strings.ReplaceAll(q.SQL, "{t}", t) }
 
@@ -44,14 +50,14 @@ func selectQueries(ids []string) ([]Query, error) {
 	var out []Query
 	for _, id := range ids {
 		found := false
-		for _, q := range append([]Query{Baseline, Correlated}, Queries...) {
+		for _, q := range append([]Query{Baseline, Correlated, Windowed}, Queries...) {
 			if strings.EqualFold(q.ID, id) {
 				out = append(out, q)
 				found = true
 			}
 		}
 		if !found {
-			return nil, fmt.Errorf("unknown query %q (known: Q0, Q1, Q2, Q3, Q4, Q5)", id)
+			return nil, fmt.Errorf("unknown query %q (known: Q0, Q1, Q2, Q3, Q4, Q5, W1)", id)
 		}
 	}
 	return out, nil

@@ -44,6 +44,7 @@ func TestSelectQueries(t *testing.T) {
 		{[]string{"q3", "Q1"}, "Q3Q1", false},
 		{[]string{"Q0"}, "Q0", false},
 		{[]string{"Q5"}, "Q5", false},
+		{[]string{"w1"}, "W1", false},
 		{[]string{"Q9"}, "", true},
 	} {
 		qs, err := selectQueries(c.ids)

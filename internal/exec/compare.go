@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/compute"
 
 	"sluice/internal/expr"
 	"sluice/internal/expr/functions"
@@ -178,39 +179,8 @@ func sortedIndices(ctx context.Context, keys []SortKey, batch arrow.RecordBatch)
 		return nil, err
 	}
 	defer releaseAll(cols)
-	// Fast path: one BIGINT key without NULLs sorts (value, row) pairs,
-	// which keeps the comparisons in cache.
-	if len(keys) == 1 && cols[0].NullN() == 0 && cols[0].DataType().ID() == arrow.INT64 {
-		vals := cols[0].(*array.Int64).Int64Values()
-		type pair struct {
-			v int64
-			i int32
-		}
-		ps := make([]pair, n)
-		for i, v := range vals {
-			ps[i] = pair{v, int32(i)}
-		}
-		// The row number breaks ties, which makes the (faster) unstable
-		// sort stable.
-		if keys[0].Desc {
-			slices.SortFunc(ps, func(a, b pair) int {
-				if a.v != b.v {
-					return cmp.Compare(b.v, a.v)
-				}
-				return cmp.Compare(a.i, b.i)
-			})
-		} else {
-			slices.SortFunc(ps, func(a, b pair) int {
-				if a.v != b.v {
-					return cmp.Compare(a.v, b.v)
-				}
-				return cmp.Compare(a.i, b.i)
-			})
-		}
-		for i, p := range ps {
-			idx[i] = p.i
-		}
-		return idx, nil
+	if order, ok := normalizedOrder(keys, cols, n); ok {
+		return order, nil
 	}
 	rc, err := rowsCmp(keys, cols)
 	if err != nil {
@@ -257,7 +227,10 @@ func sortExprs(keys []SortKey) []expr.Expr {
 	return es
 }
 
-// takeRows returns batch's rows at idx, in that order.
+// takeRows returns batch's rows at idx, in that order. With many rows
+// the columns are gathered on two goroutines: a gather is one cache miss
+// per row and column, so for a sort of millions of rows it is memory
+// latency that two cores overlap.
 func takeRows(ctx context.Context, batch arrow.RecordBatch, idx []int32) (arrow.RecordBatch, error) {
 	b := array.NewInt32Builder(memAlloc)
 	b.AppendValues(idx, nil)
@@ -265,15 +238,38 @@ func takeRows(ctx context.Context, batch arrow.RecordBatch, idx []int32) (arrow.
 	b.Release()
 	defer ia.Release()
 	cols := make([]arrow.Array, batch.NumCols())
-	for c, col := range batch.Columns() {
-		t, err := compute.TakeArray(ctx, col, ia)
-		if err != nil {
-			releaseAll(cols[:c])
-			return nil, err
+	errs := make([]error, batch.NumCols())
+	take := func(c int) { cols[c], errs[c] = takeColumn(ctx, batch.Column(c), idx, ia) }
+	if len(idx) >= parallelTakeRows && len(cols) > 1 {
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := 1; c < len(cols); c += 2 {
+				take(c)
+			}
+		}()
+		for c := 0; c < len(cols); c += 2 {
+			take(c)
 		}
-		cols[c] = t
+		wg.Wait()
+	} else {
+		for c := range cols {
+			take(c)
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
+		return nil, err
 	}
 	out := array.NewRecordBatch(batch.Schema(), cols, int64(len(idx)))
 	releaseAll(cols)
 	return out, nil
 }
+
+// parallelTakeRows is the size from which takeRows uses two goroutines.
+const parallelTakeRows = 1 << 16

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -305,16 +306,30 @@ func (j *HashJoin) joinRows(ctx context.Context, batch arrow.RecordBatch, pIdx, 
 	bi := int32Array(bIdx)
 	defer bi.Release()
 	cols := make([]arrow.Array, 0, j.schema.NumFields())
+	// A probe row matching one build row each (a lookup join such as a
+	// decorrelated scalar subquery) makes pIdx a run of consecutive rows:
+	// a slice of the batch, no copy.
+	lo, run := consecutive(pIdx)
 	for _, c := range batch.Columns() {
-		t, err := compute.TakeArray(ctx, c, pi)
-		if err != nil {
+		var t arrow.Array
+		var err error
+		if run {
+			t = array.NewSlice(c, int64(lo), int64(lo+len(pIdx)))
+		} else if t, err = takeColumn(ctx, c, pIdx, pi); err != nil {
 			releaseAll(cols)
 			return nil, err
 		}
 		cols = append(cols, t)
 	}
+	nullBuild := slices.Contains(bIdx, -1) // NULL-extended rows: the kernel's nulls
 	for _, c := range j.build.Columns() {
-		t, err := compute.TakeArray(ctx, c, bi)
+		var t arrow.Array
+		var err error
+		if nullBuild {
+			t, err = compute.TakeArray(ctx, c, bi)
+		} else {
+			t, err = takeColumn(ctx, c, bIdx, bi)
+		}
 		if err != nil {
 			releaseAll(cols)
 			return nil, err
@@ -328,6 +343,19 @@ func (j *HashJoin) joinRows(ctx context.Context, batch arrow.RecordBatch, pIdx, 
 	res := array.NewRecordBatch(schema, cols, int64(len(pIdx)))
 	releaseAll(cols)
 	return res, nil
+}
+
+// consecutive reports whether idx is lo, lo+1, lo+2, ... (and not empty).
+func consecutive(idx []int32) (lo int, ok bool) {
+	if len(idx) == 0 {
+		return 0, false
+	}
+	for i, v := range idx {
+		if v != idx[0]+int32(i) {
+			return 0, false
+		}
+	}
+	return int(idx[0]), true
 }
 
 // nullAwareAnti keeps the probe rows x for which x NOT IN (build keys)

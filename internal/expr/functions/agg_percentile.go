@@ -188,31 +188,10 @@ func (s *KLL) Quantiles(ps []float64) []float64 {
 	return s.quantiles(ps, nil)
 }
 
-// quantiles is Quantiles with scratch space for a sketch that never
-// compacted: its values all weigh 1, so the answer is an index into
-// them sorted.
+// quantiles is Quantiles with scratch space for the sort of a sketch
+// that never compacted.
 func (s *KLL) quantiles(ps []float64, scratch *[]float64) []float64 {
-	if len(s.Levels) == 1 && len(s.Levels[0]) > 0 {
-		var vals []float64
-		if scratch != nil {
-			vals = append((*scratch)[:0], s.Levels[0]...)
-			*scratch = vals
-		} else {
-			vals = slices.Clone(s.Levels[0])
-		}
-		slices.Sort(vals)
-		out := make([]float64, len(ps))
-		for i, p := range ps {
-			switch {
-			case s.HasMinMax && p == 0:
-				out[i] = s.Min
-			case s.HasMinMax && p == 1:
-				out[i] = s.Max
-			default:
-				t := int(math.Ceil(p * float64(len(vals))))
-				out[i] = vals[min(max(t-1, 0), len(vals)-1)]
-			}
-		}
+	if out, ok := s.exactQuantiles(ps, scratch); ok {
 		return out
 	}
 	type wv struct {
@@ -257,6 +236,50 @@ func (s *KLL) quantiles(ps []float64, scratch *[]float64) []float64 {
 		}
 	}
 	return out
+}
+
+// exactQuantiles answers Quantiles when every value is still at level 0
+// (weight 1: a group of at most accuracy values) and none is NaN, by
+// sorting the plain values: the same answer as the weighted walk, at a
+// fraction of its cost (no comparison function, half the bytes), which
+// matters when a query has thousands of small groups. NaN is left to
+// the weighted walk, whose comparator this order would not reproduce.
+func (s *KLL) exactQuantiles(ps []float64, scratch *[]float64) ([]float64, bool) {
+	for _, lv := range s.Levels[min(1, len(s.Levels)):] {
+		if len(lv) > 0 {
+			return nil, false
+		}
+	}
+	if len(s.Levels) == 0 || len(s.Levels[0]) == 0 {
+		return nil, false
+	}
+	var vs []float64
+	if scratch != nil {
+		vs = append((*scratch)[:0], s.Levels[0]...)
+		*scratch = vs
+	} else {
+		vs = slices.Clone(s.Levels[0])
+	}
+	for _, v := range vs {
+		if v != v {
+			return nil, false
+		}
+	}
+	slices.Sort(vs)
+	n := int64(len(vs))
+	out := make([]float64, len(ps))
+	for i, p := range ps {
+		if s.HasMinMax && (p == 0 || p == 1) {
+			out[i] = s.Min
+			if p == 1 {
+				out[i] = s.Max
+			}
+			continue
+		}
+		target := int64(math.Ceil(p * float64(n)))
+		out[i] = vs[min(max(target, 1), n)-1]
+	}
+	return out, true
 }
 
 type percentileAcc struct {

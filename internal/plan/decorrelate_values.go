@@ -183,3 +183,61 @@ func existsOverAggregate(a *Apply) (Node, expr.Expr, error) {
 	cond, err := expr.Call("coalesce", col, expr.MustLit(false, types.Boolean))
 	return n, cond, err
 }
+
+// compareOverAggregate rewrites x op ANY (q), or op ALL, where q
+// aggregates without GROUP BY (x IN (q) is = ANY): q has one row v
+// unless HAVING rejects it, so the value is x op v, and with no row
+// FALSE for ANY, TRUE for ALL. It returns the scalar rewrite (the input's
+// columns, then q's row as a struct, NULL for none) and the value over it.
+func compareOverAggregate(a *Apply, op string, all bool) (Node, expr.Expr, error) {
+	f := a.Sub.Schema().Field(0)
+	row, err := expr.Call("named_struct", expr.MustLit("v", types.String), expr.Col(0, f.Name, f.Type))
+	if err != nil {
+		return nil, nil, err
+	}
+	name := a.Name
+	if name == "" {
+		name = "__row"
+	}
+	sub := &Project{Input: a.Sub, Exprs: []expr.Expr{row}, Names: []string{name}}
+	scalar := &Apply{Input: a.Input, Sub: sub, Kind: ApplyScalar, Name: name, At: a.At}
+	n, _, err := DecorrelateScalar{}.Apply(scalar)
+	if err != nil {
+		return nil, nil, err
+	}
+	col := expr.Col(a.Input.Schema().NumFields(), name, row.Type())
+	v, err := expr.Field(col, "v")
+	if err != nil {
+		return nil, nil, err
+	}
+	cmp, err := expr.Call(op, a.Probe, v)
+	if err != nil {
+		return nil, nil, a.errorf("%s compares %s with %s: %v", op, typeName(a.Probe.Type()), typeName(v.Type()), err)
+	}
+	none, err := expr.Call("is_null", col)
+	if err != nil {
+		return nil, nil, err
+	}
+	value, err := expr.Case(nil, []expr.Expr{none}, []expr.Expr{expr.MustLit(all, types.Boolean)}, cmp)
+	return n, value, err
+}
+
+// keepWhere filters n (the input's columns, then more) by cond and keeps
+// the input's columns: a condition Apply's result.
+func keepWhere(a *Apply, n Node, cond expr.Expr) Node {
+	in := a.Input.Schema()
+	keep := &Project{Input: &Filter{Input: n, Pred: cond}}
+	for i, f := range in.Fields() {
+		keep.Exprs = append(keep.Exprs, expr.Col(i, f.Name, f.Type))
+		keep.Names = append(keep.Names, f.Name)
+	}
+	return keep
+}
+
+// notIf is e, negated when not is set.
+func notIf(not bool, e expr.Expr) (expr.Expr, error) {
+	if !not {
+		return e, nil
+	}
+	return expr.Call("not", e)
+}

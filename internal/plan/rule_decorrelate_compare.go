@@ -24,6 +24,13 @@ func (DecorrelateCompare) Apply(n Node) (Node, bool, error) {
 	if !ok {
 		return n, false, nil
 	}
+	if correlated(a.Sub) && globalAggregate(a.Sub) {
+		n, value, err := compareOverAggregate(a, a.Op, a.All)
+		if err == nil {
+			n, err = applyOutput(a, n, value)
+		}
+		return n, err == nil, err
+	}
 	d := newDecorrelator(a)
 	q := "ANY"
 	if a.All {

@@ -37,6 +37,16 @@ func (DecorrelateIn) Apply(n Node) (Node, bool, error) {
 		}
 		return &Join{Left: a.Input, Right: sub, Kind: kind, LeftKeys: []expr.Expr{lk}, RightKeys: []expr.Expr{rk}}, true, nil
 	}
+	if globalAggregate(a.Sub) {
+		n, cond, err := compareOverAggregate(a, "=", false)
+		if err == nil {
+			cond, err = notIf(a.Not, cond)
+		}
+		if err != nil {
+			return nil, false, err
+		}
+		return keepWhere(a, n, cond), true, nil
+	}
 	d := newDecorrelator(a)
 	c, err := d.pullTop(a.Sub)
 	if err != nil {

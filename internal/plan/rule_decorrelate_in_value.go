@@ -23,6 +23,16 @@ func (DecorrelateInValue) Apply(n Node) (Node, bool, error) {
 	if !ok {
 		return n, false, nil
 	}
+	if correlated(a.Sub) && globalAggregate(a.Sub) {
+		n, value, err := compareOverAggregate(a, "=", false)
+		if err == nil {
+			value, err = notIf(a.Not, value)
+		}
+		if err == nil {
+			n, err = applyOutput(a, n, value)
+		}
+		return n, err == nil, err
+	}
 	d := newDecorrelator(a)
 	g, err := groupedValues(a, d, "IN")
 	if err != nil {

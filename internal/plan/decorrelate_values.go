@@ -1,6 +1,9 @@
 package plan
 
 import (
+	"errors"
+	"fmt"
+
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"sluice/internal/expr"
@@ -128,19 +131,62 @@ func rowCount(col expr.Expr, g *groupedSub) (expr.Expr, error) {
 
 // readyApply returns n as an Apply of kind whose subquery holds no Apply
 // of its own: inner subqueries are rewritten first (in an earlier pass
-// when another rule owns them), so correlation is read from joins only.
+// when another rule owns them), so correlation is read from joins only;
+// a deferred one is left for this Apply's rewrite (pullApply).
 func readyApply(n Node, kind ApplyKind) (*Apply, bool) {
 	a, ok := n.(*Apply)
-	if !ok || a.Kind != kind {
+	if !ok || a.Kind != kind || a.deferred != nil {
 		return nil, false
 	}
 	nested := false
 	walkNodes(a.Sub, func(m Node) {
-		if _, ok := m.(*Apply); ok {
+		if in, ok := m.(*Apply); ok && in.deferred == nil {
 			nested = true
 		}
 	})
 	return a, !nested
+}
+
+// tryRewrite runs a decorrelation rule's rewrite on n. An Apply whose
+// subquery reads a query further out, that the rewrite refuses, is kept
+// (marked deferred) for the enclosing Apply's rewrite, which can bring
+// those columns in.
+func tryRewrite(n Node, rewrite func(Node) (Node, bool, error)) (Node, bool, error) {
+	out, changed, err := rewrite(n)
+	var user *Error
+	if a, ok := n.(*Apply); ok && err != nil && errors.As(err, &user) && readsFurtherOut(a.Sub) {
+		c := *a
+		c.deferred = err
+		return &c, true, nil
+	}
+	return out, changed, err
+}
+
+// readsFurtherOut reports whether n reads a query beyond the one its
+// Apply is in (an outer reference of depth 2 or more).
+func readsFurtherOut(n Node) bool {
+	found := false
+	walkNodes(n, func(m Node) {
+		_, _ = mapExprs(m, func(e expr.Expr) (expr.Expr, error) {
+			found = found || expr.HasOuter(e, 2)
+			return e, nil
+		})
+	})
+	return found
+}
+
+// leftApply is the error for an Apply no rule rewrote, if any is left.
+func leftApply(n Node) error {
+	var err error
+	walkNodes(n, func(m Node) {
+		if a, ok := m.(*Apply); ok && err == nil {
+			err = a.deferred
+			if err == nil {
+				err = fmt.Errorf("internal error: a subquery was not rewritten into joins: %s", a)
+			}
+		}
+	})
+	return err
 }
 
 // globalAggregate reports whether n yields exactly one row before its
@@ -175,7 +221,7 @@ func existsOverAggregate(a *Apply) (Node, expr.Expr, error) {
 		name = "__exists"
 	}
 	scalar := &Apply{Input: a.Input, Sub: sub, Kind: ApplyScalar, Name: name, At: a.At}
-	n, _, err := DecorrelateScalar{}.Apply(scalar)
+	n, _, err := DecorrelateScalar{}.rewrite(scalar)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -201,7 +247,7 @@ func compareOverAggregate(a *Apply, op string, all bool) (Node, expr.Expr, error
 	}
 	sub := &Project{Input: a.Sub, Exprs: []expr.Expr{row}, Names: []string{name}}
 	scalar := &Apply{Input: a.Input, Sub: sub, Kind: ApplyScalar, Name: name, At: a.At}
-	n, _, err := DecorrelateScalar{}.Apply(scalar)
+	n, _, err := DecorrelateScalar{}.rewrite(scalar)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -19,7 +19,9 @@ var _ Rule = DecorrelateCompare{}
 func (DecorrelateCompare) Name() string { return "decorrelate_compare" }
 
 // Apply rewrites an ApplyCompare.
-func (DecorrelateCompare) Apply(n Node) (Node, bool, error) {
+func (r DecorrelateCompare) Apply(n Node) (Node, bool, error) { return tryRewrite(n, r.rewrite) }
+
+func (DecorrelateCompare) rewrite(n Node) (Node, bool, error) {
 	a, ok := readyApply(n, ApplyCompare)
 	if !ok {
 		return n, false, nil

@@ -13,7 +13,9 @@ var _ Rule = DecorrelateExists{}
 func (DecorrelateExists) Name() string { return "decorrelate_exists" }
 
 // Apply rewrites an ApplyExists.
-func (DecorrelateExists) Apply(n Node) (Node, bool, error) {
+func (r DecorrelateExists) Apply(n Node) (Node, bool, error) { return tryRewrite(n, r.rewrite) }
+
+func (DecorrelateExists) rewrite(n Node) (Node, bool, error) {
 	a, ok := readyApply(n, ApplyExists)
 	if !ok {
 		return n, false, nil

@@ -15,7 +15,9 @@ var _ Rule = DecorrelateIn{}
 func (DecorrelateIn) Name() string { return "decorrelate_in" }
 
 // Apply rewrites an ApplyIn.
-func (DecorrelateIn) Apply(n Node) (Node, bool, error) {
+func (r DecorrelateIn) Apply(n Node) (Node, bool, error) { return tryRewrite(n, r.rewrite) }
+
+func (DecorrelateIn) rewrite(n Node) (Node, bool, error) {
 	a, ok := readyApply(n, ApplyIn)
 	if !ok {
 		return n, false, nil

@@ -18,7 +18,9 @@ var _ Rule = DecorrelateInValue{}
 func (DecorrelateInValue) Name() string { return "decorrelate_in_value" }
 
 // Apply rewrites an ApplyInValue.
-func (DecorrelateInValue) Apply(n Node) (Node, bool, error) {
+func (r DecorrelateInValue) Apply(n Node) (Node, bool, error) { return tryRewrite(n, r.rewrite) }
+
+func (DecorrelateInValue) rewrite(n Node) (Node, bool, error) {
 	a, ok := readyApply(n, ApplyInValue)
 	if !ok {
 		return n, false, nil

@@ -221,21 +221,28 @@ func (d *decorrelator) domainize(c *corrPlan) (*corrPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := dom.width
-	conds := remapAll(shiftInner(move, d.nOuter, w), dom.fromOuter)
-	j := &Join{Left: dom.node, Right: c.node, Kind: CrossJoin}
+	kept := *c
+	kept.preds = keep
+	out := d.withDomain(&kept, dom)
 	var residual []expr.Expr
-	for _, cnd := range conds {
+	for _, cnd := range remapAll(shiftInner(move, d.nOuter, dom.width), dom.fromOuter) {
 		residual = append(residual, d.innerOf(cnd))
 	}
-	if len(residual) > 0 {
+	if j := out.node.(*Join); len(residual) > 0 {
 		j.Kind, j.Residual = InnerJoin, expr.AndAll(residual)
 	}
+	return out, nil
+}
+
+// withDomain puts dom in front of c's plan (a cross join) and matches it
+// to the outer row: c's inner columns move past the domain's.
+func (d *decorrelator) withDomain(c *corrPlan, dom *domain) *corrPlan {
+	w := dom.width
 	out := *c
-	out.node = j
+	out.node = &Join{Left: dom.node, Right: c.node, Kind: CrossJoin}
 	out.out = shiftInner(c.out, d.nOuter, w)
 	out.having = shiftInner(c.having, d.nOuter, w)
-	out.preds = append(shiftInner(keep, d.nOuter, w), dom.preds...)
+	out.preds = append(shiftInner(c.preds, d.nOuter, w), dom.preds...)
 	out.order = nil
 	for _, k := range c.order {
 		k.Expr = shiftInner([]expr.Expr{k.Expr}, d.nOuter, w)[0]
@@ -247,5 +254,5 @@ func (d *decorrelator) domainize(c *corrPlan) (*corrPlan, error) {
 			out.empty[i+w] = v
 		}
 	}
-	return &out, nil
+	return &out
 }

@@ -75,10 +75,10 @@ func (d *decorrelator) pullAggregate(t *Aggregate) (*corrPlan, error) {
 		if !ok {
 			return nil, d.a.errorf("a correlated subquery used as a value may only compare outer columns with = (found another condition on them: %s)", p)
 		}
-		pos, dup := seen[in.String()]
+		pos, dup := seen[exprKey(in)]
 		if !dup {
 			pos = len(keys)
-			seen[in.String()] = pos
+			seen[exprKey(in)] = pos
 			keys = append(keys, in)
 			name := in.String()
 			if col, ok := in.(*expr.Column); ok {
@@ -109,7 +109,7 @@ func (d *decorrelator) pullAggregate(t *Aggregate) (*corrPlan, error) {
 		// at most (Spark allows this), and none means no row (NULL).
 		covered := true
 		for _, k := range keys[:nk] {
-			if _, ok := seen[k.String()]; !ok {
+			if _, ok := seen[exprKey(k)]; !ok {
 				covered = false
 			}
 		}

@@ -53,6 +53,10 @@ type Apply struct {
 	Name string
 	// At is the subquery's position, for errors found while rewriting.
 	At sql.Pos
+	// deferred is why the Apply's own rule could not rewrite it when its
+	// subquery reads a query further out: the rule of the enclosing
+	// subquery's Apply rewrites it then (pullApply), or reports this.
+	deferred error
 }
 
 var _ Node = (*Apply)(nil)

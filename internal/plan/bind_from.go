@@ -264,7 +264,7 @@ func fullUsing(node *Join, sc *scope, ls *scope, using []string) (Node, *scope, 
 		exprs = append(exprs, expr.Col(i, f.Name, f.Type))
 		names = append(names, f.Name)
 	}
-	out := &scope{cols: append([]scopeCol{}, sc.cols...), outer: sc.outer}
+	out := &scope{cols: append([]scopeCol{}, sc.cols...)}
 	for _, name := range using {
 		l, _ := ls.find("", name)
 		var r *scopeCol

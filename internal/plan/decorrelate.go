@@ -185,6 +185,10 @@ func (d *decorrelator) pull(n Node) (*corrPlan, error) {
 		return d.pullOrdering(n, c)
 	case *Join:
 		return d.pullJoin(t)
+	case *Apply:
+		return d.pullApply(t)
+	case *Union:
+		return d.pullUnion(t)
 	}
 	return nil, d.a.errorf("an outer column is not supported under %s in a subquery", nodeKind(n))
 }

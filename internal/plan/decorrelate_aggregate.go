@@ -16,10 +16,33 @@ func (d *decorrelator) pullAggregate(t *Aggregate) (*corrPlan, error) {
 	if c, err = d.domainize(c); err != nil {
 		return nil, err
 	}
+	// Outer columns in the keys or the aggregates' arguments come in as
+	// a domain: the groups are then per outer value.
+	var outerReads []expr.Expr
+	for _, k := range t.Keys {
+		outerReads = append(outerReads, d.lift(k, c.out))
+	}
+	for _, a := range t.Aggs {
+		for _, x := range a.Args {
+			outerReads = append(outerReads, d.lift(x, c.out))
+		}
+	}
+	fromOuter := map[int]int{}
+	for _, e := range outerReads {
+		if d.readsOuter(e) {
+			dom, err := d.domainOf(outerReads)
+			if err != nil {
+				return nil, err
+			}
+			c, fromOuter = d.withDomain(c, dom), dom.fromOuter
+			break
+		}
+	}
+	lift := func(x expr.Expr) expr.Expr { return expr.Remap(d.lift(x, c.out), fromOuter) }
 	wrong := func(e expr.Expr) bool { return d.readsOuter(e) || expr.HasOuter(e, 1) }
 	var keys []expr.Expr
 	for _, k := range t.Keys {
-		l := d.lift(k, c.out)
+		l := lift(k)
 		if wrong(l) {
 			return nil, d.a.errorf("an outer column in GROUP BY of a subquery is not supported")
 		}
@@ -30,7 +53,7 @@ func (d *decorrelator) pullAggregate(t *Aggregate) (*corrPlan, error) {
 	for i, a := range t.Aggs {
 		args := make([]expr.Expr, len(a.Args))
 		for j, x := range a.Args {
-			l := d.lift(x, c.out)
+			l := lift(x)
 			if wrong(l) {
 				return nil, d.a.errorf("an outer column inside an aggregate function of a subquery is not supported (found in %s)", a)
 			}
@@ -52,10 +75,10 @@ func (d *decorrelator) pullAggregate(t *Aggregate) (*corrPlan, error) {
 		if !ok {
 			return nil, d.a.errorf("a correlated subquery used as a value may only compare outer columns with = (found another condition on them: %s)", p)
 		}
-		pos, dup := seen[in.String()]
+		pos, dup := seen[exprKey(in)]
 		if !dup {
 			pos = len(keys)
-			seen[in.String()] = pos
+			seen[exprKey(in)] = pos
 			keys = append(keys, in)
 			name := in.String()
 			if col, ok := in.(*expr.Column); ok {
@@ -86,7 +109,7 @@ func (d *decorrelator) pullAggregate(t *Aggregate) (*corrPlan, error) {
 		// at most (Spark allows this), and none means no row (NULL).
 		covered := true
 		for _, k := range keys[:nk] {
-			if _, ok := seen[k.String()]; !ok {
+			if _, ok := seen[exprKey(k)]; !ok {
 				covered = false
 			}
 		}

@@ -221,21 +221,28 @@ func (d *decorrelator) domainize(c *corrPlan) (*corrPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := dom.width
-	conds := remapAll(shiftInner(move, d.nOuter, w), dom.fromOuter)
-	j := &Join{Left: dom.node, Right: c.node, Kind: CrossJoin}
+	kept := *c
+	kept.preds = keep
+	out := d.withDomain(&kept, dom)
 	var residual []expr.Expr
-	for _, cnd := range conds {
+	for _, cnd := range remapAll(shiftInner(move, d.nOuter, dom.width), dom.fromOuter) {
 		residual = append(residual, d.innerOf(cnd))
 	}
-	if len(residual) > 0 {
+	if j := out.node.(*Join); len(residual) > 0 {
 		j.Kind, j.Residual = InnerJoin, expr.AndAll(residual)
 	}
+	return out, nil
+}
+
+// withDomain puts dom in front of c's plan (a cross join) and matches it
+// to the outer row: c's inner columns move past the domain's.
+func (d *decorrelator) withDomain(c *corrPlan, dom *domain) *corrPlan {
+	w := dom.width
 	out := *c
-	out.node = j
+	out.node = &Join{Left: dom.node, Right: c.node, Kind: CrossJoin}
 	out.out = shiftInner(c.out, d.nOuter, w)
 	out.having = shiftInner(c.having, d.nOuter, w)
-	out.preds = append(shiftInner(keep, d.nOuter, w), dom.preds...)
+	out.preds = append(shiftInner(c.preds, d.nOuter, w), dom.preds...)
 	out.order = nil
 	for _, k := range c.order {
 		k.Expr = shiftInner([]expr.Expr{k.Expr}, d.nOuter, w)[0]
@@ -247,5 +254,71 @@ func (d *decorrelator) domainize(c *corrPlan) (*corrPlan, error) {
 			out.empty[i+w] = v
 		}
 	}
-	return &out, nil
+	return &out
+}
+
+// pullUnion pulls the correlation out of UNION ALL branches: each branch
+// takes the domain of the outer columns any branch reads, its own
+// correlated conditions as that join's condition, and outputs the domain
+// first, so the union is matched to the outer row by the domain alone.
+func (d *decorrelator) pullUnion(t *Union) (*corrPlan, error) {
+	var parts []*corrPlan
+	var reads []expr.Expr
+	for _, in := range t.Inputs {
+		c, err := d.pull(in)
+		if err != nil {
+			return nil, err
+		}
+		if c.agg {
+			return nil, d.a.errorf("a set operation over a correlated aggregate is not supported in a subquery")
+		}
+		parts = append(parts, c)
+		reads = append(append(reads, c.preds...), c.out...)
+	}
+	dom, err := d.domainOf(reads)
+	if err != nil {
+		return nil, err
+	}
+	w := dom.width
+	ds := dom.node.Schema()
+	toInner := func(es []expr.Expr) ([]expr.Expr, error) {
+		var out []expr.Expr
+		for _, e := range remapAll(shiftInner(es, d.nOuter, w), dom.fromOuter) {
+			if d.readsOuter(e) || expr.HasOuter(e, 1) {
+				return nil, d.a.errorf("an outer column of a query two levels out is not supported under a set operation in a subquery")
+			}
+			out = append(out, d.innerOf(e))
+		}
+		return out, nil
+	}
+	var inputs []Node
+	for _, c := range parts {
+		conds, err := toInner(c.preds)
+		if err != nil {
+			return nil, err
+		}
+		outs, err := toInner(c.out)
+		if err != nil {
+			return nil, err
+		}
+		j := &Join{Left: dom.node, Right: c.node, Kind: CrossJoin}
+		if len(conds) > 0 {
+			j.Kind, j.Residual = InnerJoin, expr.AndAll(conds)
+		}
+		p := &Project{Input: j}
+		for i, f := range ds.Fields() {
+			p.Exprs = append(p.Exprs, expr.Col(i, f.Name, f.Type))
+			p.Names = append(p.Names, f.Name)
+		}
+		for i, e := range outs {
+			p.Exprs = append(p.Exprs, e)
+			p.Names = append(p.Names, t.Schema().Field(i).Name)
+		}
+		inputs = append(inputs, p)
+	}
+	res := &corrPlan{node: &Union{Inputs: inputs}, preds: dom.preds}
+	for i, f := range t.Schema().Fields() {
+		res.out = append(res.out, expr.Col(d.nOuter+w+i, f.Name, f.Type))
+	}
+	return res, nil
 }

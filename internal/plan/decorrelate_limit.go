@@ -76,7 +76,14 @@ func (d *decorrelator) limitPerRow(t *Limit, c *corrPlan) (*corrPlan, error) {
 	var order []SortKey
 	for _, k := range c.order {
 		if d.readsOuter(k.Expr) || expr.HasOuter(k.Expr, 1) {
-			continue // one value per outer row: orders nothing
+			inner := false
+			for _, i := range expr.Columns(k.Expr) {
+				inner = inner || i >= d.nOuter
+			}
+			if !inner {
+				continue // one value per outer row: orders nothing
+			}
+			return nil, d.a.errorf("ORDER BY of a correlated subquery with LIMIT may not mix outer and inner columns in one key (%s)", k.Expr)
 		}
 		k.Expr = d.innerOf(k.Expr)
 		order = append(order, k)

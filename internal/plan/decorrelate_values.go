@@ -1,6 +1,9 @@
 package plan
 
 import (
+	"errors"
+	"fmt"
+
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"sluice/internal/expr"
@@ -128,19 +131,62 @@ func rowCount(col expr.Expr, g *groupedSub) (expr.Expr, error) {
 
 // readyApply returns n as an Apply of kind whose subquery holds no Apply
 // of its own: inner subqueries are rewritten first (in an earlier pass
-// when another rule owns them), so correlation is read from joins only.
+// when another rule owns them), so correlation is read from joins only;
+// a deferred one is left for this Apply's rewrite (pullApply).
 func readyApply(n Node, kind ApplyKind) (*Apply, bool) {
 	a, ok := n.(*Apply)
-	if !ok || a.Kind != kind {
+	if !ok || a.Kind != kind || a.deferred != nil {
 		return nil, false
 	}
 	nested := false
 	walkNodes(a.Sub, func(m Node) {
-		if _, ok := m.(*Apply); ok {
+		if in, ok := m.(*Apply); ok && in.deferred == nil {
 			nested = true
 		}
 	})
 	return a, !nested
+}
+
+// tryRewrite runs a decorrelation rule's rewrite on n. An Apply whose
+// subquery reads a query further out, that the rewrite refuses, is kept
+// (marked deferred) for the enclosing Apply's rewrite, which can bring
+// those columns in.
+func tryRewrite(n Node, rewrite func(Node) (Node, bool, error)) (Node, bool, error) {
+	out, changed, err := rewrite(n)
+	var user *Error
+	if a, ok := n.(*Apply); ok && err != nil && errors.As(err, &user) && readsFurtherOut(a.Sub) {
+		c := *a
+		c.deferred = err
+		return &c, true, nil
+	}
+	return out, changed, err
+}
+
+// readsFurtherOut reports whether n reads a query beyond the one its
+// Apply is in (an outer reference of depth 2 or more).
+func readsFurtherOut(n Node) bool {
+	found := false
+	walkNodes(n, func(m Node) {
+		_, _ = mapExprs(m, func(e expr.Expr) (expr.Expr, error) {
+			found = found || expr.HasOuter(e, 2)
+			return e, nil
+		})
+	})
+	return found
+}
+
+// leftApply is the error for an Apply no rule rewrote, if any is left.
+func leftApply(n Node) error {
+	var err error
+	walkNodes(n, func(m Node) {
+		if a, ok := m.(*Apply); ok && err == nil {
+			err = a.deferred
+			if err == nil {
+				err = fmt.Errorf("internal error: a subquery was not rewritten into joins: %s", a)
+			}
+		}
+	})
+	return err
 }
 
 // globalAggregate reports whether n yields exactly one row before its
@@ -175,11 +221,69 @@ func existsOverAggregate(a *Apply) (Node, expr.Expr, error) {
 		name = "__exists"
 	}
 	scalar := &Apply{Input: a.Input, Sub: sub, Kind: ApplyScalar, Name: name, At: a.At}
-	n, _, err := DecorrelateScalar{}.Apply(scalar)
+	n, _, err := DecorrelateScalar{}.rewrite(scalar)
 	if err != nil {
 		return nil, nil, err
 	}
 	col := expr.Col(a.Input.Schema().NumFields(), name, types.Boolean)
 	cond, err := expr.Call("coalesce", col, expr.MustLit(false, types.Boolean))
 	return n, cond, err
+}
+
+// compareOverAggregate rewrites x op ANY (q), or op ALL, where q
+// aggregates without GROUP BY (x IN (q) is = ANY): q has one row v
+// unless HAVING rejects it, so the value is x op v, and with no row
+// FALSE for ANY, TRUE for ALL. It returns the scalar rewrite (the input's
+// columns, then q's row as a struct, NULL for none) and the value over it.
+func compareOverAggregate(a *Apply, op string, all bool) (Node, expr.Expr, error) {
+	f := a.Sub.Schema().Field(0)
+	row, err := expr.Call("named_struct", expr.MustLit("v", types.String), expr.Col(0, f.Name, f.Type))
+	if err != nil {
+		return nil, nil, err
+	}
+	name := a.Name
+	if name == "" {
+		name = "__row"
+	}
+	sub := &Project{Input: a.Sub, Exprs: []expr.Expr{row}, Names: []string{name}}
+	scalar := &Apply{Input: a.Input, Sub: sub, Kind: ApplyScalar, Name: name, At: a.At}
+	n, _, err := DecorrelateScalar{}.rewrite(scalar)
+	if err != nil {
+		return nil, nil, err
+	}
+	col := expr.Col(a.Input.Schema().NumFields(), name, row.Type())
+	v, err := expr.Field(col, "v")
+	if err != nil {
+		return nil, nil, err
+	}
+	cmp, err := expr.Call(op, a.Probe, v)
+	if err != nil {
+		return nil, nil, a.errorf("%s compares %s with %s: %v", op, typeName(a.Probe.Type()), typeName(v.Type()), err)
+	}
+	none, err := expr.Call("is_null", col)
+	if err != nil {
+		return nil, nil, err
+	}
+	value, err := expr.Case(nil, []expr.Expr{none}, []expr.Expr{expr.MustLit(all, types.Boolean)}, cmp)
+	return n, value, err
+}
+
+// keepWhere filters n (the input's columns, then more) by cond and keeps
+// the input's columns: a condition Apply's result.
+func keepWhere(a *Apply, n Node, cond expr.Expr) Node {
+	in := a.Input.Schema()
+	keep := &Project{Input: &Filter{Input: n, Pred: cond}}
+	for i, f := range in.Fields() {
+		keep.Exprs = append(keep.Exprs, expr.Col(i, f.Name, f.Type))
+		keep.Names = append(keep.Names, f.Name)
+	}
+	return keep
+}
+
+// notIf is e, negated when not is set.
+func notIf(not bool, e expr.Expr) (expr.Expr, error) {
+	if !not {
+		return e, nil
+	}
+	return expr.Call("not", e)
 }

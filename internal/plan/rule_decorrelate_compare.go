@@ -19,10 +19,19 @@ var _ Rule = DecorrelateCompare{}
 func (DecorrelateCompare) Name() string { return "decorrelate_compare" }
 
 // Apply rewrites an ApplyCompare.
-func (DecorrelateCompare) Apply(n Node) (Node, bool, error) {
+func (r DecorrelateCompare) Apply(n Node) (Node, bool, error) { return tryRewrite(n, r.rewrite) }
+
+func (DecorrelateCompare) rewrite(n Node) (Node, bool, error) {
 	a, ok := readyApply(n, ApplyCompare)
 	if !ok {
 		return n, false, nil
+	}
+	if correlated(a.Sub) && globalAggregate(a.Sub) {
+		n, value, err := compareOverAggregate(a, a.Op, a.All)
+		if err == nil {
+			n, err = applyOutput(a, n, value)
+		}
+		return n, err == nil, err
 	}
 	d := newDecorrelator(a)
 	q := "ANY"

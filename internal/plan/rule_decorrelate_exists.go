@@ -13,7 +13,9 @@ var _ Rule = DecorrelateExists{}
 func (DecorrelateExists) Name() string { return "decorrelate_exists" }
 
 // Apply rewrites an ApplyExists.
-func (DecorrelateExists) Apply(n Node) (Node, bool, error) {
+func (r DecorrelateExists) Apply(n Node) (Node, bool, error) { return tryRewrite(n, r.rewrite) }
+
+func (DecorrelateExists) rewrite(n Node) (Node, bool, error) {
 	a, ok := readyApply(n, ApplyExists)
 	if !ok {
 		return n, false, nil
@@ -35,18 +37,10 @@ func (DecorrelateExists) Apply(n Node) (Node, bool, error) {
 		if err != nil {
 			return nil, false, err
 		}
-		if a.Not {
-			if cond, err = expr.Call("not", cond); err != nil {
-				return nil, false, err
-			}
+		if cond, err = notIf(a.Not, cond); err != nil {
+			return nil, false, err
 		}
-		in := a.Input.Schema()
-		keep := &Project{Input: &Filter{Input: n, Pred: cond}}
-		for i, f := range in.Fields() {
-			keep.Exprs = append(keep.Exprs, expr.Col(i, f.Name, f.Type))
-			keep.Names = append(keep.Names, f.Name)
-		}
-		return keep, true, nil
+		return keepWhere(a, n, cond), true, nil
 	}
 	d := newDecorrelator(a)
 	c, err := d.pullTop(a.Sub)

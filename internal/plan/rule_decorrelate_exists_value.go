@@ -17,7 +17,9 @@ var _ Rule = DecorrelateExistsValue{}
 func (DecorrelateExistsValue) Name() string { return "decorrelate_exists_value" }
 
 // Apply rewrites an ApplyExistsValue.
-func (DecorrelateExistsValue) Apply(n Node) (Node, bool, error) {
+func (r DecorrelateExistsValue) Apply(n Node) (Node, bool, error) { return tryRewrite(n, r.rewrite) }
+
+func (DecorrelateExistsValue) rewrite(n Node) (Node, bool, error) {
 	a, ok := readyApply(n, ApplyExistsValue)
 	if !ok {
 		return n, false, nil

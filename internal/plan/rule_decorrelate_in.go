@@ -15,7 +15,9 @@ var _ Rule = DecorrelateIn{}
 func (DecorrelateIn) Name() string { return "decorrelate_in" }
 
 // Apply rewrites an ApplyIn.
-func (DecorrelateIn) Apply(n Node) (Node, bool, error) {
+func (r DecorrelateIn) Apply(n Node) (Node, bool, error) { return tryRewrite(n, r.rewrite) }
+
+func (DecorrelateIn) rewrite(n Node) (Node, bool, error) {
 	a, ok := readyApply(n, ApplyIn)
 	if !ok {
 		return n, false, nil
@@ -36,6 +38,16 @@ func (DecorrelateIn) Apply(n Node) (Node, bool, error) {
 			kind = NullAwareAntiJoin
 		}
 		return &Join{Left: a.Input, Right: sub, Kind: kind, LeftKeys: []expr.Expr{lk}, RightKeys: []expr.Expr{rk}}, true, nil
+	}
+	if globalAggregate(a.Sub) {
+		n, cond, err := compareOverAggregate(a, "=", false)
+		if err == nil {
+			cond, err = notIf(a.Not, cond)
+		}
+		if err != nil {
+			return nil, false, err
+		}
+		return keepWhere(a, n, cond), true, nil
 	}
 	d := newDecorrelator(a)
 	c, err := d.pullTop(a.Sub)

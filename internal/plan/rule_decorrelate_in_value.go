@@ -18,10 +18,22 @@ var _ Rule = DecorrelateInValue{}
 func (DecorrelateInValue) Name() string { return "decorrelate_in_value" }
 
 // Apply rewrites an ApplyInValue.
-func (DecorrelateInValue) Apply(n Node) (Node, bool, error) {
+func (r DecorrelateInValue) Apply(n Node) (Node, bool, error) { return tryRewrite(n, r.rewrite) }
+
+func (DecorrelateInValue) rewrite(n Node) (Node, bool, error) {
 	a, ok := readyApply(n, ApplyInValue)
 	if !ok {
 		return n, false, nil
+	}
+	if correlated(a.Sub) && globalAggregate(a.Sub) {
+		n, value, err := compareOverAggregate(a, "=", false)
+		if err == nil {
+			value, err = notIf(a.Not, value)
+		}
+		if err == nil {
+			n, err = applyOutput(a, n, value)
+		}
+		return n, err == nil, err
 	}
 	d := newDecorrelator(a)
 	g, err := groupedValues(a, d, "IN")

@@ -20,7 +20,9 @@ var _ Rule = DecorrelateScalar{}
 func (DecorrelateScalar) Name() string { return "decorrelate_scalar" }
 
 // Apply rewrites an ApplyScalar.
-func (DecorrelateScalar) Apply(n Node) (Node, bool, error) {
+func (r DecorrelateScalar) Apply(n Node) (Node, bool, error) { return tryRewrite(n, r.rewrite) }
+
+func (DecorrelateScalar) rewrite(n Node) (Node, bool, error) {
 	a, ok := readyApply(n, ApplyScalar)
 	if !ok {
 		return n, false, nil

@@ -27,8 +27,8 @@ func dedupe(es []expr.Expr) []expr.Expr {
 	seen := map[string]bool{}
 	var out []expr.Expr
 	for _, e := range es {
-		if !seen[e.String()] {
-			seen[e.String()] = true
+		if !seen[exprKey(e)] {
+			seen[exprKey(e)] = true
 			out = append(out, e)
 		}
 	}

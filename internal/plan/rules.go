@@ -64,6 +64,9 @@ func OptimizeContext(ctx context.Context, n Node) (Node, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := leftApply(n); err != nil {
+		return nil, err
+	}
 	if n, err = fixpoint(ctx, n, Rules); err != nil {
 		return nil, err
 	}

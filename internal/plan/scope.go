@@ -17,13 +17,11 @@ type scopeCol struct {
 	Hidden bool // metadata columns: selectable by name, not by *
 }
 
-// scope is the set of columns an expression may name. outer, when set,
-// is the enclosing query's scope for a correlated subquery's condition:
-// a name found in neither table of cols is looked up there (its columns
-// come first in the joined row, so their indices stand as they are).
+// scope is the set of columns an expression may name. The enclosing
+// queries' scopes of a subquery are Binder.outer: a name no scope of the
+// query has resolves there, to an outer reference.
 type scope struct {
-	cols  []scopeCol
-	outer *scope
+	cols []scopeCol
 }
 
 func scopeFor(table string, s *arrow.Schema, hidden map[string]bool) *scope {
@@ -51,7 +49,7 @@ func (a *scope) hasTable(name string) bool {
 			return true
 		}
 	}
-	return a.outer != nil && a.outer.hasTable(name)
+	return false
 }
 
 // find resolves an unqualified or qualified column name. Exact-case
@@ -88,9 +86,6 @@ func (a *scope) find(table, name string) (*scopeCol, error) {
 	}
 	switch len(matches) {
 	case 0:
-		if a.outer != nil {
-			return a.outer.find(table, name)
-		}
 		return nil, nil
 	case 1:
 		return matches[0], nil

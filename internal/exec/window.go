@@ -32,6 +32,13 @@ type Window struct {
 	held    int64
 	pending []arrow.RecordBatch // the current partition's rows so far
 	lastKey []arrow.Array       // its partition key, one row each
+
+	// done holds computed partitions until they make a batch of
+	// emitBatchRows: a query with many small partitions (W1's 20,000
+	// clients, ~175 rows each) would otherwise send as many small
+	// batches, and every operator after the window pays per batch.
+	done     []arrow.RecordBatch
+	doneRows int64
 }
 
 var (
@@ -84,6 +91,9 @@ func (w *Window) OnWatermark(ctx context.Context, t int64, out Output) error {
 			if err := w.flush(ctx, out); err != nil {
 				return err
 			}
+			if err := w.sendDone(ctx, out); err != nil {
+				return err
+			}
 			return out.Send(ctx, m)
 		}
 		return w.consume(ctx, m.Batch, out)
@@ -95,6 +105,8 @@ func (w *Window) OnWatermark(ctx context.Context, t int64, out Output) error {
 func (w *Window) EndEpoch(ctx context.Context, out Output) error { return nil }
 
 func (w *Window) reset() {
+	releaseBatches(w.done)
+	w.done, w.doneRows = nil, 0
 	releaseBatches(w.pending)
 	releaseAll(w.lastKey)
 	w.pending, w.lastKey = nil, nil
@@ -203,8 +215,34 @@ func (w *Window) flush(ctx context.Context, out Output) error {
 	if err != nil {
 		return err
 	}
-	defer res.Release()
-	return sendSliced(ctx, res, out)
+	if res.NumRows() >= emitBatchRows {
+		defer res.Release()
+		if err := w.sendDone(ctx, out); err != nil {
+			return err
+		}
+		return sendSliced(ctx, res, out)
+	}
+	w.done = append(w.done, res)
+	w.doneRows += res.NumRows()
+	if w.doneRows >= emitBatchRows {
+		return w.sendDone(ctx, out)
+	}
+	return nil
+}
+
+// sendDone sends the computed partitions held back, as one batch.
+func (w *Window) sendDone(ctx context.Context, out Output) error {
+	if len(w.done) == 0 {
+		return nil
+	}
+	all, err := concatRows(w.schema, w.done)
+	releaseBatches(w.done)
+	w.done, w.doneRows = nil, 0
+	if err != nil {
+		return fmt.Errorf("window: %w", err)
+	}
+	defer all.Release()
+	return sendSliced(ctx, all, out)
 }
 
 // partition computes every function over one partition's rows.

@@ -318,6 +318,14 @@ type Rex struct {
 	MaxMatch int64 // 1 by default; 0: every match
 }
 
+// MvCombine is mvcombine field: rows equal but for the field become one,
+// its values an array. NoMv is nomv field: an array joined by newlines.
+type MvCombine struct {
+	At    sql.Pos
+	Field Name
+	NoMv  bool
+}
+
 // Reverse is reverse: the rows in the opposite order.
 type Reverse struct{ At sql.Pos }
 
@@ -347,6 +355,7 @@ func (c *AppendPipe) pos() sql.Pos { return c.At }
 func (c *Regex) pos() sql.Pos      { return c.At }
 func (c *AddTotals) pos() sql.Pos  { return c.At }
 func (c *Rex) pos() sql.Pos        { return c.At }
+func (c *MvCombine) pos() sql.Pos  { return c.At }
 
 var (
 	_ Command = (*Where)(nil)
@@ -377,4 +386,5 @@ var (
 	_ Command = (*Regex)(nil)
 	_ Command = (*AddTotals)(nil)
 	_ Command = (*Rex)(nil)
+	_ Command = (*MvCombine)(nil)
 )

@@ -390,6 +390,9 @@ func (p *parser) command() (Command, error) {
 		return p.regex(t.pos)
 	case "rex":
 		return p.rex(t.pos)
+	case "mvcombine", "nomv":
+		f, err := p.name("a field name")
+		return &MvCombine{At: t.pos, Field: f, NoMv: name == "nomv"}, err
 	case "addtotals", "addcoltotals":
 		return p.addTotals(t.pos, name == "addcoltotals")
 	case "mvexpand":
@@ -399,7 +402,7 @@ func (p *parser) command() (Command, error) {
 	case "flatten":
 		return p.flatten(t.pos)
 	}
-	return nil, syntaxErr(t.pos, "unknown command %q (want where, fields, eval, stats, eventstats, sort, trendline, head, dedup, rename, top, rare, parse, grok, patterns, fillnull, lookup, join, reverse, timechart, streamstats, bin, append, appendcol, appendpipe, expand, mvexpand, flatten, regex, rex, addtotals or addcoltotals)", t.text)
+	return nil, syntaxErr(t.pos, "unknown command %q (want where, fields, eval, stats, eventstats, sort, trendline, head, dedup, rename, top, rare, parse, grok, patterns, fillnull, lookup, join, reverse, timechart, streamstats, bin, append, appendcol, appendpipe, expand, mvexpand, mvcombine, nomv, flatten, regex, rex, addtotals or addcoltotals)", t.text)
 }
 
 func (p *parser) fields(at sql.Pos) (*Fields, error) {

@@ -143,6 +143,8 @@ func (t *translator) command(c Command) error {
 		return t.regex(c)
 	case *Rex:
 		return t.rex(c)
+	case *MvCombine:
+		return t.mvCombine(c)
 	case *AddTotals:
 		return t.addTotals(c)
 	case *Expand:

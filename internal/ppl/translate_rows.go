@@ -274,3 +274,39 @@ func (t *translator) regex(c *Regex) error {
 	}
 	return t.where(&Where{At: c.At, Cond: cond})
 }
+
+// mvCombine groups the rows by every field but one and collects that
+// field's values (NULLs left out, in input order) into an array in its
+// place (collect_list). nomv joins an array's elements with newlines in
+// place (array_join, NULLs left out).
+func (t *translator) mvCombine(c *MvCombine) error {
+	at := c.At
+	f, ok, err := t.resolve(c.Field.Name)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return errAt(c.Field.At, "field %s not found", c.Field.Name)
+	}
+	if c.NoMv {
+		e := &sql.Call{At: at, Name: "array_join", Args: []sql.Expr{col(c.Field.At, f), strLit(at, "\n")}}
+		return t.replaceOrAppend(at, []string{f}, []sql.Expr{e})
+	}
+	cols, err := t.columns()
+	if err != nil {
+		return err
+	}
+	from := t.sub(at)
+	var items []*sql.SelectItem
+	var groups []sql.Expr
+	for _, cc := range cols {
+		if cc == f {
+			items = append(items, item(&sql.Call{At: c.Field.At, Name: "collect_list", Args: []sql.Expr{col(c.Field.At, from.Alias, f)}}, f))
+			continue
+		}
+		items = append(items, item(col(at, from.Alias, cc), cc))
+		groups = append(groups, col(at, from.Alias, cc))
+	}
+	t.set(&sql.Select{At: at, Items: items, From: from, GroupBy: groups})
+	return nil
+}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -34,6 +33,7 @@ type WindowPartitioner struct {
 	w     *WindowAggregate
 	parts int
 	aggs  map[[2]int64]*partialWindow
+	enc   keyEncoder
 }
 
 type partialWindow struct {
@@ -54,12 +54,6 @@ func (p *WindowPartitioner) Schema() *arrow.Schema { return p.w.schema }
 
 func (p *WindowPartitioner) String() string {
 	return fmt.Sprintf("WindowPartitioner partitions=%d %s", p.parts, p.w)
-}
-
-// PartitionOf is the partition of a group key, given as the keys' text
-// (the same text the owner side never needs: only readers hash).
-func PartitionOf(keys []string, parts int) int {
-	return int(xxhash.Sum64String(strings.Join(keys, "\x00")) % uint64(parts))
 }
 
 // Process routes each row to its (window, partition) aggregate. Rows of
@@ -88,25 +82,22 @@ func (p *WindowPartitioner) Process(ctx context.Context, batch arrow.RecordBatch
 	sa := cols[w.window].(*array.Struct)
 	starts := sa.Field(0).(*array.Timestamp)
 	ends := sa.Field(1).(*array.Timestamp)
+	// A row's partition is the hash of its keys' binary encoding (the
+	// aggregate's own, the same in every process), the window left out.
+	keyCols := make([]arrow.Array, 0, len(cols)-1)
+	for c, col := range cols {
+		if c != w.window {
+			keyCols = append(keyCols, col)
+		}
+	}
+	enc := p.enc.encode(keyCols, n)
 	rows := map[[2]int64][]int64{}
 	var order [][2]int64
-	keys := make([]string, 0, len(cols))
 	for i := 0; i < n; i++ {
 		if sa.IsNull(i) || starts.IsNull(i) {
 			continue
 		}
-		keys = keys[:0]
-		for c, col := range cols {
-			if c == w.window {
-				continue
-			}
-			if col.IsNull(i) {
-				keys = append(keys, "\x01null")
-			} else {
-				keys = append(keys, col.ValueStr(i))
-			}
-		}
-		k := [2]int64{int64(starts.Value(i)), int64(PartitionOf(keys, p.parts))}
+		k := [2]int64{int64(starts.Value(i)), int64(xxhash.Sum64(enc[i]) % uint64(p.parts))}
 		if _, ok := rows[k]; !ok {
 			order = append(order, k)
 			if _, open := p.aggs[k]; !open {

@@ -52,7 +52,7 @@ func (b *Binder) bindAggregate(sel *sql.Select, items []selectItem, calls []*sql
 	}
 	keyStrings := make([]string, len(keys))
 	for i, k := range keys {
-		keyStrings[i] = k.String()
+		keyStrings[i] = exprKey(k)
 	}
 	agg.Keys = keys
 	if gk.sets != nil {
@@ -72,10 +72,10 @@ func (b *Binder) bindAggregate(sel *sql.Select, items []selectItem, calls []*sql
 		if err != nil {
 			return nil, nil, err
 		}
-		if _, ok := seen[a.String()]; ok {
+		if _, ok := seen[aggKey(a)]; ok {
 			continue
 		}
-		seen[a.String()] = len(agg.Aggs)
+		seen[aggKey(a)] = len(agg.Aggs)
 		agg.Aggs = append(agg.Aggs, a)
 		agg.AggNames = append(agg.AggNames, a.String())
 	}
@@ -105,7 +105,7 @@ func (b *Binder) bindAggregate(sel *sql.Select, items []selectItem, calls []*sql
 			if err != nil {
 				return nil, false, err
 			}
-			j := seen[a.String()]
+			j := seen[aggKey(a)]
 			f := outTypes.Field(nk + j)
 			return expr.Col(nk+j, f.Name, f.Type), true, nil
 		}
@@ -114,7 +114,7 @@ func (b *Binder) bindAggregate(sel *sql.Select, items []selectItem, calls []*sql
 		}
 		if sh := shapes.of(e); nk > 0 && !sh.agg && sh.size <= limit {
 			if be, err := pre.bind(e); err == nil {
-				if i, ok := keyIndex[be.String()]; ok {
+				if i, ok := keyIndex[exprKey(be)]; ok {
 					f := outTypes.Field(i)
 					return expr.Col(i, f.Name, f.Type), true, nil
 				}

@@ -210,7 +210,7 @@ func bindGroupingCall(c *sql.Call, pre *exprBinder, keyStrings []string, sets []
 		}
 		found := -1
 		for i, ks := range keyStrings {
-			if ks == be.String() {
+			if ks == exprKey(be) {
 				found = i
 			}
 		}

@@ -312,7 +312,7 @@ func (b *Binder) resolveOrderItem(o *sql.OrderItem, exprs []expr.Expr, names []s
 		return 0, err
 	}
 	for i, x := range exprs {
-		if x.String() == e.String() {
+		if exprKey(x) == exprKey(e) {
 			return i, nil
 		}
 	}

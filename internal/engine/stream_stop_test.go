@@ -43,3 +43,33 @@ func TestWatchWorkerStopMarker(t *testing.T) {
 		t.Fatal("a stop request after the worker started did not stop it")
 	}
 }
+
+// TestWatchWorkerStopDuringRetry: a STOP STREAM sent while a worker
+// waited to retry (no watch running) stops the retry once it starts.
+func TestWatchWorkerStopDuringRetry(t *testing.T) {
+	defer func(d time.Duration) { stopPoll = d }(stopPoll)
+	stopPoll = 20 * time.Millisecond
+	ctx := context.Background()
+	store, err := storage.NewLocalStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := &stream.Checkpoint{Store: store, Prefix: "cp/"}
+	e := &Engine{}
+	first := &runningStream{stop: make(chan struct{}), done: make(chan struct{})}
+	cancel := e.watchWorkerStop(ctx, first, base, nil)
+	cancel()
+	close(first.done) // it failed; the retry waits
+	if err := base.RequestStop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	retry := &runningStream{stop: make(chan struct{}), done: make(chan struct{})}
+	defer close(retry.done)
+	cancel = e.watchWorkerStop(withRetryOf(ctx, first), retry, base, nil)
+	defer cancel()
+	select {
+	case <-retry.stop:
+	case <-time.After(2 * time.Second):
+		t.Fatal("a stop sent during the retry's backoff did not stop the retry")
+	}
+}

@@ -23,11 +23,20 @@ var stopPoll = time.Second
 // worker after its running epoch: at once through the source's
 // substrate when it has a stop signal (a JetStream key), and through
 // the stop marker at the top of the checkpoint, which workers never
-// clear: only a request made after this worker started counts.
+// clear: only a request made after this worker started (or, for a
+// retry, after the first attempt started) counts.
 // The returned func ends the watch.
 func (e *Engine) watchWorkerStop(ctx context.Context, rs *runningStream, base *stream.Checkpoint, src connector.StreamingSource) func() {
 	ctx, cancel := context.WithCancel(ctx)
 	stale := base.StopToken(ctx)
+	if prev := retryOf(ctx); prev != nil {
+		prev.mu.Lock()
+		stale = prev.stopToken
+		prev.mu.Unlock()
+	}
+	rs.mu.Lock()
+	rs.stopToken = stale
+	rs.mu.Unlock()
 	var signal <-chan struct{}
 	if ss, ok := src.(connector.StopSignal); ok {
 		ch, err := ss.StopWatch(ctx)

@@ -93,6 +93,9 @@ type runningStream struct {
 	done      chan struct{}
 	// source, when set, adds its rows to the status.
 	source connector.StreamDescriber
+	// stopToken: the checkpoint's stop marker a worker found at its start
+	// (a retry keeps it, so a STOP sent during the backoff still counts).
+	stopToken string
 }
 
 func (r *runningStream) requestStop() { r.once.Do(func() { close(r.stop) }) }

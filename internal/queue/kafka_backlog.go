@@ -3,8 +3,10 @@ package queue
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
 )
 
 // Backlog is, over the topic's partitions, the end offset minus the
@@ -12,8 +14,24 @@ import (
 // every record the group has not acknowledged. The ones this member
 // holds (delivered, not acknowledged) are Unacked, the rest Pending;
 // another member's held records count as Pending, as Kafka cannot tell
-// them apart.
+// them apart. Errors the broker calls retriable (a group coordinator
+// still being elected on a fresh cluster) are retried for up to 10 s.
 func (k *Kafka) Backlog(ctx context.Context) (Backlog, error) {
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		b, err := k.backlog(ctx)
+		if err == nil || !kerr.IsRetriable(err) || time.Now().After(deadline) {
+			return b, err
+		}
+		select {
+		case <-ctx.Done():
+			return b, err
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+func (k *Kafka) backlog(ctx context.Context) (Backlog, error) {
 	adm := kadm.NewClient(k.cl) // shares the client: never closed here
 	ends, err := adm.ListEndOffsets(ctx, k.topic)
 	if err == nil {

@@ -156,12 +156,56 @@ func parseIntSlow(s []byte) (int64, bool) {
 }
 
 func parseFloat(s []byte) (float64, bool) {
+	if f, ok := shortDecimal(s); ok {
+		return f, true
+	}
 	f, err := strconv.ParseFloat(strings.TrimSpace(bstr(s)), 64)
 	if err != nil {
 		return 0, false
 	}
 	return f, true
 }
+
+// shortDecimal parses -?D+(.D+)? of at most 15 digits, the shape of
+// most logged numbers, without strconv's generality: the digits as an
+// integer (exact below 2^53) divided by a power of ten (exact up to
+// 1e22) is one correctly rounded division, so the result is exactly
+// strconv.ParseFloat's.
+func shortDecimal(s []byte) (float64, bool) {
+	i := 0
+	neg := len(s) > 0 && s[0] == '-'
+	if neg {
+		i++
+	}
+	var m uint64
+	nd, frac := 0, -1
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c >= '0' && c <= '9' {
+			m = m*10 + uint64(c-'0')
+			nd++
+			continue
+		}
+		if c == '.' && frac < 0 && nd > 0 {
+			frac = nd
+			continue
+		}
+		return 0, false
+	}
+	if nd == 0 || nd > 15 || frac == nd {
+		return 0, false
+	}
+	f := float64(m)
+	if frac >= 0 {
+		f /= pow10[nd-frac]
+	}
+	if neg {
+		f = -f
+	}
+	return f, true
+}
+
+var pow10 = [16]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
 
 func parseBool(s []byte) (bool, bool) {
 	switch strings.ToLower(strings.TrimSpace(bstr(s))) {
@@ -514,17 +558,17 @@ func fastISO(s []byte) (int64, bool) {
 	if i < len(s) && s[i] == '.' {
 		i++
 		start := i
-		scale := int64(1_000_000)
 		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
 			if i-start < 6 {
-				scale /= 10
-				frac += int64(s[i]-'0') * scale
+				frac = frac*10 + int64(s[i]-'0')
 			}
 			i++
 		}
 		if i == start || i-start > 9 {
 			return 0, false
 		}
+		// Microseconds: digits past the sixth are dropped, as before.
+		frac *= microScale[min(i-start, 6)]
 	}
 	off := 0
 	if i < len(s) {
@@ -566,6 +610,9 @@ func fastISO(s []byte) (int64, bool) {
 	secs := daysFromCivil(y, mo, d)*86400 + int64(h*3600+mi*60+se) - int64(off)
 	return secs*1_000_000 + frac, true
 }
+
+// microScale[n] turns n fraction digits into microseconds.
+var microScale = [7]int64{1_000_000, 100_000, 10_000, 1_000, 100, 10, 1}
 
 // digits reads s[a:b] as a decimal number.
 func digits(s []byte, a, b int) (int, bool) {

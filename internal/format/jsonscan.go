@@ -58,9 +58,9 @@ var scalarEnd = [256]bool{',': true, '}': true, ']': true, ' ': true, '\t': true
 // write them and rejecting the row helps nobody).
 func scanString(b []byte, i int) (end int, escaped bool, err error) {
 	j := i + 1
-	// Keys and most values end within 16 bytes: SWAR there, then the
+	// Keys and most values end within 32 bytes: SWAR there, then the
 	// vectorised IndexByte, which wins on long strings (user agents).
-	for k := 0; k < 2 && j+8 <= len(b); k++ {
+	for k := 0; k < 4 && j+8 <= len(b); k++ {
 		if m := quoteOrBackslash(binary.LittleEndian.Uint64(b[j:])); m != 0 {
 			j += bits.TrailingZeros64(m) / 8
 			if b[j] == '"' {

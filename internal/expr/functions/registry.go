@@ -463,8 +463,9 @@ var registry = []Def{
 	{Name: "bitmap_construct_agg", MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: bitmapAgg("bitmap_construct_agg")},
 	{Name: "bitmap_or_agg", MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: bitmapAgg("bitmap_or_agg")},
 	{Name: "bitmap_and_agg", MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: bitmapAgg("bitmap_and_agg")},
-	// Sketches (agg_count_min_sketch.go).
+	// Sketches and histograms (agg_count_min_sketch.go, agg_histogram_numeric.go).
 	{Name: "count_min_sketch", MinArgs: 4, MaxArgs: 4, Kind: Aggregate, Agg: makeCountMinSketch},
+	{Name: "histogram_numeric", MinArgs: 2, MaxArgs: 2, Kind: Aggregate, Agg: makeHistogramNumeric},
 	// HLL sketches (hll_sketch.go).
 	{Name: "hll_sketch_agg", MinArgs: 1, MaxArgs: 2, Kind: Aggregate, Agg: makeHLLSketchAgg},
 	{Name: "hll_union_agg", MinArgs: 1, MaxArgs: 2, Kind: Aggregate, Agg: makeHLLUnionAgg},

@@ -364,6 +364,7 @@ var registry = []Def{
 	{Name: "timestamp_nanos", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindTimestampNanos},
 	{Name: "randstr", MinArgs: 1, MaxArgs: 2, Kind: Scalar, Volatile: true, Bind: bindRandstr},
 	{Name: "uniform", MinArgs: 2, MaxArgs: 3, Kind: Scalar, Volatile: true, Bind: bindUniform},
+	{Name: "time_bucket", MinArgs: 2, MaxArgs: 3, Kind: Scalar, Bind: bindTimeBucket},
 	{Name: "window_time", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindWindowTime},
 
 	// Session (session.go); volatile so that they are read per query, not folded.
@@ -394,7 +395,7 @@ var registry = []Def{
 	{Name: "window", MinArgs: 2, MaxArgs: 3, Kind: Scalar, Bind: bindTumble("window")},
 	{Name: "hop", MinArgs: 3, MaxArgs: 3, Kind: Generator, Bind: bindGeneratorOnly("hop"),
 		Doc: "one row per sliding window holding ts; see HopStarts"},
-	{Name: "session", MinArgs: 2, MaxArgs: 2, Kind: Window, Doc: "session windows, assigned by the planner"},
+	{Name: "session", Aliases: []string{"session_window"}, MinArgs: 2, MaxArgs: 2, Kind: Window, Doc: "session windows, assigned by the planner"},
 
 	// Window functions, only with OVER (window_ranking.go, window_offsets.go);
 	// every aggregate also runs over a window frame.

@@ -31,6 +31,7 @@ var syntaxForms = map[string]string{
 	"transform_values": "lambda",
 	"transform_keys":   "lambda",
 	"map_zip_with":     "lambda",
+	"session_window":   "GROUP BY session window",
 }
 
 const (

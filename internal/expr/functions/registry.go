@@ -321,6 +321,7 @@ var registry = []Def{
 
 	// Misc (misc_more.go).
 	{Name: "collation", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindCollation},
+	{Name: "collate", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindCollate},
 	{Name: "unix_nanos", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindUnixNanos},
 	{Name: "make_interval", MinArgs: 0, MaxArgs: 7, Kind: Scalar, Bind: bindMakeInterval(false)},
 	{Name: "try_make_interval", MinArgs: 0, MaxArgs: 7, Kind: Scalar, Bind: bindMakeInterval(true)},
@@ -376,6 +377,7 @@ var registry = []Def{
 	// Row identity (row_identity.go).
 	{Name: "input_file_name", MinArgs: 0, MaxArgs: 0, Kind: Scalar, Volatile: true, Bind: bindInputFileName},
 	{Name: "monotonically_increasing_id", MinArgs: 0, MaxArgs: 0, Kind: Scalar, Volatile: true, Bind: bindMonotonicallyIncreasingID},
+	{Name: "current_path", MinArgs: 0, MaxArgs: 0, Kind: Scalar, Volatile: true, Bind: bindCurrentPath},
 	{Name: "current_user", Aliases: []string{"user", "session_user"}, MinArgs: 0, MaxArgs: 0, Kind: Scalar, Volatile: true, Bind: bindCurrentUser},
 
 	// Hashing (hash.go).

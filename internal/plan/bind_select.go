@@ -451,14 +451,15 @@ func (b *Binder) bindHop(sel *sql.Select, input Node, sc *scope) (Node, *scope, 
 // hopColumn names the exploded HOP window column.
 const hopColumn = "__hop"
 
-// bindSession handles GROUP BY SESSION(ts, gap), k...: a SessionAssign
+// bindSession handles GROUP BY SESSION(ts, gap), k... (Spark's
+// session_window(ts, gap) alike): a SessionAssign
 // node computes each row's session per the other keys, and the SESSION
 // call then reads its column.
 func (b *Binder) bindSession(sel *sql.Select, input Node, sc *scope) (Node, *scope, error) {
 	var sess *sql.Call
 	var others []sql.Expr
 	for _, g := range sel.GroupBy {
-		if c, ok := g.(*sql.Call); ok && strings.EqualFold(c.Name, "session") {
+		if c, ok := g.(*sql.Call); ok && (strings.EqualFold(c.Name, "session") || strings.EqualFold(c.Name, "session_window")) {
 			if sess != nil {
 				return nil, nil, errAt(c, "only one SESSION window per GROUP BY")
 			}

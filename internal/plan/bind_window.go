@@ -212,6 +212,14 @@ func (b *Binder) bindWindowCall(c *sql.Call, post *exprBinder) (*expr.WindowFunc
 			return nil, err
 		}
 	}
+	if expr.IsAggregate(name) {
+		var err error
+		if args, err = orderedSetArgs(c, name, args); err != nil {
+			return nil, err
+		}
+	} else if c.WithinGroup {
+		return nil, errAt(c, "%s does not take WITHIN GROUP (ORDER BY ...)", name)
+	}
 	fn, err := expr.NewWindowFunc(name, args, c.IgnoreNulls)
 	if err != nil {
 		return nil, errAt(c, "%v", err)

@@ -21,10 +21,18 @@ var windowCallNames = []string{"tumble", "window", "hop", "session", "session_wi
 // has no window call or more than one.
 func windowFieldRef(e sql.Expr, sel *sql.Select, sc *scope) sql.Expr {
 	c, ok := e.(*sql.ColumnRef)
-	if !ok || len(c.Parts) < 2 || !strings.EqualFold(c.Parts[0], "window") {
+	if !ok || len(c.Parts) < 2 {
 		return nil
 	}
-	if col, _ := sc.find("", "window"); col != nil {
+	// Spark names session_window's column session_window.
+	names := windowCallNames
+	switch {
+	case strings.EqualFold(c.Parts[0], "session_window"):
+		names = []string{"session_window"}
+	case !strings.EqualFold(c.Parts[0], "window"):
+		return nil
+	}
+	if col, _ := sc.find("", c.Parts[0]); col != nil {
 		return nil
 	}
 	var call *sql.Call
@@ -33,7 +41,7 @@ func windowFieldRef(e sql.Expr, sel *sql.Select, sc *scope) sql.Expr {
 		if !ok {
 			continue
 		}
-		for _, n := range windowCallNames {
+		for _, n := range names {
 			if strings.EqualFold(gc.Name, n) {
 				if call != nil {
 					return nil

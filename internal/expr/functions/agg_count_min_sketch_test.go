@@ -55,3 +55,21 @@ func TestCountMinSketchSerialization(t *testing.T) {
 		t.Fatalf("sketch\n got %s\nwant %s", got, want)
 	}
 }
+
+// TestJavaNextDouble: new Random(42).nextDouble() is 0.7275636800328681
+// in Java; histogram_numeric breaks ties with it.
+func TestJavaNextDouble(t *testing.T) {
+	if d := newJavaRandom(42).nextDouble(); d != 0.7275636800328681 {
+		t.Fatalf("nextDouble = %v, want 0.7275636800328681", d)
+	}
+}
+
+func TestNumericHistogramMerges(t *testing.T) {
+	h := &numericHistogram{nb: 2, prng: newJavaRandom(31183)}
+	for _, v := range []float64{0, 1, 2, 10, 10} {
+		h.add(v)
+	}
+	if len(h.bins) != 2 || h.bins[0] != (histBin{1, 3}) || h.bins[1] != (histBin{10, 2}) {
+		t.Fatalf("bins = %v", h.bins)
+	}
+}

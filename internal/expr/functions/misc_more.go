@@ -1,6 +1,7 @@
 package functions
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -20,6 +21,27 @@ import (
 var bindCollation = rowFn("collation", types.String, ps(pString), func(v []any) (any, error) {
 	return "SYSTEM.BUILTIN.UTF8_BINARY", nil
 })
+
+// collate(s, name) marks s with a collation; Sluice compares strings by
+// their UTF-8 bytes only, so UTF8_BINARY (optionally SYSTEM.BUILTIN.) is
+// the one it takes, returning s unchanged, and any other is an error.
+func bindCollate(args []Arg) (*Bound, error) {
+	name, ok := constString(args[1])
+	if !ok {
+		return nil, fmt.Errorf("function collate expects a constant collation name")
+	}
+	if n := strings.TrimPrefix(strings.ToUpper(name), "SYSTEM.BUILTIN."); n != "UTF8_BINARY" {
+		return nil, fmt.Errorf("collation %s is not supported: Sluice compares strings by their UTF-8 bytes (UTF8_BINARY)", name)
+	}
+	casts, err := coerceArgs("collate", args, pString, pString)
+	if err != nil {
+		return nil, err
+	}
+	return &Bound{Type: types.String, Casts: casts, Eval: func(_ context.Context, n int, args []arrow.Array) (arrow.Array, error) {
+		args[0].Retain()
+		return args[0], nil
+	}}, nil
+}
 
 var bindUnixNanos = rowFn("unix_nanos", types.Decimal(21, 0), ps(pTimestamp), func(v []any) (any, error) {
 	return strconv.FormatInt(v[0].(int64), 10) + "000", nil

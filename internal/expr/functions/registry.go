@@ -331,6 +331,7 @@ var registry = []Def{
 
 	// Misc (misc_more.go).
 	{Name: "collation", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindCollation},
+	{Name: "collate", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindCollate},
 	{Name: "unix_nanos", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindUnixNanos},
 	{Name: "make_interval", MinArgs: 0, MaxArgs: 7, Kind: Scalar, Bind: bindMakeInterval(false)},
 	{Name: "try_make_interval", MinArgs: 0, MaxArgs: 7, Kind: Scalar, Bind: bindMakeInterval(true)},
@@ -374,6 +375,7 @@ var registry = []Def{
 	{Name: "timestamp_nanos", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindTimestampNanos},
 	{Name: "randstr", MinArgs: 1, MaxArgs: 2, Kind: Scalar, Volatile: true, Bind: bindRandstr},
 	{Name: "uniform", MinArgs: 2, MaxArgs: 3, Kind: Scalar, Volatile: true, Bind: bindUniform},
+	{Name: "time_bucket", MinArgs: 2, MaxArgs: 3, Kind: Scalar, Bind: bindTimeBucket},
 	{Name: "window_time", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindWindowTime},
 
 	// Session (session.go); volatile so that they are read per query, not folded.
@@ -385,6 +387,7 @@ var registry = []Def{
 	// Row identity (row_identity.go).
 	{Name: "input_file_name", MinArgs: 0, MaxArgs: 0, Kind: Scalar, Volatile: true, Bind: bindInputFileName},
 	{Name: "monotonically_increasing_id", MinArgs: 0, MaxArgs: 0, Kind: Scalar, Volatile: true, Bind: bindMonotonicallyIncreasingID},
+	{Name: "current_path", MinArgs: 0, MaxArgs: 0, Kind: Scalar, Volatile: true, Bind: bindCurrentPath},
 	{Name: "current_user", Aliases: []string{"user", "session_user"}, MinArgs: 0, MaxArgs: 0, Kind: Scalar, Volatile: true, Bind: bindCurrentUser},
 
 	// Hashing (hash.go).
@@ -404,7 +407,7 @@ var registry = []Def{
 	{Name: "window", MinArgs: 2, MaxArgs: 3, Kind: Scalar, Bind: bindTumble("window")},
 	{Name: "hop", MinArgs: 3, MaxArgs: 3, Kind: Generator, Bind: bindGeneratorOnly("hop"),
 		Doc: "one row per sliding window holding ts; see HopStarts"},
-	{Name: "session", MinArgs: 2, MaxArgs: 2, Kind: Window, Doc: "session windows, assigned by the planner"},
+	{Name: "session", Aliases: []string{"session_window"}, MinArgs: 2, MaxArgs: 2, Kind: Window, Doc: "session windows, assigned by the planner"},
 
 	// Window functions, only with OVER (window_ranking.go, window_offsets.go);
 	// every aggregate also runs over a window frame.
@@ -473,8 +476,9 @@ var registry = []Def{
 	{Name: "bitmap_construct_agg", MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: bitmapAgg("bitmap_construct_agg")},
 	{Name: "bitmap_or_agg", MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: bitmapAgg("bitmap_or_agg")},
 	{Name: "bitmap_and_agg", MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: bitmapAgg("bitmap_and_agg")},
-	// Sketches (agg_count_min_sketch.go).
+	// Sketches and histograms (agg_count_min_sketch.go, agg_histogram_numeric.go).
 	{Name: "count_min_sketch", MinArgs: 4, MaxArgs: 4, Kind: Aggregate, Agg: makeCountMinSketch},
+	{Name: "histogram_numeric", MinArgs: 2, MaxArgs: 2, Kind: Aggregate, Agg: makeHistogramNumeric},
 	// HLL sketches (hll_sketch.go).
 	{Name: "hll_sketch_agg", MinArgs: 1, MaxArgs: 2, Kind: Aggregate, Agg: makeHLLSketchAgg},
 	{Name: "hll_union_agg", MinArgs: 1, MaxArgs: 2, Kind: Aggregate, Agg: makeHLLUnionAgg},

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/user"
 	"runtime/debug"
+	"strings"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -72,6 +73,15 @@ func constStringFn(f func(ctx context.Context) string) Binder {
 var (
 	bindCurrentDatabase = constStringFn(currentDatabase)
 	bindCurrentUser     = constStringFn(currentUser)
+	// current_path() is Spark 4.2's default SQL path; Sluice has no SET
+	// PATH, so the current database is its last entry.
+	bindCurrentPath = constStringFn(func(ctx context.Context) string {
+		db := currentDatabase(ctx)
+		if strings.ContainsAny(db, ".`") || db != strings.ToLower(db) {
+			db = "`" + strings.ReplaceAll(db, "`", "``") + "`"
+		}
+		return "system.builtin,system.session,spark_catalog." + db
+	})
 	// Sluice's one catalog answers to Spark's name.
 	bindCurrentCatalog = constStringFn(func(context.Context) string { return "spark_catalog" })
 )

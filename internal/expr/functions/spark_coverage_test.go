@@ -15,7 +15,8 @@ var updateCoverage = flag.Bool("update", false, "rewrite the Spark function tabl
 // syntaxForms are Spark function names that Sluice's parser turns into
 // something other than a registry call (CAST, CASE WHEN, IN lists, and
 // the higher-order functions, whose lambdas the binder binds and
-// expr.HigherOrder evaluates).
+// expr.HigherOrder evaluates), or that the binder handles in GROUP BY
+// (session_window, grouping, grouping_id).
 var syntaxForms = map[string]string{
 	"cast":             "CAST(x AS type)",
 	"when":             "CASE WHEN",
@@ -32,6 +33,9 @@ var syntaxForms = map[string]string{
 	"transform_keys":   "lambda",
 	"map_zip_with":     "lambda",
 	"collate":          "s COLLATE name",
+	"session_window":   "GROUP BY session window",
+	"grouping":         "GROUP BY grouping sets",
+	"grouping_id":      "GROUP BY grouping sets",
 }
 
 const (

@@ -39,6 +39,11 @@ type Window struct {
 	// batches, and every operator after the window pays per batch.
 	done     []arrow.RecordBatch
 	doneRows int64
+
+	// everyWatermark computes the buffered partitions at every watermark,
+	// not only at the end: a stream's window over a windowed aggregation,
+	// whose input holds whole event-time windows at each watermark.
+	everyWatermark bool
 }
 
 var (
@@ -80,9 +85,15 @@ func (w *Window) Process(ctx context.Context, batch arrow.RecordBatch, out Outpu
 	return w.sort.Process(ctx, batch, out)
 }
 
-// OnWatermark runs the partitions at WatermarkEnd, then forwards t.
+// ComputeEveryWatermark makes the window compute what it holds at every
+// watermark. Only for input whose partitions are complete at each
+// watermark (the physical planner checks that in streams).
+func (w *Window) ComputeEveryWatermark() { w.everyWatermark = true }
+
+// OnWatermark runs the partitions at WatermarkEnd (at every watermark
+// after ComputeEveryWatermark), then forwards t.
 func (w *Window) OnWatermark(ctx context.Context, t int64, out Output) error {
-	if t != WatermarkEnd {
+	if t != WatermarkEnd && !w.everyWatermark {
 		return out.Send(ctx, Message{Watermark: t})
 	}
 	defer w.reset()
@@ -94,11 +105,11 @@ func (w *Window) OnWatermark(ctx context.Context, t int64, out Output) error {
 			if err := w.sendDone(ctx, out); err != nil {
 				return err
 			}
-			return out.Send(ctx, m)
+			return out.Send(ctx, Message{Watermark: t})
 		}
 		return w.consume(ctx, m.Batch, out)
 	})
-	return w.sort.OnWatermark(ctx, t, sorted)
+	return w.sort.OnWatermark(ctx, WatermarkEnd, sorted)
 }
 
 // EndEpoch does nothing: rows wait for the end watermark.

@@ -230,6 +230,14 @@ func (c *compiler) build(n plan.Node) (*localStage, error) {
 			sw.DropLateFrom(et)
 		}
 	}
+	if w, ok := op.(*exec.Window); ok && c.streaming {
+		// The binder let it through partitioned by an event-time window;
+		// only append mode emits each window whole, once.
+		if c.opts.OutputMode != exec.Append {
+			return nil, fmt.Errorf("window functions in a stream need output_mode = 'append': in %s mode a window's groups are emitted before it is complete", c.opts.OutputMode)
+		}
+		w.ComputeEveryWatermark()
+	}
 	return in.add(op), nil
 }
 

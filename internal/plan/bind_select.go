@@ -104,9 +104,6 @@ func (b *Binder) bindSelect(sel *sql.Select, orderBy []*sql.OrderItem) (Node, er
 		aggCalls = collectAggs(o.Expr, aggCalls)
 	}
 	winCalls := selectWindows(sel, items, orderBy)
-	if len(winCalls) > 0 && b.Streaming {
-		return nil, streamingWindowError(winCalls[0])
-	}
 	post := &exprBinder{b: b, sc: sc}
 	if len(sel.GroupBy) > 0 || sel.GroupByAll || len(aggCalls) > 0 || sel.Having != nil {
 		if input, sc, err = b.attachGroupBySubqueries(sel, items, input, sc); err != nil {
@@ -152,6 +149,9 @@ func (b *Binder) bindSelect(sel *sql.Select, orderBy []*sql.OrderItem) (Node, er
 	if len(winCalls) > 0 {
 		if input, post, err = b.bindWindows(sel, winCalls, input, post); err != nil {
 			return nil, err
+		}
+		if b.Streaming && !streamWindowsDefined(input) {
+			return nil, streamingWindowError(winCalls[0])
 		}
 	}
 	if sel.Qualify != nil {

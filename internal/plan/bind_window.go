@@ -44,8 +44,9 @@ func selectWindows(sel *sql.Select, items []selectItem, orderBy []*sql.OrderItem
 
 // streamingWindowError is what a stream gets for a window function.
 func streamingWindowError(c *sql.Call) error {
-	return errAt(c, "window functions are not supported in streaming queries yet; %s needs every row of its partition. "+
-		"Run the query as a batch query, or aggregate the stream with GROUP BY a TUMBLE, HOP or SESSION window", c)
+	return errAt(c, "window functions are not supported in streaming queries yet unless partitioned by the event-time window of a windowed aggregation "+
+		"(PARTITION BY window.start); %s needs every row of its partition. "+
+		"Run the query as a batch query, or aggregate the stream with GROUP BY a TUMBLE, HOP or SESSION window first", c)
 }
 
 // windowGroup is the calls that share PARTITION BY and ORDER BY: one

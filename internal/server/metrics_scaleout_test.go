@@ -63,6 +63,11 @@ func TestMetricsScaleOut(t *testing.T) {
 	f.sql(200, "INSERT STREAM INTO agg SELECT TUMBLE(ts, '1 minute').start, status, count(*) FROM src GROUP BY TUMBLE(ts, '1 minute'), status "+
 		"WITH (name = 'ks', trigger = '100 milliseconds', workers = 2, partitions = 4, lock_ttl = '3 seconds', output_mode = 'append', "+
 		"discovery = 'notifications', discovery_backfill = 'false', queue = '"+ns.URL+"/s3events/ks?ack_wait=1s', checkpoint_location = '"+filepath.Join(f.dir, "cp")+"')")
+	// A plain (stateless) stream shared by workers, its own consumer of
+	// the same events: slot and queue series, no partitions.
+	f.sql(200, "CREATE TABLE raw (id BIGINT) USING json LOCATION '"+f.out+"-raw/'")
+	f.sql(200, "INSERT STREAM INTO raw SELECT id FROM src WITH (name = 'pl', trigger = '100 milliseconds', workers = 3, "+
+		"discovery = 'notifications', discovery_backfill = 'false', queue = '"+ns.URL+"/s3events/pl?ack_wait=1s', checkpoint_location = '"+filepath.Join(f.dir, "cppl")+"')")
 	for i := 0; i < 2; i++ {
 		msg := fmt.Sprintf(`{"Records":[{"eventVersion":"2.1","eventSource":"aws:s3","eventName":"ObjectCreated:Put","s3":{"bucket":{"name":"lake"},"object":{"key":"f%d.json","size":10,"eTag":"e%d"}}}]}`, i, i)
 		if err := ns.Publish("s3.events", []byte(msg)); err != nil {
@@ -80,7 +85,8 @@ func TestMetricsScaleOut(t *testing.T) {
 		m = f.scrape()
 		if labelled(m, "sluice_stream_queue_messages_total", kind("received")) == 3 &&
 			labelled(m, "sluice_stream_partitions_owned", nil) >= 0 && labelled(m, "sluice_stream_keyed_watermark_seconds", ks) > 0 &&
-			labelled(m, "sluice_stream_queue_backlog", map[string]string{"stream": "ks", "state": "unacked"}) == 0 {
+			labelled(m, "sluice_stream_queue_backlog", map[string]string{"stream": "ks", "state": "unacked"}) == 0 &&
+			labelled(m, "sluice_stream_queue_messages_total", map[string]string{"stream": "pl", "kind": "new_files"}) == 2 {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -131,8 +137,21 @@ func TestMetricsScaleOut(t *testing.T) {
 	if want := ev.Add(time.Minute - 10*time.Second); !wm.Equal(want) || !strings.HasPrefix(desc["keyed_watermark"], want.Format("2006-01-02 15:04:05")) {
 		t.Errorf("keyed watermark %v, DESCRIBE %q; want %v", wm, desc["keyed_watermark"], want)
 	}
-	// A stream alone has none of them.
-	if labelled(m, "sluice_stream_worker_info", map[string]string{"stream": "feed"}) != -1 {
-		t.Error("worker_info for a stream never shared")
+	if got := labelled(m, "sluice_stream_worker_info", map[string]string{"stream": "pl", "worker": "0", "workers": "3"}); got != 1 {
+		t.Errorf("worker_info of pl = %v", got)
+	}
+	if got := labelled(m, "sluice_stream_queue_messages_total", map[string]string{"stream": "pl", "kind": "malformed"}); got != 1 {
+		t.Errorf("queue_messages_total{stream=pl,kind=malformed} = %v, want 1", got)
+	}
+	if labelled(m, "sluice_stream_partitions_total", map[string]string{"stream": "pl"}) != -1 ||
+		labelled(m, "sluice_stream_partitions_owned", map[string]string{"stream": "pl"}) != -1 {
+		t.Error("partition series for a stream that is not keyed")
+	}
+	// Stopped, a stream runs no slot here.
+	f.sql(200, "STOP STREAM pl")
+	for deadline := time.Now().Add(10 * time.Second); labelled(f.scrape(), "sluice_stream_worker_info", map[string]string{"stream": "pl"}) != -1; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("worker_info of a stopped stream")
+		}
 	}
 }

@@ -123,6 +123,7 @@ var (
 	descPartsOwned   = prometheus.NewDesc("sluice_stream_partitions_owned", "Partitions of a keyed stream each worker holds, as this server sees the leases.", []string{"stream", "worker"}, nil)
 	descPartsTotal   = prometheus.NewDesc("sluice_stream_partitions_total", "Partitions of a keyed stream shared by workers.", []string{"stream"}, nil)
 	descLiveWorkers  = prometheus.NewDesc("sluice_stream_live_workers", "Workers alive on a keyed stream, as this server sees them.", []string{"stream"}, nil)
+	descKeyedEvents  = prometheus.NewDesc("sluice_stream_keyed_total", "A keyed stream's owner in this server since it started: epochs, partials folded, duplicates and late partials dropped, rows out, takeovers, handbacks.", []string{"stream", "kind"}, nil)
 	descKeyedWM      = prometheus.NewDesc("sluice_stream_keyed_watermark_seconds", "The keyed stream's watermark over all partitions, Unix seconds.", []string{"stream"}, nil)
 	descQueries      = prometheus.NewDesc("sluice_async_queries", "Async queries kept, by status.", []string{"status"}, nil)
 )
@@ -130,7 +131,7 @@ var (
 func (c *gaugeCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descRunning, descRetrying, descRetries, descLagFiles, descLagBytes, descWatermark, descFreshness, descQueries,
 		descWorkerInfo, descWorkerEpochs, descWorkerRows, descQueueMsgs, descQueueHeld, descQueueBacklog,
-		descPartsOwned, descPartsTotal, descLiveWorkers, descKeyedWM} {
+		descPartsOwned, descPartsTotal, descLiveWorkers, descKeyedEvents, descKeyedWM} {
 		ch <- d
 	}
 }
@@ -203,6 +204,13 @@ func scaleOut(ch chan<- prometheus.Metric, n string, st engine.StreamStatus) {
 		gauge(descLiveWorkers, float64(k.Live))
 		for w, c := range k.Owned {
 			gauge(descPartsOwned, float64(c), w)
+		}
+		for _, c := range []struct {
+			kind string
+			n    int64
+		}{{"epochs", k.Stats.Epochs}, {"partials", k.Stats.Partials}, {"duplicates", k.Stats.Duplicates}, {"late", k.Stats.Late},
+			{"rows_out", k.Stats.RowsOut}, {"takeovers", k.Stats.Takeovers}, {"handbacks", k.Stats.Handbacks}} {
+			ch <- prometheus.MustNewConstMetric(descKeyedEvents, prometheus.CounterValue, float64(c.n), n, c.kind)
 		}
 		if k.Watermark != 0 && k.Watermark != stream.NoWatermark {
 			gauge(descKeyedWM, float64(k.Watermark)/1e6)

@@ -94,6 +94,34 @@ type StreamDescriber interface {
 	StreamDescription() [][2]string
 }
 
+// QueueReporter is a StreamDescriber reading a notification queue whose
+// counters and backlog can be had as numbers (the server's metrics); the
+// DESCRIBE STREAM rows show the same status. False when the source reads
+// no queue. It is called from another goroutine than the epochs.
+type QueueReporter interface {
+	QueueStatus() (QueueStatus, bool)
+}
+
+// QueueStatus is a notification queue's counters since the source
+// started, and its backlog as of the last poll.
+type QueueStatus struct {
+	// Counts are the message and file counters by kind (received,
+	// new_files, duplicates, filtered, gone, foreign, malformed), in a
+	// fixed order.
+	Counts []QueueCount
+	// Held is how many messages wait for their epoch to commit.
+	Held int64
+	// Pending are messages not yet delivered to anyone; Unacked were
+	// delivered and not acknowledged yet.
+	Pending, Unacked int64
+}
+
+// QueueCount is one counter of a QueueStatus.
+type QueueCount struct {
+	Kind string
+	N    int64
+}
+
 // Worker is a streaming source that can be one of several processes
 // sharing a stream (docs/scale-out.md): SetWorker(slot, workers) comes
 // before Recover; an error says the source cannot be shared that way.

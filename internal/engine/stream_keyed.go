@@ -185,3 +185,49 @@ func (d keyedDescriber) StreamDescription() [][2]string {
 			st.Epochs, st.Partials, st.Duplicates, st.Late, st.RowsOut, st.Takeovers, st.Handbacks)},
 	)
 }
+
+// KeyedStatus is the partition ownership of a keyed stream shared by
+// workers, as this process sees it: the numbers behind DESCRIBE STREAM's
+// keyed_ rows (both read partition.Owner.Status).
+type KeyedStatus struct {
+	// Worker is this process's name among the workers.
+	Worker string
+	// Parts is the number of partitions; Mine those this process owns.
+	Parts int
+	Mine  []int
+	// Owned is the number of partitions each worker holds a lease on.
+	Owned map[string]int
+	// Live is how many workers are alive.
+	Live int
+	// Watermark is the keyed watermark (µs), stream.NoWatermark before any.
+	Watermark int64
+	Stats     partition.OwnerStats
+}
+
+// keyedReporter is a source with a KeyedStatus.
+type keyedReporter interface {
+	KeyedStatus() KeyedStatus
+}
+
+var (
+	_ keyedReporter           = keyedDescriber{}
+	_ connector.QueueReporter = keyedDescriber{}
+)
+
+func (d keyedDescriber) KeyedStatus() KeyedStatus {
+	mine, owners, live, wm, st := d.owner.Status()
+	owned := map[string]int{}
+	for _, h := range owners {
+		owned[h.Worker]++
+	}
+	owned[d.worker] = len(mine) // what this process holds, even none
+	return KeyedStatus{Worker: d.worker, Parts: d.owner.Parts, Mine: mine, Owned: owned, Live: len(live), Watermark: wm, Stats: st}
+}
+
+// QueueStatus is the inner source's.
+func (d keyedDescriber) QueueStatus() (connector.QueueStatus, bool) {
+	if q, ok := d.inner.(connector.QueueReporter); ok {
+		return q.QueueStatus()
+	}
+	return connector.QueueStatus{}, false
+}

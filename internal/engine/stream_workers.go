@@ -63,6 +63,7 @@ func (e *Engine) runSlots(ctx context.Context, rs *runningStream, q *stream.Quer
 		q.Checkpoint = &stream.Checkpoint{Store: base.Store, Prefix: base.Prefix + "workers/" + strconv.Itoa(slot) + "/"}
 		rs.mu.Lock()
 		rs.status.Worker = fmt.Sprintf("%d of %d", slot, workers)
+		rs.status.Slot, rs.status.Slots = slot, workers
 		rs.mu.Unlock()
 		err := q.Run(ctx, rs.stop)
 		if errors.Is(err, stream.ErrLocked) {

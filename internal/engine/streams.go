@@ -80,6 +80,15 @@ type StreamStatus struct {
 	Source [][2]string `json:",omitempty"`
 	// Worker is "slot i of n" for a stream shared by several processes.
 	Worker string `json:",omitempty"`
+	// Slot and Slots are Worker in numbers; Slots is 0 for a stream this
+	// process runs alone.
+	Slot  int `json:",omitempty"`
+	Slots int `json:",omitempty"`
+	// Queue is the Source's queue in numbers, nil without one.
+	Queue *connector.QueueStatus `json:",omitempty"`
+	// Keyed is the partition ownership of a keyed (windowed) stream shared
+	// by workers, nil otherwise.
+	Keyed *KeyedStatus `json:",omitempty"`
 }
 
 // runningStream is a stream this process is running.
@@ -106,6 +115,15 @@ func (r *runningStream) snapshot() StreamStatus {
 	r.mu.Unlock()
 	if src != nil {
 		st.Source = src.StreamDescription()
+		if q, ok := src.(connector.QueueReporter); ok {
+			if qs, ok := q.QueueStatus(); ok {
+				st.Queue = &qs
+			}
+		}
+		if k, ok := src.(keyedReporter); ok {
+			ks := k.KeyedStatus()
+			st.Keyed = &ks
+		}
 	}
 	return st
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"strconv"
 	"sync"
 	"time"
 
@@ -20,9 +21,9 @@ const MetricsPath = "/metrics"
 // (two servers in one test process do not share counters). Counters and
 // histograms move with each committed epoch (observe); gauges (lag,
 // watermark, freshness, running) are read from the engine at each
-// scrape. The only label is the stream's name (a view's stream is
-// mv_<view>), a checked identifier: never an option, a location or a
-// secret.
+// scrape. Labels are the stream's name (a view's stream is mv_<view>), a
+// checked identifier, and fixed words, slot numbers or worker names
+// (host-pid-random): never an option, a location or a secret.
 type metrics struct {
 	reg *prometheus.Registry
 
@@ -106,18 +107,31 @@ type gaugeCollector struct {
 }
 
 var (
-	descRunning   = prometheus.NewDesc("sluice_stream_running", "1 while the stream or view runs in this server, else 0.", []string{"stream", "kind"}, nil)
-	descRetrying  = prometheus.NewDesc("sluice_stream_retrying", "1 while the stream waits to run again after a transient failure, else 0.", []string{"stream"}, nil)
-	descRetries   = prometheus.NewDesc("sluice_stream_retries", "Retries of the stream since it started in this server.", []string{"stream"}, nil)
-	descLagFiles  = prometheus.NewDesc("sluice_stream_lag_files", "Input files waiting beyond the rate limits after the last epoch.", []string{"stream"}, nil)
-	descLagBytes  = prometheus.NewDesc("sluice_stream_lag_bytes", "Input bytes waiting beyond the rate limits after the last epoch.", []string{"stream"}, nil)
-	descWatermark = prometheus.NewDesc("sluice_stream_watermark_seconds", "The stream's watermark, Unix seconds (streams with event time).", []string{"stream"}, nil)
-	descFreshness = prometheus.NewDesc("sluice_stream_freshness_seconds", "Now minus the newest committed event time (streams with event time).", []string{"stream"}, nil)
-	descQueries   = prometheus.NewDesc("sluice_async_queries", "Async queries kept, by status.", []string{"status"}, nil)
+	descRunning      = prometheus.NewDesc("sluice_stream_running", "1 while the stream or view runs in this server, else 0.", []string{"stream", "kind"}, nil)
+	descRetrying     = prometheus.NewDesc("sluice_stream_retrying", "1 while the stream waits to run again after a transient failure, else 0.", []string{"stream"}, nil)
+	descRetries      = prometheus.NewDesc("sluice_stream_retries", "Retries of the stream since it started in this server.", []string{"stream"}, nil)
+	descLagFiles     = prometheus.NewDesc("sluice_stream_lag_files", "Input files waiting beyond the rate limits after the last epoch.", []string{"stream"}, nil)
+	descLagBytes     = prometheus.NewDesc("sluice_stream_lag_bytes", "Input bytes waiting beyond the rate limits after the last epoch.", []string{"stream"}, nil)
+	descWatermark    = prometheus.NewDesc("sluice_stream_watermark_seconds", "The stream's watermark, Unix seconds (streams with event time).", []string{"stream"}, nil)
+	descFreshness    = prometheus.NewDesc("sluice_stream_freshness_seconds", "Now minus the newest committed event time (streams with event time).", []string{"stream"}, nil)
+	descWorkerInfo   = prometheus.NewDesc("sluice_stream_worker_info", "1 for the worker slot this server runs of a stream shared by workers.", []string{"stream", "worker", "workers"}, nil)
+	descWorkerEpochs = prometheus.NewDesc("sluice_stream_worker_epochs", "Epochs this server's worker slot committed since it started here.", []string{"stream", "worker"}, nil)
+	descWorkerRows   = prometheus.NewDesc("sluice_stream_worker_input_rows", "Input rows this server's worker slot read since it started here.", []string{"stream", "worker"}, nil)
+	descQueueMsgs    = prometheus.NewDesc("sluice_stream_queue_messages_total", "Notification queue messages and the files they named, by what became of them, since the stream started here.", []string{"stream", "kind"}, nil)
+	descQueueHeld    = prometheus.NewDesc("sluice_stream_queue_held", "Queue messages waiting for their epoch to commit.", []string{"stream"}, nil)
+	descQueueBacklog = prometheus.NewDesc("sluice_stream_queue_backlog", "Queue messages not yet acknowledged, as of the last poll: pending (never delivered) or unacked (delivered).", []string{"stream", "state"}, nil)
+	descPartsOwned   = prometheus.NewDesc("sluice_stream_partitions_owned", "Partitions of a keyed stream each worker holds, as this server sees the leases.", []string{"stream", "worker"}, nil)
+	descPartsTotal   = prometheus.NewDesc("sluice_stream_partitions_total", "Partitions of a keyed stream shared by workers.", []string{"stream"}, nil)
+	descLiveWorkers  = prometheus.NewDesc("sluice_stream_live_workers", "Workers alive on a keyed stream, as this server sees them.", []string{"stream"}, nil)
+	descKeyedEvents  = prometheus.NewDesc("sluice_stream_keyed_total", "A keyed stream's owner in this server since it started: epochs, partials folded, duplicates and late partials dropped, rows out, takeovers, handbacks.", []string{"stream", "kind"}, nil)
+	descKeyedWM      = prometheus.NewDesc("sluice_stream_keyed_watermark_seconds", "The keyed stream's watermark over all partitions, Unix seconds.", []string{"stream"}, nil)
+	descQueries      = prometheus.NewDesc("sluice_async_queries", "Async queries kept, by status.", []string{"status"}, nil)
 )
 
 func (c *gaugeCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descRunning, descRetrying, descRetries, descLagFiles, descLagBytes, descWatermark, descFreshness, descQueries} {
+	for _, d := range []*prometheus.Desc{descRunning, descRetrying, descRetries, descLagFiles, descLagBytes, descWatermark, descFreshness, descQueries,
+		descWorkerInfo, descWorkerEpochs, descWorkerRows, descQueueMsgs, descQueueHeld, descQueueBacklog,
+		descPartsOwned, descPartsTotal, descLiveWorkers, descKeyedEvents, descKeyedWM} {
 		ch <- d
 	}
 }
@@ -159,6 +173,47 @@ func (c *gaugeCollector) Collect(ch chan<- prometheus.Metric) {
 		}
 		if ev := max(st.Last.MaxEventTime, c.m.newestEvent(n)); ev != 0 {
 			ch <- prometheus.MustNewConstMetric(descFreshness, prometheus.GaugeValue, freshness(now, ev).Seconds(), n)
+		}
+		scaleOut(ch, n, st)
+	}
+}
+
+// scaleOut sends a shared stream's worker slot, queue and partition
+// ownership: the numbers behind DESCRIBE STREAM's worker, queue_ and
+// keyed_ rows, from the same status.
+func scaleOut(ch chan<- prometheus.Metric, n string, st engine.StreamStatus) {
+	gauge := func(d *prometheus.Desc, v float64, labels ...string) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, append([]string{n}, labels...)...)
+	}
+	if st.Slots > 0 && st.State == engine.StateRunning {
+		slot := strconv.Itoa(st.Slot)
+		gauge(descWorkerInfo, 1, slot, strconv.Itoa(st.Slots))
+		gauge(descWorkerEpochs, float64(st.Epochs), slot)
+		gauge(descWorkerRows, float64(st.RowsIn), slot)
+	}
+	if q := st.Queue; q != nil {
+		for _, c := range q.Counts {
+			ch <- prometheus.MustNewConstMetric(descQueueMsgs, prometheus.CounterValue, float64(c.N), n, c.Kind)
+		}
+		gauge(descQueueHeld, float64(q.Held))
+		gauge(descQueueBacklog, float64(q.Pending), "pending")
+		gauge(descQueueBacklog, float64(q.Unacked), "unacked")
+	}
+	if k := st.Keyed; k != nil {
+		gauge(descPartsTotal, float64(k.Parts))
+		gauge(descLiveWorkers, float64(k.Live))
+		for w, c := range k.Owned {
+			gauge(descPartsOwned, float64(c), w)
+		}
+		for _, c := range []struct {
+			kind string
+			n    int64
+		}{{"epochs", k.Stats.Epochs}, {"partials", k.Stats.Partials}, {"duplicates", k.Stats.Duplicates}, {"late", k.Stats.Late},
+			{"rows_out", k.Stats.RowsOut}, {"takeovers", k.Stats.Takeovers}, {"handbacks", k.Stats.Handbacks}} {
+			ch <- prometheus.MustNewConstMetric(descKeyedEvents, prometheus.CounterValue, float64(c.n), n, c.kind)
+		}
+		if k.Watermark != 0 && k.Watermark != stream.NoWatermark {
+			gauge(descKeyedWM, float64(k.Watermark)/1e6)
 		}
 	}
 }

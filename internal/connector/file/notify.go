@@ -480,7 +480,30 @@ func (s *StreamSource) dropUnselected(ctx context.Context, drop []fileEntry) {
 	}
 }
 
-var _ connector.StreamDescriber = (*StreamSource)(nil)
+var (
+	_ connector.StreamDescriber = (*StreamSource)(nil)
+	_ connector.QueueReporter   = (*StreamSource)(nil)
+)
+
+// QueueStatus is NotifyStats for the server's metrics.
+func (s *StreamSource) QueueStatus() (connector.QueueStatus, bool) {
+	st, ok := s.NotifyStats()
+	if !ok {
+		return connector.QueueStatus{}, false
+	}
+	return connector.QueueStatus{
+		Counts: []connector.QueueCount{
+			{Kind: "received", N: st.Messages},
+			{Kind: "new_files", N: st.Files},
+			{Kind: "duplicates", N: st.Duplicate},
+			{Kind: "filtered", N: st.Filtered},
+			{Kind: "gone", N: st.Gone},
+			{Kind: "foreign", N: st.Foreign},
+			{Kind: "malformed", N: st.Malformed},
+		},
+		Held: int64(st.Held), Pending: st.Backlog.Pending, Unacked: st.Backlog.Unacked,
+	}, true
+}
 
 // StreamDescription is the queue's counters and backlog (as of the last
 // Latest) for DESCRIBE STREAM; nothing without notifications.

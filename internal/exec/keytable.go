@@ -3,7 +3,6 @@ package exec
 import (
 	"encoding/binary"
 	"math"
-	"strings"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -15,7 +14,7 @@ import (
 // as a set, HashJoin to find build rows.
 //
 // A single integer-like key uses a map[int64]; a single string key a
-// map[string] that reads the batch's bytes without copying on lookup; any
+// stringKeyTable that reads the batch's bytes without copying; any
 // other key shape is encoded row-wise into bytes (keyEncoder). NULL is a
 // key like any other here (GROUP BY puts NULLs in one group); joins skip
 // NULL keys themselves.
@@ -23,7 +22,8 @@ type keyTable struct {
 	mode   keyMode
 	ints   map[int64]uint32
 	strs   map[string]uint32
-	nullID int64 // id of the all-NULL single key, -1 when unseen
+	sk     *stringKeyTable // keyString
+	nullID int64           // id of the all-NULL single key, -1 when unseen
 	n      uint32
 
 	enc     keyEncoder
@@ -59,7 +59,7 @@ func newKeyTable(keyTypes []arrow.DataType) *keyTable {
 		t.ints = make(map[int64]uint32)
 	case len(keyTypes) == 1 && (keyTypes[0].ID() == arrow.STRING || keyTypes[0].ID() == arrow.BINARY):
 		t.mode = keyString
-		t.strs = make(map[string]uint32)
+		t.sk = newStringKeyTable()
 	default:
 		t.mode = keyBytes
 		t.strs = make(map[string]uint32)
@@ -205,21 +205,26 @@ func (t *keyTable) assign(cols []arrow.Array, rows int, ids []uint32, fresh []in
 		col := cols[0]
 		hasNulls := col.NullN() > 0
 		get := stringGetter(col)
+		sa, _ := col.(*array.String)
 		for i := 0; i < rows; i++ {
 			if hasNulls && col.IsNull(i) {
 				if t.nullID < 0 {
-					t.nullID = int64(t.n)
+					t.nullID = int64(t.sk.reserve())
 					t.n++
 					fresh = append(fresh, i)
 				}
 				ids[i] = uint32(t.nullID)
 				continue
 			}
-			s := get(i)
-			id, ok := t.strs[s]
+			var s string
+			if sa != nil {
+				s = sa.Value(i)
+			} else {
+				s = get(i)
+			}
+			id, p, ok := t.sk.find(s)
 			if !ok {
-				id = t.n
-				t.strs[strings.Clone(s)] = id
+				id = t.sk.insert(s, p)
 				t.n++
 				fresh = append(fresh, i)
 			}
@@ -273,7 +278,7 @@ func (t *keyTable) lookup(cols []arrow.Array, rows int, ids []int32) {
 			if col.IsNull(i) {
 				continue
 			}
-			if id, ok := t.strs[get(i)]; ok {
+			if id, _, ok := t.sk.find(get(i)); ok {
 				ids[i] = int32(id)
 			}
 		}
@@ -502,13 +507,7 @@ func (t *keyTable) forget(cols []arrow.Array, rows int, fresh []int, before int)
 			delete(t.ints, vals[i])
 		}
 	case keyString:
-		col := cols[0]
-		get := stringGetter(col)
-		for _, i := range fresh {
-			if !col.IsNull(i) {
-				delete(t.strs, get(i))
-			}
-		}
+		t.sk.truncate(before, t.nullID)
 	case keyBytes:
 		keys := t.enc.encode(cols, rows)
 		for _, i := range fresh {

@@ -390,7 +390,7 @@ func (w *WindowAggregate) StateDescription() StateDescription {
 	}
 	return StateDescription{Kind: "window_aggregate", Props: []StateProperty{
 		{Name: "group keys", Value: describeExprs(keys)},
-		{Name: "window", Value: w.groupBy[w.window].String()},
+		{Name: "window", Value: w.windowKeyString()},
 		{Name: "aggregates", Value: describeAggs(w.aggs)},
 		{Name: "output mode", Value: w.mode.String()},
 	}}
@@ -405,5 +405,5 @@ func (w *WindowAggregate) String() string {
 	for i, a := range w.aggs {
 		aggs[i] = a.String()
 	}
-	return fmt.Sprintf("WindowAggregate %s window=%s keys=%v aggs=%v", w.mode, w.groupBy[w.window], keys, aggs)
+	return fmt.Sprintf("WindowAggregate %s window=%s keys=%v aggs=%v", w.mode, w.windowKeyString(), keys, aggs)
 }

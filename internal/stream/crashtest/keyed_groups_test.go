@@ -124,7 +124,9 @@ func TestKeyedWorkersGroupBy(t *testing.T) {
 	rng := rand.New(rand.NewPCG(47, 12))
 	for round := 0; round < keyedGroupKills; round++ {
 		upload(2)
-		time.Sleep(time.Duration(200+rng.IntN(500)) * time.Millisecond)
+		// Soon after the upload: the victim is likely reading, publishing
+		// or committing a file, which then gets read twice.
+		time.Sleep(time.Duration(rng.IntN(400)) * time.Millisecond)
 		for _, w := range ws {
 			select {
 			case err := <-w.exited:

@@ -1,9 +1,12 @@
 package exec
 
 import (
+	"context"
+	"fmt"
 	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"sluice/internal/expr"
 )
@@ -45,3 +48,65 @@ func (w *WindowAggregate) windowKeyString() string {
 
 // Mode is the aggregate's output mode.
 func (s *StreamAggregate) Mode() OutputMode { return s.mode }
+
+// noteChanged records the groups of a partial about to be merged into
+// KeyedGroups' window: EndEpoch writes only those.
+func (w *WindowAggregate) noteChanged(part *HashAggregate) error {
+	if len(w.groupBy) == 0 {
+		return nil // one group, written whenever the window is dirty
+	}
+	b, err := part.result()
+	if err != nil {
+		return fmt.Errorf("window aggregate: a partial's groups: %w", err)
+	}
+	defer b.Release()
+	if w.changedKeys == nil {
+		w.changedKeys = map[string]struct{}{}
+	}
+	var enc keyEncoder
+	for _, k := range enc.encode(b.Columns()[:len(w.groupBy)], int(b.NumRows())) {
+		w.changedKeys[string(k)] = struct{}{}
+	}
+	return nil
+}
+
+// endEpochChanged writes the groups of KeyedGroups' window that a
+// partial changed since the last EndEpoch, in the window's group order.
+func (w *WindowAggregate) endEpochChanged(ctx context.Context, out Output) error {
+	changed := w.changedKeys
+	w.changedKeys = nil
+	ow := w.windows[wholeStream[0]]
+	if ow == nil || !ow.dirty {
+		return nil
+	}
+	ow.dirty = false
+	if len(w.groupBy) == 0 {
+		return ow.agg.EmitAll(ctx, out)
+	}
+	b, err := ow.agg.result()
+	if err != nil {
+		return fmt.Errorf("window aggregate: %w", err)
+	}
+	defer b.Release()
+	var enc keyEncoder
+	var rows []int
+	for i, k := range enc.encode(b.Columns()[:len(w.groupBy)], int(b.NumRows())) {
+		if _, ok := changed[string(k)]; ok {
+			rows = append(rows, i)
+		}
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	cols := make([]arrow.Array, b.NumCols())
+	for i, c := range b.Columns() {
+		if cols[i], err = gather(ctx, c, rows); err != nil {
+			releaseAll(cols[:i])
+			return fmt.Errorf("window aggregate: %w", err)
+		}
+	}
+	sub := array.NewRecordBatch(b.Schema(), cols, int64(len(rows)))
+	releaseAll(cols)
+	defer sub.Release()
+	return sendSliced(ctx, sub, out)
+}

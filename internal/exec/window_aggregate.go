@@ -66,6 +66,10 @@ type WindowAggregate struct {
 	budget  *MemoryBudget
 	stateID string
 
+	// changedKeys are the encoded keys of the groups partials changed
+	// since the last EndEpoch (KeyedGroups' aggregate only).
+	changedKeys map[string]struct{}
+
 	// late, when set, supplies the epoch's watermark and counts the rows
 	// dropped because their window is already closed.
 	late *EventTime
@@ -286,6 +290,9 @@ func (w *WindowAggregate) EndEpoch(ctx context.Context, out Output) error {
 	if w.mode == Append {
 		return nil
 	}
+	if w.window == noWindow {
+		return w.endEpochChanged(ctx, out)
+	}
 	for _, s := range w.sortedStarts() {
 		ow := w.windows[s]
 		if w.mode == Complete || ow.dirty {
@@ -342,6 +349,7 @@ func (w *WindowAggregate) clearChanges() {
 func (w *WindowAggregate) Restore(r io.Reader) error {
 	w.windows = map[int64]*openWindow{}
 	w.clearChanges()
+	w.changedKeys = nil
 	return w.readWindows(r)
 }
 

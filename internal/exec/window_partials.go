@@ -209,6 +209,11 @@ func (w *WindowAggregate) MergePartialState(ctx context.Context, start, end int6
 		ow = &openWindow{start: start, end: end, agg: agg}
 		w.windows[start] = ow
 	}
+	if w.window == noWindow {
+		if err := w.noteChanged(part); err != nil {
+			return false, err
+		}
+	}
 	ow.dirty = true
 	w.changed[start] = struct{}{}
 	if err := ow.agg.MergePartial(ctx, &aggPartial{h: part, rows: 1}); err != nil {

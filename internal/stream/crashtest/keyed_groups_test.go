@@ -27,7 +27,7 @@ const keyedGroupKills = 8
 // by three `sluice` processes (workers = 3, 8 partitions, 3-second
 // leases) fed by Versity events through NATS, a worker SIGKILLed and
 // restarted keyedGroupKills times while files land. Each owner epoch
-// writes its partition's groups again; the file sink keeps every
+// writes the groups it changed again; the file sink keeps every
 // version, and counts only grow, so the largest count written per
 // status is the final one: it must equal the batch GROUP BY's exactly
 // (a file folded twice would show as more, a file lost as less).

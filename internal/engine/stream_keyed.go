@@ -33,19 +33,27 @@ const defaultLeaseTTL = 10 * time.Second
 
 // keyedSplit finds where a worker-mode plan is cut in two
 // (docs/scale-out.md, part 2): its one stateful operator must be an
-// append-mode WindowAggregate in the root stage, with only stateless
-// operators above it.
-func keyedSplit(root *exec.Stage, ops []exec.StatefulOp) (int, *exec.WindowAggregate, bool) {
+// append-mode WindowAggregate, or an update-mode plain GROUP BY (run as
+// a WindowAggregate of one window that never closes), in the root
+// stage, with only stateless operators above it. fp is the state
+// fingerprint the checkpoint's meta records.
+func keyedSplit(root *exec.Stage, ops []exec.StatefulOp) (at int, w *exec.WindowAggregate, fp string, ok bool) {
 	if len(ops) != 1 || len(root.Inputs) > 0 {
-		return 0, nil, false
+		return 0, nil, "", false
 	}
 	for i, op := range root.Ops {
-		w, ok := op.(*exec.WindowAggregate)
-		if ok && exec.Stateful(w) == ops[0].Op && w.Mode() == exec.Append {
-			return i, w, true
+		switch a := op.(type) {
+		case *exec.WindowAggregate:
+			if exec.Stateful(a) == ops[0].Op && a.Mode() == exec.Append {
+				return i, a, a.StateDescription().Fingerprint(), true
+			}
+		case *exec.StreamAggregate:
+			if exec.Stateful(a) == ops[0].Op && a.Mode() == exec.Update {
+				return i, a.KeyedGroups(), a.StateDescription().Fingerprint(), true
+			}
 		}
 	}
-	return 0, nil, false
+	return 0, nil, "", false
 }
 
 // queueSource is a source reading a notification queue.
@@ -59,7 +67,7 @@ type queueSource interface {
 // partial aggregates by partition instead of writing them (the reader),
 // and owns the partitions it leases, merging their partials and writing
 // closed windows to the sink (the owner).
-func (e *Engine) runKeyed(ctx context.Context, rs *runningStream, q *stream.Query, src connector.StreamingSource, workers, at int, w *exec.WindowAggregate, opts map[string]string) error {
+func (e *Engine) runKeyed(ctx context.Context, rs *runningStream, q *stream.Query, src connector.StreamingSource, workers, at int, w *exec.WindowAggregate, fp string, opts map[string]string) error {
 	qs, ok := src.(queueSource)
 	if !ok || !strings.HasPrefix(qs.QueueURL(), "nats://") && !strings.HasPrefix(qs.QueueURL(), "tls://") {
 		return fmt.Errorf("stream %s: a windowed aggregation shared by workers needs a nats:// queue (partials and leases live in JetStream)", q.Name)
@@ -72,7 +80,7 @@ func (e *Engine) runKeyed(ctx context.Context, rs *runningStream, q *stream.Quer
 		}
 		parts = n
 	}
-	if err := partition.CheckMeta(ctx, q.Checkpoint, parts, w.StateDescription().Fingerprint()); err != nil {
+	if err := partition.CheckMeta(ctx, q.Checkpoint, parts, fp); err != nil {
 		return usererr.Wrap(usererr.Invalid, fmt.Errorf("stream %s: %w", q.Name, err))
 	}
 	ttl := q.LockTTL

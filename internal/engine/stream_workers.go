@@ -45,10 +45,10 @@ func (e *Engine) runWorker(ctx context.Context, rs *runningStream, q *stream.Que
 	}
 	defer e.watchWorkerStop(ctx, rs, q.Checkpoint, src)()
 	if len(ops) > 0 {
-		if at, wa, ok := keyedSplit(q.Root, ops); ok {
-			return e.runKeyed(ctx, rs, q, src, workers, at, wa, opts)
+		if at, wa, fp, ok := keyedSplit(q.Root, ops); ok {
+			return e.runKeyed(ctx, rs, q, src, workers, at, wa, fp, opts)
 		}
-		return fmt.Errorf("stream %s: workers = %d needs a stateless query or one append-mode windowed aggregation; %s keeps state", q.Name, workers, ops[0].ID)
+		return fmt.Errorf("stream %s: workers = %d needs a stateless query, one append-mode windowed aggregation or one update-mode GROUP BY; %s keeps state", q.Name, workers, ops[0].ID)
 	}
 	return e.runSlots(ctx, rs, q, w, workers)
 }

@@ -66,6 +66,10 @@ type WindowAggregate struct {
 	budget  *MemoryBudget
 	stateID string
 
+	// changedKeys are the encoded keys of the groups partials changed
+	// since the last EndEpoch (KeyedGroups' aggregate only).
+	changedKeys map[string]struct{}
+
 	// late, when set, supplies the epoch's watermark and counts the rows
 	// dropped because their window is already closed.
 	late *EventTime
@@ -286,6 +290,9 @@ func (w *WindowAggregate) EndEpoch(ctx context.Context, out Output) error {
 	if w.mode == Append {
 		return nil
 	}
+	if w.window == noWindow {
+		return w.endEpochChanged(ctx, out)
+	}
 	for _, s := range w.sortedStarts() {
 		ow := w.windows[s]
 		if w.mode == Complete || ow.dirty {
@@ -342,6 +349,7 @@ func (w *WindowAggregate) clearChanges() {
 func (w *WindowAggregate) Restore(r io.Reader) error {
 	w.windows = map[int64]*openWindow{}
 	w.clearChanges()
+	w.changedKeys = nil
 	return w.readWindows(r)
 }
 
@@ -390,7 +398,7 @@ func (w *WindowAggregate) StateDescription() StateDescription {
 	}
 	return StateDescription{Kind: "window_aggregate", Props: []StateProperty{
 		{Name: "group keys", Value: describeExprs(keys)},
-		{Name: "window", Value: w.groupBy[w.window].String()},
+		{Name: "window", Value: w.windowKeyString()},
 		{Name: "aggregates", Value: describeAggs(w.aggs)},
 		{Name: "output mode", Value: w.mode.String()},
 	}}
@@ -405,5 +413,5 @@ func (w *WindowAggregate) String() string {
 	for i, a := range w.aggs {
 		aggs[i] = a.String()
 	}
-	return fmt.Sprintf("WindowAggregate %s window=%s keys=%v aggs=%v", w.mode, w.groupBy[w.window], keys, aggs)
+	return fmt.Sprintf("WindowAggregate %s window=%s keys=%v aggs=%v", w.mode, w.windowKeyString(), keys, aggs)
 }

@@ -79,9 +79,13 @@ func (p *WindowPartitioner) Process(ctx context.Context, batch arrow.RecordBatch
 		}
 		cols[i] = c
 	}
-	sa := cols[w.window].(*array.Struct)
-	starts := sa.Field(0).(*array.Timestamp)
-	ends := sa.Field(1).(*array.Timestamp)
+	var sa *array.Struct
+	var starts, ends *array.Timestamp
+	if w.window != noWindow {
+		sa = cols[w.window].(*array.Struct)
+		starts = sa.Field(0).(*array.Timestamp)
+		ends = sa.Field(1).(*array.Timestamp)
+	}
 	// A row's partition is the hash of its keys' binary encoding (the
 	// aggregate's own, the same in every process), the window left out.
 	keyCols := make([]arrow.Array, 0, len(cols)-1)
@@ -94,10 +98,14 @@ func (p *WindowPartitioner) Process(ctx context.Context, batch arrow.RecordBatch
 	rows := map[[2]int64][]int64{}
 	var order [][2]int64
 	for i := 0; i < n; i++ {
-		if sa.IsNull(i) || starts.IsNull(i) {
-			continue
+		start, end := wholeStream[0], wholeStream[1]
+		if sa != nil {
+			if sa.IsNull(i) || starts.IsNull(i) {
+				continue
+			}
+			start, end = int64(starts.Value(i)), int64(ends.Value(i))
 		}
-		k := [2]int64{int64(starts.Value(i)), int64(xxhash.Sum64(enc[i]) % uint64(p.parts))}
+		k := [2]int64{start, int64(xxhash.Sum64(enc[i]) % uint64(p.parts))}
 		if _, ok := rows[k]; !ok {
 			order = append(order, k)
 			if _, open := p.aggs[k]; !open {
@@ -105,7 +113,7 @@ func (p *WindowPartitioner) Process(ctx context.Context, batch arrow.RecordBatch
 				if err != nil {
 					return err
 				}
-				p.aggs[k] = &partialWindow{end: int64(ends.Value(i)), agg: agg}
+				p.aggs[k] = &partialWindow{end: end, agg: agg}
 			}
 		}
 		rows[k] = append(rows[k], int64(i))
@@ -201,6 +209,11 @@ func (w *WindowAggregate) MergePartialState(ctx context.Context, start, end int6
 		ow = &openWindow{start: start, end: end, agg: agg}
 		w.windows[start] = ow
 	}
+	if w.window == noWindow {
+		if err := w.noteChanged(part); err != nil {
+			return false, err
+		}
+	}
 	ow.dirty = true
 	w.changed[start] = struct{}{}
 	if err := ow.agg.MergePartial(ctx, &aggPartial{h: part, rows: 1}); err != nil {
@@ -221,6 +234,9 @@ func (w *WindowAggregate) OpenWindowEnds() [][2]int64 {
 // Fresh is an empty WindowAggregate with w's keys, aggregates and mode:
 // one per partition of a keyed stream.
 func (w *WindowAggregate) Fresh() (*WindowAggregate, error) {
+	if w.window == noWindow {
+		return unwindowed(w.groupBy, w.names, w.aggs, w.mode, w.schema), nil
+	}
 	return NewWindowAggregate(w.groupBy, w.names, w.aggs, w.window, w.mode)
 }
 

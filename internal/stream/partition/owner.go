@@ -411,14 +411,21 @@ func (o *Owner) epoch(ctx context.Context, part *ownedPart, wm int64) error {
 			b.Release()
 		}
 	}()
+	collect := exec.OutputFunc(func(_ context.Context, m exec.Message) error {
+		if !m.IsWatermark() && m.Batch.NumRows() > 0 {
+			m.Batch.Retain()
+			rows = append(rows, m.Batch)
+		}
+		return nil
+	})
+	if part.agg.Mode() == exec.Update {
+		// The groups of windows a partial changed, as of this epoch (a
+		// replay restores the state before it: the same rows again).
+		if err := part.agg.EndEpoch(ctx, chain(o.Above, collect)); err != nil {
+			return fmt.Errorf("writing changed groups: %w", err)
+		}
+	}
 	if rec.Watermark > part.wm {
-		collect := exec.OutputFunc(func(_ context.Context, m exec.Message) error {
-			if !m.IsWatermark() && m.Batch.NumRows() > 0 {
-				m.Batch.Retain()
-				rows = append(rows, m.Batch)
-			}
-			return nil
-		})
 		if err := part.agg.OnWatermark(ctx, rec.Watermark, chain(o.Above, collect)); err != nil {
 			return fmt.Errorf("closing windows: %w", err)
 		}

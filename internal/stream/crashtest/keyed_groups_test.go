@@ -1,0 +1,169 @@
+package crashtest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// keyedGroupKills is how many workers TestKeyedWorkersGroupBy kills.
+const keyedGroupKills = 8
+
+// TestKeyedWorkersGroupBy: a plain GROUP BY status in update mode shared
+// by three `sluice` processes (workers = 3, 8 partitions, 3-second
+// leases) fed by Versity events through NATS, a worker SIGKILLed and
+// restarted keyedGroupKills times while files land. Each owner epoch
+// writes the groups it changed again; the file sink keeps every
+// version, and counts only grow, so the largest count written per
+// status is the final one: it must equal the batch GROUP BY's exactly
+// (a file folded twice would show as more, a file lost as less).
+func TestKeyedWorkersGroupBy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds cmd/sluice, starts NATS and an S3 server")
+	}
+	ns, srv := needNotify(t)
+	t0 := time.Now()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "sluice")
+	if out, err := exec.Command("go", "build", "-o", bin, "sluice/cmd/sluice").CombinedOutput(); err != nil {
+		t.Fatalf("building sluice: %v\n%s", err, out)
+	}
+	bucket := fmt.Sprintf("kgroups%d-%d", os.Getpid(), bucketN.Add(1))
+	if err := srv.CreateBucket(bucket); err != nil {
+		t.Fatal(err)
+	}
+	name := fmt.Sprintf("grp%d", bucketN.Add(1))
+	files := 0
+	upload := func(n int) {
+		t.Helper()
+		for i := files; i < files+n; i++ {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			_, err := srv.Client().PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(bucket),
+				Key: aws.String(fmt.Sprintf("in/f%04d.json", i)), Body: bytes.NewReader(keyedFile(i))})
+			cancel()
+			if err != nil {
+				t.Fatal(err)
+			}
+			notifyPuts++
+		}
+		files += n
+	}
+	upload(4)
+	cp := filepath.Join(dir, "cp")
+	session := []string{
+		fmt.Sprintf("SET s3.endpoint = '%s'", srv.Endpoint),
+		fmt.Sprintf("SET s3.access_key = '%s'", srv.AccessKey),
+		fmt.Sprintf("SET s3.secret_key = '%s'", srv.SecretKey),
+		fmt.Sprintf("SET s3.region = '%s'", srv.Region),
+		"SET s3.path_style = 'true'",
+	}
+	tables := []string{
+		"CREATE TABLE IF NOT EXISTS src (id BIGINT, status INT, ts TIMESTAMP) USING json LOCATION 's3://" + bucket + "/in/'",
+		"CREATE TABLE IF NOT EXISTS out (status INT, n BIGINT, s BIGINT) USING parquet LOCATION '" + filepath.Join(dir, "out") + "/'",
+	}
+	queue := fmt.Sprintf("%s/s3events/%s?ack_wait=1s", ns.URL, bucket)
+	stmt := "INSERT STREAM INTO out SELECT status, count(*), sum(id) FROM src GROUP BY status " +
+		"WITH (name = '" + name + "', trigger = '200 milliseconds', workers = 3, partitions = 8, lock_ttl = '3 seconds', output_mode = 'update', " +
+		"discovery = 'notifications', queue = '" + queue + "', checkpoint_location = '" + cp + "')"
+	script := strings.Join(append(append(append([]string{}, session...), tables...), stmt), ";\n") + ";"
+	n := 0
+	start := func() *worker {
+		t.Helper()
+		n++
+		data := filepath.Join(dir, "data"+strconv.Itoa(n))
+		w := &worker{cmd: exec.Command(bin, "sql", "--data-dir", data, "-e", script), stderr: &bytes.Buffer{}, exited: make(chan error, 1)}
+		w.cmd.Stderr = w.stderr
+		if err := w.cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		go func() { w.exited <- w.cmd.Wait() }()
+		return w
+	}
+	kill := func(w *worker) {
+		_ = w.cmd.Process.Signal(syscall.SIGKILL)
+		<-w.exited
+	}
+	s := &scenario{dataDir: filepath.Join(dir, "check"), session: session}
+	s.exec(t, tables...)
+	nc, err := nats.Connect(ns.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	leases := &leaseWatch{js: js, bucket: "sluice-" + name}
+	ws := []*worker{start(), start(), start()}
+	defer func() {
+		for _, w := range ws {
+			if w.cmd.ProcessState == nil {
+				kill(w)
+			}
+		}
+	}()
+	if _, err := leases.waitAll(8, nil, 30*time.Second); err != nil {
+		t.Fatalf("partitions not leased: %v\n%s", err, ws[0].stderr.String())
+	}
+	rng := rand.New(rand.NewPCG(47, 12))
+	for round := 0; round < keyedGroupKills; round++ {
+		upload(2)
+		// Soon after the upload: the victim is likely reading, publishing
+		// or committing a file, which then gets read twice.
+		time.Sleep(time.Duration(rng.IntN(400)) * time.Millisecond)
+		for _, w := range ws {
+			select {
+			case err := <-w.exited:
+				t.Fatalf("a worker exited by itself (%v): %s", err, w.stderr.String())
+			default:
+			}
+		}
+		i := rng.IntN(len(ws))
+		kill(ws[i])
+		ws[i] = start()
+	}
+	waitDrained(t, ns, bucket, 60*time.Second)
+	// Owners may lag the drain on a loaded machine: how many versions
+	// were written by then is only logged.
+	mid := s.rows(t, "SELECT count(*) FROM out")[0]
+	want := s.rows(t, "SELECT status, count(*), sum(id), sum(id) FROM src GROUP BY status ORDER BY status")
+	// Counts only grow: the versions with the largest count are a
+	// group's last, all with the one final sum.
+	final := "SELECT o.status, o.n, min(o.s), max(o.s) FROM out o JOIN (SELECT status, max(n) AS n FROM out GROUP BY status) m " +
+		"ON o.status = m.status AND o.n = m.n GROUP BY o.status, o.n ORDER BY o.status"
+	var got []string
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		got = s.rows(t, final)
+		if strings.Join(got, "\n") == strings.Join(want, "\n") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("sink's last versions:\n%s\nbatch GROUP BY:\n%s\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"), ws[0].stderr.String())
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	time.Sleep(1500 * time.Millisecond) // a double fold still in flight would show
+	for _, w := range ws {
+		kill(w)
+	}
+	if got = s.rows(t, final); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("after settling, sink's last versions:\n%s\nbatch GROUP BY:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	t.Logf("%d files, %d groups, %s rows written before the drain, %d kills, ran in %s", files, len(want), mid, keyedGroupKills, time.Since(t0))
+}

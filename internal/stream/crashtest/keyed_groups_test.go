@@ -64,13 +64,7 @@ func TestKeyedWorkersGroupBy(t *testing.T) {
 	}
 	upload(4)
 	cp := filepath.Join(dir, "cp")
-	session := []string{
-		fmt.Sprintf("SET s3.endpoint = '%s'", srv.Endpoint),
-		fmt.Sprintf("SET s3.access_key = '%s'", srv.AccessKey),
-		fmt.Sprintf("SET s3.secret_key = '%s'", srv.SecretKey),
-		fmt.Sprintf("SET s3.region = '%s'", srv.Region),
-		"SET s3.path_style = 'true'",
-	}
+	session := s3Session(srv)
 	tables := []string{
 		"CREATE TABLE IF NOT EXISTS src (id BIGINT, status INT, ts TIMESTAMP) USING json LOCATION 's3://" + bucket + "/in/'",
 		"CREATE TABLE IF NOT EXISTS out (status INT, n BIGINT, s BIGINT) USING parquet LOCATION '" + filepath.Join(dir, "out") + "/'",

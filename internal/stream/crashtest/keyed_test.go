@@ -93,13 +93,7 @@ func TestKeyedWorkersNotifications(t *testing.T) {
 	upload(6)
 	cp := filepath.Join(dir, "cp")
 	out := filepath.Join(dir, "out")
-	session := []string{
-		fmt.Sprintf("SET s3.endpoint = '%s'", srv.Endpoint),
-		fmt.Sprintf("SET s3.access_key = '%s'", srv.AccessKey),
-		fmt.Sprintf("SET s3.secret_key = '%s'", srv.SecretKey),
-		fmt.Sprintf("SET s3.region = '%s'", srv.Region),
-		"SET s3.path_style = 'true'",
-	}
+	session := s3Session(srv)
 	tables := []string{
 		"CREATE TABLE IF NOT EXISTS src (id BIGINT, status INT, ts TIMESTAMP, WATERMARK FOR ts AS ts - INTERVAL 10 SECONDS) USING json LOCATION 's3://" + bucket + "/in/'",
 		"CREATE TABLE IF NOT EXISTS out (w TIMESTAMP, status INT, n BIGINT) USING parquet LOCATION '" + out + "/'",

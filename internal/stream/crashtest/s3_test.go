@@ -21,6 +21,17 @@ import (
 var bucketN atomic.Int32
 
 // needS3 starts the shared server on first use, or skips loudly.
+// s3Session is the SET statements that point a session at srv.
+func s3Session(srv *s3server.Server) []string {
+	return []string{
+		fmt.Sprintf("SET s3.endpoint = '%s'", srv.Endpoint),
+		fmt.Sprintf("SET s3.access_key = '%s'", srv.AccessKey),
+		fmt.Sprintf("SET s3.secret_key = '%s'", srv.SecretKey),
+		fmt.Sprintf("SET s3.region = '%s'", srv.Region),
+		"SET s3.path_style = 'true'",
+	}
+}
+
 func needS3(t *testing.T) *s3server.Server {
 	t.Helper()
 	if testing.Short() {
@@ -70,13 +81,7 @@ func s3Scenario(t *testing.T, nFiles int) *scenario {
 		files:   nFiles,
 		more:    upload,
 		dataDir: filepath.Join(dir, "data"),
-		session: []string{
-			fmt.Sprintf("SET s3.endpoint = '%s'", srv.Endpoint),
-			fmt.Sprintf("SET s3.access_key = '%s'", srv.AccessKey),
-			fmt.Sprintf("SET s3.secret_key = '%s'", srv.SecretKey),
-			fmt.Sprintf("SET s3.region = '%s'", srv.Region),
-			"SET s3.path_style = 'true'",
-		},
+		session: s3Session(srv),
 		setup: []string{
 			"CREATE TABLE IF NOT EXISTS src (id BIGINT, status INT, msg STRING) USING json LOCATION '" + loc("in") + "'",
 			"CREATE TABLE IF NOT EXISTS out (id BIGINT, status INT, msg STRING) USING parquet LOCATION '" + loc("out") + "'",

@@ -83,13 +83,7 @@ func TestWorkerQueueOutage(t *testing.T) {
 	}
 	upload(3)
 	cp := filepath.Join(dir, "cp")
-	session := []string{
-		fmt.Sprintf("SET s3.endpoint = '%s'", srv.Endpoint),
-		fmt.Sprintf("SET s3.access_key = '%s'", srv.AccessKey),
-		fmt.Sprintf("SET s3.secret_key = '%s'", srv.SecretKey),
-		fmt.Sprintf("SET s3.region = '%s'", srv.Region),
-		"SET s3.path_style = 'true'",
-	}
+	session := s3Session(srv)
 	tables := []string{
 		"CREATE TABLE IF NOT EXISTS src (id BIGINT, status INT, msg STRING) USING json LOCATION 's3://" + bucket + "/in/'",
 		"CREATE TABLE IF NOT EXISTS out (id BIGINT, status INT, msg STRING) USING parquet LOCATION '" + filepath.Join(dir, "out") + "/'",

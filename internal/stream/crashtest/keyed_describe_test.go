@@ -1,17 +1,12 @@
 package crashtest
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"sluice/internal/engine"
 )
@@ -22,17 +17,9 @@ import (
 // another partition count.
 func TestKeyedDescribe(t *testing.T) {
 	ns, srv := needNotify(t)
-	bucket := fmt.Sprintf("kdescribe%d-%d", os.Getpid(), bucketN.Add(1))
-	if err := srv.CreateBucket(bucket); err != nil {
-		t.Fatal(err)
-	}
+	bucket := newBucket(t, srv, "kdescribe")
 	for i := 0; i < 3; i++ {
-		_, err := srv.Client().PutObject(context.Background(), &s3.PutObjectInput{Bucket: aws.String(bucket),
-			Key: aws.String(fmt.Sprintf("in/f%04d.json", i)), Body: bytes.NewReader(keyedFile(i))})
-		if err != nil {
-			t.Fatal(err)
-		}
-		notifyPuts++
+		putNotified(t, srv, bucket, fmt.Sprintf("in/f%04d.json", i), keyedFile(i))
 	}
 	dir := t.TempDir()
 	eng, err := engine.Open(engine.Options{DataDir: filepath.Join(dir, "data")})
@@ -40,15 +27,10 @@ func TestKeyedDescribe(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer eng.Close()
-	for _, q := range []string{
-		fmt.Sprintf("SET s3.endpoint = '%s'", srv.Endpoint),
-		fmt.Sprintf("SET s3.access_key = '%s'", srv.AccessKey),
-		fmt.Sprintf("SET s3.secret_key = '%s'", srv.SecretKey),
-		fmt.Sprintf("SET s3.region = '%s'", srv.Region),
-		"SET s3.path_style = 'true'",
-		"CREATE TABLE src (id BIGINT, status INT, ts TIMESTAMP, WATERMARK FOR ts AS ts - INTERVAL 10 SECONDS) USING json LOCATION 's3://" + bucket + "/in/'",
-		"CREATE TABLE out (w TIMESTAMP, status INT, n BIGINT) USING parquet LOCATION '" + filepath.Join(dir, "out") + "/'",
-	} {
+	for _, q := range append(s3Session(srv),
+		"CREATE TABLE src (id BIGINT, status INT, ts TIMESTAMP, WATERMARK FOR ts AS ts - INTERVAL 10 SECONDS) USING json LOCATION 's3://"+bucket+"/in/'",
+		"CREATE TABLE out (w TIMESTAMP, status INT, n BIGINT) USING parquet LOCATION '"+filepath.Join(dir, "out")+"/'",
+	) {
 		if _, err := eng.Execute(context.Background(), q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}

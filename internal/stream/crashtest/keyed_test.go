@@ -1,23 +1,17 @@
 package crashtest
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -62,26 +56,14 @@ func TestKeyedWorkersNotifications(t *testing.T) {
 	ns, srv := needNotify(t)
 	t0 := time.Now()
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "sluice")
-	if out, err := exec.Command("go", "build", "-o", bin, "sluice/cmd/sluice").CombinedOutput(); err != nil {
-		t.Fatalf("building sluice: %v\n%s", err, out)
-	}
+	bin := buildSluice(t, dir)
 	built := time.Since(t0)
-	bucket := fmt.Sprintf("keyed%d-%d", os.Getpid(), bucketN.Add(1))
-	if err := srv.CreateBucket(bucket); err != nil {
-		t.Fatal(err)
-	}
+	bucket := newBucket(t, srv, "keyed")
 	name := fmt.Sprintf("agg%d", bucketN.Add(1))
 	files := 0
 	put := func(i int, data []byte) {
 		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		key := fmt.Sprintf("in/f%04d.json", i)
-		if _, err := srv.Client().PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(bucket), Key: aws.String(key), Body: bytes.NewReader(data)}); err != nil {
-			t.Fatal(err)
-		}
-		notifyPuts++
+		putNotified(t, srv, bucket, fmt.Sprintf("in/f%04d.json", i), data)
 	}
 	upload := func(n int) {
 		t.Helper()
@@ -104,26 +86,8 @@ func TestKeyedWorkersNotifications(t *testing.T) {
 		"GROUP BY TUMBLE(ts, '1 minute'), status " +
 		"WITH (name = '" + name + "', trigger = '200 milliseconds', workers = 4, partitions = 16, lock_ttl = '3 seconds', " +
 		"discovery = 'notifications', queue = '" + queue + "', checkpoint_location = '" + cp + "')"
-	script := strings.Join(append(append(append([]string{}, session...), tables...), stmt), ";\n") + ";"
-	n := 0
-	var all []*worker
-	start := func() *worker {
-		t.Helper()
-		n++
-		data := filepath.Join(dir, "data"+strconv.Itoa(n))
-		w := &worker{cmd: exec.Command(bin, "sql", "--data-dir", data, "-e", script), stderr: &bytes.Buffer{}, exited: make(chan error, 1)}
-		w.cmd.Stderr = w.stderr
-		if err := w.cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		go func() { w.exited <- w.cmd.Wait() }()
-		all = append(all, w)
-		return w
-	}
-	kill := func(w *worker) {
-		_ = w.cmd.Process.Signal(syscall.SIGKILL)
-		<-w.exited
-	}
+	f := newFleet(t, bin, dir, sqlScript(session, tables, []string{stmt}))
+	start, kill := f.start, f.kill
 	s := &scenario{dataDir: filepath.Join(dir, "check"), session: session}
 	s.exec(t, tables...)
 
@@ -139,13 +103,6 @@ func TestKeyedWorkersNotifications(t *testing.T) {
 	leases := &leaseWatch{js: js, bucket: "sluice-" + name}
 
 	ws := []*worker{start(), start(), start()}
-	defer func() {
-		for _, w := range ws {
-			if w.cmd.ProcessState == nil {
-				kill(w)
-			}
-		}
-	}()
 	// Wait for the workers to lease every partition between them.
 	if _, err := leases.waitAll(16, nil, 30*time.Second); err != nil {
 		t.Fatalf("partitions not leased: %v\n%s", err, ws[0].stderr.String())
@@ -162,13 +119,7 @@ func TestKeyedWorkersNotifications(t *testing.T) {
 		if round == 8 {
 			ws = append(ws, start()) // a fourth worker joins
 		}
-		for _, w := range ws {
-			select {
-			case err := <-w.exited:
-				t.Fatalf("a worker exited by itself (%v): %s", err, w.stderr.String())
-			default:
-			}
-		}
+		f.alive(ws)
 		i := rng.IntN(len(ws))
 		pid := ws[i].cmd.Process.Pid
 		held := leases.heldBy(pid)
@@ -248,9 +199,7 @@ func TestKeyedWorkersNotifications(t *testing.T) {
 		time.Sleep(300 * time.Millisecond)
 	}
 	time.Sleep(1500 * time.Millisecond) // anything still in flight would show as a duplicate
-	for _, w := range ws {
-		kill(w)
-	}
+	f.killAll()
 	got := s.rows(t, "SELECT w, status, n FROM out ORDER BY w, status")
 	if len(got) != len(want) {
 		t.Fatalf("stream wrote %d rows, batch %d", len(got), len(want))
@@ -271,7 +220,7 @@ func TestKeyedWorkersNotifications(t *testing.T) {
 	// What the workers complained about (dropped partitions, failed
 	// reads): each is recovered from, but worth seeing.
 	seen := map[string]int{}
-	for _, w := range all {
+	for _, w := range f.all {
 		for _, line := range strings.Split(w.stderr.String(), "\n") {
 			if strings.HasPrefix(line, "keyed stream") {
 				seen[line]++

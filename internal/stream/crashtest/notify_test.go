@@ -1,17 +1,11 @@
 package crashtest
 
 import (
-	"bytes"
-	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"sluice/internal/testutil/integration"
 	"sluice/internal/testutil/natsserver"
@@ -85,33 +79,17 @@ func waitEvents(t *testing.T, ns *natsserver.Server) {
 // checkpoint are local.
 func notifyScenario(t *testing.T, nFiles int) *scenario {
 	ns, srv := needNotify(t)
-	bucket := fmt.Sprintf("notify%d-%d", os.Getpid(), bucketN.Add(1))
-	if err := srv.CreateBucket(bucket); err != nil {
-		t.Fatal(err)
-	}
+	bucket := newBucket(t, srv, "notify")
 	return notifyScenarioIn(t, ns, srv, bucket, t.TempDir(), nFiles)
 }
 
 // notifyScenarioIn is notifyScenario over a bucket and directory given.
 func notifyScenarioIn(t *testing.T, ns *natsserver.Server, srv *s3server.Server, bucket, dir string, nFiles int) *scenario {
-	in := filepath.Join(dir, "in")
+	up := &inputUploader{srv: srv, bucket: bucket, dir: filepath.Join(dir, "in"), rows: 50}
 	upload := func(t *testing.T, from, n int) {
 		t.Helper()
-		writeInputsFrom(t, in, from, n, 50)
-		for i := from; i < from+n; i++ {
-			name := fmt.Sprintf("f%03d.json", i)
-			data, err := os.ReadFile(filepath.Join(in, name))
-			if err != nil {
-				t.Fatal(err)
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			_, err = srv.Client().PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(bucket), Key: aws.String("in/" + name), Body: bytes.NewReader(data)})
-			cancel()
-			if err != nil {
-				t.Fatal(err)
-			}
-			notifyPuts++
-		}
+		up.files = from
+		up.upload(t, n)
 		waitEvents(t, ns)
 	}
 	// The first files land before the stream's consumer exists: only the

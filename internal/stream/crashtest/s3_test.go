@@ -1,18 +1,12 @@
 package crashtest
 
 import (
-	"bytes"
-	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"sluice/internal/testutil/integration"
 	"sluice/internal/testutil/s3server"
@@ -52,28 +46,13 @@ func needS3(t *testing.T) *s3server.Server {
 // is short so a SIGKILLed run blocks restarts for a second, not 30.
 func s3Scenario(t *testing.T, nFiles int) *scenario {
 	srv := needS3(t)
-	bucket := fmt.Sprintf("crash%d-%d", os.Getpid(), bucketN.Add(1))
-	if err := srv.CreateBucket(bucket); err != nil {
-		t.Fatal(err)
-	}
+	bucket := newBucket(t, srv, "crash")
 	dir := t.TempDir()
-	in := filepath.Join(dir, "in")
+	up := &inputUploader{srv: srv, bucket: bucket, dir: filepath.Join(dir, "in"), rows: 50, quiet: true}
 	upload := func(t *testing.T, from, n int) {
 		t.Helper()
-		writeInputsFrom(t, in, from, n, 50)
-		for i := from; i < from+n; i++ {
-			name := fmt.Sprintf("f%03d.json", i)
-			data, err := os.ReadFile(filepath.Join(in, name))
-			if err != nil {
-				t.Fatal(err)
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			_, err = srv.Client().PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(bucket), Key: aws.String("in/" + name), Body: bytes.NewReader(data)})
-			cancel()
-			if err != nil {
-				t.Fatal(err)
-			}
-		}
+		up.files = from
+		up.upload(t, n)
 	}
 	upload(t, 0, nFiles)
 	loc := func(p string) string { return "s3://" + bucket + "/" + p + "/" }

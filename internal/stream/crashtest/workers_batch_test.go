@@ -1,22 +1,14 @@
 package crashtest
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
-	"syscall"
 	"testing"
 	"time"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
 )
 
 // TestWorkersBatchedEpochs: workers = 3 with max_files_per_trigger = 4,
@@ -32,65 +24,22 @@ func TestWorkersBatchedEpochs(t *testing.T) {
 	}
 	ns, srv := needNotify(t)
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "sluice")
-	if out, err := exec.Command("go", "build", "-o", bin, "sluice/cmd/sluice").CombinedOutput(); err != nil {
-		t.Fatalf("building sluice: %v\n%s", err, out)
-	}
-	bucket := fmt.Sprintf("wbatch%d-%d", os.Getpid(), bucketN.Add(1))
-	if err := srv.CreateBucket(bucket); err != nil {
-		t.Fatal(err)
-	}
+	bin := buildSluice(t, dir)
+	bucket := newBucket(t, srv, "wbatch")
 	const rows = 1000
-	in := filepath.Join(dir, "in")
-	files := 0
-	upload := func(n int) {
-		t.Helper()
-		writeInputsFrom(t, in, files, n, rows)
-		for i := files; i < files+n; i++ {
-			name := fmt.Sprintf("f%03d.json", i)
-			data, err := os.ReadFile(filepath.Join(in, name))
-			if err != nil {
-				t.Fatal(err)
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			_, err = srv.Client().PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(bucket), Key: aws.String("in/" + name), Body: bytes.NewReader(data)})
-			cancel()
-			if err != nil {
-				t.Fatal(err)
-			}
-			notifyPuts++
-		}
-		files += n
-	}
+	up := &inputUploader{srv: srv, bucket: bucket, dir: filepath.Join(dir, "in"), rows: rows}
+	upload := func(n int) { up.upload(t, n) }
 	upload(12)
 	cp := filepath.Join(dir, "cp")
 	session := s3Session(srv)
-	tables := []string{
-		"CREATE TABLE IF NOT EXISTS src (id BIGINT, status INT, msg STRING) USING json LOCATION 's3://" + bucket + "/in/'",
-		"CREATE TABLE IF NOT EXISTS out (id BIGINT, status INT, msg STRING) USING parquet LOCATION '" + filepath.Join(dir, "out") + "/'",
-		"CREATE TABLE IF NOT EXISTS batch (id BIGINT, status INT, msg STRING) USING parquet LOCATION '" + filepath.Join(dir, "batch") + "/'",
-	}
+	tables := passThroughTables(bucket, dir)
 	queue := fmt.Sprintf("%s/s3events/%s?ack_wait=1s", ns.URL, bucket)
 	stmt := "INSERT STREAM INTO out SELECT id, status, msg FROM src WHERE status < 500 " +
 		"WITH (name = 'feed', trigger = '300 milliseconds', workers = 3, max_files_per_trigger = 4, " +
 		"discovery = 'notifications', queue = '" + queue + "', checkpoint_location = '" + cp + "')"
-	script := strings.Join(append(append(append([]string{}, session...), tables...), stmt), ";\n") + ";"
-	n := 0
-	start := func() *worker {
-		t.Helper()
-		n++
-		w := &worker{cmd: exec.Command(bin, "sql", "--data-dir", filepath.Join(dir, "data"+strconv.Itoa(n)), "-e", script), stderr: &bytes.Buffer{}, exited: make(chan error, 1)}
-		w.cmd.Stderr = w.stderr
-		if err := w.cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		go func() { w.exited <- w.cmd.Wait() }()
-		return w
-	}
-	kill := func(w *worker) {
-		_ = w.cmd.Process.Signal(syscall.SIGKILL)
-		<-w.exited
-	}
+	f := newFleet(t, bin, dir, sqlScript(session, tables, []string{stmt}))
+	start := f.start
+	kill := f.kill
 	s := &scenario{dataDir: filepath.Join(dir, "check"), session: session}
 	s.exec(t, tables...)
 	count := func(q string) int {
@@ -98,25 +47,12 @@ func TestWorkersBatchedEpochs(t *testing.T) {
 		return n
 	}
 	ws := []*worker{start(), start(), start()}
-	defer func() {
-		for _, w := range ws {
-			if w.cmd.ProcessState == nil {
-				kill(w)
-			}
-		}
-	}()
 	rng := rand.New(rand.NewPCG(12, 4))
 	killedMid := 0
 	for round := 0; round < 6; round++ {
 		upload(8)
 		time.Sleep(time.Duration(200+rng.IntN(500)) * time.Millisecond)
-		for _, w := range ws {
-			select {
-			case err := <-w.exited:
-				t.Fatalf("a worker exited by itself (%v): %s", err, w.stderr.String())
-			default:
-			}
-		}
+		f.alive(ws)
 		i := rng.IntN(len(ws))
 		for t0 := time.Now(); time.Since(t0) < 2*time.Second; time.Sleep(2 * time.Millisecond) {
 			if j := workerWith(ws, plannedFiles(t, cp)); j >= 0 {
@@ -135,11 +71,9 @@ func TestWorkersBatchedEpochs(t *testing.T) {
 		}
 	}
 	time.Sleep(1500 * time.Millisecond) // anything still in flight would show as a duplicate
-	for _, w := range ws {
-		kill(w)
-	}
+	f.killAll()
 	s.exec(t, "INSERT INTO batch SELECT id, status, msg FROM src WHERE status < 500")
-	s.compare(t, files*rows*3/5)
+	s.compare(t, up.files*rows*3/5)
 
 	// Some epochs read several files (else this tested nothing new).
 	most, epochs := 0, 0
@@ -160,5 +94,5 @@ func TestWorkersBatchedEpochs(t *testing.T) {
 	if most < 2 || most > 4 {
 		t.Errorf("the largest epoch read %d files, want 2 to 4 (max_files_per_trigger = 4)", most)
 	}
-	t.Logf("%d files in %d epochs (at most %d per epoch), %d of 6 kills mid-epoch", files, epochs, most, killedMid)
+	t.Logf("%d files in %d epochs (at most %d per epoch), %d of 6 kills mid-epoch", up.files, epochs, most, killedMid)
 }

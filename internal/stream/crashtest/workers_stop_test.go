@@ -2,20 +2,13 @@ package crashtest
 
 import (
 	"bufio"
-	"bytes"
-	"context"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
 )
 
 // TestWorkersStop: STOP STREAM sent to one `sluice serve` running one of
@@ -30,70 +23,22 @@ func TestWorkersStop(t *testing.T) {
 	}
 	ns, srv := needNotify(t)
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "sluice")
-	if out, err := exec.Command("go", "build", "-o", bin, "sluice/cmd/sluice").CombinedOutput(); err != nil {
-		t.Fatalf("building sluice: %v\n%s", err, out)
-	}
-	bucket := fmt.Sprintf("wstop%d-%d", os.Getpid(), bucketN.Add(1))
-	if err := srv.CreateBucket(bucket); err != nil {
-		t.Fatal(err)
-	}
-	in := filepath.Join(dir, "in")
-	files := 0
-	upload := func(n int) {
-		t.Helper()
-		writeInputsFrom(t, in, files, n, 500)
-		for i := files; i < files+n; i++ {
-			name := fmt.Sprintf("f%03d.json", i)
-			data, err := os.ReadFile(filepath.Join(in, name))
-			if err != nil {
-				t.Fatal(err)
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			_, err = srv.Client().PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(bucket), Key: aws.String("in/" + name), Body: bytes.NewReader(data)})
-			cancel()
-			if err != nil {
-				t.Fatal(err)
-			}
-			notifyPuts++
-		}
-		files += n
-	}
+	bin := buildSluice(t, dir)
+	bucket := newBucket(t, srv, "wstop")
+	up := &inputUploader{srv: srv, bucket: bucket, dir: filepath.Join(dir, "in"), rows: 500}
+	upload := func(n int) { up.upload(t, n) }
 	upload(6)
 	cp := filepath.Join(dir, "cp")
 	session := s3Session(srv)
-	tables := []string{
-		"CREATE TABLE IF NOT EXISTS src (id BIGINT, status INT, msg STRING) USING json LOCATION 's3://" + bucket + "/in/'",
-		"CREATE TABLE IF NOT EXISTS out (id BIGINT, status INT, msg STRING) USING parquet LOCATION '" + filepath.Join(dir, "out") + "/'",
-		"CREATE TABLE IF NOT EXISTS batch (id BIGINT, status INT, msg STRING) USING parquet LOCATION '" + filepath.Join(dir, "batch") + "/'",
-	}
+	tables := passThroughTables(bucket, dir)
 	consumer := bucket
 	queue := fmt.Sprintf("%s/s3events/%s?ack_wait=1s", ns.URL, consumer)
 	stmt := "INSERT STREAM INTO out SELECT id, status, msg FROM src WHERE status < 500 " +
 		"WITH (name = 'feed', trigger = '200 milliseconds', workers = 3, " +
 		"discovery = 'notifications', queue = '" + queue + "', checkpoint_location = '" + cp + "')"
-	script := strings.Join(append(append(append([]string{}, session...), tables...), stmt), ";\n") + ";"
-	n := 0
-	start := func() *worker {
-		t.Helper()
-		n++
-		w := &worker{cmd: exec.Command(bin, "sql", "--data-dir", filepath.Join(dir, "data"+strconv.Itoa(n)), "-e", script), stderr: &bytes.Buffer{}, exited: make(chan error, 1)}
-		w.cmd.Stderr = w.stderr
-		if err := w.cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		go func() { w.exited <- w.cmd.Wait() }()
-		return w
-	}
+	f := newFleet(t, bin, dir, sqlScript(session, tables, []string{stmt}))
+	start := f.start
 	ws := []*worker{start(), start()}
-	defer func() {
-		for _, w := range ws {
-			if w.cmd.ProcessState == nil {
-				_ = w.cmd.Process.Signal(syscall.SIGKILL)
-				<-w.exited
-			}
-		}
-	}()
 
 	// The third worker runs in `sluice serve`; STOP STREAM goes to it.
 	remote := serveProcess(t, bin, filepath.Join(dir, "served"))
@@ -169,7 +114,7 @@ func TestWorkersStop(t *testing.T) {
 	}
 	time.Sleep(1200 * time.Millisecond)
 	s.exec(t, "INSERT INTO batch SELECT id, status, msg FROM src WHERE status < 500")
-	s.compare(t, files*500*3/5)
+	s.compare(t, up.files*500*3/5)
 }
 
 // serveProcess starts `sluice serve` on a free port over dataDir (killed

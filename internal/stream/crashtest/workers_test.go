@@ -1,23 +1,15 @@
 package crashtest
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
-	"strings"
-	"syscall"
 	"testing"
 	"time"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
 )
 
 // workerRows per input file: enough that an epoch lasts long enough to
@@ -26,13 +18,6 @@ const workerRows = 2000
 
 // workerKills is how many workers TestWorkersNotifications kills.
 const workerKills = 20
-
-// worker is one `sluice sql` process running the shared stream.
-type worker struct {
-	cmd    *exec.Cmd
-	stderr *bytes.Buffer
-	exited chan error
-}
 
 // TestWorkersNotifications: the same stream (workers = 4) in several
 // `sluice` processes sharing one checkpoint location and one JetStream
@@ -47,66 +32,20 @@ func TestWorkersNotifications(t *testing.T) {
 	}
 	ns, srv := needNotify(t)
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "sluice")
-	if out, err := exec.Command("go", "build", "-o", bin, "sluice/cmd/sluice").CombinedOutput(); err != nil {
-		t.Fatalf("building sluice: %v\n%s", err, out)
-	}
-	bucket := fmt.Sprintf("workers%d-%d", os.Getpid(), bucketN.Add(1))
-	if err := srv.CreateBucket(bucket); err != nil {
-		t.Fatal(err)
-	}
-	in := filepath.Join(dir, "in")
-	files := 0
-	upload := func(n int) {
-		t.Helper()
-		writeInputsFrom(t, in, files, n, workerRows)
-		for i := files; i < files+n; i++ {
-			name := fmt.Sprintf("f%03d.json", i)
-			data, err := os.ReadFile(filepath.Join(in, name))
-			if err != nil {
-				t.Fatal(err)
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			_, err = srv.Client().PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(bucket), Key: aws.String("in/" + name), Body: bytes.NewReader(data)})
-			cancel()
-			if err != nil {
-				t.Fatal(err)
-			}
-			notifyPuts++
-		}
-		files += n
-	}
+	bin := buildSluice(t, dir)
+	bucket := newBucket(t, srv, "workers")
+	up := &inputUploader{srv: srv, bucket: bucket, dir: filepath.Join(dir, "in"), rows: workerRows}
+	upload := func(n int) { up.upload(t, n) }
 	upload(12)
 	cp := filepath.Join(dir, "cp")
-	out := filepath.Join(dir, "out")
 	session := s3Session(srv)
-	tables := []string{
-		"CREATE TABLE IF NOT EXISTS src (id BIGINT, status INT, msg STRING) USING json LOCATION 's3://" + bucket + "/in/'",
-		"CREATE TABLE IF NOT EXISTS out (id BIGINT, status INT, msg STRING) USING parquet LOCATION '" + out + "/'",
-		"CREATE TABLE IF NOT EXISTS batch (id BIGINT, status INT, msg STRING) USING parquet LOCATION '" + filepath.Join(dir, "batch") + "/'",
-	}
+	tables := passThroughTables(bucket, dir)
 	queue := fmt.Sprintf("%s/s3events/%s?ack_wait=1s", ns.URL, bucket)
 	stmt := "INSERT STREAM INTO out SELECT id, status, msg FROM src WHERE status < 500 " +
 		"WITH (name = 'feed', trigger = '200 milliseconds', workers = 4, " +
 		"discovery = 'notifications', queue = '" + queue + "', checkpoint_location = '" + cp + "')"
-	script := strings.Join(append(append(append([]string{}, session...), tables...), stmt), ";\n") + ";"
-	n := 0
-	start := func() *worker {
-		t.Helper()
-		n++
-		data := filepath.Join(dir, "data"+strconv.Itoa(n)) // a catalog each: processes do not share one
-		w := &worker{cmd: exec.Command(bin, "sql", "--data-dir", data, "-e", script), stderr: &bytes.Buffer{}, exited: make(chan error, 1)}
-		w.cmd.Stderr = w.stderr
-		if err := w.cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		go func() { w.exited <- w.cmd.Wait() }()
-		return w
-	}
-	kill := func(w *worker) {
-		_ = w.cmd.Process.Signal(syscall.SIGKILL)
-		<-w.exited
-	}
+	f := newFleet(t, bin, dir, sqlScript(session, tables, []string{stmt}))
+	start, kill := f.start, f.kill
 	s := &scenario{dataDir: filepath.Join(dir, "check"), session: session}
 	s.exec(t, tables...)
 	count := func(q string) int {
@@ -115,13 +54,6 @@ func TestWorkersNotifications(t *testing.T) {
 	}
 
 	ws := []*worker{start(), start(), start()}
-	defer func() {
-		for _, w := range ws {
-			if w.cmd.ProcessState == nil {
-				kill(w)
-			}
-		}
-	}()
 	rng := rand.New(rand.NewPCG(45, 9))
 	var takeovers []time.Duration
 	for round := 0; round < workerKills; round++ {
@@ -130,13 +62,7 @@ func TestWorkersNotifications(t *testing.T) {
 		if round == 3 {
 			ws = append(ws, start()) // a fourth worker joins
 		}
-		for _, w := range ws {
-			select {
-			case err := <-w.exited:
-				t.Fatalf("a worker exited by itself (%v): %s", err, w.stderr.String())
-			default:
-			}
-		}
+		f.alive(ws)
 		// Kill a worker in the middle of an epoch when one is caught
 		// there (offsets/N written, commits/N not yet), else any.
 		i := rng.IntN(len(ws))
@@ -171,13 +97,11 @@ func TestWorkersNotifications(t *testing.T) {
 		time.Sleep(300 * time.Millisecond)
 	}
 	time.Sleep(1500 * time.Millisecond) // anything still in flight would show as a duplicate
-	for _, w := range ws {
-		kill(w)
-	}
+	f.killAll()
 	s.exec(t, "INSERT INTO batch SELECT id, status, msg FROM src WHERE status < 500")
-	s.compare(t, files*workerRows*3/5)
+	s.compare(t, up.files*workerRows*3/5)
 	sort.Slice(takeovers, func(i, j int) bool { return takeovers[i] < takeovers[j] })
-	t.Logf("%d files, %d kills, takeover of a killed worker's planned file: %v", files, workerKills, takeovers)
+	t.Logf("%d files, %d kills, takeover of a killed worker's planned file: %v", up.files, workerKills, takeovers)
 }
 
 // workerWith is the index of a worker that has planned files, or -1.

@@ -68,8 +68,12 @@ func prune(n Node, need map[int]bool) (Node, map[int]int, error) {
 				keep = append(keep, i)
 			}
 		}
-		if len(keep) == 0 && len(t.Exprs) > 0 {
-			keep = []int{0}
+		if len(keep) == 0 {
+			// Only the row count is read above (count(*)): the input's
+			// own columns carry it, so no expression is worth computing,
+			// nor a column read only for it.
+			child, _, err := prune(t.Input, map[int]bool{})
+			return child, map[int]int{}, err
 		}
 		cn := map[int]bool{}
 		for _, i := range keep {

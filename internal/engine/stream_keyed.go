@@ -19,6 +19,7 @@ import (
 	"sluice/internal/connector"
 	"sluice/internal/exec"
 	"sluice/internal/queue"
+	"sluice/internal/storage"
 	"sluice/internal/stream"
 	"sluice/internal/stream/partition"
 	"sluice/internal/usererr"
@@ -54,6 +55,12 @@ func keyedSplit(root *exec.Stage, ops []exec.StatefulOp) (at int, w *exec.Window
 		}
 	}
 	return 0, nil, "", false
+}
+
+// backfillMarker is a source that lists its location on first start
+// (file.StreamSource): the key saying that listing is all committed.
+type backfillMarker interface {
+	BackfillMarker(slot0 connector.CheckpointArea) string
 }
 
 // queueSource is a source reading a notification queue.
@@ -140,10 +147,29 @@ func (e *Engine) runKeyed(ctx context.Context, rs *runningStream, q *stream.Quer
 		Interval: interval,
 		Logf:     func(f string, a ...any) { fmt.Fprintf(os.Stderr, f+"\n", a...) },
 	}
+	if bm, ok := src.(backfillMarker); ok {
+		// Read before runSlots: SetWorker turns the listing off for
+		// every slot but 0.
+		slot0 := &stream.Checkpoint{Store: q.Checkpoint.Store, Prefix: q.Checkpoint.Prefix + "workers/0/"}
+		if key := bm.BackfillMarker(slot0.SourceArea()); key != "" {
+			store := q.Checkpoint.Store
+			owner.Backfilled = func(ctx context.Context) (bool, error) {
+				_, err := store.Stat(ctx, key)
+				if errors.Is(err, storage.ErrNotFound) {
+					return false, nil
+				}
+				return err == nil, err
+			}
+		}
+	}
 	part := w.Partitioner(parts)
 	reader := *q
 	reader.Root = &exec.Stage{Scan: q.Root.Scan, Ops: append(append([]exec.Operator(nil), q.Root.Ops[:at]...), part)}
-	reader.Sink = &partition.Publisher{JS: js, Stream: q.Name, Part: part, EventTime: q.EventTime, Seqs: qs}
+	pub := &partition.Publisher{JS: js, Stream: q.Name, Part: part, EventTime: q.EventTime, Seqs: qs}
+	if ev, ok := src.(partition.EventSeqs); ok {
+		pub.Events = ev
+	}
+	reader.Sink = pub
 	reader.Watermark = nil
 	rs.mu.Lock()
 	rs.source = keyedDescriber{inner: rs.source, owner: owner, worker: worker}
@@ -189,8 +215,8 @@ func (d keyedDescriber) StreamDescription() [][2]string {
 		[2]string{"keyed_owners", partition.FormatOwners(owners)},
 		[2]string{"keyed_live_workers", strconv.Itoa(len(live))},
 		[2]string{"keyed_watermark", wmText},
-		[2]string{"keyed_stats", fmt.Sprintf("epochs %d, partials %d, duplicates %d, late %d, rows out %d, takeovers %d, handbacks %d",
-			st.Epochs, st.Partials, st.Duplicates, st.Late, st.RowsOut, st.Takeovers, st.Handbacks)},
+		[2]string{"keyed_stats", fmt.Sprintf("epochs %d, partials %d, duplicates %d, late %d, rows out %d, takeovers %d, handbacks %d, file ids %d, forgotten %d",
+			st.Epochs, st.Partials, st.Duplicates, st.Late, st.RowsOut, st.Takeovers, st.Handbacks, st.FileIDs, st.Forgotten)},
 	)
 }
 

@@ -46,6 +46,13 @@ type partialMsg struct {
 	// ETag), so an owner folds a file into a window once.
 	File     int64           `json:"file"`
 	Partials []partialWindow `json:"partials"`
+	// QSeq is the largest queue sequence of the messages that named the
+	// file, Listed whether the first listing did: an owner forgets the
+	// file once QSeq is acknowledged, unless Listed (or both are zero:
+	// unknown), and drops a later partial whose QSeq is at or below what
+	// it forgot (docs/scale-out.md, "Bounded file-id sets").
+	QSeq   uint64 `json:"qseq,omitempty"`
+	Listed bool   `json:"listed,omitempty"`
 }
 
 type partialWindow struct {
@@ -67,6 +74,14 @@ type HeldSeqs interface {
 	HeldSeqsFor(epoch int64) []uint64
 }
 
+// EventSeqs finds every queue sequence known to have named the file of a
+// sink epoch id, including those a replayed epoch's offsets recorded,
+// and whether the first listing named it (file.StreamSource implements
+// it).
+type EventSeqs interface {
+	EventSeqsFor(epoch int64) (seqs []uint64, listed bool)
+}
+
 // Publisher is the readers' sink: the reader plan ends in a
 // WindowPartitioner instead of the window aggregate, and at each epoch's
 // flush (one file) the publisher sends that file's partials, one message
@@ -80,8 +95,11 @@ type Publisher struct {
 	Part      *exec.WindowPartitioner
 	EventTime *exec.EventTime
 	Seqs      HeldSeqs
-	schema    *arrow.Schema
-	epoch     int64
+	// Events tags each partial with its file's queue sequences (nil: no
+	// tag, the file is never forgotten).
+	Events EventSeqs
+	schema *arrow.Schema
+	epoch  int64
 }
 
 var (
@@ -108,12 +126,21 @@ func (p *Publisher) Flush(ctx context.Context, epoch int64) error {
 	if err != nil {
 		return err
 	}
+	var qseq uint64
+	var listed bool
+	if p.Events != nil {
+		var seqs []uint64
+		seqs, listed = p.Events.EventSeqsFor(epoch)
+		for _, q := range seqs {
+			qseq = max(qseq, q)
+		}
+	}
 	byPart := map[int]*partialMsg{}
 	var order []int
 	for _, wp := range parts {
 		m := byPart[wp.Partition]
 		if m == nil {
-			m = &partialMsg{File: epoch}
+			m = &partialMsg{File: epoch, QSeq: qseq, Listed: listed}
 			byPart[wp.Partition] = m
 			order = append(order, wp.Partition)
 		}

@@ -84,6 +84,14 @@ func (t *Tracker) Watermark(ctx context.Context) (int64, error) {
 	return t.wm, nil
 }
 
+// Floor is the file consumer's ack floor as of the last Watermark: every
+// queue message up to it is acknowledged.
+func (t *Tracker) Floor() uint64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.floor
+}
+
 // readTo folds watermark records up to stream sequence last.
 func (t *Tracker) readTo(ctx context.Context, last uint64) error {
 	if t.in == nil {

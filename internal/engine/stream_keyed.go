@@ -123,6 +123,10 @@ func (e *Engine) runKeyed(ctx context.Context, rs *runningStream, q *stream.Quer
 	if err != nil {
 		return fmt.Errorf("stream %s: %w", q.Name, err)
 	}
+	wst, err := partition.EnsureWatermarkStream(ctx, js, q.Name)
+	if err != nil {
+		return fmt.Errorf("stream %s: %w", q.Name, err)
+	}
 	var rnd [3]byte
 	_, _ = rand.Read(rnd[:])
 	host, _ := os.Hostname()
@@ -141,7 +145,7 @@ func (e *Engine) runKeyed(ctx context.Context, rs *runningStream, q *stream.Quer
 	}
 	owner := &partition.Owner{
 		Stream: q.Name, Parts: parts, PStream: pst, Leases: leases,
-		Tracker:  partition.NewTracker(files, pst, partition.WatermarkSubject(q.Name), delay),
+		Tracker:  partition.NewTracker(files, wst, partition.WatermarkFilter(q.Name), delay),
 		Base:     q.Checkpoint,
 		Template: w, Above: append([]exec.Operator(nil), q.Root.Ops[at+1:]...), Sink: q.Sink,
 		Interval: interval,

@@ -65,8 +65,9 @@ type StreamSource struct {
 	notify       *notifier
 	OpenQueue    func(ctx context.Context, url string) (queue.Queue, error)
 	availableNow bool
-	// shared: one of several workers (worker.go).
+	// shared: one of several workers (worker.go), in slot slot.
 	shared bool
+	slot   int
 	// planned: the files of the epoch last planned, by sink epoch id,
 	// with the queue sequences its offsets recorded (keyed.go).
 	planned map[int64]fileEntry

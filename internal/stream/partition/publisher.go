@@ -21,8 +21,19 @@ func streamName(stream string) string { return "sluice-" + stream }
 // PartSubject is where partition p's partials go.
 func PartSubject(stream string, p int) string { return "sluice." + stream + ".p." + strconv.Itoa(p) }
 
-// WatermarkSubject is where readers record each file's largest event time.
-func WatermarkSubject(stream string) string { return "sluice." + stream + ".wm" }
+// WatermarkSubject is where the reader in worker slot slot records each
+// file's largest event time: one subject per slot, of which the
+// watermark stream keeps only the newest record.
+func WatermarkSubject(stream string, slot int) string {
+	return "sluicewm." + stream + "." + strconv.Itoa(slot)
+}
+
+// WatermarkFilter matches every slot's watermark subject.
+func WatermarkFilter(stream string) string { return "sluicewm." + stream + ".*" }
+
+// legacyWatermarkSubject is where records went before they had a stream
+// of their own (in the partials' stream, never purged).
+func legacyWatermarkSubject(stream string) string { return "sluice." + stream + ".wm" }
 
 // BucketName is the lease bucket of a stream.
 func BucketName(stream string) string { return "sluice-" + stream }
@@ -38,6 +49,33 @@ func EnsureStream(ctx context.Context, js jetstream.JetStream, stream string) (j
 		return nil, fmt.Errorf("jetstream stream %s: %w", cfg.Name, err)
 	}
 	return st, nil
+}
+
+// EnsureWatermarkStream creates the JetStream stream of a keyed stream's
+// watermark records: one subject per reader slot, only the newest
+// message of each kept (MaxMsgsPerSubject 1), so it holds at most one
+// record per slot however long the stream runs. A record replaced
+// before an owner read it only holds that owner's watermark back (the
+// newest record of the slot stands for it once acknowledged); owners
+// keep their partitions' watermarks in their checkpoints. Records left
+// in the partials' stream by earlier versions are purged.
+func EnsureWatermarkStream(ctx context.Context, js jetstream.JetStream, stream string) (jetstream.Stream, error) {
+	cfg := jetstream.StreamConfig{Name: streamName(stream) + "-wm", Subjects: []string{WatermarkFilter(stream)},
+		Storage: jetstream.FileStorage, MaxMsgsPerSubject: 1, Duplicates: 2 * time.Minute}
+	st, err := js.CreateOrUpdateStream(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("jetstream stream %s: %w", cfg.Name, err)
+	}
+	if parts, err := js.Stream(ctx, streamName(stream)); err == nil {
+		_ = parts.Purge(ctx, jetstream.WithPurgeSubject(legacyWatermarkSubject(stream)))
+	}
+	return st, nil
+}
+
+// Slotted is a reader source that knows its worker slot
+// (file.StreamSource).
+type Slotted interface {
+	WorkerSlot() int
 }
 
 // partialMsg is one file's partials for one partition.
@@ -159,9 +197,13 @@ func (p *Publisher) Flush(ctx context.Context, epoch int64) error {
 	if p.Seqs == nil || p.EventTime == nil {
 		return nil
 	}
+	slot := 0
+	if s, ok := p.Seqs.(Slotted); ok {
+		slot = s.WorkerSlot()
+	}
 	for _, seq := range p.Seqs.HeldSeqsFor(epoch) {
 		data, _ := json.Marshal(wmMsg{QueueSeq: seq, MaxEvent: p.EventTime.MaxEvent()})
-		if err := p.publish(ctx, WatermarkSubject(p.Stream), fmt.Sprintf("%s#%d#wm%d", p.Stream, epoch, seq), data); err != nil {
+		if err := p.publish(ctx, WatermarkSubject(p.Stream, slot), fmt.Sprintf("%s#%d#wm%d", p.Stream, epoch, seq), data); err != nil {
 			return err
 		}
 	}

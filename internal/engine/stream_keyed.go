@@ -34,9 +34,9 @@ const defaultLeaseTTL = 10 * time.Second
 
 // keyedSplit finds where a worker-mode plan is cut in two
 // (docs/scale-out.md, part 2): its one stateful operator must be an
-// append-mode WindowAggregate, or an update-mode plain GROUP BY (run as
-// a WindowAggregate of one window that never closes), in the root
-// stage, with only stateless operators above it. fp is the state
+// append- or update-mode WindowAggregate, or an update-mode plain GROUP
+// BY (run as a WindowAggregate of one window that never closes), in the
+// root stage, with only stateless operators above it. fp is the state
 // fingerprint the checkpoint's meta records.
 func keyedSplit(root *exec.Stage, ops []exec.StatefulOp) (at int, w *exec.WindowAggregate, fp string, ok bool) {
 	if len(ops) != 1 || len(root.Inputs) > 0 {
@@ -45,7 +45,7 @@ func keyedSplit(root *exec.Stage, ops []exec.StatefulOp) (at int, w *exec.Window
 	for i, op := range root.Ops {
 		switch a := op.(type) {
 		case *exec.WindowAggregate:
-			if exec.Stateful(a) == ops[0].Op && a.Mode() == exec.Append {
+			if exec.Stateful(a) == ops[0].Op && (a.Mode() == exec.Append || a.Mode() == exec.Update) {
 				return i, a, a.StateDescription().Fingerprint(), true
 			}
 		case *exec.StreamAggregate:

@@ -4,8 +4,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/apache/arrow-go/v18/arrow"
-
 	"sluice/internal/connector"
 	"sluice/internal/connector/registry"
 	"sluice/internal/expr"
@@ -100,7 +98,7 @@ func groupKeyOutputs(n plan.Node) (keys []string, found bool) {
 			if !ok || c >= len(key) || key[c] < 0 {
 				continue
 			}
-			if field && !isWindowKey(a.Keys[key[c]]) {
+			if field && !plan.IsWindowKey(a.Keys[key[c]]) {
 				continue // a field of a struct key names no group
 			}
 			up[j] = key[c]
@@ -143,14 +141,4 @@ func keyColumn(e expr.Expr) (col int, field, ok bool) {
 			return 0, false, false
 		}
 	}
-}
-
-// isWindowKey reports whether a key is an event-time window (a struct
-// of start and end): either field names the window.
-func isWindowKey(k expr.Expr) bool {
-	st, ok := k.Type().(*arrow.StructType)
-	if !ok || st.NumFields() != 2 {
-		return false
-	}
-	return st.Field(0).Name == "start" && st.Field(1).Name == "end"
 }

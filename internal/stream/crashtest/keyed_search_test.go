@@ -3,6 +3,7 @@ package crashtest
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -238,6 +239,22 @@ func runKeyedSearch(t *testing.T, c keyedSearch) {
 		time.Sleep(300 * time.Millisecond)
 	}
 	time.Sleep(1500 * time.Millisecond) // a double fold still in flight would show
+	// Every file's message is acknowledged: the owners forget every file
+	// id but those of the first listing (the 4 files put before the
+	// start, if the listing read them), so the partition states stay
+	// small however many files went by.
+	var ids, size int
+	deadline = time.Now().Add(20 * time.Second)
+	for {
+		ids, size = keyedStateIDs(t, cp, 8)
+		if ids <= 4 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	if ids > 4 {
+		t.Errorf("the partitions' last states remember %d distinct file ids of %d files, once all were acknowledged; want at most the 4 listed", ids, files)
+	}
 	for _, w := range ws {
 		kill(w)
 	}
@@ -255,7 +272,47 @@ func runKeyedSearch(t *testing.T, c keyedSearch) {
 	for line, k := range seen {
 		t.Logf("%d x %s", k, line)
 	}
-	t.Logf("%d files, %d documents, %d kills, %d workers at most, ran in %s", files, len(got), c.kills, workers, time.Since(t0))
+	t.Logf("%d files, %d documents, %d kills, %d workers at most, ran in %s; the 8 partitions' last states: %d bytes, %d distinct file ids",
+		files, len(got), c.kills, workers, time.Since(t0), size, ids)
+}
+
+// keyedStateIDs reads each partition's last committed state under a
+// keyed stream's checkpoint dir and returns how many distinct file ids
+// they remember and their size in bytes.
+func keyedStateIDs(t *testing.T, cp string, parts int) (ids, size int) {
+	t.Helper()
+	seen := map[int64]bool{}
+	for p := 0; p < parts; p++ {
+		dir := filepath.Join(cp, "keyed", "p"+strconv.Itoa(p))
+		entries, err := os.ReadDir(filepath.Join(dir, "commits"))
+		if err != nil {
+			continue
+		}
+		last := int64(-1)
+		for _, e := range entries {
+			if n, err := strconv.ParseInt(e.Name(), 10, 64); err == nil && n > last {
+				last = n
+			}
+		}
+		data, err := os.ReadFile(filepath.Join(dir, "state", strconv.FormatInt(last, 10), "partition"))
+		if err != nil || len(data) < 8 {
+			continue // purged under us: read again
+		}
+		size += len(data)
+		n := int(binary.LittleEndian.Uint64(data[:8]))
+		var h struct {
+			Files map[string][]int64 `json:"files"`
+		}
+		if n > len(data)-8 || json.Unmarshal(data[8:8+n], &h) != nil {
+			t.Fatalf("partition %d: state %d unreadable", p, last)
+		}
+		for _, fs := range h.Files {
+			for _, f := range fs {
+				seen[f] = true
+			}
+		}
+	}
+	return len(seen), size
 }
 
 var (

@@ -144,6 +144,10 @@ func TestOwnerForgetsAckedFiles(t *testing.T) {
 		t.Fatalf("first epoch wrote %q", got)
 	}
 	before := r.part.fileIDs()
+	stateBefore, err := r.part.encodeState()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if before != n+1 {
 		t.Fatalf("%d file ids after %d files, want %d", before, n+1, n+1)
 	}
@@ -166,7 +170,12 @@ func TestOwnerForgetsAckedFiles(t *testing.T) {
 	if r.owner.stats.Forgotten != 150 {
 		t.Fatalf("forgotten %d, want 150", r.owner.stats.Forgotten)
 	}
-	t.Logf("file ids over %d files: %d before the ack floor moved, %d after it reached 150", n+1, before, after)
+	stateAfter, err := r.part.encodeState()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("file ids over %d files: %d before the ack floor moved (state %d bytes), %d after it reached 150 (state %d bytes)",
+		n+1, before, len(stateBefore), after, len(stateAfter))
 	// A new owner restores the shrunk set and the horizon.
 	cp := r.owner.partCheckpoint(0)
 	restored, err := r.owner.restore(r.ctx, 0, r.part.gen)

@@ -238,3 +238,41 @@ func TestOwnerDropsDuplicatesAroundHorizon(t *testing.T) {
 		t.Fatalf("%s ids left with the floor at 9, want 2 (files 10 and 11)", got)
 	}
 }
+
+// seqsFunc tags a file's partials with whatever the function says.
+type seqsFunc func(epoch int64) ([]uint64, bool)
+
+func (f seqsFunc) EventSeqsFor(epoch int64) ([]uint64, bool) { return f(epoch) }
+
+// TestOwnerSecondMessageKeepsFile: one file read for two queue messages
+// (a duplicate event) within JetStream's duplicate window: both copies
+// are stored (message ids carry the sequence), the file is folded once
+// and remembered until the later message is acknowledged, so a replay
+// of the later reading after the earlier message's acknowledgement is
+// still dropped.
+func TestOwnerSecondMessageKeepsFile(t *testing.T) {
+	r := newForgetRig(t, "fsec", nil)
+	var tag uint64
+	r.pub.Events = seqsFunc(func(int64) ([]uint64, bool) { return []uint64{tag}, false })
+	tag = 3
+	r.publish(42, 200)
+	tag = 7
+	r.publish(42, 200)
+	if got := r.epoch(0); got != "200=1" {
+		t.Fatalf("two readings of one file wrote %q", got)
+	}
+	if r.owner.stats.Duplicates != 1 {
+		t.Fatalf("duplicates %d, want 1: the second reading was not stored", r.owner.stats.Duplicates)
+	}
+	r.epoch(5) // the first message is acknowledged
+	if _, ok := r.part.files[0][42]; !ok {
+		t.Fatal("the file was forgotten while its second message is unacknowledged")
+	}
+	r.republish(42, 200, 7) // the second reading replayed
+	if got := r.epoch(6); got != "" {
+		t.Fatalf("a replay of the second reading wrote %q", got)
+	}
+	if got := r.epoch(7); got != "" || r.part.fileIDs() != 0 {
+		t.Fatalf("with both messages acknowledged: wrote %q, %d ids left", got, r.part.fileIDs())
+	}
+}

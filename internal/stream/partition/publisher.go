@@ -123,7 +123,8 @@ type EventSeqs interface {
 // Publisher is the readers' sink: the reader plan ends in a
 // WindowPartitioner instead of the window aggregate, and at each epoch's
 // flush (one file) the publisher sends that file's partials, one message
-// per partition with message id <stream>#<file>#<partition>, then the
+// per partition with message id <stream>#<file>#<partition>[#q<queue
+// sequence>], then the
 // file's largest event time, and returns only once JetStream stored them
 // all: the file's queue message is acknowledged after the epoch commits,
 // so after this.
@@ -190,6 +191,13 @@ func (p *Publisher) Flush(ctx context.Context, epoch int64) error {
 			return err
 		}
 		id := fmt.Sprintf("%s#%d#%d", p.Stream, epoch, part)
+		if qseq > 0 {
+			// Readings of the file for different messages are all
+			// stored, so the owner learns every message that named it
+			// (and keeps the file until the last is acknowledged);
+			// copies for the same message are dropped here.
+			id += "#q" + strconv.FormatUint(qseq, 10)
+		}
 		if err := p.publish(ctx, PartSubject(p.Stream, part), id, data); err != nil {
 			return err
 		}

@@ -19,6 +19,7 @@ import (
 	"sluice/internal/connector"
 	"sluice/internal/exec"
 	"sluice/internal/queue"
+	"sluice/internal/storage"
 	"sluice/internal/stream"
 	"sluice/internal/stream/partition"
 	"sluice/internal/usererr"
@@ -33,9 +34,9 @@ const defaultLeaseTTL = 10 * time.Second
 
 // keyedSplit finds where a worker-mode plan is cut in two
 // (docs/scale-out.md, part 2): its one stateful operator must be an
-// append-mode WindowAggregate, or an update-mode plain GROUP BY (run as
-// a WindowAggregate of one window that never closes), in the root
-// stage, with only stateless operators above it. fp is the state
+// append- or update-mode WindowAggregate, or an update-mode plain GROUP
+// BY (run as a WindowAggregate of one window that never closes), in the
+// root stage, with only stateless operators above it. fp is the state
 // fingerprint the checkpoint's meta records.
 func keyedSplit(root *exec.Stage, ops []exec.StatefulOp) (at int, w *exec.WindowAggregate, fp string, ok bool) {
 	if len(ops) != 1 || len(root.Inputs) > 0 {
@@ -44,7 +45,7 @@ func keyedSplit(root *exec.Stage, ops []exec.StatefulOp) (at int, w *exec.Window
 	for i, op := range root.Ops {
 		switch a := op.(type) {
 		case *exec.WindowAggregate:
-			if exec.Stateful(a) == ops[0].Op && a.Mode() == exec.Append {
+			if exec.Stateful(a) == ops[0].Op && (a.Mode() == exec.Append || a.Mode() == exec.Update) {
 				return i, a, a.StateDescription().Fingerprint(), true
 			}
 		case *exec.StreamAggregate:
@@ -54,6 +55,12 @@ func keyedSplit(root *exec.Stage, ops []exec.StatefulOp) (at int, w *exec.Window
 		}
 	}
 	return 0, nil, "", false
+}
+
+// backfillMarker is a source that lists its location on first start
+// (file.StreamSource): the key saying that listing is all committed.
+type backfillMarker interface {
+	BackfillMarker(slot0 connector.CheckpointArea) string
 }
 
 // queueSource is a source reading a notification queue.
@@ -116,6 +123,10 @@ func (e *Engine) runKeyed(ctx context.Context, rs *runningStream, q *stream.Quer
 	if err != nil {
 		return fmt.Errorf("stream %s: %w", q.Name, err)
 	}
+	wst, err := partition.EnsureWatermarkStream(ctx, js, q.Name)
+	if err != nil {
+		return fmt.Errorf("stream %s: %w", q.Name, err)
+	}
 	var rnd [3]byte
 	_, _ = rand.Read(rnd[:])
 	host, _ := os.Hostname()
@@ -134,16 +145,35 @@ func (e *Engine) runKeyed(ctx context.Context, rs *runningStream, q *stream.Quer
 	}
 	owner := &partition.Owner{
 		Stream: q.Name, Parts: parts, PStream: pst, Leases: leases,
-		Tracker:  partition.NewTracker(files, pst, partition.WatermarkSubject(q.Name), delay),
+		Tracker:  partition.NewTracker(files, wst, partition.WatermarkFilter(q.Name), delay),
 		Base:     q.Checkpoint,
 		Template: w, Above: append([]exec.Operator(nil), q.Root.Ops[at+1:]...), Sink: q.Sink,
 		Interval: interval,
 		Logf:     func(f string, a ...any) { fmt.Fprintf(os.Stderr, f+"\n", a...) },
 	}
+	if bm, ok := src.(backfillMarker); ok {
+		// Read before runSlots: SetWorker turns the listing off for
+		// every slot but 0.
+		slot0 := &stream.Checkpoint{Store: q.Checkpoint.Store, Prefix: q.Checkpoint.Prefix + "workers/0/"}
+		if key := bm.BackfillMarker(slot0.SourceArea()); key != "" {
+			store := q.Checkpoint.Store
+			owner.Backfilled = func(ctx context.Context) (bool, error) {
+				_, err := store.Stat(ctx, key)
+				if errors.Is(err, storage.ErrNotFound) {
+					return false, nil
+				}
+				return err == nil, err
+			}
+		}
+	}
 	part := w.Partitioner(parts)
 	reader := *q
 	reader.Root = &exec.Stage{Scan: q.Root.Scan, Ops: append(append([]exec.Operator(nil), q.Root.Ops[:at]...), part)}
-	reader.Sink = &partition.Publisher{JS: js, Stream: q.Name, Part: part, EventTime: q.EventTime, Seqs: qs}
+	pub := &partition.Publisher{JS: js, Stream: q.Name, Part: part, EventTime: q.EventTime, Seqs: qs}
+	if ev, ok := src.(partition.EventSeqs); ok {
+		pub.Events = ev
+	}
+	reader.Sink = pub
 	reader.Watermark = nil
 	rs.mu.Lock()
 	rs.source = keyedDescriber{inner: rs.source, owner: owner, worker: worker}
@@ -189,8 +219,8 @@ func (d keyedDescriber) StreamDescription() [][2]string {
 		[2]string{"keyed_owners", partition.FormatOwners(owners)},
 		[2]string{"keyed_live_workers", strconv.Itoa(len(live))},
 		[2]string{"keyed_watermark", wmText},
-		[2]string{"keyed_stats", fmt.Sprintf("epochs %d, partials %d, duplicates %d, late %d, rows out %d, takeovers %d, handbacks %d",
-			st.Epochs, st.Partials, st.Duplicates, st.Late, st.RowsOut, st.Takeovers, st.Handbacks)},
+		[2]string{"keyed_stats", fmt.Sprintf("epochs %d, partials %d, duplicates %d, late %d, rows out %d, takeovers %d, handbacks %d, file ids %d, forgotten %d",
+			st.Epochs, st.Partials, st.Duplicates, st.Late, st.RowsOut, st.Takeovers, st.Handbacks, st.FileIDs, st.Forgotten)},
 	)
 }
 

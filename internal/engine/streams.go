@@ -252,6 +252,10 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 	if n, err = conformToTable(n, target, cols, t.Spec.Name); err != nil {
 		return nil, err
 	}
+	sinkSpec, err := keyedSinkSpec(name, spec.Options, t.Spec, n)
+	if err != nil {
+		return nil, err
+	}
 	if n, err = plan.OptimizeContext(qctx, n); err != nil {
 		return nil, err
 	}
@@ -297,7 +301,7 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 	if err != nil {
 		return nil, fmt.Errorf("stream %s: checkpoint %s: %w", name, spec.Checkpoint, err)
 	}
-	sink, err := registry.OpenSink(qctx, t.Spec, e.env(), connector.SinkOptions{FilePrefix: name, TempDir: e.tempDir()})
+	sink, err := registry.OpenSink(qctx, sinkSpec, e.env(), connector.SinkOptions{FilePrefix: name, TempDir: e.tempDir()})
 	if err != nil {
 		return nil, fmt.Errorf("stream %s: opening %s: %w", name, t.Spec.Name, err)
 	}

@@ -123,7 +123,8 @@ var (
 	descPartsOwned   = prometheus.NewDesc("sluice_stream_partitions_owned", "Partitions of a keyed stream each worker holds, as this server sees the leases.", []string{"stream", "worker"}, nil)
 	descPartsTotal   = prometheus.NewDesc("sluice_stream_partitions_total", "Partitions of a keyed stream shared by workers.", []string{"stream"}, nil)
 	descLiveWorkers  = prometheus.NewDesc("sluice_stream_live_workers", "Workers alive on a keyed stream, as this server sees them.", []string{"stream"}, nil)
-	descKeyedEvents  = prometheus.NewDesc("sluice_stream_keyed_total", "A keyed stream's owner in this server since it started: epochs, partials folded, duplicates and late partials dropped, rows out, takeovers, handbacks.", []string{"stream", "kind"}, nil)
+	descKeyedEvents  = prometheus.NewDesc("sluice_stream_keyed_total", "A keyed stream's owner in this server since it started: epochs, partials folded, duplicates and late partials dropped, rows out, takeovers, handbacks, file ids forgotten.", []string{"stream", "kind"}, nil)
+	descKeyedFileIDs = prometheus.NewDesc("sluice_stream_keyed_file_ids", "File ids a keyed stream's owner in this server remembers to drop duplicate partials (trimmed as the file queue's ack floor passes them).", []string{"stream"}, nil)
 	descKeyedWM      = prometheus.NewDesc("sluice_stream_keyed_watermark_seconds", "The keyed stream's watermark over all partitions, Unix seconds.", []string{"stream"}, nil)
 	descQueries      = prometheus.NewDesc("sluice_async_queries", "Async queries kept, by status.", []string{"status"}, nil)
 )
@@ -131,7 +132,7 @@ var (
 func (c *gaugeCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descRunning, descRetrying, descRetries, descLagFiles, descLagBytes, descWatermark, descFreshness, descQueries,
 		descWorkerInfo, descWorkerEpochs, descWorkerRows, descQueueMsgs, descQueueHeld, descQueueBacklog,
-		descPartsOwned, descPartsTotal, descLiveWorkers, descKeyedEvents, descKeyedWM} {
+		descPartsOwned, descPartsTotal, descLiveWorkers, descKeyedEvents, descKeyedFileIDs, descKeyedWM} {
 		ch <- d
 	}
 }
@@ -209,9 +210,11 @@ func scaleOut(ch chan<- prometheus.Metric, n string, st engine.StreamStatus) {
 			kind string
 			n    int64
 		}{{"epochs", k.Stats.Epochs}, {"partials", k.Stats.Partials}, {"duplicates", k.Stats.Duplicates}, {"late", k.Stats.Late},
-			{"rows_out", k.Stats.RowsOut}, {"takeovers", k.Stats.Takeovers}, {"handbacks", k.Stats.Handbacks}} {
+			{"rows_out", k.Stats.RowsOut}, {"takeovers", k.Stats.Takeovers}, {"handbacks", k.Stats.Handbacks},
+			{"forgotten", k.Stats.Forgotten}} {
 			ch <- prometheus.MustNewConstMetric(descKeyedEvents, prometheus.CounterValue, float64(c.n), n, c.kind)
 		}
+		gauge(descKeyedFileIDs, float64(k.Stats.FileIDs))
 		if k.Watermark != 0 && k.Watermark != stream.NoWatermark {
 			gauge(descKeyedWM, float64(k.Watermark)/1e6)
 		}

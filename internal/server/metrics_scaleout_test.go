@@ -135,6 +135,12 @@ func TestMetricsScaleOut(t *testing.T) {
 	if got := labelled(m, "sluice_stream_keyed_total", kind("partials")); got < 1 || !strings.Contains(desc["keyed_stats"], fmt.Sprintf("partials %d,", int(got))) {
 		t.Errorf("keyed_total{kind=partials} = %v, DESCRIBE keyed_stats %q", got, desc["keyed_stats"])
 	}
+	if got := labelled(m, "sluice_stream_keyed_file_ids", ks); got < 0 {
+		t.Error("keyed_file_ids missing")
+	}
+	if got := labelled(m, "sluice_stream_keyed_total", kind("forgotten")); got < 0 {
+		t.Error("keyed_total{kind=forgotten} missing")
+	}
 	// The newest event is 10:01, the delay 10 s.
 	wm := time.Unix(int64(labelled(m, "sluice_stream_keyed_watermark_seconds", ks)), 0).UTC()
 	if want := ev.Add(time.Minute - 10*time.Second); !wm.Equal(want) || !strings.HasPrefix(desc["keyed_watermark"], want.Format("2006-01-02 15:04:05")) {

@@ -20,6 +20,12 @@ type fileEntry struct {
 	// MTime is the modification time in microseconds since the epoch: an
 	// integer keeps offsets of a million files quick to read back.
 	MTime int64 `json:"mtime_us"`
+	// Seqs and Listed say, for a shared keyed stream's reader
+	// (keyed.go), which queue messages named the file when its epoch was
+	// planned and whether the first listing did: a replay of that epoch
+	// tags its partials with them. Never in the seen log.
+	Seqs   []uint64 `json:"seqs,omitempty"`
+	Listed bool     `json:"listed,omitempty"`
 	// parts are the key's partition folders, in path order.
 	parts []partSegment
 }

@@ -209,7 +209,10 @@ func (s *StreamSource) discoverNotified(ctx context.Context) ([]fileEntry, error
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	out := make([]fileEntry, 0, len(n.pending))
-	for _, f := range n.pending {
+	for key, f := range n.pending {
+		if s.shared {
+			f.Seqs, f.Listed = heldSeqs(n.waiting[key]), n.backfill[key]
+		}
 		out = append(out, f)
 	}
 	return out, nil

@@ -65,8 +65,12 @@ type StreamSource struct {
 	notify       *notifier
 	OpenQueue    func(ctx context.Context, url string) (queue.Queue, error)
 	availableNow bool
-	// shared: one of several workers (worker.go).
+	// shared: one of several workers (worker.go), in slot slot.
 	shared bool
+	slot   int
+	// planned: the files of the epoch last planned, by sink epoch id,
+	// with the queue sequences its offsets recorded (keyed.go).
+	planned map[int64]fileEntry
 }
 
 type seenFile struct {
@@ -374,6 +378,9 @@ func (s *StreamSource) Plan(ctx context.Context, from, to connector.Offset) ([]c
 			return nil, err
 		}
 	}
+	if s.shared {
+		s.notePlanned(off.Files)
+	}
 	return s.Source.plan(ctx, nil, to, false)
 }
 
@@ -393,6 +400,9 @@ func (s *StreamSource) Commit(ctx context.Context, epoch int64, offset connector
 	}
 	s.replayed = nil
 	s.mu.Unlock()
+	for i := range off.Files {
+		off.Files[i].Seqs, off.Files[i].Listed = nil, false
+	}
 	data, err := json.Marshal(logEntry{Epoch: epoch, Files: off.Files})
 	if err != nil {
 		return err

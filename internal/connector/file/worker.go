@@ -34,8 +34,12 @@ func (s *StreamSource) SetWorker(slot, workers int) error {
 	s.sopts.MaxBytesPerTrigger = 0
 	s.sopts.Backfill = s.sopts.Backfill && slot == 0
 	s.shared = true
+	s.slot = slot
 	return nil
 }
+
+// WorkerSlot is the slot SetWorker gave (0 when not shared).
+func (s *StreamSource) WorkerSlot() int { return s.slot }
 
 // SinkEpoch names a shared stream's epoch by its one file (key and
 // ETag), so whichever worker reads it writes the same output.

@@ -40,6 +40,7 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	s3srv.Stop()
 	stopNotify()
+	osNode.Close() // nil-safe
 	os.Exit(code)
 }
 

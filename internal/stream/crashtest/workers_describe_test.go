@@ -57,7 +57,7 @@ func TestWorkersDescribe(t *testing.T) {
 	queue := fmt.Sprintf("%s/s3events/%s?ack_wait=1s", ns.URL, bucket)
 	for stmt, want := range map[string]string{
 		"INSERT STREAM INTO out SELECT count(*), status, max(msg) FROM src GROUP BY status WITH (name = 'agg', workers = 2, output_mode = 'complete', " +
-			"discovery = 'notifications', queue = '" + queue + "', checkpoint_location = '" + filepath.Join(dir, "cpagg") + "')": "needs a stateless query",
+			"discovery = 'notifications', queue = '" + queue + "', checkpoint_location = '" + filepath.Join(dir, "cpagg") + "')": "cannot run output_mode = 'complete'",
 		"INSERT STREAM INTO out SELECT id, status, msg FROM src WITH (name = 'lst', workers = 2, checkpoint_location = '" + filepath.Join(dir, "cplst") + "')": "needs discovery = 'notifications'",
 	} {
 		if _, err := eng.Execute(context.Background(), stmt); err == nil || !strings.Contains(err.Error(), want) {

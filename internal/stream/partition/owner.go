@@ -51,6 +51,16 @@ type Owner struct {
 	Sink     connector.Sink
 	Interval time.Duration
 	Logf     func(format string, args ...any)
+	// Backfilled reports whether every file of the stream's first
+	// listing is committed by its reader (nil: there is no listing).
+	// Until then no file id is forgotten: a listed file's partials may
+	// still come, tagged with no queue sequence.
+	Backfilled func(ctx context.Context) (bool, error)
+
+	// floor is the file queue's ack floor read before this round's
+	// epochs read their ranges (Run; tests set it).
+	floor      uint64
+	backfilled bool
 
 	mu     sync.Mutex
 	parts  map[int]*ownedPart
@@ -63,6 +73,10 @@ type Owner struct {
 // OwnerStats counts an owner's work since it started.
 type OwnerStats struct {
 	Epochs, Partials, Late, Duplicates, RowsOut, Takeovers, Handbacks int64
+	// Forgotten counts file ids dropped from the dedupe sets once no
+	// partial of theirs could still be new; FileIDs is how many the
+	// owned partitions hold now.
+	Forgotten, FileIDs int64
 }
 
 type ownedPart struct {
@@ -70,12 +84,17 @@ type ownedPart struct {
 	gen   uint64
 	cp    *stream.Checkpoint
 	agg   *exec.WindowAggregate
-	files map[int64]map[int64]bool // window start -> files folded
-	seq   uint64                   // last subject sequence folded
-	wm    int64                    // watermark of the last epoch
-	next  int64                    // next epoch
-	in    *subjectReader
-	held  []jetstream.Msg // fetched past the planned range
+	files map[int64]map[int64]uint64 // window start -> file folded -> its tag (fileTag)
+	// horizon: every queue message up to it was acknowledged, and every
+	// partial published for their files folded, when the last commit
+	// was planned; a partial tagged at or below it is a duplicate.
+	horizon uint64
+	seq     uint64 // last subject sequence folded
+	ids     int64  // file ids remembered as of the last commit (under Owner.mu)
+	wm      int64  // watermark of the last epoch
+	next    int64  // next epoch
+	in      *subjectReader
+	held    []jetstream.Msg // fetched past the planned range
 }
 
 // Status is this worker's partitions, every partition's owner as last
@@ -91,7 +110,11 @@ func (o *Owner) Status() (mine []int, owners map[int]Holder, live []string, wm i
 	for p, w := range o.owners {
 		owners[p] = w
 	}
-	return mine, owners, append([]string(nil), o.live...), o.wm, o.stats
+	st = o.stats
+	for _, part := range o.parts {
+		st.FileIDs += part.ids
+	}
+	return mine, owners, append([]string(nil), o.live...), o.wm, st
 }
 
 func (o *Owner) logf(format string, args ...any) {
@@ -139,10 +162,15 @@ func (o *Owner) Run(ctx context.Context) error {
 			}
 			lastBalance = time.Now()
 		}
+		// The backfill is checked, then the ack floor read, before any
+		// epoch reads its range: what they say is then folded by the end
+		// of that epoch.
+		o.checkBackfill(ctx)
 		wm, err := o.Tracker.Watermark(ctx)
 		if err != nil && ctx.Err() == nil {
 			o.logf("keyed stream %s: %v", o.Stream, err)
 		}
+		o.setFloor(o.Tracker.Floor())
 		o.mu.Lock()
 		o.wm = wm
 		ids := make([]int, 0, len(o.parts))
@@ -171,6 +199,35 @@ func (o *Owner) Run(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// checkBackfill reads, until it is true, whether the first listing is
+// all committed.
+func (o *Owner) checkBackfill(ctx context.Context) {
+	if o.backfilled {
+		return
+	}
+	if o.Backfilled == nil {
+		o.backfilled = true
+		return
+	}
+	done, err := o.Backfilled(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			o.logf("keyed stream %s: reading the backfill marker: %v", o.Stream, err)
+		}
+		return
+	}
+	o.backfilled = done
+}
+
+// setFloor takes the file queue's ack floor as the next epochs' horizon,
+// once the backfill is committed (a listed file's partials carry no
+// queue sequence: until then nothing may be forgotten).
+func (o *Owner) setFloor(floor uint64) {
+	if o.backfilled && floor > o.floor {
+		o.floor = floor
+	}
 }
 
 func (o *Owner) drop(p int) {
@@ -264,11 +321,18 @@ func (o *Owner) partCheckpoint(p int) *stream.Checkpoint {
 type rangeRec struct {
 	From uint64 `json:"from"`
 	To   uint64 `json:"to"`
+	// Horizon is the file queue's ack floor read before To (once the
+	// backfill is committed): at the end of the epoch the files tagged
+	// at or below it are forgotten.
+	Horizon uint64 `json:"horizon,omitempty"`
 }
 
-// stateHeader leads state/N/partition, before the window snapshot.
+// stateHeader leads state/N/partition, before the window snapshot. Tags
+// runs beside Files (absent in states written before tags: 0, kept).
 type stateHeader struct {
-	Files map[int64][]int64 `json:"files"`
+	Files   map[int64][]int64  `json:"files"`
+	Tags    map[int64][]uint64 `json:"tags,omitempty"`
+	Horizon uint64             `json:"horizon,omitempty"`
 }
 
 const stateID = "partition"
@@ -281,7 +345,7 @@ func (o *Owner) restore(ctx context.Context, p int, gen uint64) (*ownedPart, err
 	if err != nil {
 		return nil, err
 	}
-	part := &ownedPart{id: p, gen: gen, cp: cp, agg: agg, files: map[int64]map[int64]bool{}, wm: math.MinInt64}
+	part := &ownedPart{id: p, gen: gen, cp: cp, agg: agg, files: map[int64]map[int64]uint64{}, wm: math.MinInt64}
 	last, err := cp.Last(ctx, "commits")
 	if err != nil {
 		return nil, err
@@ -310,17 +374,24 @@ func (o *Owner) restore(ctx context.Context, p int, gen uint64) (*ownedPart, err
 		}
 	}
 	part.next = last + 1
+	part.ids = part.fileIDs()
 	part.in = newSubjectReader(o.PStream, PartSubject(o.Stream, p), part.seq+1)
 	return part, nil
 }
 
 func (part *ownedPart) encodeState() ([]byte, error) {
-	h := stateHeader{Files: map[int64][]int64{}}
+	h := stateHeader{Files: map[int64][]int64{}, Tags: map[int64][]uint64{}, Horizon: part.horizon}
 	for s, fs := range part.files {
+		ids := make([]int64, 0, len(fs))
 		for f := range fs {
-			h.Files[s] = append(h.Files[s], f)
+			ids = append(ids, f)
 		}
-		sort.Slice(h.Files[s], func(i, j int) bool { return h.Files[s][i] < h.Files[s][j] })
+		sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+		tags := make([]uint64, len(ids))
+		for i, f := range ids {
+			tags[i] = fs[f]
+		}
+		h.Files[s], h.Tags[s] = ids, tags
 	}
 	js, err := json.Marshal(h)
 	if err != nil {
@@ -349,10 +420,16 @@ func (part *ownedPart) decodeState(data []byte) error {
 	if err := json.Unmarshal(js, &h); err != nil {
 		return err
 	}
+	part.horizon = h.Horizon
 	for s, fs := range h.Files {
-		part.files[s] = map[int64]bool{}
-		for _, f := range fs {
-			part.files[s][f] = true
+		tags := h.Tags[s]
+		part.files[s] = make(map[int64]uint64, len(fs))
+		for i, f := range fs {
+			var tag uint64
+			if i < len(tags) {
+				tag = tags[i]
+			}
+			part.files[s][f] = tag
 		}
 	}
 	return part.agg.Restore(r)
@@ -379,10 +456,10 @@ func (o *Owner) epoch(ctx context.Context, part *ownedPart, wm int64) error {
 		if wm < part.wm {
 			wm = part.wm
 		}
-		if to == part.seq && !closes(part.agg, wm) {
+		if to == part.seq && !closes(part.agg, wm) && !part.canForget(o.floor) {
 			return nil
 		}
-		src, _ := json.Marshal(rangeRec{From: part.seq, To: to})
+		src, _ := json.Marshal(rangeRec{From: part.seq, To: to, Horizon: max(part.horizon, o.floor)})
 		rec = &stream.OffsetRecord{Epoch: n, Source: src, Watermark: wm, Time: time.Now().UnixMicro()}
 		if err := cp.WriteOffset(ctx, rec); err != nil {
 			if !errors.Is(err, stream.ErrConcurrentWriter) {
@@ -405,6 +482,7 @@ func (o *Owner) epoch(ctx context.Context, part *ownedPart, wm int64) error {
 	if err != nil {
 		return err
 	}
+	forgotten := part.forget(rr.Horizon)
 	var rows []arrow.RecordBatch
 	defer func() {
 		for _, b := range rows {
@@ -486,6 +564,8 @@ func (o *Owner) epoch(ctx context.Context, part *ownedPart, wm int64) error {
 	o.stats.Late += late
 	o.stats.Duplicates += dups
 	o.stats.RowsOut += out
+	o.stats.Forgotten += forgotten
+	part.ids = part.fileIDs()
 	o.mu.Unlock()
 	if n%20 == 0 {
 		// Only the last commit is ever restored: older checkpoint files
@@ -536,8 +616,17 @@ func (o *Owner) fold(ctx context.Context, part *ownedPart, to uint64) (folded, l
 		if err := json.Unmarshal(m.Data(), &pm); err != nil {
 			return 0, 0, 0, fmt.Errorf("partial at sequence %d: %w", seq, err)
 		}
+		tag := fileTag(pm)
 		for _, pw := range pm.Partials {
-			if part.files[pw.Start][pm.File] {
+			if pm.QSeq != 0 && pm.QSeq <= part.horizon {
+				// Its message was acknowledged, so some reading of the
+				// file stored its partials, all folded: a duplicate of
+				// a file already forgotten (or about to be).
+				dups++
+				continue
+			}
+			if old, ok := part.files[pw.Start][pm.File]; ok {
+				part.files[pw.Start][pm.File] = mergeTags(old, tag)
 				dups++
 				continue
 			}
@@ -550,9 +639,9 @@ func (o *Owner) fold(ctx context.Context, part *ownedPart, to uint64) (folded, l
 				continue
 			}
 			if part.files[pw.Start] == nil {
-				part.files[pw.Start] = map[int64]bool{}
+				part.files[pw.Start] = map[int64]uint64{}
 			}
-			part.files[pw.Start][pm.File] = true
+			part.files[pw.Start][pm.File] = tag
 			folded++
 		}
 		part.seq = seq
@@ -563,6 +652,74 @@ func (o *Owner) fold(ctx context.Context, part *ownedPart, to uint64) (folded, l
 		part.seq = to
 	}
 	return folded, late, dups, nil
+}
+
+// fileTag is what a folded file is remembered by: its largest queue
+// sequence, or 0 (kept for good) for a file of the first listing or one
+// whose messages are unknown.
+func fileTag(pm partialMsg) uint64 {
+	if pm.Listed {
+		return 0
+	}
+	return pm.QSeq
+}
+
+// mergeTags is the tag of a file seen under two tags: kept for good if
+// either is 0, else until the later message is acknowledged.
+func mergeTags(a, b uint64) uint64 {
+	if a == 0 || b == 0 {
+		return 0
+	}
+	return max(a, b)
+}
+
+// forget raises the horizon to h and drops the file ids tagged at or
+// below it: every message that named them is acknowledged, so every
+// partial of theirs that is not a duplicate is folded already, and a
+// duplicate yet to come carries a tag at or below the horizon. It
+// returns how many were dropped.
+func (part *ownedPart) forget(h uint64) int64 {
+	if h <= part.horizon {
+		return 0
+	}
+	part.horizon = h
+	var n int64
+	for s, fs := range part.files {
+		for f, tag := range fs {
+			if tag != 0 && tag <= h {
+				delete(fs, f)
+				n++
+			}
+		}
+		if len(fs) == 0 {
+			delete(part.files, s)
+		}
+	}
+	return n
+}
+
+// canForget reports whether horizon h would forget a file id.
+func (part *ownedPart) canForget(h uint64) bool {
+	if h <= part.horizon {
+		return false
+	}
+	for _, fs := range part.files {
+		for _, tag := range fs {
+			if tag != 0 && tag <= h {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fileIDs is how many file ids the partition remembers.
+func (part *ownedPart) fileIDs() int64 {
+	var n int64
+	for _, fs := range part.files {
+		n += int64(len(fs))
+	}
+	return n
 }
 
 // chain pushes messages through ops into tail, as the driver does for a

@@ -21,8 +21,19 @@ func streamName(stream string) string { return "sluice-" + stream }
 // PartSubject is where partition p's partials go.
 func PartSubject(stream string, p int) string { return "sluice." + stream + ".p." + strconv.Itoa(p) }
 
-// WatermarkSubject is where readers record each file's largest event time.
-func WatermarkSubject(stream string) string { return "sluice." + stream + ".wm" }
+// WatermarkSubject is where the reader in worker slot slot records each
+// file's largest event time: one subject per slot, of which the
+// watermark stream keeps only the newest record.
+func WatermarkSubject(stream string, slot int) string {
+	return "sluicewm." + stream + "." + strconv.Itoa(slot)
+}
+
+// WatermarkFilter matches every slot's watermark subject.
+func WatermarkFilter(stream string) string { return "sluicewm." + stream + ".*" }
+
+// legacyWatermarkSubject is where records went before they had a stream
+// of their own (in the partials' stream, never purged).
+func legacyWatermarkSubject(stream string) string { return "sluice." + stream + ".wm" }
 
 // BucketName is the lease bucket of a stream.
 func BucketName(stream string) string { return "sluice-" + stream }
@@ -40,12 +51,46 @@ func EnsureStream(ctx context.Context, js jetstream.JetStream, stream string) (j
 	return st, nil
 }
 
+// EnsureWatermarkStream creates the JetStream stream of a keyed stream's
+// watermark records: one subject per reader slot, only the newest
+// message of each kept (MaxMsgsPerSubject 1), so it holds at most one
+// record per slot however long the stream runs. A record replaced
+// before an owner read it only holds that owner's watermark back (the
+// newest record of the slot stands for it once acknowledged); owners
+// keep their partitions' watermarks in their checkpoints. Records left
+// in the partials' stream by earlier versions are purged.
+func EnsureWatermarkStream(ctx context.Context, js jetstream.JetStream, stream string) (jetstream.Stream, error) {
+	cfg := jetstream.StreamConfig{Name: streamName(stream) + "-wm", Subjects: []string{WatermarkFilter(stream)},
+		Storage: jetstream.FileStorage, MaxMsgsPerSubject: 1, Duplicates: 2 * time.Minute}
+	st, err := js.CreateOrUpdateStream(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("jetstream stream %s: %w", cfg.Name, err)
+	}
+	if parts, err := js.Stream(ctx, streamName(stream)); err == nil {
+		_ = parts.Purge(ctx, jetstream.WithPurgeSubject(legacyWatermarkSubject(stream)))
+	}
+	return st, nil
+}
+
+// Slotted is a reader source that knows its worker slot
+// (file.StreamSource).
+type Slotted interface {
+	WorkerSlot() int
+}
+
 // partialMsg is one file's partials for one partition.
 type partialMsg struct {
 	// File names the input file (its sink epoch id: a hash of key and
 	// ETag), so an owner folds a file into a window once.
 	File     int64           `json:"file"`
 	Partials []partialWindow `json:"partials"`
+	// QSeq is the largest queue sequence of the messages that named the
+	// file, Listed whether the first listing did: an owner forgets the
+	// file once QSeq is acknowledged, unless Listed (or both are zero:
+	// unknown), and drops a later partial whose QSeq is at or below what
+	// it forgot (docs/scale-out.md, "Bounded file-id sets").
+	QSeq   uint64 `json:"qseq,omitempty"`
+	Listed bool   `json:"listed,omitempty"`
 }
 
 type partialWindow struct {
@@ -67,10 +112,19 @@ type HeldSeqs interface {
 	HeldSeqsFor(epoch int64) []uint64
 }
 
+// EventSeqs finds every queue sequence known to have named the file of a
+// sink epoch id, including those a replayed epoch's offsets recorded,
+// and whether the first listing named it (file.StreamSource implements
+// it).
+type EventSeqs interface {
+	EventSeqsFor(epoch int64) (seqs []uint64, listed bool)
+}
+
 // Publisher is the readers' sink: the reader plan ends in a
 // WindowPartitioner instead of the window aggregate, and at each epoch's
 // flush (one file) the publisher sends that file's partials, one message
-// per partition with message id <stream>#<file>#<partition>, then the
+// per partition with message id <stream>#<file>#<partition>[#q<queue
+// sequence>], then the
 // file's largest event time, and returns only once JetStream stored them
 // all: the file's queue message is acknowledged after the epoch commits,
 // so after this.
@@ -80,8 +134,11 @@ type Publisher struct {
 	Part      *exec.WindowPartitioner
 	EventTime *exec.EventTime
 	Seqs      HeldSeqs
-	schema    *arrow.Schema
-	epoch     int64
+	// Events tags each partial with its file's queue sequences (nil: no
+	// tag, the file is never forgotten).
+	Events EventSeqs
+	schema *arrow.Schema
+	epoch  int64
 }
 
 var (
@@ -108,12 +165,21 @@ func (p *Publisher) Flush(ctx context.Context, epoch int64) error {
 	if err != nil {
 		return err
 	}
+	var qseq uint64
+	var listed bool
+	if p.Events != nil {
+		var seqs []uint64
+		seqs, listed = p.Events.EventSeqsFor(epoch)
+		for _, q := range seqs {
+			qseq = max(qseq, q)
+		}
+	}
 	byPart := map[int]*partialMsg{}
 	var order []int
 	for _, wp := range parts {
 		m := byPart[wp.Partition]
 		if m == nil {
-			m = &partialMsg{File: epoch}
+			m = &partialMsg{File: epoch, QSeq: qseq, Listed: listed}
 			byPart[wp.Partition] = m
 			order = append(order, wp.Partition)
 		}
@@ -125,6 +191,13 @@ func (p *Publisher) Flush(ctx context.Context, epoch int64) error {
 			return err
 		}
 		id := fmt.Sprintf("%s#%d#%d", p.Stream, epoch, part)
+		if qseq > 0 {
+			// Readings of the file for different messages are all
+			// stored, so the owner learns every message that named it
+			// (and keeps the file until the last is acknowledged);
+			// copies for the same message are dropped here.
+			id += "#q" + strconv.FormatUint(qseq, 10)
+		}
 		if err := p.publish(ctx, PartSubject(p.Stream, part), id, data); err != nil {
 			return err
 		}
@@ -132,9 +205,13 @@ func (p *Publisher) Flush(ctx context.Context, epoch int64) error {
 	if p.Seqs == nil || p.EventTime == nil {
 		return nil
 	}
+	slot := 0
+	if s, ok := p.Seqs.(Slotted); ok {
+		slot = s.WorkerSlot()
+	}
 	for _, seq := range p.Seqs.HeldSeqsFor(epoch) {
 		data, _ := json.Marshal(wmMsg{QueueSeq: seq, MaxEvent: p.EventTime.MaxEvent()})
-		if err := p.publish(ctx, WatermarkSubject(p.Stream), fmt.Sprintf("%s#%d#wm%d", p.Stream, epoch, seq), data); err != nil {
+		if err := p.publish(ctx, WatermarkSubject(p.Stream, slot), fmt.Sprintf("%s#%d#wm%d", p.Stream, epoch, seq), data); err != nil {
 			return err
 		}
 	}

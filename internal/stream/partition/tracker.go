@@ -3,7 +3,6 @@ package partition
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"sync"
@@ -23,10 +22,10 @@ import (
 // late; rows older than the watermark of a file read out of order are
 // late as in one process.
 type Tracker struct {
-	Files jetstream.Consumer // the file queue's durable consumer
-	Parts jetstream.Stream   // the stream of partials and watermark records
-	Wm    string             // the watermark subject
-	Delay int64              // µs
+	Files   jetstream.Consumer // the file queue's durable consumer
+	Records jetstream.Stream   // the watermark records' stream (EnsureWatermarkStream)
+	Wm      string             // the subjects to read (WatermarkFilter)
+	Delay   int64              // µs
 
 	mu      sync.Mutex
 	in      *subjectReader
@@ -37,8 +36,8 @@ type Tracker struct {
 }
 
 // NewTracker starts with no file done.
-func NewTracker(files jetstream.Consumer, parts jetstream.Stream, subject string, delay int64) *Tracker {
-	return &Tracker{Files: files, Parts: parts, Wm: subject, Delay: delay, pending: map[uint64]int64{},
+func NewTracker(files jetstream.Consumer, records jetstream.Stream, subject string, delay int64) *Tracker {
+	return &Tracker{Files: files, Records: records, Wm: subject, Delay: delay, pending: map[uint64]int64{},
 		done: math.MinInt64, wm: math.MinInt64}
 }
 
@@ -53,14 +52,15 @@ func (t *Tracker) Watermark(ctx context.Context) (int64, error) {
 		return t.wm, fmt.Errorf("file queue ack floor: %w", err)
 	}
 	floor := info.AckFloor.Stream
-	last, err := t.Parts.GetLastMsgForSubject(ctx, t.Wm)
-	var lastSeq uint64
-	switch {
-	case errors.Is(err, jetstream.ErrMsgNotFound):
-	case err != nil:
+	// The records' stream holds only them: its last sequence is the
+	// newest record's.
+	rinfo, err := t.Records.Info(ctx)
+	if err != nil {
 		return t.wm, fmt.Errorf("watermark records: %w", err)
-	default:
-		lastSeq = last.Sequence
+	}
+	lastSeq := rinfo.State.LastSeq
+	if rinfo.State.Msgs == 0 {
+		lastSeq = 0
 	}
 	if lastSeq > 0 && (t.in == nil || lastSeq >= t.in.next) {
 		if err := t.readTo(ctx, lastSeq); err != nil {
@@ -84,10 +84,18 @@ func (t *Tracker) Watermark(ctx context.Context) (int64, error) {
 	return t.wm, nil
 }
 
+// Floor is the file consumer's ack floor as of the last Watermark: every
+// queue message up to it is acknowledged.
+func (t *Tracker) Floor() uint64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.floor
+}
+
 // readTo folds watermark records up to stream sequence last.
 func (t *Tracker) readTo(ctx context.Context, last uint64) error {
 	if t.in == nil {
-		t.in = newSubjectReader(t.Parts, t.Wm, 1)
+		t.in = newSubjectReader(t.Records, t.Wm, 1)
 	}
 	for t.in.next <= last {
 		msgs, err := t.in.fetchWait(ctx, 500, 2*time.Second)

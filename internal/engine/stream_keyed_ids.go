@@ -1,0 +1,144 @@
+package engine
+
+import (
+	"slices"
+	"strings"
+
+	"sluice/internal/connector"
+	"sluice/internal/connector/registry"
+	"sluice/internal/expr"
+	"sluice/internal/plan"
+	"sluice/internal/usererr"
+)
+
+// keyedSinkSpec is the sink spec a stream shared by workers writes
+// through in update mode (docs/scale-out.md, part 2, "Document ids"):
+// its owners write a group again at every epoch that changed it, from
+// whichever process owns its partition, under a sink epoch id of that
+// partition and epoch, so a sink that names documents by the epoch
+// (OpenSearch, the local index) would keep every version. Such a sink
+// (one with an `id` option) gets its `id` from the table, or else from
+// the output columns that carry the GROUP BY keys (a window key by its
+// start or end), as a materialized view does: one document per group,
+// overwritten by each version, a replay or a takeover. Without either
+// the stream is refused. Other sinks are returned as they are.
+func keyedSinkSpec(stream string, opts map[string]string, spec connector.TableSpec, n plan.Node) (connector.TableSpec, error) {
+	if opts["output_mode"] != "update" {
+		return spec, nil
+	}
+	if w, err := workersOption(opts); err != nil || w <= 1 {
+		return spec, nil
+	}
+	f, err := registry.Lookup(spec.Using)
+	if err != nil || !slices.Contains(f.OptionKeys, "id") {
+		return spec, nil
+	}
+	if strings.TrimSpace(spec.Options["id"]) != "" {
+		return spec, nil
+	}
+	keys, found := groupKeyOutputs(n)
+	if !found {
+		return spec, nil // no aggregate: not a keyed stream (refused later)
+	}
+	if len(keys) == 0 {
+		return spec, usererr.Errorf(usererr.Invalid, "stream %s: workers in update mode write each group again at every change, but table %s (USING %s) names documents by epoch "+
+			"and the output does not carry every GROUP BY key: select each key (or a window's start), or set OPTIONS (id = '<columns>') on %s, so a group keeps one document",
+			stream, spec.Name, spec.Using, spec.Name)
+	}
+	o := make(map[string]string, len(spec.Options)+1)
+	for k, v := range spec.Options {
+		o[k] = v
+	}
+	o["id"] = strings.Join(keys, ",")
+	spec.Options = o
+	return spec, nil
+}
+
+// groupKeyOutputs finds the one aggregate under n's projections, filters
+// and sorts, and the output columns of n that carry its keys (a key
+// itself, a cast of it, a field of a window key). keys is nil when some
+// key is not carried; found is false without an aggregate.
+func groupKeyOutputs(n plan.Node) (keys []string, found bool) {
+	var chain []*plan.Project
+	in := n
+	for {
+		switch t := in.(type) {
+		case *plan.Project:
+			chain = append(chain, t)
+			in = t.Input
+			continue
+		case *plan.Filter:
+			in = t.Input
+			continue
+		case *plan.Sort:
+			in = t.Input
+			continue
+		}
+		break
+	}
+	a, ok := in.(*plan.Aggregate)
+	if !ok {
+		return nil, false
+	}
+	// key[c]: which key column c of the aggregate's output is (itself
+	// for c < len(Keys)), then mapped up through each projection.
+	key := make([]int, a.Schema().NumFields())
+	for c := range key {
+		key[c] = -1
+		if c < len(a.Keys) {
+			key[c] = c
+		}
+	}
+	for i := len(chain) - 1; i >= 0; i-- {
+		p := chain[i]
+		up := make([]int, len(p.Exprs))
+		for j, e := range p.Exprs {
+			up[j] = -1
+			c, field, ok := keyColumn(e)
+			if !ok || c >= len(key) || key[c] < 0 {
+				continue
+			}
+			if field && !plan.IsWindowKey(a.Keys[key[c]]) {
+				continue // a field of a struct key names no group
+			}
+			up[j] = key[c]
+		}
+		key = up
+	}
+	covered := make([]bool, len(a.Keys))
+	names := n.Schema().Fields()
+	for c, k := range key {
+		if k >= 0 {
+			if !covered[k] {
+				keys = append(keys, names[c].Name)
+			}
+			covered[k] = true
+		}
+	}
+	for _, ok := range covered {
+		if !ok {
+			return nil, true
+		}
+	}
+	if len(a.Keys) == 0 {
+		return nil, true
+	}
+	return keys, true
+}
+
+// keyColumn is the input column e passes on: the column itself, a cast
+// of it, or (field) a field of it.
+func keyColumn(e expr.Expr) (col int, field, ok bool) {
+	for {
+		switch t := e.(type) {
+		case *expr.Column:
+			return t.Index, field, true
+		case *expr.CastExpr:
+			e = t.Arg
+		case *expr.FieldExpr:
+			e, field = t.Arg, true
+		default:
+			return 0, false, false
+		}
+	}
+}

@@ -65,7 +65,8 @@ func (e *Engine) retryDelay(n int) time.Duration {
 
 // waitRetry records that stream name failed with err and will run again
 // after its backoff, then waits: true when it is time to run again,
-// false when the stream was stopped (STOP STREAM) or the process shuts
+// false when the stream was stopped (STOP STREAM, here or, through the
+// checkpoint's stop marker, in another process) or the process shuts
 // down meanwhile. The stream reads retrying, with the error and the time
 // of the next attempt, until the next run registers.
 func (e *Engine) waitRetry(ctx context.Context, name string, err error, attempt int) bool {
@@ -89,12 +90,28 @@ func (e *Engine) waitRetry(ctx context.Context, name string, err error, attempt 
 	stop := rs.retryStop
 	rs.mu.Unlock()
 	e.mu.Unlock()
+	marked := e.stopMarked(ctx, name, rs)
+	poll := time.NewTicker(stopPoll)
+	defer poll.Stop()
 	t := time.NewTimer(delay)
 	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-stop:
-	case <-ctx.Done():
+wait:
+	for {
+		select {
+		case <-t.C:
+			break wait
+		case <-stop:
+			break wait
+		case <-ctx.Done():
+			break wait
+		case <-poll.C:
+			if marked != nil && marked() {
+				e.mu.Lock()
+				stopRetrying(rs)
+				e.mu.Unlock()
+				break wait
+			}
+		}
 	}
 	// Whatever woke us, decide under the lock STOP takes, so a STOP
 	// either lands before the next run registers (and it does not run)

@@ -35,7 +35,7 @@ func (e *Engine) watchWorkerStop(ctx context.Context, rs *runningStream, base *s
 		prev.mu.Unlock()
 	}
 	rs.mu.Lock()
-	rs.stopToken = stale
+	rs.stopToken, rs.stopTokenKnown = stale, true
 	rs.mu.Unlock()
 	var signal <-chan struct{}
 	if ss, ok := src.(connector.StopSignal); ok {
@@ -161,4 +161,42 @@ func (e *Engine) stopWorkers(ctx context.Context, o *catalog.Object, spec stream
 		msg += "; the queue could not carry it: " + qerr.Error()
 	}
 	return message("%s", msg), nil
+}
+
+// stopMarked returns a check, for a stream waiting to retry, of the stop
+// marker at the top of its checkpoint: how STOP STREAM reaches it from
+// another process while no run watches (nil when the stream has no
+// checkpoint to read). A worker's marker counts when it differs from the
+// one its first run found; a single stream's marker, which runs clear,
+// counts whenever it is there, and is cleared.
+func (e *Engine) stopMarked(ctx context.Context, name string, rs *runningStream) func() bool {
+	_, spec, err := e.streamDef(name)
+	if err != nil {
+		return nil
+	}
+	store, prefix, err := e.resolveCheckpoint(ctx, spec.Checkpoint)
+	if err != nil {
+		return nil
+	}
+	cp := &stream.Checkpoint{Store: store, Prefix: prefix}
+	if workers, _ := workersOption(spec.Options); workers <= 1 {
+		return func() bool {
+			if cp.StopRequested(ctx) {
+				_ = cp.ClearStop(ctx)
+				return true
+			}
+			return false
+		}
+	}
+	rs.mu.Lock()
+	if !rs.stopTokenKnown {
+		// No run of it watched yet: what is there now is stale.
+		rs.stopToken, rs.stopTokenKnown = cp.StopToken(ctx), true
+	}
+	stale := rs.stopToken
+	rs.mu.Unlock()
+	return func() bool {
+		tok := cp.StopToken(ctx)
+		return tok != "" && tok != stale
+	}
 }

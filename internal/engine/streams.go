@@ -105,6 +105,9 @@ type runningStream struct {
 	// stopToken: the checkpoint's stop marker a worker found at its start
 	// (a retry keeps it, so a STOP sent during the backoff still counts).
 	stopToken string
+	// stopTokenKnown: stopToken was read (a run watched, or a wait to
+	// retry read it), so "" means there was no marker.
+	stopTokenKnown bool
 }
 
 func (r *runningStream) requestStop() { r.once.Do(func() { close(r.stop) }) }

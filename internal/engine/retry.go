@@ -8,6 +8,7 @@ import (
 
 	"sluice/internal/exec"
 	"sluice/internal/plan"
+	"sluice/internal/queue"
 	"sluice/internal/sql"
 	"sluice/internal/stream"
 	"sluice/internal/usererr"
@@ -86,6 +87,9 @@ func (e *Engine) waitRetry(ctx context.Context, name string, err error, attempt 
 	}
 	rs.status.State, rs.status.LastError = StateRetrying, sql.RedactError(err).Error()
 	rs.status.Attempts, rs.status.NextAttempt = attempt, e.now().Add(delay)
+	if errors.Is(err, queue.ErrUnreachable) {
+		rs.status.QueueUnreachable++
+	}
 	rs.retryStop = make(chan struct{})
 	stop := rs.retryStop
 	rs.mu.Unlock()
@@ -144,6 +148,7 @@ func carryRetry(old, next *StreamStatus) {
 	next.LateRows += old.LateRows
 	next.Last = old.Last
 	next.Attempts = old.Attempts
+	next.QueueUnreachable = old.QueueUnreachable
 	next.LastError = old.LastError
 }
 

@@ -75,6 +75,9 @@ type StreamStatus struct {
 	// retrying (see retry.go).
 	Attempts    int
 	NextAttempt time.Time
+	// QueueUnreachable counts the runs that failed because the stream's
+	// queue could not be reached, since it started here (across retries).
+	QueueUnreachable int64 `json:",omitempty"`
 	// Source is what the stream's source tells of itself (a notification
 	// queue's counters and backlog), key/value rows for DESCRIBE STREAM.
 	Source [][2]string `json:",omitempty"`

@@ -8,60 +8,137 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
 
 	"sluice/internal/testutil/integration"
+	"sluice/internal/testutil/javabroker"
 	"sluice/internal/testutil/natsserver"
 	"sluice/internal/testutil/s3server"
 )
 
-// outage is a NATS server and an S3 gateway of a queue outage test's own
-// (the shared ones stay up), a built sluice, and the stream's tables.
+// outage is a queue (NATS, Kafka or SQS) and an S3 gateway of a queue
+// outage test's own (the shared ones stay up), a built sluice, and the
+// stream's tables.
 type outage struct {
-	ns      *natsserver.Server
 	srv     *s3server.Server
 	dir     string
 	bin     string
 	cp      string
 	in      string
 	files   int
-	events  uint64
 	session []string
 	tables  []string
 	s       *scenario
+	// queue is the stream's queue URL; secret a password in it (or "").
+	queue, secret string
+	// down and up stop and restart the broker, over the same data.
+	down func()
+	up   func() error
+	// sent tells the queue of an uploaded object (SQS: the gateway does
+	// not publish there); delivered waits until it holds n events.
+	sent      func(t *testing.T, key string)
+	delivered func(t *testing.T, n int) bool
 }
 
-func newOutage(t *testing.T, bucket string) *outage {
+// newOutage starts the broker of kind nats, kafka or sqs and a gateway
+// publishing its events to it (the test sends SQS's itself).
+func newOutage(t *testing.T, kind string) *outage {
 	t.Helper()
-	ns, err := natsserver.Start(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
+	o := &outage{dir: t.TempDir(), sent: func(*testing.T, string) {}}
+	var gwArgs []string
+	switch kind {
+	case "nats":
+		ns, err := natsserver.Start(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(ns.Stop)
+		if err := ns.AddStream("s3events", eventSubject); err != nil {
+			t.Fatal(err)
+		}
+		gwArgs = []string{"--event-nats-url", ns.URL, "--event-nats-topic", eventSubject}
+		o.queue = ns.URL + "/s3events/feed?ack_wait=1s"
+		o.down, o.up = ns.Down, ns.Up
+		o.delivered = func(t *testing.T, n int) bool {
+			got, _ := ns.StreamMsgs("s3events")
+			return got >= uint64(n)+1 // and the gateway's test event
+		}
+	case "kafka":
+		kb, err := javabroker.StartKafka()
+		if err != nil {
+			integration.Unavailable(t, "%v", err)
+		}
+		t.Cleanup(kb.Stop)
+		cl, err := kgo.NewClient(kgo.SeedBrokers(kb.Addr))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(cl.Close)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		_, err = kadm.NewClient(cl).CreateTopic(ctx, 2, 1, nil, "s3-events") // the gateway wants it to exist
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		gwArgs = []string{"--event-kafka-url", kb.Addr, "--event-kafka-topic", "s3-events"}
+		o.queue = "kafka://" + kb.Addr + "/s3-events/feed"
+		o.down, o.up = kb.Down, kb.Up
+		o.delivered = func(t *testing.T, n int) bool {
+			ends, err := kadm.NewClient(cl).ListEndOffsets(context.Background(), "s3-events")
+			got := int64(0)
+			ends.Each(func(lo kadm.ListedOffset) { got += lo.Offset })
+			return err == nil && got >= int64(n)
+		}
+	case "sqs":
+		b, err := javabroker.StartElasticMQ("events")
+		if err != nil {
+			integration.Unavailable(t, "%v", err)
+		}
+		t.Cleanup(b.Stop)
+		o.secret = "sqs-secret-4711"
+		o.queue = "sqs://sluice:" + o.secret + "@" + strings.TrimPrefix(b.Endpoint, "http://") + "/000000000000/events?scheme=http&visibility=2s"
+		o.down, o.up = b.Down, b.Up
+		client := sqs.New(sqs.Options{Region: "us-east-1", BaseEndpoint: aws.String(b.Endpoint),
+			Credentials: credentials.NewStaticCredentialsProvider("sluice", o.secret, "")})
+		o.sent = func(t *testing.T, key string) {
+			t.Helper()
+			ev := `{"Records":[{"eventName":"ObjectCreated:Put","s3":{"bucket":{"name":"outage"},"object":{"key":"` + key + `"}}}]}`
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			if _, err := client.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: aws.String(b.Endpoint + "/000000000000/events"), MessageBody: aws.String(ev)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		o.delivered = func(*testing.T, int) bool { return true }
+	default:
+		t.Fatalf("no queue kind %q", kind)
 	}
-	t.Cleanup(ns.Stop)
-	if err := ns.AddStream("s3events", eventSubject); err != nil {
-		t.Fatal(err)
-	}
-	srv, err := s3server.Start("--event-nats-url", ns.URL, "--event-nats-topic", eventSubject)
+	srv, err := s3server.Start(gwArgs...)
 	if err != nil {
 		integration.Unavailable(t, "%v", err)
 	}
 	t.Cleanup(srv.Stop)
-	o := &outage{ns: ns, srv: srv, dir: t.TempDir(), events: 1} // the gateway's test event
+	o.srv = srv
 	o.bin = filepath.Join(o.dir, "sluice")
 	if out, err := exec.Command("go", "build", "-o", o.bin, "sluice/cmd/sluice").CombinedOutput(); err != nil {
 		t.Fatalf("building sluice: %v\n%s", err, out)
 	}
-	if err := srv.CreateBucket(bucket); err != nil {
+	if err := srv.CreateBucket("outage"); err != nil {
 		t.Fatal(err)
 	}
 	o.in, o.cp = filepath.Join(o.dir, "in"), filepath.Join(o.dir, "cp")
 	o.session = s3Session(srv)
 	o.tables = []string{
-		"CREATE TABLE IF NOT EXISTS src (id BIGINT, status INT, msg STRING) USING json LOCATION 's3://" + bucket + "/in/'",
+		"CREATE TABLE IF NOT EXISTS src (id BIGINT, status INT, msg STRING) USING json LOCATION 's3://outage/in/'",
 		"CREATE TABLE IF NOT EXISTS out (id BIGINT, status INT, msg STRING) USING parquet LOCATION '" + filepath.Join(o.dir, "out") + "/'",
 		"CREATE TABLE IF NOT EXISTS batch (id BIGINT, status INT, msg STRING) USING parquet LOCATION '" + filepath.Join(o.dir, "batch") + "/'",
 	}
@@ -75,7 +152,7 @@ func newOutage(t *testing.T, bucket string) *outage {
 func (o *outage) stmt() string {
 	return "INSERT STREAM INTO out SELECT id, status, msg FROM src WHERE status < 500 " +
 		"WITH (name = 'feed', trigger = '200 milliseconds', workers = 2, " +
-		"discovery = 'notifications', queue = '" + o.ns.URL + "/s3events/feed?ack_wait=1s', checkpoint_location = '" + o.cp + "')"
+		"discovery = 'notifications', queue = '" + o.queue + "', checkpoint_location = '" + o.cp + "')"
 }
 
 // upload puts n more files and waits for their events in the stream.
@@ -94,15 +171,12 @@ func (o *outage) upload(t *testing.T, n int) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		o.sent(t, "in/"+name)
 	}
 	o.files += n
-	o.events += uint64(n)
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if got, _ := o.ns.StreamMsgs("s3events"); got >= o.events {
-			return
-		}
+	for deadline := time.Now().Add(20 * time.Second); !o.delivered(t, o.files); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("the gateway's events did not reach the stream")
+			t.Fatalf("the gateway's events did not reach the queue")
 		}
 	}
 }

@@ -20,7 +20,30 @@ func TestWorkerQueueOutageForeground(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds cmd/sluice, starts NATS and an S3 server")
 	}
-	o := newOutage(t, "outage")
+	foregroundOutage(t, newOutage(t, "nats"), true)
+}
+
+// TestWorkerKafkaOutage: the same over a real Kafka broker, killed and
+// started again (the client retries a dead broker quietly: polls would
+// look empty and the stream say running).
+func TestWorkerKafkaOutage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds cmd/sluice, starts Kafka and an S3 server")
+	}
+	foregroundOutage(t, newOutage(t, "kafka"), false)
+}
+
+// TestWorkerSQSOutage: the same over ElasticMQ, killed and started again
+// over its stored messages.
+func TestWorkerSQSOutage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds cmd/sluice, starts ElasticMQ and an S3 server")
+	}
+	foregroundOutage(t, newOutage(t, "sqs"), false)
+}
+
+func foregroundOutage(t *testing.T, o *outage, stopInOutage bool) {
+	t0 := time.Now()
 	o.upload(t, 3)
 	data := filepath.Join(o.dir, "data")
 	script := strings.Join(append(append(append([]string{}, o.session...), o.tables...), o.stmt()), ";\n") + ";"
@@ -33,13 +56,16 @@ func TestWorkerQueueOutageForeground(t *testing.T) {
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	defer func() {
-		if cmd.ProcessState == nil {
+		select {
+		case <-exited:
+		default:
 			_ = cmd.Process.Signal(syscall.SIGKILL)
 			<-exited
 		}
 	}()
 	state := func() string { return "stderr:\n" + stderr.String() }
 	o.waitRows(t, "before the outage", state)
+	t.Logf("%s: caught up before the outage", time.Since(t0).Round(time.Millisecond))
 
 	retries := func() int { return strings.Count(stderr.String(), "warning: stream feed: ") }
 	waitRetry := func(what string) {
@@ -47,6 +73,7 @@ func TestWorkerQueueOutageForeground(t *testing.T) {
 		for n, deadline := retries(), time.Now().Add(20*time.Second); retries() <= n; time.Sleep(50 * time.Millisecond) {
 			select {
 			case err := <-exited:
+				exited <- err
 				t.Fatalf("%s: the worker exited (%v); %s", what, err, state())
 			default:
 			}
@@ -55,8 +82,9 @@ func TestWorkerQueueOutageForeground(t *testing.T) {
 			}
 		}
 	}
-	o.ns.Down()
+	o.down()
 	waitRetry("the outage")
+	t.Logf("%s: the worker says the queue is down", time.Since(t0).Round(time.Millisecond))
 	before := o.commits()
 	time.Sleep(3 * time.Second) // several retries
 	if got := o.commits(); got != before {
@@ -68,26 +96,34 @@ func TestWorkerQueueOutageForeground(t *testing.T) {
 			line = l
 		}
 	}
+	t.Logf("retry line: %s", line)
 	if !strings.Contains(line, "queue unreachable") || !strings.Contains(line, "retrying in") {
 		t.Errorf("retry line %q: want the stream, the queue as unreachable and the next attempt", line)
 	}
-	if strings.Contains(stderr.String(), o.srv.SecretKey) {
-		t.Errorf("stderr shows the S3 secret key")
+	for _, secret := range []string{o.srv.SecretKey, o.secret} {
+		if secret != "" && strings.Contains(stderr.String(), secret) {
+			t.Errorf("stderr shows a secret: %s", state())
+		}
 	}
 	if retries() < 3 {
 		t.Errorf("%d retries in 3 s of outage with a backoff of 200ms to 1s; %s", retries(), state())
 	}
 
-	if err := o.ns.Up(); err != nil {
+	if err := o.up(); err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("%s: the broker is back", time.Since(t0).Round(time.Millisecond))
 	o.upload(t, 3)
 	o.waitRows(t, "after the outage", state)
+	t.Logf("%s: caught up after the outage", time.Since(t0).Round(time.Millisecond))
 	time.Sleep(1200 * time.Millisecond)
 	o.compare(t)
+	if !stopInOutage {
+		return
+	}
 
 	// A second outage; STOP STREAM cannot reach the worker through NATS.
-	o.ns.Down()
+	o.down()
 	waitRetry("the second outage")
 	stop := exec.Command(o.bin, "sql", "--data-dir", data, "-e", strings.Join(append(append([]string{}, o.session...), "STOP STREAM feed"), ";\n")+";")
 	if out, err := stop.CombinedOutput(); err != nil {
@@ -95,6 +131,7 @@ func TestWorkerQueueOutageForeground(t *testing.T) {
 	}
 	select {
 	case err := <-exited:
+		exited <- err
 		if err != nil {
 			t.Fatalf("the worker exited with %v after STOP STREAM; %s", err, state())
 		}

@@ -2,7 +2,10 @@ package crashtest
 
 import (
 	"fmt"
+	"io"
+	"net/http"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -17,9 +20,9 @@ func TestWorkerQueueOutage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds cmd/sluice, starts NATS and an S3 server")
 	}
-	o := newOutage(t, "outage")
+	o := newOutage(t, "nats")
 	o.upload(t, 3)
-	remote := serveProcess(t, o.bin, filepath.Join(o.dir, "served"), "--stream-retry-initial", "200ms", "--stream-retry-max", "1s")
+	remote, url := serveProcessURL(t, o.bin, filepath.Join(o.dir, "served"), "--stream-retry-initial", "200ms", "--stream-retry-max", "1s")
 	for _, q := range append(append(append([]string{}, o.session...), o.tables...), o.stmt()) {
 		remote(q)
 	}
@@ -35,7 +38,7 @@ func TestWorkerQueueOutage(t *testing.T) {
 	state := func() string { return fmt.Sprint(describe()) }
 	o.waitRows(t, "before the outage", state)
 
-	o.ns.Down()
+	o.down()
 	t0 := time.Now()
 	var d map[string]string
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
@@ -53,11 +56,18 @@ func TestWorkerQueueOutage(t *testing.T) {
 	if got := o.commits(); got != before {
 		t.Errorf("%d epochs committed while the queue was down", got-before)
 	}
-	if d := describe(); d["state"] == "running" && !strings.Contains(d["last_error"], "unreachable") {
-		t.Errorf("DESCRIBE STREAM during the outage: %v", d)
+	d = describe()
+	if d["state"] != "retrying" || !strings.Contains(d["last_error"], "unreachable") {
+		t.Errorf("DESCRIBE STREAM during the outage: %v, want state retrying and the queue unreachable", d)
+	}
+	if n, _ := strconv.Atoi(d["queue_unreachable"]); n < 3 {
+		t.Errorf("DESCRIBE STREAM counts %q failed runs in 3 s of outage, want several", d["queue_unreachable"])
+	}
+	if m := metric(t, url, `sluice_stream_queue_unreachable_total{stream="feed"}`); m < 3 {
+		t.Errorf("sluice_stream_queue_unreachable_total is %v in 3 s of outage, want several", m)
 	}
 
-	if err := o.ns.Up(); err != nil {
+	if err := o.up(); err != nil {
 		t.Fatal(err)
 	}
 	o.upload(t, 3)
@@ -69,4 +79,23 @@ func TestWorkerQueueOutage(t *testing.T) {
 	}
 	time.Sleep(1200 * time.Millisecond)
 	o.compare(t)
+}
+
+// metric reads one series' value from the server's /metrics (-1 when
+// it is missing).
+func metric(t *testing.T, url, series string) float64 {
+	t.Helper()
+	resp, err := http.Get(url + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	for _, line := range strings.Split(string(body), "\n") {
+		if v, ok := strings.CutPrefix(line, series+" "); ok {
+			f, _ := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			return f
+		}
+	}
+	return -1
 }

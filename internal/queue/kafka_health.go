@@ -37,8 +37,8 @@ func (h *kafkaHealth) OnBrokerConnect(meta kgo.BrokerMetadata, _ time.Duration, 
 }
 
 func (h *kafkaHealth) OnBrokerRead(meta kgo.BrokerMetadata, _ int16, _ int, _, _ time.Duration, err error) {
-	if errors.Is(err, context.Canceled) {
-		return // the client gave the request up (a closing session)
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, kgo.ErrClientClosed) {
+		return // the caller gave the request up, or the client closed: nothing about the broker
 	}
 	h.note(meta, err)
 }

@@ -90,7 +90,7 @@ func newOutage(t *testing.T, kind string) *outage {
 			t.Fatal(err)
 		}
 		gwArgs = []string{"--event-kafka-url", kb.Addr, "--event-kafka-topic", "s3-events"}
-		o.queue = "kafka://" + kb.Addr + "/s3-events/feed"
+		o.queue = "kafka://" + kb.Addr + "/s3-events/feed?session_timeout=6s" // the broker's least
 		o.down, o.up = kb.Down, kb.Up
 		o.delivered = func(t *testing.T, n int) bool {
 			ends, err := kadm.NewClient(cl).ListEndOffsets(context.Background(), "s3-events")

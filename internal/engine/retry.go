@@ -99,21 +99,31 @@ func (e *Engine) waitRetry(ctx context.Context, name string, err error, attempt 
 	defer poll.Stop()
 	t := time.NewTimer(delay)
 	defer t.Stop()
+	// The marker is read every stopPoll and once more when the wait ends,
+	// so backoffs shorter than stopPoll see it too.
+	stopIfMarked := func() {
+		if marked != nil && marked() {
+			e.mu.Lock()
+			stopRetrying(rs)
+			e.mu.Unlock()
+		}
+	}
 wait:
 	for {
 		select {
 		case <-t.C:
+			stopIfMarked()
 			break wait
 		case <-stop:
 			break wait
 		case <-ctx.Done():
 			break wait
 		case <-poll.C:
-			if marked != nil && marked() {
-				e.mu.Lock()
-				stopRetrying(rs)
-				e.mu.Unlock()
+			stopIfMarked()
+			select {
+			case <-stop:
 				break wait
+			default:
 			}
 		}
 	}

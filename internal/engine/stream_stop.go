@@ -166,9 +166,11 @@ func (e *Engine) stopWorkers(ctx context.Context, o *catalog.Object, spec stream
 // stopMarked returns a check, for a stream waiting to retry, of the stop
 // marker at the top of its checkpoint: how STOP STREAM reaches it from
 // another process while no run watches (nil when the stream has no
-// checkpoint to read). A worker's marker counts when it differs from the
-// one its first run found; a single stream's marker, which runs clear,
-// counts whenever it is there, and is cleared.
+// checkpoint to read). A marker counts when it differs from the one the
+// stream's first run found (a worker's watch read it), or else from the
+// one there when it first waited: a marker left before the start (which
+// a run that failed early did not clear) is stale. A single stream's
+// marker that counts is cleared, as its runs clear it.
 func (e *Engine) stopMarked(ctx context.Context, name string, rs *runningStream) func() bool {
 	_, spec, err := e.streamDef(name)
 	if err != nil {
@@ -179,24 +181,21 @@ func (e *Engine) stopMarked(ctx context.Context, name string, rs *runningStream)
 		return nil
 	}
 	cp := &stream.Checkpoint{Store: store, Prefix: prefix}
-	if workers, _ := workersOption(spec.Options); workers <= 1 {
-		return func() bool {
-			if cp.StopRequested(ctx) {
-				_ = cp.ClearStop(ctx)
-				return true
-			}
-			return false
-		}
-	}
 	rs.mu.Lock()
 	if !rs.stopTokenKnown {
-		// No run of it watched yet: what is there now is stale.
 		rs.stopToken, rs.stopTokenKnown = cp.StopToken(ctx), true
 	}
 	stale := rs.stopToken
 	rs.mu.Unlock()
+	workers, _ := workersOption(spec.Options)
 	return func() bool {
 		tok := cp.StopToken(ctx)
-		return tok != "" && tok != stale
+		if tok == "" || tok == stale {
+			return false
+		}
+		if workers <= 1 {
+			_ = cp.ClearStop(ctx)
+		}
+		return true
 	}
 }

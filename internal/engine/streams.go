@@ -495,6 +495,9 @@ func (e *Engine) registerStream(ctx context.Context, rs *runningStream) error {
 		}
 		st := prev.snapshot()
 		carryRetry(&st, &rs.status)
+		prev.mu.Lock()
+		rs.stopToken, rs.stopTokenKnown = prev.stopToken, prev.stopTokenKnown // stopMarked's
+		prev.mu.Unlock()
 	}
 	e.streams[k] = rs
 	return nil

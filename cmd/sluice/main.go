@@ -64,6 +64,8 @@ func run(args []string) error {
 	fs.StringVar(&o.Server, "server", os.Getenv("SLUICE_SERVER"), "URL of a sluice serve to run the statements")
 	fs.StringVar(&o.MemoryLimit, "memory-limit", "", "memory for each query's state (default half of RAM)")
 	fs.DurationVar(&o.StopTimeout, "stop-timeout", cli.DefaultStopTimeout, "after SIGINT/SIGTERM, how long a stream's running epoch may take before it is abandoned")
+	fs.DurationVar(&o.RetryInitial, "stream-retry-initial", engine.DefaultRetryInitial, "first retry of a stream whose queue is unreachable; doubles each time (negative: exit with the error)")
+	fs.DurationVar(&o.RetryMax, "stream-retry-max", engine.DefaultRetryMax, "longest wait between those retries")
 	var rc remoteFlags
 	rc.register(fs)
 	var err error

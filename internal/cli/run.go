@@ -38,6 +38,10 @@ type Options struct {
 	// running epoch may take before it is abandoned (0: no limit; a second
 	// signal abandons it at once). See SignalContext.
 	StopTimeout time.Duration
+	// RetryInitial and RetryMax: the backoff of a stream whose queue is
+	// unreachable (engine.Options; 0 is the engine's default, a negative
+	// RetryInitial exits with the error instead).
+	RetryInitial, RetryMax time.Duration
 	// Remote, when set, is the client configuration for Server
 	// (credentials, TLS); its URL is Server's.
 	Remote *Remote
@@ -114,6 +118,10 @@ Flags for sql:
   --stop-timeout DURATION         after SIGINT/SIGTERM, how long a stream's running
                                   epoch may take to commit before it is abandoned
                                   (default 30s; 0: wait; a second signal abandons it)
+  --stream-retry-initial D        a stream whose queue (NATS, Kafka, SQS) is unreachable
+                                  says so on stderr and runs again after D, doubling
+                                  each time (default 1s; negative: exit with the error)
+  --stream-retry-max D            longest wait between those retries (default 5m)
   --user NAME                     basic auth user for --server (default $SLUICE_USER); the
                                   password is $SLUICE_PASSWORD, else asked on the terminal
   --token TOKEN                   API token for --server (default $SLUICE_TOKEN)
@@ -232,7 +240,7 @@ func openEngine(o Options) (*engine.Engine, *progressBar, error) {
 		// leaves room for the pages it does not count (exec.GoMemoryLimit).
 		debug.SetMemoryLimit(exec.GoMemoryLimit(limit))
 	}
-	opts := engine.Options{DataDir: o.DataDir, MemoryLimit: limit}
+	opts := engine.Options{DataDir: o.DataDir, MemoryLimit: limit, RetryInitial: o.RetryInitial, RetryMax: o.RetryMax}
 	var bar *progressBar
 	if o.Progress {
 		bar = newProgressBar(o.Stderr)

@@ -46,7 +46,7 @@ func onStarted(ctx context.Context) func() {
 // failed), unless another run of the same stream replaced it.
 func (e *Engine) launch(ctx context.Context, name string, run func(context.Context) (*Result, error), settle func()) (*Result, error) {
 	if e.opts.Background == nil {
-		return run(ctx)
+		return e.runForeground(ctx, name, run)
 	}
 	started := make(chan struct{})
 	done := make(chan error, 1)

@@ -52,8 +52,9 @@ type Options struct {
 	// every stream of this engine.
 	EpochSlots stream.Semaphore
 	// RetryInitial and RetryMax are the backoff of background streams
-	// that fail with a transient error (retry.go): the first retry after
-	// RetryInitial, doubling up to RetryMax (0: DefaultRetryInitial,
+	// that fail with a transient error (retry.go), and of foreground ones
+	// whose queue is unreachable (retry_foreground.go): the first retry
+	// after RetryInitial, doubling up to RetryMax (0: DefaultRetryInitial,
 	// DefaultRetryMax). A negative RetryInitial turns retries off.
 	RetryInitial, RetryMax time.Duration
 	// MemoryLimit bounds each query's operator state in bytes (SET

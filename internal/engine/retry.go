@@ -8,6 +8,7 @@ import (
 
 	"sluice/internal/exec"
 	"sluice/internal/plan"
+	"sluice/internal/queue"
 	"sluice/internal/sql"
 	"sluice/internal/stream"
 	"sluice/internal/usererr"
@@ -65,7 +66,8 @@ func (e *Engine) retryDelay(n int) time.Duration {
 
 // waitRetry records that stream name failed with err and will run again
 // after its backoff, then waits: true when it is time to run again,
-// false when the stream was stopped (STOP STREAM) or the process shuts
+// false when the stream was stopped (STOP STREAM, here or, through the
+// checkpoint's stop marker, in another process) or the process shuts
 // down meanwhile. The stream reads retrying, with the error and the time
 // of the next attempt, until the next run registers.
 func (e *Engine) waitRetry(ctx context.Context, name string, err error, attempt int) bool {
@@ -85,16 +87,45 @@ func (e *Engine) waitRetry(ctx context.Context, name string, err error, attempt 
 	}
 	rs.status.State, rs.status.LastError = StateRetrying, sql.RedactError(err).Error()
 	rs.status.Attempts, rs.status.NextAttempt = attempt, e.now().Add(delay)
+	if errors.Is(err, queue.ErrUnreachable) {
+		rs.status.QueueUnreachable++
+	}
 	rs.retryStop = make(chan struct{})
 	stop := rs.retryStop
 	rs.mu.Unlock()
 	e.mu.Unlock()
+	marked := e.stopMarked(ctx, name, rs)
+	poll := time.NewTicker(stopPoll)
+	defer poll.Stop()
 	t := time.NewTimer(delay)
 	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-stop:
-	case <-ctx.Done():
+	// The marker is read every stopPoll and once more when the wait ends,
+	// so backoffs shorter than stopPoll see it too.
+	stopIfMarked := func() {
+		if marked != nil && marked() {
+			e.mu.Lock()
+			stopRetrying(rs)
+			e.mu.Unlock()
+		}
+	}
+wait:
+	for {
+		select {
+		case <-t.C:
+			stopIfMarked()
+			break wait
+		case <-stop:
+			break wait
+		case <-ctx.Done():
+			break wait
+		case <-poll.C:
+			stopIfMarked()
+			select {
+			case <-stop:
+				break wait
+			default:
+			}
+		}
 	}
 	// Whatever woke us, decide under the lock STOP takes, so a STOP
 	// either lands before the next run registers (and it does not run)
@@ -127,6 +158,7 @@ func carryRetry(old, next *StreamStatus) {
 	next.LateRows += old.LateRows
 	next.Last = old.Last
 	next.Attempts = old.Attempts
+	next.QueueUnreachable = old.QueueUnreachable
 	next.LastError = old.LastError
 }
 

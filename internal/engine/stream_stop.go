@@ -35,7 +35,7 @@ func (e *Engine) watchWorkerStop(ctx context.Context, rs *runningStream, base *s
 		prev.mu.Unlock()
 	}
 	rs.mu.Lock()
-	rs.stopToken = stale
+	rs.stopToken, rs.stopTokenKnown = stale, true
 	rs.mu.Unlock()
 	var signal <-chan struct{}
 	if ss, ok := src.(connector.StopSignal); ok {
@@ -161,4 +161,41 @@ func (e *Engine) stopWorkers(ctx context.Context, o *catalog.Object, spec stream
 		msg += "; the queue could not carry it: " + qerr.Error()
 	}
 	return message("%s", msg), nil
+}
+
+// stopMarked returns a check, for a stream waiting to retry, of the stop
+// marker at the top of its checkpoint: how STOP STREAM reaches it from
+// another process while no run watches (nil when the stream has no
+// checkpoint to read). A marker counts when it differs from the one the
+// stream's first run found (a worker's watch read it), or else from the
+// one there when it first waited: a marker left before the start (which
+// a run that failed early did not clear) is stale. A single stream's
+// marker that counts is cleared, as its runs clear it.
+func (e *Engine) stopMarked(ctx context.Context, name string, rs *runningStream) func() bool {
+	_, spec, err := e.streamDef(name)
+	if err != nil {
+		return nil
+	}
+	store, prefix, err := e.resolveCheckpoint(ctx, spec.Checkpoint)
+	if err != nil {
+		return nil
+	}
+	cp := &stream.Checkpoint{Store: store, Prefix: prefix}
+	rs.mu.Lock()
+	if !rs.stopTokenKnown {
+		rs.stopToken, rs.stopTokenKnown = cp.StopToken(ctx), true
+	}
+	stale := rs.stopToken
+	rs.mu.Unlock()
+	workers, _ := workersOption(spec.Options)
+	return func() bool {
+		tok := cp.StopToken(ctx)
+		if tok == "" || tok == stale {
+			return false
+		}
+		if workers <= 1 {
+			_ = cp.ClearStop(ctx)
+		}
+		return true
+	}
 }

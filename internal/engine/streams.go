@@ -75,6 +75,9 @@ type StreamStatus struct {
 	// retrying (see retry.go).
 	Attempts    int
 	NextAttempt time.Time
+	// QueueUnreachable counts the runs that failed because the stream's
+	// queue could not be reached, since it started here (across retries).
+	QueueUnreachable int64 `json:",omitempty"`
 	// Source is what the stream's source tells of itself (a notification
 	// queue's counters and backlog), key/value rows for DESCRIBE STREAM.
 	Source [][2]string `json:",omitempty"`
@@ -105,6 +108,9 @@ type runningStream struct {
 	// stopToken: the checkpoint's stop marker a worker found at its start
 	// (a retry keeps it, so a STOP sent during the backoff still counts).
 	stopToken string
+	// stopTokenKnown: stopToken was read (a run watched, or a wait to
+	// retry read it), so "" means there was no marker.
+	stopTokenKnown bool
 }
 
 func (r *runningStream) requestStop() { r.once.Do(func() { close(r.stop) }) }
@@ -493,6 +499,9 @@ func (e *Engine) registerStream(ctx context.Context, rs *runningStream) error {
 		}
 		st := prev.snapshot()
 		carryRetry(&st, &rs.status)
+		prev.mu.Lock()
+		rs.stopToken, rs.stopTokenKnown = prev.stopToken, prev.stopTokenKnown // stopMarked's
+		prev.mu.Unlock()
 	}
 	e.streams[k] = rs
 	return nil

@@ -138,6 +138,9 @@ func (e *Engine) describeStream(ctx context.Context, name string) (*Result, erro
 	for _, r := range st.Source {
 		kv = append(kv, []string{r[0], r[1]})
 	}
+	if st.Queue != nil || st.QueueUnreachable > 0 {
+		kv = append(kv, []string{"queue_unreachable", strconv.FormatInt(st.QueueUnreachable, 10)})
+	}
 	if !st.Started.IsZero() {
 		kv = append(kv, []string{"started", st.Started.Format("2006-01-02 15:04:05")})
 	}

@@ -80,3 +80,53 @@ func TestKafkaContract(t *testing.T) {
 		}
 	})
 }
+
+// TestKafkaOutage: the outage contract against a real Kafka broker that
+// is killed and started again over the same log.
+func TestKafkaOutage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts Kafka")
+	}
+	b, err := javabroker.StartKafka()
+	if err != nil {
+		integration.Unavailable(t, "%v", err)
+	}
+	defer b.Stop()
+	u, _ := url.Parse("kafka://" + b.Addr + "/outage/sluice")
+	prod, err := kgo.NewClient(kgo.SeedBrokers(b.Addr), kgo.RecordPartitioner(kgo.ManualPartitioner()), kgo.AllowAutoTopicCreation())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer prod.Close()
+	outageContract(t, func(ctx context.Context) (Queue, error) { return OpenKafka(ctx, u) }, func(m string) {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		if err := prod.ProduceSync(ctx, &kgo.Record{Topic: "outage", Partition: 0, Value: []byte(m)}).FirstErr(); err != nil {
+			t.Fatal(err)
+		}
+	}, b.Down, b.Up)
+}
+
+// TestSQSOutage: the outage contract against ElasticMQ, killed and
+// started again over its stored messages.
+func TestSQSOutage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts ElasticMQ")
+	}
+	b, err := javabroker.StartElasticMQ("outage")
+	if err != nil {
+		integration.Unavailable(t, "%v", err)
+	}
+	defer b.Stop()
+	u, _ := url.Parse(fmt.Sprintf("sqs://x:y@%s/000000000000/outage?scheme=http&visibility=2s", b.Endpoint[len("http://"):]))
+	client := sqs.New(sqs.Options{Region: "us-east-1", BaseEndpoint: aws.String(b.Endpoint),
+		Credentials: credentials.NewStaticCredentialsProvider("x", "y", "")})
+	outageContract(t, func(ctx context.Context) (Queue, error) { return OpenSQS(ctx, u) }, func(m string) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if _, err := client.SendMessage(ctx, &sqs.SendMessageInput{
+			QueueUrl: aws.String(b.Endpoint + "/000000000000/outage"), MessageBody: aws.String(m)}); err != nil {
+			t.Fatal(err)
+		}
+	}, b.Down, b.Up)
+}

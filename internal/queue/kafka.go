@@ -24,9 +24,10 @@ import (
 // and it comes back after a restart or a rebalance. Several workers in
 // one group split the topic's partitions.
 type Kafka struct {
-	cl    *kgo.Client
-	topic string
-	group string
+	cl     *kgo.Client
+	topic  string
+	group  string
+	health *kafkaHealth
 
 	mu    sync.Mutex
 	parts map[int32]*partitionAcks
@@ -35,6 +36,7 @@ type Kafka struct {
 var (
 	_ Queue      = (*Kafka)(nil)
 	_ Backlogger = (*Kafka)(nil)
+	_ Checker    = (*Kafka)(nil)
 )
 
 type kafkaMsg struct {
@@ -85,7 +87,7 @@ func (p *partitionAcks) ack(off int64) int64 {
 }
 
 // parseKafka reads kafka://host:9092[,host2:9092]/<topic>/<group>
-// (TLS and SASL: kafkaSecurity).
+// [?session_timeout=10s] (TLS and SASL: kafkaSecurity).
 func parseKafka(u *url.URL) (brokers []string, topic, group string, err error) {
 	parts, err := pathParts(u, 2, "kafka://host:9092[,host:9092]/<topic>/<group>")
 	if err != nil {
@@ -109,7 +111,7 @@ func OpenKafka(ctx context.Context, u *url.URL) (*Kafka, error) {
 	if err != nil {
 		return nil, err
 	}
-	k := &Kafka{topic: topic, group: group, parts: map[int32]*partitionAcks{}}
+	k := &Kafka{topic: topic, group: group, parts: map[int32]*partitionAcks{}, health: &kafkaHealth{}}
 	forget := func(_ context.Context, _ *kgo.Client, lost map[string][]int32) {
 		k.mu.Lock()
 		defer k.mu.Unlock()
@@ -121,6 +123,14 @@ func OpenKafka(ctx context.Context, u *url.URL) (*Kafka, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A member that died without leaving (its broker was down when it
+	// closed) holds the group's next rebalance up until its session times
+	// out: Kafka's 45 s default made a worker restarted after a broker
+	// outage wait that long.
+	session, err := durationParam(u, "session_timeout", 10*time.Second)
+	if err != nil {
+		return nil, err
+	}
 	cl, err := kgo.NewClient(append(security,
 		kgo.SeedBrokers(brokers...),
 		kgo.ConsumerGroup(group),
@@ -129,6 +139,9 @@ func OpenKafka(ctx context.Context, u *url.URL) (*Kafka, error) {
 		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
 		kgo.OnPartitionsRevoked(forget),
 		kgo.OnPartitionsLost(forget),
+		kgo.WithHooks(k.health),
+		kgo.SessionTimeout(session),
+		kgo.HeartbeatInterval(min(3*time.Second, session/3)),
 	)...)
 	if err != nil {
 		return nil, fmt.Errorf("kafka %s: %w", strings.Join(brokers, ","), err)
@@ -152,6 +165,9 @@ func (k *Kafka) Receive(ctx context.Context, max int, wait time.Duration) ([]Mes
 	}
 	if wait <= 0 {
 		wait = 10 * time.Millisecond
+	}
+	if err := k.Check(); err != nil {
+		return nil, err
 	}
 	pctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
@@ -177,6 +193,13 @@ func (k *Kafka) Receive(ctx context.Context, max int, wait time.Duration) ([]Mes
 			continue
 		}
 		return out, fmt.Errorf("polling kafka topic %s: %w", k.topic, fe.Err)
+	}
+	if len(out) == 0 {
+		// Nothing came: from an empty topic, or from a broker that died
+		// during the poll (the client retries it quietly).
+		if err := k.Check(); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }
@@ -204,6 +227,13 @@ func (k *Kafka) Ack(ctx context.Context, msgs []Message) error {
 	if len(commit) == 0 {
 		return nil
 	}
+	if err := k.Check(); err != nil {
+		return fmt.Errorf("committing kafka group %s: %w", k.group, err)
+	}
+	// The client retries a commit to a broker that is down until ctx
+	// ends: bound it, the messages come back if it never lands.
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
 	var cerr error
 	k.cl.CommitOffsetsSync(ctx, map[string]map[int32]kgo.EpochOffset{k.topic: commit},
 		func(_ *kgo.Client, _ *kmsg.OffsetCommitRequest, resp *kmsg.OffsetCommitResponse, err error) {
@@ -220,6 +250,9 @@ func (k *Kafka) Ack(ctx context.Context, msgs []Message) error {
 			}
 		})
 	if cerr != nil {
+		if err := k.Check(); err != nil {
+			cerr = err
+		}
 		return fmt.Errorf("committing kafka group %s on %s: %w", k.group, k.topic, cerr)
 	}
 	return nil

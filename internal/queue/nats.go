@@ -45,6 +45,18 @@ func (q *NATS) Check() error {
 	return nil
 }
 
+// natsUnreachable marks the errors of a server that did not answer (a
+// JetStream request that timed out, or that no server took, as while a
+// restarted server recovers its streams) as ErrUnreachable: they pass,
+// unlike a stream that does not exist.
+func natsUnreachable(err error) error {
+	if errors.Is(err, nats.ErrTimeout) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrNoResponders) ||
+		errors.Is(err, jetstream.ErrJetStreamNotEnabled) || errors.Is(err, nats.ErrConnectionClosed) {
+		return fmt.Errorf("%w: %w", ErrUnreachable, err)
+	}
+	return err
+}
+
 type natsMsg struct{ m jetstream.Msg }
 
 func (m natsMsg) Data() []byte { return m.m.Data() }
@@ -76,7 +88,7 @@ func OpenNATS(ctx context.Context, u *url.URL) (*NATS, error) {
 	}
 	nc, err := nats.Connect(server.String(), nats.Name("sluice"), nats.MaxReconnects(-1))
 	if err != nil {
-		return nil, fmt.Errorf("connecting to %s: %w", Redact(server.String()), err)
+		return nil, fmt.Errorf("connecting to %s: %w: %w", Redact(server.String()), ErrUnreachable, err)
 	}
 	js, err := jetstream.New(nc)
 	if err != nil {
@@ -86,7 +98,7 @@ func OpenNATS(ctx context.Context, u *url.URL) (*NATS, error) {
 	st, err := js.Stream(ctx, parts[0])
 	if err != nil {
 		nc.Close()
-		return nil, fmt.Errorf("jetstream stream %s on %s: %w", parts[0], Redact(server.String()), err)
+		return nil, fmt.Errorf("jetstream stream %s on %s: %w", parts[0], Redact(server.String()), natsUnreachable(err))
 	}
 	cons, err := st.Consumer(ctx, parts[1])
 	if errors.Is(err, jetstream.ErrConsumerNotFound) {
@@ -106,7 +118,7 @@ func OpenNATS(ctx context.Context, u *url.URL) (*NATS, error) {
 	}
 	if err != nil {
 		nc.Close()
-		return nil, fmt.Errorf("jetstream consumer %s/%s: %w", parts[0], parts[1], err)
+		return nil, fmt.Errorf("jetstream consumer %s/%s: %w", parts[0], parts[1], natsUnreachable(err))
 	}
 	q := &NATS{nc: nc, js: js, cons: cons, stream: parts[0], durable: parts[1], ackWait: ackWait}
 	if info := cons.CachedInfo(); info != nil && info.Config.AckWait > 0 {

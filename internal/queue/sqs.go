@@ -23,12 +23,14 @@ type SQS struct {
 	client     *sqs.Client
 	queueURL   string
 	visibility int32 // seconds
+	health     sqsHealth
 }
 
 var (
 	_ Queue      = (*SQS)(nil)
 	_ Extender   = (*SQS)(nil)
 	_ Backlogger = (*SQS)(nil)
+	_ Checker    = (*SQS)(nil)
 )
 
 type sqsMsg struct {
@@ -98,7 +100,17 @@ func OpenSQS(ctx context.Context, u *url.URL) (*SQS, error) {
 		return nil, fmt.Errorf("sqs %s: loading AWS config: %w", t.queueURL, err)
 	}
 	client := sqs.NewFromConfig(cfg, func(o *sqs.Options) { o.BaseEndpoint = aws.String(t.endpoint) })
-	return &SQS{client: client, queueURL: t.queueURL, visibility: int32(max2(t.visibility, time.Second) / time.Second)}, nil
+	q := &SQS{client: client, queueURL: t.queueURL, visibility: int32(max2(t.visibility, time.Second) / time.Second)}
+	// An endpoint that is down, a queue that does not exist or refused
+	// credentials show now, not as receives failing one epoch later.
+	pctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	_, err = client.GetQueueAttributes(pctx, &sqs.GetQueueAttributesInput{QueueUrl: aws.String(t.queueURL),
+		AttributeNames: []types.QueueAttributeName{types.QueueAttributeNameVisibilityTimeout}})
+	if err = q.health.note(ctx, err); err != nil {
+		return nil, fmt.Errorf("sqs %s: %w", t.queueURL, err)
+	}
+	return q, nil
 }
 
 // Receive asks for up to max messages, ten at a time (SQS's limit),
@@ -120,7 +132,7 @@ func (q *SQS) Receive(ctx context.Context, max int, wait time.Duration) ([]Messa
 			WaitTimeSeconds:     secs,
 			VisibilityTimeout:   q.visibility,
 		})
-		if err != nil {
+		if err := q.health.note(ctx, err); err != nil {
 			return out, fmt.Errorf("receiving from sqs %s: %w", q.queueURL, err)
 		}
 		for _, m := range out1.Messages {
@@ -147,7 +159,7 @@ func (q *SQS) Ack(ctx context.Context, msgs []Message) error {
 			entries = append(entries, types.DeleteMessageBatchRequestEntry{Id: aws.String(strconv.Itoa(i)), ReceiptHandle: aws.String(sm.receipt)})
 		}
 		out, err := q.client.DeleteMessageBatch(ctx, &sqs.DeleteMessageBatchInput{QueueUrl: aws.String(q.queueURL), Entries: entries})
-		if err != nil {
+		if err := q.health.note(ctx, err); err != nil {
 			return fmt.Errorf("acking on sqs %s: %w", q.queueURL, err)
 		}
 		if len(out.Failed) > 0 {
@@ -175,7 +187,7 @@ func (q *SQS) visible(ctx context.Context, msgs []Message, secs int32) error {
 		}
 		_, err := q.client.ChangeMessageVisibility(ctx, &sqs.ChangeMessageVisibilityInput{
 			QueueUrl: aws.String(q.queueURL), ReceiptHandle: aws.String(sm.receipt), VisibilityTimeout: secs})
-		if err != nil {
+		if err := q.health.note(ctx, err); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -192,7 +204,7 @@ func (q *SQS) Deadline() time.Duration { return time.Duration(q.visibility) * ti
 func (q *SQS) Backlog(ctx context.Context) (Backlog, error) {
 	out, err := q.client.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: aws.String(q.queueURL),
 		AttributeNames: []types.QueueAttributeName{types.QueueAttributeNameApproximateNumberOfMessages, types.QueueAttributeNameApproximateNumberOfMessagesNotVisible}})
-	if err != nil {
+	if err := q.health.note(ctx, err); err != nil {
 		return Backlog{}, fmt.Errorf("sqs %s: %w", q.queueURL, err)
 	}
 	var b Backlog

@@ -110,6 +110,7 @@ var (
 	descRunning      = prometheus.NewDesc("sluice_stream_running", "1 while the stream or view runs in this server, else 0.", []string{"stream", "kind"}, nil)
 	descRetrying     = prometheus.NewDesc("sluice_stream_retrying", "1 while the stream waits to run again after a transient failure, else 0.", []string{"stream"}, nil)
 	descRetries      = prometheus.NewDesc("sluice_stream_retries", "Retries of the stream since it started in this server.", []string{"stream"}, nil)
+	descQueueDown    = prometheus.NewDesc("sluice_stream_queue_unreachable_total", "Runs of the stream that failed because its queue could not be reached, since it started in this server.", []string{"stream"}, nil)
 	descLagFiles     = prometheus.NewDesc("sluice_stream_lag_files", "Input files waiting beyond the rate limits after the last epoch.", []string{"stream"}, nil)
 	descLagBytes     = prometheus.NewDesc("sluice_stream_lag_bytes", "Input bytes waiting beyond the rate limits after the last epoch.", []string{"stream"}, nil)
 	descWatermark    = prometheus.NewDesc("sluice_stream_watermark_seconds", "The stream's watermark, Unix seconds (streams with event time).", []string{"stream"}, nil)
@@ -130,7 +131,7 @@ var (
 )
 
 func (c *gaugeCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descRunning, descRetrying, descRetries, descLagFiles, descLagBytes, descWatermark, descFreshness, descQueries,
+	for _, d := range []*prometheus.Desc{descRunning, descRetrying, descRetries, descQueueDown, descLagFiles, descLagBytes, descWatermark, descFreshness, descQueries,
 		descWorkerInfo, descWorkerEpochs, descWorkerRows, descQueueMsgs, descQueueHeld, descQueueBacklog,
 		descPartsOwned, descPartsTotal, descLiveWorkers, descKeyedEvents, descKeyedFileIDs, descKeyedWM} {
 		ch <- d
@@ -167,6 +168,9 @@ func (c *gaugeCollector) Collect(ch chan<- prometheus.Metric) {
 		}
 		ch <- prometheus.MustNewConstMetric(descRetrying, prometheus.GaugeValue, retrying, n)
 		ch <- prometheus.MustNewConstMetric(descRetries, prometheus.GaugeValue, float64(st.Attempts), n)
+		if st.Queue != nil || st.QueueUnreachable > 0 {
+			ch <- prometheus.MustNewConstMetric(descQueueDown, prometheus.CounterValue, float64(st.QueueUnreachable), n)
+		}
 		ch <- prometheus.MustNewConstMetric(descLagFiles, prometheus.GaugeValue, float64(st.Last.LagFiles), n)
 		ch <- prometheus.MustNewConstMetric(descLagBytes, prometheus.GaugeValue, float64(st.Last.LagBytes), n)
 		if wm := st.Last.Watermark; wm != 0 && wm != stream.NoWatermark {

@@ -76,6 +76,9 @@ type StreamJSON struct {
 	// NextAttempt is set while it is retrying.
 	Attempts    int        `json:"attempts"`
 	NextAttempt *time.Time `json:"next_attempt,omitempty"`
+	// QueueUnreachable counts the runs that failed because its queue
+	// could not be reached.
+	QueueUnreachable int64 `json:"queue_unreachable,omitempty"`
 }
 
 // LagJSON is the input waiting beyond the rate limits after the last epoch.
@@ -204,7 +207,7 @@ func (s *Server) streamJSON(in engine.StreamInfo, now time.Time) StreamJSON {
 		t := st.Started
 		out.Started = &t
 	}
-	out.Attempts = st.Attempts
+	out.Attempts, out.QueueUnreachable = st.Attempts, st.QueueUnreachable
 	if st.State == engine.StateRetrying && !st.NextAttempt.IsZero() {
 		t := st.NextAttempt.UTC()
 		out.NextAttempt = &t

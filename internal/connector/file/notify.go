@@ -206,6 +206,14 @@ func (s *StreamSource) discoverNotified(ctx context.Context) ([]fileEntry, error
 			n.mu.Unlock()
 		}
 	}
+	if c, ok := n.q.(queue.Checker); ok {
+		// The broker went away while this Latest talked to it (a worker
+		// holding its files makes no receive, but extends them and
+		// reads the backlog): fail before anything is read, as above.
+		if err := c.Check(); err != nil {
+			return nil, fmt.Errorf("table %s: %w", s.spec.Name, err)
+		}
+	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	out := make([]fileEntry, 0, len(n.pending))

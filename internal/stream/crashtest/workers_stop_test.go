@@ -122,6 +122,13 @@ func TestWorkersStop(t *testing.T) {
 // through `sluice sql --server`, answering its CSV output.
 func serveProcess(t *testing.T, bin, dataDir string, args ...string) func(q string) string {
 	t.Helper()
+	remote, _ := serveProcessURL(t, bin, dataDir, args...)
+	return remote
+}
+
+// serveProcessURL is serveProcess that also returns the server's URL.
+func serveProcessURL(t *testing.T, bin, dataDir string, args ...string) (func(q string) string, string) {
+	t.Helper()
 	serve := exec.Command(bin, append([]string{"serve", "--listen", "127.0.0.1:0", "--data-dir", dataDir}, args...)...)
 	stderr, err := serve.StderrPipe()
 	if err != nil {
@@ -153,5 +160,5 @@ func serveProcess(t *testing.T, bin, dataDir string, args ...string) func(q stri
 			t.Fatalf("%s: %v: %s", q, err, out)
 		}
 		return string(out)
-	}
+	}, url
 }

@@ -44,9 +44,13 @@ func (r *jsonReader) scanTopPlain(b []byte, q []uint64) bool {
 			}
 			i++
 		}
-		i = skipWS(b, i)
 		if i >= len(b) {
 			return false
+		}
+		if b[i] <= ' ' {
+			if i = skipWS(b, i); i >= len(b) {
+				return false
+			}
 		}
 		end := -1
 		switch c := b[i]; {
@@ -74,12 +78,23 @@ func (r *jsonReader) scanTopPlain(b []byte, q []uint64) bool {
 		if idx >= 0 && (exact || !top.spans[idx].exact) {
 			top.spans[idx] = span{v: b[i:end], set: true, exact: exact}
 		}
-		i = skipWS(b, end)
-		if i < len(b) && b[i] == ',' {
-			i = skipWS(b, i+1)
+		if end >= len(b) {
+			return false
+		}
+		i = end
+		if b[i] <= ' ' {
+			if i = skipWS(b, i); i >= len(b) {
+				return false
+			}
+		}
+		if b[i] == ',' {
+			i++
+			if i < len(b) && b[i] <= ' ' {
+				i = skipWS(b, i)
+			}
 			continue
 		}
-		if i < len(b) && b[i] == '}' {
+		if b[i] == '}' {
 			return skipWS(b, i+1) == len(b)
 		}
 		return false

@@ -388,9 +388,10 @@ func (r *jsonReader) scanTop(b []byte) error {
 	for k := range top.spans {
 		top.spans[k] = span{}
 	}
-	if !r.bytewise && bytes.IndexByte(b, '\\') < 0 {
-		r.quotes = quoteMasks(r.quotes, b)
-		if r.scanTopPlain(b, r.quotes) {
+	if !r.bytewise {
+		var bs bool
+		r.quotes, bs = quoteMasks(r.quotes, b)
+		if !bs && r.scanTopPlain(b, r.quotes) {
 			return nil
 		}
 		for k := range top.spans {

@@ -100,7 +100,7 @@ func TestScanTopPlainAgreesWithBytewise(t *testing.T) {
 			continue // never scanned the plain way
 		}
 		clear(r.top.spans)
-		ok := r.scanTopPlain(rec, quoteMasks(nil, rec))
+		ok := r.scanTopPlain(rec, masksOf(rec))
 		got := append([]span(nil), r.top.spans...)
 		clear(r.top.spans)
 		err := r.scanTopBytewise(rec)

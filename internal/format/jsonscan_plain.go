@@ -23,30 +23,31 @@ func quoteBits8(x uint64) uint64 {
 }
 
 // quoteMasks returns (in dst's storage) the quote bitmask of b, one word
-// per 64 bytes.
-func quoteMasks(dst []uint64, b []byte) []uint64 {
+// per 64 bytes, and whether b holds a backslash (then the masks do not
+// say where strings end).
+func quoteMasks(dst []uint64, b []byte) ([]uint64, bool) {
 	n := (len(b) + 63) >> 6
 	if cap(dst) < n {
 		dst = make([]uint64, n, n+n/2+4)
 	}
 	dst = dst[:n]
 	full := len(b) >> 6
-	quoteBlocks(dst[:full], b[:full<<6])
+	bs := quoteBlocks(dst[:full], b[:full<<6])
 	if t := len(b) - full<<6; t > 0 {
 		// The tail: the mask of the last 64 bytes, shifted down to the
 		// tail's bytes (or of a padded copy of a record under 64 bytes).
 		var last [1]uint64
 		if len(b) >= 64 {
-			quoteBlocks(last[:], b[len(b)-64:])
+			bs = quoteBlocks(last[:], b[len(b)-64:]) || bs
 			dst[full] = last[0] >> (64 - t)
 		} else {
 			var pad [64]byte
 			copy(pad[:], b)
-			quoteBlocks(last[:], pad[:])
+			bs = quoteBlocks(last[:], pad[:])
 			dst[full] = last[0]
 		}
 	}
-	return dst
+	return dst, bs
 }
 
 // quoteBlocksGeneric is quoteBlocks in portable Go: dst[k] is the quote

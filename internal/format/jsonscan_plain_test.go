@@ -1,6 +1,7 @@
 package format
 
 import (
+	"bytes"
 	"math/rand"
 	"testing"
 )
@@ -17,15 +18,24 @@ func TestQuoteMasksMarkEveryQuote(t *testing.T) {
 				switch rng.Intn(5) {
 				case 0:
 					b[i] = '"'
+				case 2:
+					if rng.Intn(1+round*n) == 0 {
+						b[i] = '\\' // now and then only: most records have none
+					} else {
+						b[i] = 'a'
+					}
 				case 1:
 					b[i] = byte(rng.Intn(256))
 				default:
 					b[i] = 'a'
 				}
 			}
-			q := quoteMasks(nil, b)
+			q, bs := quoteMasks(nil, b)
 			if len(q) != (n+63)/64 {
 				t.Fatalf("len %d: %d words", n, len(q))
+			}
+			if want := bytes.IndexByte(b, '\\') >= 0; bs != want {
+				t.Fatalf("len %d: backslash %v, want %v", n, bs, want)
 			}
 			for i := 0; i < len(q)*64; i++ {
 				got := q[i/64]>>(i%64)&1 == 1
@@ -72,7 +82,7 @@ func TestSkipPlainNestedAgreesWithSkipValue(t *testing.T) {
 		if err != nil {
 			want = -1
 		}
-		if got := skipPlainNested(b, quoteMasks(nil, b), 0); got != want {
+		if got := skipPlainNested(b, masksOf(b), 0); got != want {
 			t.Errorf("%s: %d, skipValue %d (%v)", s, got, want, err)
 		}
 	}
@@ -83,10 +93,15 @@ func TestSkipPlainNestedAgreesWithSkipValue(t *testing.T) {
 	for i := 0; i <= maxJSONDepth; i++ {
 		deep = append(deep, ']')
 	}
-	if got := skipPlainNested(deep, quoteMasks(nil, deep), 0); got != -1 {
+	if got := skipPlainNested(deep, masksOf(deep), 0); got != -1 {
 		t.Errorf("nesting %d deep: %d", maxJSONDepth+1, got)
 	}
-	if got := skipPlainNested(deep[1:len(deep)-1], quoteMasks(nil, deep[1:len(deep)-1]), 0); got != len(deep)-2 {
+	if got := skipPlainNested(deep[1:len(deep)-1], masksOf(deep[1:len(deep)-1]), 0); got != len(deep)-2 {
 		t.Errorf("nesting %d deep: %d", maxJSONDepth, got)
 	}
+}
+
+func masksOf(b []byte) []uint64 {
+	q, _ := quoteMasks(nil, b)
+	return q
 }

@@ -2,6 +2,7 @@ package format
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math"
 	"strconv"
 	"strings"
@@ -90,6 +91,7 @@ type scalar struct {
 	scale    int32
 	tsUnit   arrow.TimeUnit
 	tsLayout string // Go layout from Options.TimestampFormat, or ""
+	iso      isoMemo
 }
 
 func newScalar(t arrow.DataType, k kind, tsLayout string) scalar {
@@ -265,7 +267,7 @@ func (c *scalar) parseTimestampText(s []byte) (int64, bool) {
 			return t.UnixMicro(), true
 		}
 	}
-	if us, ok := fastISO(s); ok {
+	if us, ok := c.iso.fastISO(s); ok {
 		return us, true
 	}
 	if us, ok := types.ParseTimestamp(str); ok {
@@ -541,16 +543,38 @@ func goLayout(p string) string {
 // without time.Parse's generality (it is ~5x faster, and timestamps are
 // in every log line). Anything else is left to types.ParseTimestamp.
 func fastISO(s []byte) (int64, bool) {
-	if len(s) < 19 || s[4] != '-' || s[7] != '-' || (s[10] != 'T' && s[10] != ' ') || s[13] != ':' || s[16] != ':' {
+	base, ok := isoHour(s)
+	if !ok {
+		return 0, false
+	}
+	return isoRest(s, base)
+}
+
+// isoHour reads the YYYY-MM-DD[T ]HH: that starts s (of at least 19
+// bytes) as seconds since the epoch.
+func isoHour(s []byte) (int64, bool) {
+	if len(s) < 19 || s[4] != '-' || s[7] != '-' || (s[10] != 'T' && s[10] != ' ') || s[13] != ':' {
 		return 0, false
 	}
 	y, ok1 := digits(s, 0, 4)
 	mo, ok2 := digits(s, 5, 7)
 	d, ok3 := digits(s, 8, 10)
 	h, ok4 := digits(s, 11, 13)
+	if !(ok1 && ok2 && ok3 && ok4) || mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo) || h > 23 {
+		return 0, false
+	}
+	return daysFromCivil(y, mo, d)*86400 + int64(h*3600), true
+}
+
+// isoRest reads the MM:SS[.f{1,9}][Z|±HH:MM|±HHMM] after isoHour's part
+// and returns the timestamp in microseconds.
+func isoRest(s []byte, base int64) (int64, bool) {
+	if s[16] != ':' {
+		return 0, false
+	}
 	mi, ok5 := digits(s, 14, 16)
 	se, ok6 := digits(s, 17, 19)
-	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo) || h > 23 || mi > 59 || se > 59 {
+	if !(ok5 && ok6) || mi > 59 || se > 59 {
 		return 0, false
 	}
 	i := 19
@@ -607,8 +631,33 @@ func fastISO(s []byte) (int64, bool) {
 	if i != len(s) {
 		return 0, false
 	}
-	secs := daysFromCivil(y, mo, d)*86400 + int64(h*3600+mi*60+se) - int64(off)
+	secs := base + int64(mi*60+se) - int64(off)
 	return secs*1_000_000 + frac, true
+}
+
+// isoMemo remembers the date and hour of the last timestamp fastISO
+// read: log timestamps mostly share them with the row before, and then
+// only minutes, seconds and the rest are read.
+type isoMemo struct {
+	lo, hi uint64 // bytes 0-7 and 6-13 (YYYY-MM-DD[T ]HH:) of that timestamp
+	base   int64  // what isoHour made of them
+	ok     bool
+}
+
+// fastISO is the package's fastISO, with the memo.
+func (m *isoMemo) fastISO(s []byte) (int64, bool) {
+	if len(s) < 19 {
+		return 0, false
+	}
+	lo, hi := binary.LittleEndian.Uint64(s), binary.LittleEndian.Uint64(s[6:])
+	if !m.ok || lo != m.lo || hi != m.hi {
+		base, ok := isoHour(s)
+		if !ok {
+			return 0, false
+		}
+		*m = isoMemo{lo: lo, hi: hi, base: base, ok: true}
+	}
+	return isoRest(s, m.base)
 }
 
 // microScale[n] turns n fraction digits into microseconds.

@@ -26,3 +26,28 @@ func TestFastISOMatchesParseTimestamp(t *testing.T) {
 		}
 	}
 }
+
+// A run of timestamps read through one memo (same date and hour, a new
+// hour, a new day, a bad one between, the same hour with a bad rest, the
+// other separator) reads as each one does alone.
+func TestISOMemoReadsAsFastISO(t *testing.T) {
+	var m isoMemo
+	for _, s := range []string{
+		"2026-11-01T00:00:00.294Z", "2026-11-01T00:00:02.045Z", "2026-11-01T00:59:59.999999Z",
+		"2026-11-01T01:00:00Z", "2026-11-01T01:00:00+02:00", "2026-11-01T01:00:00.5-0530",
+		"2026-11-01T01:60:00Z", "2026-11-01T01:00:61Z", "2026-11-01T01:00:00.Z", "2026-11-01T01:0x:00Z",
+		"2026-11-01T01:00:00", "2026-11-01 01:00:00", "2026-11-01T01:00:00", "2026-11-02T01:00:00",
+		"2026-11-31T01:00:00", "2026-11-31T01:00:01", "2026-11-30T24:00:00", "2026-11-30T23:00:00",
+		"2026-11-30T23:00", "2026-11-30T23:", "x", "", "2024-02-29T23:15:00Z", "2023-02-29T23:15:00Z",
+		"1969-12-31T23:59:59.999999Z", "1969-12-31T23:00:00Z",
+	} {
+		want, wok := fastISO([]byte(s))
+		got, ok := m.fastISO([]byte(s))
+		if ok != wok || got != want {
+			t.Errorf("%s: memo %d %v, fastISO %d %v", s, got, ok, want, wok)
+		}
+		if ts, tok := types.ParseTimestamp(s); tok && wok && ts != want {
+			t.Errorf("%s: fastISO %d, ParseTimestamp %d", s, want, ts)
+		}
+	}
+}

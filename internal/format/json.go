@@ -149,6 +149,11 @@ type jsonReader struct {
 	// lookup said of each: lines of one file mostly share their keys,
 	// so a key that matches byte for byte skips scanning and lookup.
 	shape []shapeKey
+	// quotes is the quote bitmask of the record being scanned the plain
+	// way (jsonscan_plain.go).
+	quotes []uint64
+	// bytewise turns the plain way off (tests compare the two ways).
+	bytewise bool
 }
 
 // shapeKey is one key of the previous record: its literal (quotes
@@ -375,12 +380,30 @@ func (r *jsonReader) object(rec []byte, line int64) error {
 }
 
 // scanTop finds the projected fields of a top-level object, filling
-// r.top.spans.
+// r.top.spans. A record without backslashes goes the plain way first;
+// whatever that does not accept (a syntax error among others) is scanned
+// again here, so errors are reported the one way.
 func (r *jsonReader) scanTop(b []byte) error {
 	top := r.top
 	for k := range top.spans {
 		top.spans[k] = span{}
 	}
+	if !r.bytewise {
+		var bs bool
+		r.quotes, bs = quoteMasks(r.quotes, b)
+		if !bs && r.scanTopPlain(b, r.quotes) {
+			return nil
+		}
+		for k := range top.spans {
+			top.spans[k] = span{}
+		}
+	}
+	return r.scanTopBytewise(b)
+}
+
+// scanTopBytewise is scanTop for any record, spans already cleared.
+func (r *jsonReader) scanTopBytewise(b []byte) error {
+	top := r.top
 	i := skipWS(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return synErr(b, i, "'{' (each record must be a JSON object)")
@@ -411,20 +434,7 @@ func (r *jsonReader) scanTop(b []byte) error {
 					return err
 				}
 				kend = end
-				idx, exact = r.lookup(top, b[i:kend], esc)
-				if !esc && n <= len(r.shape) && n < maxShapeKeys {
-					colon := kend < len(b) && b[kend] == ':'
-					lit := b[i:kend]
-					if colon {
-						lit = b[i : kend+1]
-					}
-					sk := newShapeKey(lit, colon, idx, exact)
-					if n == len(r.shape) {
-						r.shape = append(r.shape, sk)
-					} else {
-						r.shape[n] = sk
-					}
-				}
+				idx, exact = r.learnKey(n, b, i, kend, esc)
 			}
 			if kend > 0 {
 				i = skipWS(b, kend)
@@ -462,6 +472,26 @@ func (r *jsonReader) scanTop(b []byte) error {
 		return synErr(b, i, "end of record")
 	}
 	return nil
+}
+
+// learnKey looks up the key literal b[i:kend], the n-th of its record,
+// and remembers it in r.shape for the next record.
+func (r *jsonReader) learnKey(n int, b []byte, i, kend int, esc bool) (int, bool) {
+	idx, exact := r.lookup(r.top, b[i:kend], esc)
+	if !esc && n <= len(r.shape) && n < maxShapeKeys {
+		colon := kend < len(b) && b[kend] == ':'
+		lit := b[i:kend]
+		if colon {
+			lit = b[i : kend+1]
+		}
+		sk := newShapeKey(lit, colon, idx, exact)
+		if n == len(r.shape) {
+			r.shape = append(r.shape, sk)
+		} else {
+			r.shape[n] = sk
+		}
+	}
+	return idx, exact
 }
 
 // validateValue checks one value by the grammar; scalars, the common

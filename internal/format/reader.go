@@ -392,9 +392,12 @@ func (l *lineReader) next() (line []byte, n int64, err error) {
 			}
 			s = l.long
 		}
-		s = bytes.TrimSuffix(s, []byte{delim})
-		if l.sep == 0 {
-			s = bytes.TrimSuffix(s, []byte{'\r'})
+		// Byte tests, not bytes.TrimSuffix: that compares by a call per line.
+		if n := len(s); n > 0 && s[n-1] == delim {
+			s = s[:n-1]
+		}
+		if n := len(s); l.sep == 0 && n > 0 && s[n-1] == '\r' {
+			s = s[:n-1]
 		}
 		if l.line == 1 && !l.keepBOM {
 			s = bytes.TrimPrefix(s, []byte("\xef\xbb\xbf"))

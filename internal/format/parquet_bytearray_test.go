@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"sluice/internal/types"
@@ -40,7 +41,7 @@ func byteArrayFile(t *testing.T, n, groupRows, manyFrom int, props ...parquet.Wr
 	defer rb.Release()
 	for i := 0; i < n; i++ {
 		rb.Field(0).(*array.Int64Builder).Append(int64(i))
-		if i%7 == 3 {
+		if i%7 == 3 || manyFrom == allNull {
 			rb.Field(1).AppendNull()
 		} else {
 			rb.Field(1).(*array.StringBuilder).Append(byteArrayValue(i, manyFrom))
@@ -59,11 +60,23 @@ func byteArrayFile(t *testing.T, n, groupRows, manyFrom int, props ...parquet.Wr
 }
 
 func byteArrayValue(i, manyFrom int) string {
+	switch manyFrom {
+	case oneValue:
+		return "only"
+	case allNull:
+		return ""
+	}
 	if i >= manyFrom {
 		return fmt.Sprintf("distinct-value-%06d", i)
 	}
 	return fmt.Sprintf("10.0.%d.%d", i%13, i%17)
 }
+
+// Special manyFrom values: every s the same, every s NULL.
+const (
+	oneValue = -1
+	allNull  = -2
+)
 
 // readBatches reads every batch, through NextDict when dict is set, and
 // returns them with how many had a dictionary column.
@@ -151,6 +164,35 @@ func decodeDict(t *testing.T, d *array.Dictionary) arrow.Array {
 	return b.NewArray()
 }
 
+// mixedChunk reports whether some chunk of leaf col has dictionary and
+// PLAIN data pages both.
+func mixedChunk(t *testing.T, data []byte, col int) bool {
+	t.Helper()
+	pf, err := file.NewParquetReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pf.Close()
+	for g := 0; g < pf.NumRowGroups(); g++ {
+		cc, err := pf.MetaData().RowGroup(g).ColumnChunk(col)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var dict, plain bool
+		for _, st := range cc.EncodingStats() {
+			if st.PageType != file.PageTypeDataPage && st.PageType != file.PageTypeDataPageV2 {
+				continue
+			}
+			dict = dict || st.Encoding == parquet.Encodings.RLEDict || st.Encoding == parquet.Encodings.PlainDict
+			plain = plain || st.Encoding == parquet.Encodings.Plain
+		}
+		if dict && plain {
+			return true
+		}
+	}
+	return false
+}
+
 // pqarrowRows is what pqarrow's own reader makes of the file.
 func pqarrowRows(t *testing.T, data []byte, sch *arrow.Schema) []string {
 	t.Helper()
@@ -193,13 +235,24 @@ func TestParquetByteArrayColumns(t *testing.T) {
 		{name: "fallback to plain mid-chunk", manyFrom: 1500, props: []parquet.WriterProperty{parquet.WithDictionaryPageSizeLimit(2048), parquet.WithDataPageSize(256)}, wantDict: true, wantPlain: true},
 		{name: "data page v2", manyFrom: 3000, props: []parquet.WriterProperty{parquet.WithDataPageVersion(parquet.DataPageV2), parquet.WithDictionaryPageSizeLimit(4096), parquet.WithDataPageSize(300)}, wantDict: true, wantPlain: true},
 		{name: "no dictionary", manyFrom: 0, props: []parquet.WriterProperty{parquet.WithDictionaryDefault(false)}, wantPlain: true},
+		{name: "one value", manyFrom: oneValue, wantDict: true, wantPlain: true},
+		{name: "all NULL", manyFrom: allNull, wantDict: true, wantPlain: true},
+		// 5,000 distinct values per row group: 13-bit indices.
+		{name: "wide indices", manyFrom: 0, props: []parquet.WriterProperty{parquet.WithDictionaryPageSizeLimit(1 << 20)}, wantDict: true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			data := byteArrayFile(t, n, 1200, tc.manyFrom, tc.props...)
+			rows, group := n, 1200
+			if tc.name == "wide indices" {
+				rows, group = 20000, 5000
+			}
+			data := byteArrayFile(t, rows, group, tc.manyFrom, tc.props...)
+			if tc.name == "fallback to plain mid-chunk" && !mixedChunk(t, data, 1) {
+				t.Fatal("no column chunk has both dictionary and plain data pages")
+			}
 			want := pqarrowRows(t, data, sch)
-			if len(want) != n {
-				t.Fatalf("pqarrow read %d rows, want %d", len(want), n)
+			if len(want) != rows {
+				t.Fatalf("pqarrow read %d rows, want %d", len(want), rows)
 			}
 			for _, bs := range []int{7, 300, 1000, 4096} {
 				got, _, _ := readBatches(t, data, sch, Options{BatchSize: bs}, false)

@@ -69,8 +69,8 @@ type parquetReader struct {
 	// srcCol[i] is output column i's index in rr's batches, or -1.
 	srcCol []int
 	// own[i] reads output column i itself (a STRING/BINARY column, see
-	// byteArrayColumn), or is nil.
-	own                         []*byteArrayColumn
+	// pageColumn), or is nil.
+	own                         []*pageColumn
 	fileIdx, rowIdx, corruptIdx int
 
 	// groups are the kept row groups as (first row in file, rows), so
@@ -154,7 +154,7 @@ func newParquetReader(ctx context.Context, f File, sch *arrow.Schema, opts Optio
 		r.done = true
 		return r, nil
 	}
-	leaves = r.takeByteArrays(sch, fileFields, picked, keep, leaves)
+	leaves = r.takePageColumns(sch, fileFields, picked, keep, leaves)
 	if len(leaves) == 0 {
 		r.noLeaf = r.own == nil
 		return r, nil
@@ -183,9 +183,9 @@ func newParquetReader(ctx context.Context, f File, sch *arrow.Schema, opts Optio
 	return r, nil
 }
 
-// takeByteArrays picks the output columns byteArrayColumn reads and
+// takePageColumns picks the output columns pageColumn reads and
 // returns the leaves left for pqarrow.
-func (r *parquetReader) takeByteArrays(sch *arrow.Schema, fileFields []pqarrow.SchemaField, picked, keep, leaves []int) []int {
+func (r *parquetReader) takePageColumns(sch *arrow.Schema, fileFields []pqarrow.SchemaField, picked, keep, leaves []int) []int {
 	md := r.pf.MetaData()
 	taken := map[int]bool{}
 	for i, fl := range sch.Fields() {
@@ -193,13 +193,17 @@ func (r *parquetReader) takeByteArrays(sch *arrow.Schema, fileFields []pqarrow.S
 			continue
 		}
 		f := &fileFields[picked[r.srcCol[i]]]
-		if !f.IsLeaf() || !arrow.TypeEqual(f.Field.Type, fl.Type) || !byteArrayEligible(md, f.ColIndex, keep, fl.Type) {
+		if !f.IsLeaf() || !arrow.TypeEqual(f.Field.Type, fl.Type) {
+			continue
+		}
+		width := fixedWidth(md, f.ColIndex, keep, fl.Type)
+		if width == 0 && !byteArrayEligible(md, f.ColIndex, keep, fl.Type) {
 			continue
 		}
 		if r.own == nil {
-			r.own = make([]*byteArrayColumn, sch.NumFields())
+			r.own = make([]*pageColumn, sch.NumFields())
 		}
-		r.own[i] = newByteArrayColumn(r.pf, f.ColIndex, keep, fl.Type)
+		r.own[i] = newPageColumn(r.pf, f.ColIndex, keep, fl.Type, width)
 		taken[f.ColIndex] = true
 	}
 	if len(taken) == 0 {
@@ -407,6 +411,12 @@ func (r *parquetReader) next(ctx context.Context, dict bool) (arrow.RecordBatch,
 		var col arrow.Array
 		var err error
 		switch {
+		case r.own != nil && r.own[i] != nil && r.own[i].width > 0:
+			col, err = r.own[i].readFixed(int(n))
+			if err != nil {
+				release()
+				return nil, fmt.Errorf("reading %s: column %s: %w", r.file.Name, fl.Name, err)
+			}
 		case r.own != nil && r.own[i] != nil:
 			run, rerr := r.own[i].read(int(n))
 			if rerr == nil && int64(run.n) != n {

@@ -19,7 +19,8 @@ import (
 	"sluice/internal/types"
 )
 
-// byteArrayFile writes rows of (k BIGINT, s STRING, b BINARY NOT NULL)
+// byteArrayFile writes rows of (k BIGINT, s STRING, b BINARY NOT NULL,
+// i INT, d DOUBLE)
 // with the writer properties given, in row groups of groupRows: s is
 // NULL every 7th row and cycles through distinct values, of which there
 // are many once i passes manyFrom (so a small dictionary limit makes the
@@ -30,6 +31,8 @@ func byteArrayFile(t *testing.T, n, groupRows, manyFrom int, props ...parquet.Wr
 		{Name: "k", Type: types.BigInt, Nullable: true},
 		{Name: "s", Type: types.String, Nullable: true},
 		{Name: "b", Type: arrow.BinaryTypes.Binary, Nullable: false},
+		{Name: "i", Type: types.Int, Nullable: true},
+		{Name: "d", Type: types.Double, Nullable: true},
 	}, nil)
 	var buf bytes.Buffer
 	props = append([]parquet.WriterProperty{parquet.WithCompression(compress.Codecs.Snappy), parquet.WithMaxRowGroupLength(int64(groupRows))}, props...)
@@ -47,6 +50,20 @@ func byteArrayFile(t *testing.T, n, groupRows, manyFrom int, props ...parquet.Wr
 			rb.Field(1).(*array.StringBuilder).Append(byteArrayValue(i, manyFrom))
 		}
 		rb.Field(2).(*array.BinaryBuilder).Append([]byte(fmt.Sprintf("b%d", i%5)))
+		iv, dv := int32(i%11), float64(i%9)/3
+		if i >= manyFrom && manyFrom >= 0 {
+			iv, dv = int32(i), float64(i)/7
+		}
+		if i%5 == 1 || manyFrom == allNull {
+			rb.Field(3).AppendNull()
+		} else {
+			rb.Field(3).(*array.Int32Builder).Append(iv)
+		}
+		if i%4 == 2 {
+			rb.Field(4).AppendNull()
+		} else {
+			rb.Field(4).(*array.Float64Builder).Append(dv)
+		}
 	}
 	rec := rb.NewRecordBatch()
 	defer rec.Release()
@@ -220,9 +237,11 @@ func pqarrowRows(t *testing.T, data []byte, sch *arrow.Schema) []string {
 	return rows
 }
 
-func TestParquetByteArrayColumns(t *testing.T) {
+// pageColumn reads STRING, BINARY and fixed-width columns as pqarrow
+// does, through dictionary and plain pages, NULLs and row groups.
+func TestParquetPageColumns(t *testing.T) {
 	const n = 5000
-	sch := schemaOf(fld("s", types.String), fld("k", types.BigInt), fld("b", arrow.BinaryTypes.Binary))
+	sch := schemaOf(fld("s", types.String), fld("k", types.BigInt), fld("b", arrow.BinaryTypes.Binary), fld("i", types.Int), fld("d", types.Double))
 	cases := []struct {
 		name     string
 		manyFrom int
@@ -247,8 +266,12 @@ func TestParquetByteArrayColumns(t *testing.T) {
 				rows, group = 20000, 5000
 			}
 			data := byteArrayFile(t, rows, group, tc.manyFrom, tc.props...)
-			if tc.name == "fallback to plain mid-chunk" && !mixedChunk(t, data, 1) {
-				t.Fatal("no column chunk has both dictionary and plain data pages")
+			if tc.name == "fallback to plain mid-chunk" {
+				for _, col := range []int{1, 3, 4} {
+					if !mixedChunk(t, data, col) {
+						t.Fatalf("no chunk of column %d has both dictionary and plain data pages", col)
+					}
+				}
 			}
 			want := pqarrowRows(t, data, sch)
 			if len(want) != rows {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -16,10 +17,11 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/schema"
 )
 
-// byteArrayColumn reads one top-level STRING/BINARY column of a Parquet
+// pageColumn reads one top-level STRING/BINARY column of a Parquet
 // file's kept row groups page by page, instead of through pqarrow's
 // record reader, which copies every value out of the column chunk's
-// dictionary into a builder. Here a chunk's dictionary page becomes one
+// dictionary into a builder (fixed-width numeric columns too, gathered
+// from their dictionary: parquet_fixed.go). Here a chunk's dictionary page becomes one
 // Arrow array, and a run of rows from its dictionary-encoded pages is
 // just their indices: the reader hands them over as an Arrow dictionary
 // array sharing that one dictionary (DictReader), or gathers the values
@@ -30,13 +32,14 @@ import (
 // values and RLE levels, with no repetition and at most one definition
 // level, are read this way (byteArrayEligible); the others stay with
 // pqarrow.
-type byteArrayColumn struct {
+type pageColumn struct {
 	pf     *file.Reader
 	col    int   // leaf index in the file
 	groups []int // kept row groups, in order
 	gi     int   // next group to open
 	typ    arrow.DataType
 	maxDef int16
+	width  int // bytes of a fixed-width value; 0 for STRING/BINARY
 
 	pages file.PageReader
 	dict  *chunkDict // current chunk's dictionary, nil before its page
@@ -54,7 +57,8 @@ type byteArrayColumn struct {
 // chunkDict is one column chunk's dictionary: offsets and bytes as an
 // Arrow STRING/BINARY array, shared by every batch of the chunk.
 type chunkDict struct {
-	offsets []int32
+	n       int     // entries
+	offsets []int32 // nil for fixed-width values
 	data    []byte
 	arr     arrow.Array
 }
@@ -62,7 +66,7 @@ type chunkDict struct {
 func (d *chunkDict) value(i int32) []byte { return d.data[d.offsets[i]:d.offsets[i+1]] }
 
 // byteArrayEligible reports whether leaf col of every kept row group can
-// be read by byteArrayColumn as type t.
+// be read by pageColumn as type t.
 func byteArrayEligible(md *metadata.FileMetaData, col int, groups []int, t arrow.DataType) bool {
 	if t.ID() != arrow.STRING && t.ID() != arrow.BINARY {
 		return false
@@ -76,6 +80,12 @@ func byteArrayEligible(md *metadata.FileMetaData, col int, groups []int, t arrow
 			return false
 		}
 	}
+	return chunksReadable(md, col, groups)
+}
+
+// chunksReadable reports whether every kept chunk of leaf col uses only
+// the encodings pageColumn decodes, unencrypted.
+func chunksReadable(md *metadata.FileMetaData, col int, groups []int) bool {
 	for _, g := range groups {
 		cc, err := md.RowGroup(g).ColumnChunk(col)
 		if err != nil || cc.CryptoMetadata() != nil {
@@ -92,8 +102,8 @@ func byteArrayEligible(md *metadata.FileMetaData, col int, groups []int, t arrow
 	return true
 }
 
-func newByteArrayColumn(pf *file.Reader, col int, groups []int, t arrow.DataType) *byteArrayColumn {
-	return &byteArrayColumn{pf: pf, col: col, groups: groups, typ: t, maxDef: pf.MetaData().Schema.Column(col).MaxDefinitionLevel()}
+func newPageColumn(pf *file.Reader, col int, groups []int, t arrow.DataType, width int) *pageColumn {
+	return &pageColumn{pf: pf, col: col, groups: groups, typ: t, width: width, maxDef: pf.MetaData().Schema.Column(col).MaxDefinitionLevel()}
 }
 
 // byteArrayRun is n rows of the column: dictionary indices into dict
@@ -147,7 +157,7 @@ func (r *byteArrayRun) toPlain() {
 }
 
 // read returns the next n rows; fewer only when the row groups end.
-func (c *byteArrayColumn) read(n int) (*byteArrayRun, error) {
+func (c *pageColumn) read(n int) (*byteArrayRun, error) {
 	r := &byteArrayRun{size: n}
 	first := true
 	for r.n < n {
@@ -183,7 +193,7 @@ func (c *byteArrayColumn) read(n int) (*byteArrayRun, error) {
 }
 
 // readRows appends m rows of the current page to r.
-func (c *byteArrayColumn) readRows(r *byteArrayRun, m int) error {
+func (c *pageColumn) readRows(r *byteArrayRun, m int) error {
 	values := m
 	var defs []int32
 	if c.hasDefs {
@@ -208,7 +218,7 @@ func (c *byteArrayColumn) readRows(r *byteArrayRun, m int) error {
 		if err != nil || got < values {
 			return c.corrupt("dictionary indices", err)
 		}
-		dn := int32(len(c.dict.offsets) - 1)
+		dn := int32(c.dict.n)
 		for _, k := range idx {
 			if uint32(k) >= uint32(dn) {
 				return c.corrupt(fmt.Sprintf("dictionary index %d of %d", k, dn), nil)
@@ -279,18 +289,18 @@ func grow(buf *[]int32, n int) []int32 {
 	return (*buf)[:n]
 }
 
-func (c *byteArrayColumn) corrupt(what string, err error) error {
+func (c *pageColumn) corrupt(what string, err error) error {
 	if err != nil {
 		return fmt.Errorf("column %s: %s: %w", c.name(), what, err)
 	}
 	return fmt.Errorf("column %s: corrupt %s", c.name(), what)
 }
 
-func (c *byteArrayColumn) name() string { return c.pf.MetaData().Schema.Column(c.col).Path() }
+func (c *pageColumn) name() string { return c.pf.MetaData().Schema.Column(c.col).Path() }
 
 // nextPage moves to the next data page, opening the next row group's
 // chunk at the end of one; false when every kept group is read.
-func (c *byteArrayColumn) nextPage() (bool, error) {
+func (c *pageColumn) nextPage() (bool, error) {
 	for {
 		if c.pages == nil {
 			if c.gi >= len(c.groups) {
@@ -349,7 +359,7 @@ func (c *byteArrayColumn) nextPage() (bool, error) {
 }
 
 // startPage sets up the decoders of a data page of n levels.
-func (c *byteArrayColumn) startPage(n int, defs, values []byte, enc parquet.Encoding) error {
+func (c *pageColumn) startPage(n int, defs, values []byte, enc parquet.Encoding) error {
 	c.hasDefs = c.maxDef > 0
 	if c.hasDefs {
 		d, err := newRLEDecoder(defs, bits.Len(uint(c.maxDef)))
@@ -381,7 +391,7 @@ func (c *byteArrayColumn) startPage(n int, defs, values []byte, enc parquet.Enco
 }
 
 // readDict copies a PLAIN dictionary page into the chunk's dictionary.
-func (c *byteArrayColumn) readDict(p *file.DictionaryPage) error {
+func (c *pageColumn) readDict(p *file.DictionaryPage) error {
 	if e := parquet.Encoding(p.Encoding()); e != parquet.Encodings.Plain && e != parquet.Encodings.PlainDict {
 		return fmt.Errorf("column %s: unsupported dictionary encoding %s", c.name(), e)
 	}
@@ -390,10 +400,17 @@ func (c *byteArrayColumn) readDict(p *file.DictionaryPage) error {
 	}
 	data := p.Data()
 	n := int(p.NumValues())
+	if c.width > 0 {
+		if n < 0 || n > len(data)/c.width {
+			return c.corrupt("dictionary page", nil)
+		}
+		c.dict = &chunkDict{n: n, data: slices.Clone(data[:n*c.width])}
+		return nil
+	}
 	if n < 0 || n > len(data)/4 {
 		return c.corrupt("dictionary page", nil)
 	}
-	d := &chunkDict{offsets: make([]int32, 1, n+1), data: make([]byte, 0, len(data)-4*n)}
+	d := &chunkDict{n: n, offsets: make([]int32, 1, n+1), data: make([]byte, 0, len(data)-4*n)}
 	for i := 0; i < n; i++ {
 		if len(data) < 4 {
 			return c.corrupt("dictionary page", nil)
@@ -448,7 +465,7 @@ func (r *byteArrayRun) dictArray(t arrow.DataType) (arrow.Array, bool) {
 	return array.NewDictionaryArray(&arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: t}, ia, r.dict.arr), true
 }
 
-func (c *byteArrayColumn) close() {
+func (c *pageColumn) close() {
 	if c.pages != nil {
 		c.pages.Close()
 		c.pages = nil

@@ -232,3 +232,14 @@ type StopSignal interface {
 	RequestStop(ctx context.Context) error
 	StopWatch(ctx context.Context) (<-chan struct{}, error)
 }
+
+// DictReader is an optional ability of a RecordReader: NextDict is Next
+// except that a STRING or BINARY column may come as an Arrow dictionary
+// array (int32 indices) of that type, which the batch's schema shows;
+// consecutive batches may share one dictionary array (a Parquet column
+// chunk's), so a consumer can do its per-value work once per dictionary
+// entry. Only a caller that handles dictionary columns calls NextDict.
+type DictReader interface {
+	RecordReader
+	NextDict(ctx context.Context) (arrow.RecordBatch, error)
+}

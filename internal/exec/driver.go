@@ -388,7 +388,7 @@ func (d *driver) worker(ctx context.Context, sc *Scan, feeds []splitFeed, next <
 		if err == nil && merger != nil {
 			err = d.readSplitFolded(ctx, sc, idx, local, merger, f.ch)
 		} else if err == nil {
-			err = d.readSplit(ctx, sc, sc.Splits[idx], local, feedEmit(f.ch))
+			err = d.readSplit(ctx, sc, sc.Splits[idx], local, false, feedEmit(f.ch))
 		}
 		if err != nil {
 			select {
@@ -416,7 +416,11 @@ func feedEmit(ch chan item) func(context.Context, arrow.RecordBatch) error {
 
 // readSplit reads one split through the worker's local chain and hands
 // each non-empty batch to emit, which retains what it keeps.
-func (d *driver) readSplit(ctx context.Context, sc *Scan, split connector.Split, local *chain, emit func(context.Context, arrow.RecordBatch) error) error {
+//
+// With dict (and no scan operators) batches are read through
+// connector.DictReader where the reader has it: emit must take
+// dictionary columns (see DictionaryPartials).
+func (d *driver) readSplit(ctx context.Context, sc *Scan, split connector.Split, local *chain, dict bool, emit func(context.Context, arrow.RecordBatch) error) error {
 	id := split.ID()
 	if d.obs != nil {
 		d.obs.SplitStarted(id, split.Size())
@@ -454,6 +458,10 @@ func (d *driver) readSplit(ctx context.Context, sc *Scan, split connector.Split,
 		}
 		entry = local.step(0)
 	}
+	next := r.Next
+	if dr, ok := r.(connector.DictReader); ok && dict && local == nil {
+		next = dr.NextDict
+	}
 	for {
 		// Decoders need not watch ctx: a cancelled epoch stops here, at
 		// most one batch later, even when the scan's own operators filter
@@ -461,7 +469,7 @@ func (d *driver) readSplit(ctx context.Context, sc *Scan, split connector.Split,
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		b, err := r.Next(ctx)
+		b, err := next(ctx)
 		if err == io.EOF {
 			break
 		}

@@ -41,6 +41,13 @@ func (c *chain) inOrderEntry(sc *Scan) InOrderPartials {
 	return c.ops[0].(InOrderPartials)
 }
 
+// takesDictionaries reports whether m's partials take dictionary
+// columns (DictionaryPartials).
+func takesDictionaries(m Partials) bool {
+	dp, ok := m.(DictionaryPartials)
+	return ok && dp.PartialsTakeDictionaries()
+}
+
 // readSplitFolded reads split idx and folds its batches into partials
 // handed over on ch in order. When groups barely repeat (see
 // partialWorthIt) the rest of the split goes over as batches with their
@@ -77,8 +84,11 @@ func (d *driver) readSplitFolded(ctx context.Context, sc *Scan, idx int, local *
 		pos := Pos(int64(idx)<<PosSplitShift + row)
 		row += b.NumRows()
 		if !fold {
-			b.Retain()
-			return send(ctx, item{batch: b, pos: pos})
+			pb, err := plainBatch(b, -1)
+			if err != nil {
+				return err
+			}
+			return send(ctx, item{batch: pb, pos: pos})
 		}
 		if part == nil {
 			p, err := merger.NewPartial()
@@ -96,7 +106,7 @@ func (d *driver) readSplitFolded(ctx context.Context, sc *Scan, idx int, local *
 		}
 		return nil
 	}
-	if err := d.readSplit(ctx, sc, sc.Splits[idx], local, emit); err != nil {
+	if err := d.readSplit(ctx, sc, sc.Splits[idx], local, takesDictionaries(merger), emit); err != nil {
 		return err
 	}
 	if part != nil {

@@ -192,11 +192,17 @@ func (d *driver) unorderedWorker(ctx context.Context, sc *Scan, next *atomic.Int
 				}
 				return nil
 			}
-			size := rowBytes(b)
-			if err := gate.acquire(ctx, size); err != nil {
+			// Retained: a plain copy when the split reads dictionaries
+			// for partials that have stopped.
+			b, err := plainBatch(b, -1)
+			if err != nil {
 				return err
 			}
-			b.Retain()
+			size := rowBytes(b)
+			if err := gate.acquire(ctx, size); err != nil {
+				b.Release()
+				return err
+			}
 			it := posItem{batch: b, pos: Pos(int64(idx)<<PosSplitShift + row), size: size, split: idx}
 			select {
 			case items <- it:
@@ -210,7 +216,7 @@ func (d *driver) unorderedWorker(ctx context.Context, sc *Scan, next *atomic.Int
 		}
 		err := localErr
 		if err == nil {
-			err = d.readSplit(ctx, sc, sc.Splits[idx], local, emit)
+			err = d.readSplit(ctx, sc, sc.Splits[idx], local, merger != nil && takesDictionaries(merger), emit)
 		}
 		if err != nil {
 			select {

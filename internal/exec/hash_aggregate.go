@@ -33,6 +33,10 @@ type HashAggregate struct {
 
 	ids   []uint32
 	fresh []int
+	// dictKey is the input column of the single STRING/BINARY key when
+	// the key is that bare column and no aggregate reads it, else -1:
+	// then the column may come as a dictionary array (DictionaryPartials).
+	dictKey int
 	// enc, when set, is a key encoder shared with other aggregates that
 	// never run at the same time (see keyTable.shared).
 	enc *keyEncoder
@@ -80,7 +84,7 @@ func NewHashAggregate(groupBy []expr.Expr, names []string, aggs []*expr.Aggregat
 		}
 		fields = append(fields, arrow.Field{Name: name, Type: a.Type(), Nullable: true})
 	}
-	h := &HashAggregate{groupBy: groupBy, aggs: aggs, schema: arrow.NewSchema(fields, nil)}
+	h := &HashAggregate{groupBy: groupBy, aggs: aggs, schema: arrow.NewSchema(fields, nil), dictKey: dictKeyColumn(groupBy, aggs)}
 	h.Reset()
 	return h, nil
 }
@@ -130,9 +134,20 @@ func (h *HashAggregate) process(ctx context.Context, batch arrow.RecordBatch, po
 	if n == 0 {
 		return nil
 	}
-	keyCols, err := evalAll(ctx, h.groupBy, batch)
-	if err != nil {
-		return fmt.Errorf("hash aggregate: grouping: %w", err)
+	var keyCols []arrow.Array
+	if hasDictionaries(batch) {
+		plain, key, err := h.splitDictionaries(batch)
+		if err != nil {
+			return fmt.Errorf("hash aggregate: %w", err)
+		}
+		defer plain.Release()
+		batch, keyCols = plain, key
+	}
+	if keyCols == nil {
+		var err error
+		if keyCols, err = evalAll(ctx, h.groupBy, batch); err != nil {
+			return fmt.Errorf("hash aggregate: grouping: %w", err)
+		}
 	}
 	defer releaseAll(keyCols)
 	if cap(h.ids) < n {
@@ -173,12 +188,28 @@ func (h *HashAggregate) keepKeys(ctx context.Context, cols []arrow.Array, rows [
 	if len(rows) == n {
 		// Every row is a new group (rows is 0..n-1): keep the columns.
 		for c, col := range cols {
+			if d, ok := col.(*array.Dictionary); ok {
+				v, err := dictValues(d, nil)
+				if err != nil {
+					return err
+				}
+				h.keys[c] = append(h.keys[c], v)
+				continue
+			}
 			col.Retain()
 			h.keys[c] = append(h.keys[c], col)
 		}
 		return nil
 	}
 	for c, col := range cols {
+		if d, ok := col.(*array.Dictionary); ok {
+			v, err := dictValues(d, rows)
+			if err != nil {
+				return err
+			}
+			h.keys[c] = append(h.keys[c], v)
+			continue
+		}
 		taken, err := gather(ctx, col, rows)
 		if err != nil {
 			return err

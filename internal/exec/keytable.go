@@ -23,6 +23,7 @@ type keyTable struct {
 	ints   map[int64]uint32
 	strs   map[string]uint32
 	sk     *stringKeyTable // keyString
+	memo   dictMemo        // keyString given dictionary arrays
 	nullID int64           // id of the all-NULL single key, -1 when unseen
 	n      uint32
 
@@ -167,8 +168,17 @@ func ptrSlice[T ~int64](s []T) *[]T { return &s }
 // assign writes the id of each row's key into ids (len rows), adding
 // unseen keys. It returns the rows that introduced a new key, in order:
 // the caller copies their key values out.
+//
+// A single STRING/BINARY key may be a dictionary array (see
+// dictMemo); other key shapes take dictionary columns decoded.
 func (t *keyTable) assign(cols []arrow.Array, rows int, ids []uint32, fresh []int) []int {
 	fresh = fresh[:0]
+	if t.mode != keyString {
+		var made bool
+		if cols, made = plainKeys(cols); made {
+			defer releaseAll(cols)
+		}
+	}
 	switch t.mode {
 	case keyNone:
 		for i := range ids[:rows] {
@@ -203,6 +213,15 @@ func (t *keyTable) assign(cols []arrow.Array, rows int, ids []uint32, fresh []in
 		}
 	case keyString:
 		col := cols[0]
+		if d, ok := col.(*array.Dictionary); ok {
+			if f, ok := t.assignDict(d, rows, ids, fresh); ok {
+				return f
+			}
+			if v, err := dictValues(d, nil); err == nil {
+				defer v.Release()
+				col = v
+			}
+		}
 		hasNulls := col.NullN() > 0
 		get := stringGetter(col)
 		sa, _ := col.(*array.String)
@@ -249,6 +268,10 @@ func (t *keyTable) assign(cols []arrow.Array, rows int, ids []uint32, fresh []in
 // lookup writes each row's id into ids, or -1 when the key is absent or
 // any key column is NULL (join semantics: NULL never matches).
 func (t *keyTable) lookup(cols []arrow.Array, rows int, ids []int32) {
+	var made bool
+	if cols, made = plainKeys(cols); made {
+		defer releaseAll(cols)
+	}
 	switch t.mode {
 	case keyNone:
 		for i := range ids[:rows] {
@@ -495,6 +518,11 @@ func normFloat(f float64) uint64 {
 func (t *keyTable) forget(cols []arrow.Array, rows int, fresh []int, before int) {
 	if len(fresh) == 0 {
 		return
+	}
+	t.memo.reset()
+	var made bool
+	if cols, made = plainKeys(cols); made {
+		defer releaseAll(cols)
 	}
 	switch t.mode {
 	case keyInt:

@@ -67,7 +67,10 @@ type parquetReader struct {
 	rr     pqarrow.RecordReader
 
 	// srcCol[i] is output column i's index in rr's batches, or -1.
-	srcCol                      []int
+	srcCol []int
+	// own[i] reads output column i itself (a STRING/BINARY column, see
+	// pageColumn), or is nil.
+	own                         []*pageColumn
 	fileIdx, rowIdx, corruptIdx int
 
 	// groups are the kept row groups as (first row in file, rows), so
@@ -151,8 +154,9 @@ func newParquetReader(ctx context.Context, f File, sch *arrow.Schema, opts Optio
 		r.done = true
 		return r, nil
 	}
+	leaves = r.takePageColumns(sch, fileFields, picked, keep, leaves)
 	if len(leaves) == 0 {
-		r.noLeaf = true
+		r.noLeaf = r.own == nil
 		return r, nil
 	}
 	rr, err := fr.GetRecordReader(ctx, leaves, keep)
@@ -163,7 +167,7 @@ func newParquetReader(ctx context.Context, f File, sch *arrow.Schema, opts Optio
 	// GetRecordReader orders fields by file position; map ours onto it.
 	rs := rr.Schema()
 	for i, s := range r.srcCol {
-		if s < 0 {
+		if s < 0 || r.own != nil && r.own[i] != nil {
 			continue
 		}
 		name := fileFields[picked[s]].Field.Name
@@ -177,6 +181,41 @@ func newParquetReader(ctx context.Context, f File, sch *arrow.Schema, opts Optio
 	}
 	r.rr = rr
 	return r, nil
+}
+
+// takePageColumns picks the output columns pageColumn reads and
+// returns the leaves left for pqarrow.
+func (r *parquetReader) takePageColumns(sch *arrow.Schema, fileFields []pqarrow.SchemaField, picked, keep, leaves []int) []int {
+	md := r.pf.MetaData()
+	taken := map[int]bool{}
+	for i, fl := range sch.Fields() {
+		if r.srcCol[i] < 0 {
+			continue
+		}
+		f := &fileFields[picked[r.srcCol[i]]]
+		if !f.IsLeaf() || !arrow.TypeEqual(f.Field.Type, fl.Type) {
+			continue
+		}
+		width := fixedWidth(md, f.ColIndex, keep, fl.Type)
+		if width == 0 && !byteArrayEligible(md, f.ColIndex, keep, fl.Type) {
+			continue
+		}
+		if r.own == nil {
+			r.own = make([]*pageColumn, sch.NumFields())
+		}
+		r.own[i] = newPageColumn(r.pf, f.ColIndex, keep, fl.Type, width)
+		taken[f.ColIndex] = true
+	}
+	if len(taken) == 0 {
+		return leaves
+	}
+	rest := leaves[:0:0]
+	for _, l := range leaves {
+		if !taken[l] {
+			rest = append(rest, l)
+		}
+	}
+	return rest
 }
 
 // inPart reports whether a row group's first byte lies in the part.
@@ -316,6 +355,20 @@ func statValues(ts metadata.TypedStatistics, lt schema.LogicalType) (min, max an
 // Next returns the next batch of the projected columns, cast to the
 // requested types, or io.EOF.
 func (r *parquetReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	return r.next(ctx, false)
+}
+
+// NextDict is Next, except that a STRING/BINARY column whose rows all
+// come from one column chunk's dictionary pages is an Arrow dictionary
+// array (int32 indices) over that chunk's dictionary, the same array for
+// every batch of the chunk; the batch's schema says which columns are.
+func (r *parquetReader) NextDict(ctx context.Context) (arrow.RecordBatch, error) {
+	return r.next(ctx, true)
+}
+
+var _ DictReader = (*parquetReader)(nil)
+
+func (r *parquetReader) next(ctx context.Context, dict bool) (arrow.RecordBatch, error) {
 	if r.done {
 		return nil, io.EOF
 	}
@@ -324,7 +377,7 @@ func (r *parquetReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	}
 	var src arrow.RecordBatch
 	var n int64
-	if r.noLeaf {
+	if r.noLeaf || r.rr == nil {
 		total := int64(0)
 		for _, g := range r.groups {
 			total += g.n
@@ -353,10 +406,38 @@ func (r *parquetReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			}
 		}
 	}
+	var dictFields []arrow.Field
 	for i, fl := range r.schema.Fields() {
 		var col arrow.Array
 		var err error
 		switch {
+		case r.own != nil && r.own[i] != nil && r.own[i].width > 0:
+			col, err = r.own[i].readFixed(int(n))
+			if err != nil {
+				release()
+				return nil, fmt.Errorf("reading %s: column %s: %w", r.file.Name, fl.Name, err)
+			}
+		case r.own != nil && r.own[i] != nil:
+			run, rerr := r.own[i].read(int(n))
+			if rerr == nil && int64(run.n) != n {
+				rerr = errShortColumn
+			}
+			if rerr != nil {
+				release()
+				return nil, fmt.Errorf("reading %s: column %s: %w", r.file.Name, fl.Name, rerr)
+			}
+			var ok bool
+			if dict {
+				col, ok = run.dictArray(fl.Type)
+			}
+			if ok {
+				if dictFields == nil {
+					dictFields = r.schema.Fields()
+				}
+				dictFields[i].Type = col.DataType()
+			} else {
+				col = run.plainArray(fl.Type)
+			}
 		case i == r.fileIdx:
 			col = constString(r.file.Name, n, fl.Type)
 		case i == r.rowIdx:
@@ -374,7 +455,12 @@ func (r *parquetReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	}
 	r.pos += n
 	r.rows += n
-	rec := array.NewRecordBatch(r.schema, cols, n)
+	sch := r.schema
+	if dictFields != nil {
+		md := r.schema.Metadata()
+		sch = arrow.NewSchema(dictFields, &md)
+	}
+	rec := array.NewRecordBatch(sch, cols, n)
 	release()
 	return rec, nil
 }
@@ -440,6 +526,11 @@ func (r *parquetReader) Stats() ReadStats {
 }
 
 func (r *parquetReader) Close() error {
+	for _, c := range r.own {
+		if c != nil {
+			c.close()
+		}
+	}
 	if r.rr != nil {
 		r.rr.Release()
 		r.rr = nil

@@ -408,3 +408,14 @@ func (l *lineReader) next() (line []byte, n int64, err error) {
 		return s, l.line, nil
 	}
 }
+
+// DictReader is an optional ability of a Reader: NextDict is Next except
+// that a STRING or BINARY column may come as an Arrow dictionary array
+// (int32 indices) of that type, the batch's schema saying which; batches
+// of one stretch of the file (a Parquet column chunk) share one
+// dictionary array, so a consumer can work per distinct value once per
+// dictionary. Callers that cannot take dictionaries call Next.
+type DictReader interface {
+	Reader
+	NextDict(ctx context.Context) (arrow.RecordBatch, error)
+}

@@ -523,7 +523,25 @@ type reader struct {
 }
 
 func (r *reader) Next(ctx context.Context) (arrow.RecordBatch, error) {
-	b, err := r.fr.Next(ctx)
+	return r.next(ctx, false)
+}
+
+var _ connector.DictReader = (*reader)(nil)
+
+// NextDict is Next with the decoder's dictionary columns passed through
+// (format.DictReader); a decoder without them just gives Next's batches.
+func (r *reader) NextDict(ctx context.Context) (arrow.RecordBatch, error) {
+	return r.next(ctx, true)
+}
+
+func (r *reader) next(ctx context.Context, dict bool) (arrow.RecordBatch, error) {
+	var b arrow.RecordBatch
+	var err error
+	if dr, ok := r.fr.(format.DictReader); ok && dict {
+		b, err = dr.NextDict(ctx)
+	} else {
+		b, err = r.fr.Next(ctx)
+	}
 	if err != nil {
 		if err == io.EOF {
 			return nil, io.EOF
@@ -540,9 +558,19 @@ func (r *reader) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			}
 		}
 	}()
+	var dictFields []arrow.Field
 	for i, p := range r.plan {
 		if p >= 0 {
 			f := r.out.Field(i)
+			if dt, ok := b.Column(p).DataType().(*arrow.DictionaryType); ok && dict && arrow.TypeEqual(dt.ValueType, f.Type) {
+				if dictFields == nil {
+					dictFields = r.out.Fields()
+				}
+				dictFields[i].Type = dt
+				cols[i] = b.Column(p)
+				cols[i].Retain()
+				continue
+			}
 			if cols[i], err = conform(ctx, b.Column(p), f.Type, f.Name); err != nil {
 				return nil, fmt.Errorf("reading %s: %w", r.name, err)
 			}
@@ -555,7 +583,12 @@ func (r *reader) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		}
 		cols[i] = c
 	}
-	return array.NewRecordBatch(r.out, cols, int64(n)), nil
+	out := r.out
+	if dictFields != nil {
+		md := r.out.Metadata()
+		out = arrow.NewSchema(dictFields, &md)
+	}
+	return array.NewRecordBatch(out, cols, int64(n)), nil
 }
 
 // Close closes the decoder and records the row groups it skipped.

@@ -23,8 +23,9 @@ type Stats struct {
 	Requests     int64 // bulk requests sent, retries included
 	// Refused counts documents the cluster turned away with 429 (the
 	// whole request or its items), each time; Refusals the responses
-	// that did. Every refused document is sent again.
-	Refused, Refusals int64
+	// that did, RefusedRequests those of them that were HTTP 429 (the
+	// rest refused some items). Every refused document is sent again.
+	Refused, Refusals, RefusedRequests int64
 	// BulkBytes and InFlight are the request size and the requests in
 	// flight the sink has adapted to now (see sizer).
 	BulkBytes, InFlight int
@@ -61,10 +62,10 @@ type bulker struct {
 
 	sz *sizer
 
-	indexed, deadN, retries, requests atomic.Int64
-	refusedDocs, refusals             atomic.Int64
-	tick                              *time.Ticker
-	done                              chan struct{}
+	indexed, deadN, retries, requests  atomic.Int64
+	refusedDocs, refusals, refusedReqs atomic.Int64
+	tick                               *time.Ticker
+	done                               chan struct{}
 }
 
 func newBulker(cl *client, o Options) *bulker {
@@ -287,6 +288,7 @@ func (b *bulker) attempt(path string, part []Doc, body []byte, lastErr *error) (
 		*lastErr = statusErr("bulk", status, resp)
 		b.refusedDocs.Add(int64(len(part)))
 		b.refusals.Add(1)
+		b.refusedReqs.Add(1)
 		b.sz.observe(gen, len(body), true, took)
 		return part, nil
 	case retryable(status):

@@ -146,7 +146,7 @@ func (s *Sink) Stats() Stats {
 	bytes, inflight := s.bulk.sz.state()
 	return Stats{Indexed: s.bulk.indexed.Load(), DeadLettered: s.bulk.deadN.Load(),
 		Retries: s.bulk.retries.Load(), Requests: s.bulk.requests.Load(),
-		Refused: s.bulk.refusedDocs.Load(), Refusals: s.bulk.refusals.Load(),
+		Refused: s.bulk.refusedDocs.Load(), Refusals: s.bulk.refusals.Load(), RefusedRequests: s.bulk.refusedReqs.Load(),
 		BulkBytes: bytes, InFlight: inflight}
 }
 

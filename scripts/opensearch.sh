@@ -12,6 +12,10 @@
 # port. DIR holds its config, data and logs, so stop then start over the
 # same DIR and PORT brings back the same node with the same indices.
 #
+# OPENSEARCH_EXTRA_SETTINGS, lines of YAML, is appended to the node's
+# opensearch.yml (static settings a test needs, such as a tiny write
+# queue).
+#
 # OpenSearch refuses to run as root; when we are root (CI is), the node runs
 # as nobody, so the install lives outside /root and DIR is handed to nobody.
 set -euo pipefail
@@ -117,6 +121,9 @@ path.logs: $dir/logs
 action.auto_create_index: true
 cluster.routing.allocation.disk.threshold_enabled: false
 EOF
+	if [ -n "${OPENSEARCH_EXTRA_SETTINGS:-}" ]; then
+		printf '%s\n' "$OPENSEARCH_EXTRA_SETTINGS" >>"$dir/config/opensearch.yml"
+	fi
 	if [ "$(id -u)" = 0 ]; then
 		chown -R 65534:65534 "$dir"
 		chmod a+rx "$dir"

@@ -32,9 +32,11 @@ func benchBatches() []arrow.RecordBatch {
 // BenchmarkIndexing compares documents per second into the real node:
 // sluice's sink from Arrow batches (encoding included) against a minimal
 // bulk loader that sends pre-encoded bodies of the same documents with
-// the same request size and concurrency (the ceiling for this node). The
-// node's JIT warms up over the first loads, so the two alternate, four
-// rounds each, and the best round of each counts.
+// the same request size and concurrency (the ceiling for this node).
+// "bytes" is the sink again with its default sizing (requests of
+// bulk_max_bytes, adapted; no document count). The node's JIT warms up
+// over the first loads, so the loaders alternate, four rounds each, and
+// the best round of each counts.
 func BenchmarkIndexing(b *testing.B) {
 	if node == nil {
 		integration.Unavailable(b, "OPENSEARCH UNAVAILABLE")
@@ -48,11 +50,13 @@ func BenchmarkIndexing(b *testing.B) {
 	}
 	run := 0
 	for i := 0; i < b.N; i++ {
-		var best, cpu [2]time.Duration
+		var best, cpu [3]time.Duration
+		fixed := map[string]string{"bulk_max_actions": "1000", "bulk_concurrent_requests": "2"}
 		for round := 0; round < 4; round++ {
 			for k, load := range []func(int) time.Duration{
 				func(r int) time.Duration { return loadMinimal(b, docs, r) },
-				func(r int) time.Duration { return loadSluice(b, batches, r) },
+				func(r int) time.Duration { return loadSluice(b, batches, r, fixed) },
+				func(r int) time.Duration { return loadSluice(b, batches, r, nil) },
 			} {
 				run++
 				c0 := processCPU()
@@ -66,23 +70,28 @@ func BenchmarkIndexing(b *testing.B) {
 				}
 			}
 		}
-		minimal, sluice := benchDocs/best[0].Seconds(), benchDocs/best[1].Seconds()
+		minimal, sluice, bytes := benchDocs/best[0].Seconds(), benchDocs/best[1].Seconds(), benchDocs/best[2].Seconds()
 		b.ReportMetric(minimal, "minimal-docs/s")
 		b.ReportMetric(sluice, "sluice-docs/s")
 		b.ReportMetric(sluice/minimal, "ratio")
+		b.ReportMetric(bytes, "bytes-docs/s")
+		b.ReportMetric(bytes/minimal, "bytes-ratio")
 		// The loaders' own CPU (this process; the node is another), least
 		// of the four loads: what a loader takes from the cores the node
 		// indexes on, and the figure a loaded machine disturbs least.
 		b.ReportMetric(float64(cpu[0].Microseconds())/benchDocs, "minimal-cpu-us/doc")
 		b.ReportMetric(float64(cpu[1].Microseconds())/benchDocs, "sluice-cpu-us/doc")
+		b.ReportMetric(float64(cpu[2].Microseconds())/benchDocs, "bytes-cpu-us/doc")
 	}
 }
 
-func loadSluice(b *testing.B, batches []arrow.RecordBatch, run int) time.Duration {
+func loadSluice(b *testing.B, batches []arrow.RecordBatch, run int, extra map[string]string) time.Duration {
 	ctx := context.Background()
 	spec := connector.TableSpec{Name: "bench", Schema: conformance.SearchSchema, Options: map[string]string{
-		"endpoint": node.URL, "index": fmt.Sprintf("bench-sluice-%d", run), "text_fields": "msg",
-		"bulk_max_actions": "1000", "bulk_concurrent_requests": "2"}}
+		"endpoint": node.URL, "index": fmt.Sprintf("bench-sluice-%d", run), "text_fields": "msg"}}
+	for k, v := range extra {
+		spec.Options[k] = v
+	}
 	start := time.Now()
 	s, err := opensearch.NewSink(ctx, spec, connector.SinkOptions{})
 	if err != nil {

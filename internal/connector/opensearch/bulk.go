@@ -21,10 +21,20 @@ type Stats struct {
 	DeadLettered int64 // documents rejected for good
 	Retries      int64 // bulk requests (or parts) sent again
 	Requests     int64 // bulk requests sent, retries included
+	// Refused counts documents the cluster turned away with 429 (the
+	// whole request or its items), each time; Refusals the responses
+	// that did, RefusedRequests those of them that were HTTP 429 (the
+	// rest refused some items). Every refused document is sent again.
+	Refused, Refusals, RefusedRequests int64
+	// BulkBytes and InFlight are the request size and the requests in
+	// flight the sink has adapted to now (see sizer).
+	BulkBytes, InFlight int
 }
 
-// bulker batches documents into _bulk requests, keeps at most
-// Concurrency of them in flight and as many more encoded and queued (a
+// bulker batches documents into _bulk requests of the sizer's current
+// byte size (at most BulkActions documents), keeps at most the sizer's
+// limit of them in flight (Concurrency at most) and Concurrency more
+// encoded and queued (a
 // full pipeline blocks add: that is the backpressure on the reader), and
 // retries what the cluster could not take yet. The request body is
 // encoded by add's caller, so a worker that gets an answer sends the next
@@ -50,15 +60,18 @@ type bulker struct {
 	firstErr error
 	dead     [][]byte // dead-letter lines since the last takeDead
 
-	indexed, deadN, retries, requests atomic.Int64
-	tick                              *time.Ticker
-	done                              chan struct{}
+	sz *sizer
+
+	indexed, deadN, retries, requests  atomic.Int64
+	refusedDocs, refusals, refusedReqs atomic.Int64
+	tick                               *time.Ticker
+	done                               chan struct{}
 }
 
 func newBulker(cl *client, o Options) *bulker {
 	ctx, cancel := context.WithCancel(context.Background())
 	b := &bulker{cl: cl, o: o, ctx: ctx, cancel: cancel, reqs: make(chan bulkReq, o.Concurrency),
-		last: time.Now(), done: make(chan struct{})}
+		last: time.Now(), done: make(chan struct{}), sz: newSizer(o.BulkBytes, o.Concurrency, slowResponse)}
 	for i := 0; i < o.Concurrency; i++ {
 		b.workers.Add(1)
 		go b.worker()
@@ -73,9 +86,9 @@ func (b *bulker) add(ctx context.Context, docs []Doc) error {
 	for _, d := range docs {
 		b.mu.Lock()
 		b.cur = append(b.cur, d)
-		b.curBytes += len(d.Source) + len(d.ID) + len(d.Index) + 64
+		b.curBytes += docBytes(&d)
 		var full []Doc
-		if len(b.cur) >= b.o.BulkActions || b.curBytes >= b.o.BulkBytes {
+		if len(b.cur) >= b.o.BulkActions || b.curBytes >= b.sz.size() {
 			full = b.take()
 		}
 		b.mu.Unlock()
@@ -195,90 +208,155 @@ func retryable(status int) bool {
 		status == http.StatusServiceUnavailable || status == http.StatusGatewayTimeout
 }
 
-// send writes docs with retries: the whole request on network errors and
-// retryable statuses, only the refused items on partial failures, until
-// RetryTime has passed since the first attempt. body is docs encoded.
+// send writes docs, whose encoding first is, and what the cluster
+// refuses for now again, split to the sizer's current request size:
+// after a network error or a retryable status the whole part, after a
+// partial failure only the refused items (they keep their ids, so a
+// document is indexed once however often it is sent). Every attempt
+// takes a slot in flight from the sizer and tells it how the cluster
+// answered. It gives up when RetryTime passes without a document
+// accepted.
 func (b *bulker) send(docs []Doc, first []byte) error {
-	start := time.Now()
 	path := "/_bulk"
 	if b.o.Refresh != "" && b.o.Refresh != "false" {
 		path += "?refresh=" + b.o.Refresh
 	}
-	var body bytes.Buffer
+	var buf bytes.Buffer
 	var lastErr error
-	for attempt := 0; len(docs) > 0; attempt++ {
-		if attempt > 0 {
-			b.retries.Add(1)
-			if time.Since(start) >= b.o.RetryTime {
-				return fmt.Errorf("bulk indexing: giving up after %s with %d documents not indexed: %w", b.o.RetryTime, len(docs), lastErr)
-			}
-			if err := sleep(b.ctx, backoff(b.o.RetryBase, attempt, b.o.RetryTime-time.Since(start))); err != nil {
-				return fmt.Errorf("bulk indexing: %w", err)
-			}
+	since := time.Now() // the last progress
+	attempt := 0        // failed attempts since the last clean one
+	body, n := first, len(docs)
+	for len(docs) > 0 {
+		if body != nil && n > 1 && len(body) > 2*b.sz.size() {
+			body = nil // queued before the sizer shrank: split it
 		}
-		payload := first
-		if attempt > 0 {
-			body.Reset()
-			b.encode(&body, docs)
-			payload = body.Bytes()
+		if body == nil {
+			n = b.fit(docs)
+			buf.Reset()
+			b.encode(&buf, docs[:n])
+			body = buf.Bytes()
 		}
-		b.requests.Add(1)
-		status, resp, err := b.cl.do(b.ctx, http.MethodPost, path, payload)
-		if err != nil {
-			if b.ctx.Err() != nil {
-				return fmt.Errorf("bulk indexing: %w", b.ctx.Err())
-			}
-			lastErr = err
-			continue
-		}
-		if retryable(status) {
-			lastErr = statusErr("bulk", status, resp)
-			continue
-		}
-		if status >= 300 {
-			return statusErr("bulk indexing", status, resp)
-		}
-		next, err := b.items(docs, resp)
+		part := docs[:n]
+		again, err := b.attempt(path, part, body, &lastErr)
 		if err != nil {
 			return err
 		}
-		if len(next) > 0 {
-			lastErr = fmt.Errorf("%d documents refused for now (e.g. HTTP 429)", len(next))
+		if len(again) < len(part) {
+			since = time.Now()
 		}
-		docs = next
+		docs = append(again, docs[n:]...)
+		body = nil
+		if len(again) == 0 {
+			attempt = 0
+			continue
+		}
+		attempt++
+		b.retries.Add(1)
+		if time.Since(since) >= b.o.RetryTime {
+			return fmt.Errorf("bulk indexing: giving up after %s without progress with %d documents not indexed: %w", b.o.RetryTime, len(docs), lastErr)
+		}
+		if err := sleep(b.ctx, backoff(b.o.RetryBase, attempt, b.o.RetryTime-time.Since(since))); err != nil {
+			return fmt.Errorf("bulk indexing: %w", err)
+		}
 	}
 	return nil
 }
 
+// attempt sends one request of part (encoded as body) and returns the
+// documents to send again; *lastErr says why they were not taken. An
+// error is final.
+func (b *bulker) attempt(path string, part []Doc, body []byte, lastErr *error) ([]Doc, error) {
+	gen, err := b.sz.acquire(b.ctx)
+	if err != nil {
+		return nil, fmt.Errorf("bulk indexing: %w", err)
+	}
+	b.requests.Add(1)
+	start := time.Now()
+	status, resp, err := b.cl.do(b.ctx, http.MethodPost, path, body)
+	took := time.Since(start)
+	b.sz.release()
+	switch {
+	case err != nil:
+		if b.ctx.Err() != nil {
+			return nil, fmt.Errorf("bulk indexing: %w", b.ctx.Err())
+		}
+		*lastErr = err
+		return part, nil
+	case status == http.StatusTooManyRequests:
+		// The whole request turned away: the node's indexing pressure
+		// (request bytes) or a full queue.
+		*lastErr = statusErr("bulk", status, resp)
+		b.refusedDocs.Add(int64(len(part)))
+		b.refusals.Add(1)
+		b.refusedReqs.Add(1)
+		b.sz.observe(gen, len(body), true, took)
+		return part, nil
+	case retryable(status):
+		*lastErr = statusErr("bulk", status, resp)
+		return part, nil
+	case status >= 300:
+		return nil, statusErr("bulk indexing", status, resp)
+	}
+	again, refused, err := b.items(part, resp)
+	if err != nil {
+		return nil, err
+	}
+	if refused > 0 {
+		b.refusedDocs.Add(int64(refused))
+		b.refusals.Add(1)
+	}
+	b.sz.observe(gen, len(body), refused > 0, took)
+	if len(again) > 0 {
+		*lastErr = fmt.Errorf("%d documents refused for now (e.g. HTTP 429)", len(again))
+	}
+	return again, nil
+}
+
+// fit is how many documents from the front of docs make one request of
+// the sizer's current size (at least one, at most BulkActions).
+func (b *bulker) fit(docs []Doc) int {
+	limit, size := b.sz.size(), 0
+	for i := range docs {
+		size += docBytes(&docs[i])
+		if i > 0 && size > limit || i == b.o.BulkActions {
+			return i
+		}
+	}
+	return len(docs)
+}
+
+// docBytes is about what a document adds to a request body.
+func docBytes(d *Doc) int { return len(d.Source) + len(d.ID) + len(d.Index) + 64 }
+
 // items reads a bulk response: accepted items are counted, items refused
-// for now are returned for another try, the rest are dead-lettered.
-func (b *bulker) items(docs []Doc, resp []byte) ([]Doc, error) {
+// for now are returned for another try (refused of them with 429), the
+// rest are dead-lettered.
+func (b *bulker) items(docs []Doc, resp []byte) (next []Doc, refused int, err error) {
 	if noErrors(resp) {
 		b.indexed.Add(int64(len(docs)))
-		return nil, nil
+		return nil, 0, nil
 	}
 	v, err := fastjson.ParseBytes(resp)
 	if err != nil {
-		return nil, fmt.Errorf("bulk indexing: reading the response: %w", err)
+		return nil, 0, fmt.Errorf("bulk indexing: reading the response: %w", err)
 	}
 	if !v.GetBool("errors") {
 		b.indexed.Add(int64(len(docs)))
-		return nil, nil
+		return nil, 0, nil
 	}
 	items := v.GetArray("items")
 	if len(items) != len(docs) {
-		return nil, fmt.Errorf("bulk indexing: %d items answered for %d sent", len(items), len(docs))
+		return nil, 0, fmt.Errorf("bulk indexing: %d items answered for %d sent", len(items), len(docs))
 	}
-	var next []Doc
 	for i, it := range items {
 		o, err := it.Object()
 		if err != nil {
-			return nil, fmt.Errorf("bulk indexing: bad item in the response: %w", err)
+			return nil, 0, fmt.Errorf("bulk indexing: bad item in the response: %w", err)
 		}
 		var r *fastjson.Value
 		o.Visit(func(_ []byte, x *fastjson.Value) { r = x })
 		if r == nil {
-			return nil, fmt.Errorf("bulk indexing: empty item in the response")
+			return nil, 0, fmt.Errorf("bulk indexing: empty item in the response")
 		}
 		st := r.GetInt("status")
 		switch {
@@ -286,13 +364,16 @@ func (b *bulker) items(docs []Doc, resp []byte) ([]Doc, error) {
 			// A create that finds the document is a replay: it is there.
 			b.indexed.Add(1)
 		case retryable(st):
+			if st == http.StatusTooManyRequests {
+				refused++
+			}
 			next = append(next, docs[i])
 		default:
 			reason := string(r.Get("error").MarshalTo(nil))
 			b.deadLetter(docs[i], st, reason)
 		}
 	}
-	return next, nil
+	return next, refused, nil
 }
 
 // noErrors reports whether a bulk response says "errors":false before

@@ -12,10 +12,15 @@
 //
 // Writing: documents get deterministic ids (see Encoder), so a replayed
 // epoch overwrites; a missing index is created with mappings derived from
-// the schema (Mappings); _bulk requests are bounded in actions and bytes,
-// at most bulk_concurrent_requests are in flight (Write blocks beyond
-// that), and 429/502/503/504 and network errors are retried with
-// exponential backoff and jitter for up to retry_max_time. Documents the
+// the schema (Mappings); _bulk requests fill up to bulk_max_bytes (5mb;
+// bulk_max_actions documents at most), at most bulk_concurrent_requests
+// are in flight (Write blocks beyond that), and 429/502/503/504 and
+// network errors are retried with exponential backoff and jitter until
+// retry_max_time passes without progress, only the refused items of a
+// partly taken request. A 429 (the whole request or some items: the
+// cluster is overloaded) also halves the request size and the requests in
+// flight, and fast clean responses grow them back to those options, so
+// the sink settles at what the cluster takes (sizer). Documents the
 // cluster rejects for good go to dead_letter_location as JSON lines
 // (index, id, status, reason, document) and are counted in Stats; with no
 // location, Flush fails instead: nothing is dropped silently.

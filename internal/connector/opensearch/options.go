@@ -31,13 +31,27 @@ type Options struct {
 	IndexSettings string // JSON
 	IndexMappings string // JSON
 	DeadLetter    string // a directory or s3:// prefix
-	BulkActions   int
-	BulkBytes     int
+	// BulkBytes (bulk_max_bytes, 5mb) is the size a _bulk request fills
+	// up to: the first requests' and the most the sink grows back to
+	// after 429s shrank them (to 64 KiB at least; see sizer).
+	// BulkActions (bulk_max_actions, 100,000) caps a request's documents
+	// whatever their size.
+	BulkActions int
+	BulkBytes   int
+	// FlushInterval (bulk_flush_interval, 1s) sends a request that has
+	// not filled.
 	FlushInterval time.Duration
-	Concurrency   int
-	RetryTime     time.Duration
-	RetryBase     time.Duration
-	PageSize      int
+	// Concurrency (bulk_concurrent_requests, 2) is the most requests in
+	// flight (and the first); 429s halve it down to one, clean responses
+	// add one back per round.
+	Concurrency int
+	// RetryTime (retry_max_time, 2m) is how long a request may go without
+	// a document accepted before the sink gives up; RetryBase
+	// (retry_initial_backoff, 100ms) is the first wait, doubling up to
+	// 5 s with jitter.
+	RetryTime time.Duration
+	RetryBase time.Duration
+	PageSize  int
 }
 
 // OptionKeys lists every OPTIONS key an opensearch table accepts, sorted.
@@ -69,7 +83,7 @@ func ParseOptions(m map[string]string) (Options, error) { return parseOptions(m,
 
 func parseOptions(m map[string]string, resolve bool) (Options, error) {
 	o := Options{
-		Action: "index", BulkActions: 1000, BulkBytes: 5 << 20, FlushInterval: time.Second,
+		Action: "index", BulkActions: 100_000, BulkBytes: 5 << 20, FlushInterval: time.Second,
 		Concurrency: 2, RetryTime: 2 * time.Minute, RetryBase: 100 * time.Millisecond, PageSize: 1000,
 		TextFields: map[string]bool{},
 	}

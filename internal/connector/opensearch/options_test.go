@@ -19,7 +19,7 @@ func TestParseOptions(t *testing.T) {
 		wantErr string
 	}{
 		{"defaults", map[string]string{"index": "logs"}, func(t *testing.T, o Options) {
-			if o.Action != "index" || o.BulkActions != 1000 || o.Concurrency != 2 || o.Endpoints[0] != "http://127.0.0.1:9200" {
+			if o.Action != "index" || o.BulkActions != 100_000 || o.BulkBytes != 5<<20 || o.Concurrency != 2 || o.Endpoints[0] != "http://127.0.0.1:9200" {
 				t.Errorf("%+v", o)
 			}
 		}, ""},

@@ -143,8 +143,11 @@ func firstReason(line []byte) string {
 
 // Stats reports what was written so far.
 func (s *Sink) Stats() Stats {
+	bytes, inflight := s.bulk.sz.state()
 	return Stats{Indexed: s.bulk.indexed.Load(), DeadLettered: s.bulk.deadN.Load(),
-		Retries: s.bulk.retries.Load(), Requests: s.bulk.requests.Load()}
+		Retries: s.bulk.retries.Load(), Requests: s.bulk.requests.Load(),
+		Refused: s.bulk.refusedDocs.Load(), Refusals: s.bulk.refusals.Load(), RefusedRequests: s.bulk.refusedReqs.Load(),
+		BulkBytes: bytes, InFlight: inflight}
 }
 
 // SinkStats implements connector.SinkStats: bulk requests retried and

@@ -44,7 +44,8 @@ type Node struct {
 	Dir    string // config, data and logs
 	port   string
 	script string
-	shared bool // an external node: never stopped
+	shared bool     // an external node: never stopped
+	extra  []string // opensearch.yml lines, kept for Restart
 }
 
 // Start installs (once) and starts a node over a fresh directory.
@@ -52,18 +53,27 @@ func Start() (*Node, error) {
 	if u := os.Getenv("SLUICE_OPENSEARCH_URL"); u != "" {
 		return &Node{URL: strings.TrimRight(u, "/"), shared: true}, nil
 	}
+	return startOwn(nil)
+}
+
+// StartWith starts a node of its own (never the shared
+// SLUICE_OPENSEARCH_URL one) with static settings added to its
+// opensearch.yml, such as "thread_pool.write.queue_size: 1".
+func StartWith(settings ...string) (*Node, error) { return startOwn(settings) }
+
+func startOwn(settings []string) (*Node, error) {
 	script, err := findScript()
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
-	if out, err := run(script, "install"); err != nil {
+	if out, err := run(script, nil, "install"); err != nil {
 		return nil, fmt.Errorf("%w: installing: %v: %s", ErrUnavailable, err, out)
 	}
 	dir, err := os.MkdirTemp("", "sluice-opensearch-")
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
-	n := &Node{Dir: dir, script: script}
+	n := &Node{Dir: dir, script: script, extra: settings}
 	if err := n.start(""); err != nil {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
@@ -73,10 +83,15 @@ func Start() (*Node, error) {
 
 // StartTB starts a node for one test and closes it on cleanup; when none
 // can be had it ends the test through integration.Unavailable (a loud
-// skip, a failure in CI).
-func StartTB(tb testing.TB) *Node {
+// skip, a failure in CI). With settings, the node is always its own
+// (StartWith).
+func StartTB(tb testing.TB, settings ...string) *Node {
 	tb.Helper()
-	n, err := Start()
+	start := Start
+	if len(settings) > 0 {
+		start = func() (*Node, error) { return StartWith(settings...) }
+	}
+	n, err := start()
 	if err != nil {
 		integration.Unavailable(tb, "%v", err)
 	}
@@ -89,7 +104,7 @@ func (n *Node) start(port string) error {
 	if port != "" {
 		args = append(args, port)
 	}
-	out, err := run(n.script, args...)
+	out, err := run(n.script, n.extra, args...)
 	if err != nil {
 		return fmt.Errorf("starting: %v: %s", err, out)
 	}
@@ -107,7 +122,7 @@ func (n *Node) Stop() error {
 	if n == nil || n.shared {
 		return errors.New("cannot stop a shared node")
 	}
-	if out, err := run(n.script, "stop", n.Dir); err != nil {
+	if out, err := run(n.script, nil, "stop", n.Dir); err != nil {
 		return fmt.Errorf("stopping: %v: %s", err, out)
 	}
 	return nil
@@ -146,9 +161,10 @@ func (n *Node) Healthy() bool {
 // machine, at some cost in peak throughput. Benchmarks clear it.
 var JavaOpts = "-XX:TieredStopAtLevel=1"
 
-func run(script string, args ...string) (string, error) {
+func run(script string, settings []string, args ...string) (string, error) {
 	cmd := exec.Command("bash", append([]string{script}, args...)...)
-	cmd.Env = append(os.Environ(), "OPENSEARCH_EXTRA_JAVA_OPTS="+JavaOpts)
+	cmd.Env = append(os.Environ(), "OPENSEARCH_EXTRA_JAVA_OPTS="+JavaOpts,
+		"OPENSEARCH_EXTRA_SETTINGS="+strings.Join(settings, "\n"))
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

@@ -17,6 +17,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"syscall"
 	"time"
 
@@ -64,6 +65,7 @@ func run(args []string) error {
 	fs.StringVar(&o.Server, "server", os.Getenv("SLUICE_SERVER"), "URL of a sluice serve to run the statements")
 	fs.StringVar(&o.MemoryLimit, "memory-limit", "", "memory for each query's state (default half of RAM)")
 	fs.DurationVar(&o.StopTimeout, "stop-timeout", cli.DefaultStopTimeout, "after SIGINT/SIGTERM, how long a stream's running epoch may take before it is abandoned")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
 	var rc remoteFlags
 	rc.register(fs)
 	var err error
@@ -78,6 +80,17 @@ func run(args []string) error {
 		return fmt.Errorf("unexpected argument %q (quote SQL and pass it with -e)", fs.Arg(0))
 	}
 
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return fmt.Errorf("--cpuprofile: %w", err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return fmt.Errorf("--cpuprofile: %w", err)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	if o.Server != "" {
 		if o.Remote, err = rc.remote(); err != nil {
 			return err

@@ -17,6 +17,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"syscall"
 	"time"
 
@@ -66,6 +67,7 @@ func run(args []string) error {
 	fs.DurationVar(&o.StopTimeout, "stop-timeout", cli.DefaultStopTimeout, "after SIGINT/SIGTERM, how long a stream's running epoch may take before it is abandoned")
 	fs.DurationVar(&o.RetryInitial, "stream-retry-initial", engine.DefaultRetryInitial, "first retry of a stream whose queue is unreachable; doubles each time (negative: exit with the error)")
 	fs.DurationVar(&o.RetryMax, "stream-retry-max", engine.DefaultRetryMax, "longest wait between those retries")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
 	var rc remoteFlags
 	rc.register(fs)
 	var err error
@@ -80,6 +82,17 @@ func run(args []string) error {
 		return fmt.Errorf("unexpected argument %q (quote SQL and pass it with -e)", fs.Arg(0))
 	}
 
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return fmt.Errorf("--cpuprofile: %w", err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return fmt.Errorf("--cpuprofile: %w", err)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	if o.Server != "" {
 		if o.Remote, err = rc.remote(); err != nil {
 			return err

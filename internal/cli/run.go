@@ -115,6 +115,7 @@ Flags for sql:
                                   outgrows it fails (default half of physical memory
                                   or of the cgroup limit; 'none' for no limit;
                                   SET memory_limit = '...' changes it per session)
+  --cpuprofile FILE               write a Go CPU profile of the run to FILE (go tool pprof)
   --stop-timeout DURATION         after SIGINT/SIGTERM, how long a stream's running
                                   epoch may take to commit before it is abandoned
                                   (default 30s; 0: wait; a second signal abandons it)

@@ -341,18 +341,22 @@ func etUpdateRun(t *testing.T, files [][]etEvent, size, slide time.Duration, res
 }
 
 // etInjectLate adds rows to files from the third on: some older than the
-// watermark their epoch runs with (the largest event time of the earlier
-// files minus the delay), and one exactly at the watermark, which is on
-// time. Those whose 5-minute window ends at or before that watermark are
-// marked late (Spark's rule); the others are on time, though older than
-// the watermark. It returns how many late rows it added.
+// watermark their epoch judges lateness by (Spark's: the previous epoch's
+// watermark, the largest event time of the files before that one minus
+// the delay), and one exactly at it, which is on time. Those whose
+// 5-minute window ends at or before that watermark are marked late; the
+// others are on time, though older than it. It returns how many late
+// rows it added.
 func etInjectLate(seed int64, files [][]etEvent) int {
 	r := rand.New(rand.NewSource(seed))
-	var maxTs time.Time
+	var maxTs, prev time.Time
 	late := 0
 	for i := range files {
+		wm := prev
+		if i > 0 {
+			prev = maxTs.Add(-etDelay)
+		}
 		if i >= 2 {
-			wm := maxTs.Add(-etDelay)
 			for j := r.Intn(4); j > 0; j-- {
 				back := time.Duration(1+r.Intn(900)) * time.Second
 				ts, k, v := wm.Add(-back), string(rune('a'+r.Intn(3))), 1000+r.Intn(100)

@@ -13,11 +13,12 @@ import (
 // delay), shuffled inside each file. It marks each event late by Spark's
 // rule, simulated here: epoch k runs at watermark W_k = the largest event
 // time of files 0..k-1 minus the delay (none for k = 0), and a row of
-// epoch k is dropped iff its 5-minute window ends at or before W_k, since
-// those windows are emitted or evicted when epoch k ends (epoch k-1's
-// were already). It also returns how many rows are late and how many are
-// older than their epoch's watermark yet on time (the old rule dropped
-// both).
+// epoch k is dropped iff its 5-minute window ends at or before W_{k-1},
+// the previous epoch's watermark (Spark's eventTimeWatermarkForLateEvents):
+// those windows were emitted or evicted when epoch k-1 ended, while a
+// window ending in (W_{k-1}, W_k] still takes the row and is emitted when
+// epoch k ends. It also returns how many rows are late and how many are
+// older than their epoch's watermark yet on time.
 func etSparkLate(seed int64) (files [][]etEvent, late, oldButKept int) {
 	r := rand.New(rand.NewSource(seed))
 	arrival := etBase
@@ -34,23 +35,18 @@ func etSparkLate(seed int64) (files [][]etEvent, late, oldButKept int) {
 		r.Shuffle(len(cur), func(a, b int) { cur[a], cur[b] = cur[b], cur[a] })
 		files = append(files, cur)
 	}
-	var maxTs time.Time
+	wms := etEpochWatermarks(files)
 	for i := range files {
-		if i > 0 {
-			wm := maxTs.Add(-etDelay)
+		if i > 1 {
+			wm := wms[i-1]
 			for j := range files[i] {
 				e := &files[i][j]
 				if !e.ts.Truncate(5 * time.Minute).Add(5 * time.Minute).After(wm) {
 					e.late = true
 					late++
-				} else if e.ts.Before(wm) {
+				} else if e.ts.Before(wms[i]) {
 					oldButKept++
 				}
-			}
-		}
-		for _, e := range files[i] {
-			if e.ts.After(maxTs) {
-				maxTs = e.ts
 			}
 		}
 	}

@@ -17,6 +17,11 @@ import (
 // under a minute and sometimes up to 12 minutes, shuffled inside each
 // file, over keys a..d, with a lull of minutes now and then.
 func etSparkFiles(seed int64, n int) [][]etEvent {
+	return etSparkFilesDelay(seed, n, 12*time.Minute)
+}
+
+// etSparkFilesDelay is etSparkFiles with the long delays up to maxDelay.
+func etSparkFilesDelay(seed int64, n int, maxDelay time.Duration) [][]etEvent {
 	r := rand.New(rand.NewSource(seed))
 	arrival := etBase
 	var files [][]etEvent
@@ -29,7 +34,7 @@ func etSparkFiles(seed int64, n int) [][]etEvent {
 			}
 			d := time.Duration(r.ExpFloat64()*45) * time.Second
 			if r.Intn(8) == 0 {
-				d = time.Duration(r.Intn(720)) * time.Second
+				d = time.Duration(r.Intn(int(maxDelay/time.Second))) * time.Second
 			}
 			cur = append(cur, etEvent{ts: arrival.Add(-d).Truncate(time.Second), k: string(rune('a' + r.Intn(4))), v: r.Intn(100) - 20})
 		}
@@ -57,23 +62,27 @@ func etEpochWatermarks(files [][]etEvent) []time.Time {
 	return wms
 }
 
-// etSparkSessions models Spark's session windows over the epochs: at
-// epoch k's watermark W, a row is late iff its own session [ts, ts+gap)
-// ends at or before W (dropped before merging, as Spark's
-// SessionWindowStateStoreRestoreExec filters); the rest merge, per key,
+// etSparkSessions models Spark's session windows over the epochs: in
+// epoch k, a row is late iff its own session [ts, ts+gap) ends at or
+// before the previous epoch's watermark (dropped before merging, as
+// Spark's SessionWindowStateStoreRestoreExec filters with
+// eventTimeWatermarkForLateEvents); the rest merge, per key,
 // with the rows of sessions still open, and when the epoch ends every
-// session whose end (last event + gap) is at or before W is emitted and
-// forgotten. It returns "start end k count sum" per emitted session, the
-// late count, and how many kept rows were older than their epoch's
+// session whose end (last event + gap) is at or before the epoch's own
+// watermark W is emitted and forgotten. It returns "start end k count
+// sum" per emitted session, the late count, and how many kept rows were older than their epoch's
 // watermark (the old rule dropped them).
 func etSparkSessions(files [][]etEvent, gap time.Duration) (rows []string, late, oldButKept int) {
 	wms := etEpochWatermarks(files)
 	open := map[string][]etEvent{}
 	for k := 0; k <= len(files); k++ {
-		wm := wms[k]
+		wm, lateWM := wms[k], time.Time{}
+		if k > 0 {
+			lateWM = wms[k-1]
+		}
 		if k < len(files) {
 			for _, e := range files[k] {
-				if !wm.IsZero() && !e.ts.Add(gap).After(wm) {
+				if !lateWM.IsZero() && !e.ts.Add(gap).After(lateWM) {
 					late++
 					continue
 				}
@@ -122,7 +131,7 @@ func etSparkSessions(files [][]etEvent, gap time.Duration) (rows []string, late,
 // (open sessions' rows go through a snapshot).
 func TestEventTimeSparkSessionLateRule(t *testing.T) {
 	const gap = 2 * time.Minute
-	files := etSparkFiles(57, 16)
+	files := etSparkFilesDelay(57, 16, time.Hour)
 	want, late, oldButKept := etSparkSessions(files, gap)
 	if late == 0 || oldButKept == 0 || len(want) < 20 {
 		t.Fatalf("generator: %d late, %d older than the watermark but on time, %d sessions", late, oldButKept, len(want))
@@ -175,7 +184,7 @@ func TestEventTimeSparkStatelessLateRule(t *testing.T) {
 		for j := range f {
 			e := &f[j]
 			total++
-			if i > 0 && !e.ts.Truncate(5*time.Minute).Add(5*time.Minute).After(wms[i]) {
+			if i > 1 && !e.ts.Truncate(5*time.Minute).Add(5*time.Minute).After(wms[i-1]) {
 				e.late = true
 				late++
 			} else if i > 0 && e.ts.Before(wms[i]) {

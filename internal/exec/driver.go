@@ -220,6 +220,7 @@ type item struct {
 	batch   arrow.RecordBatch
 	partial Partial
 	pos     Pos
+	size    int64 // the batch's bytes in its feed's gate
 	err     error
 }
 
@@ -227,11 +228,22 @@ type item struct {
 // split order and the driver drains them in the same order, so output
 // order does not depend on worker timing.
 type splitFeed struct {
-	id string
-	ch chan item
+	idx  int
+	id   string
+	ch   chan item
+	gate *byteGate // nil: only ch's capacity bounds the feed
 }
 
+// feedDepth is a folded feed's capacity: its partials are large.
 const feedDepth = 4
+
+// feedItems bounds a plain feed's batches; its bytes are bounded by the
+// feed's gate, a share of the scan's BufferBytes. A split read ahead of
+// the one being drained must hold enough to keep its worker busy the
+// whole time the driver takes over the earlier split, or the scan runs
+// one worker at a time behind a slow split (a filter that keeps few
+// rows sends many small batches).
+const feedItems = 256
 
 // scan reads sc's splits on its workers and pushes their batches into
 // c's entry in split order. With merger, workers fold their splits into
@@ -249,58 +261,69 @@ func (d *driver) scan(ctx context.Context, sc *Scan, c *chain, merger InOrderPar
 		par = runtime.GOMAXPROCS(0)
 	}
 	par = min(par, len(sc.Splits))
+	bound := sc.BufferBytes
+	if bound <= 0 {
+		bound = DefaultBufferBytes
+	}
+	feedBytes := bound / int64(2*par)
 
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	feeds := make([]splitFeed, len(sc.Splits))
-	for i, s := range sc.Splits {
-		feeds[i] = splitFeed{id: s.ID(), ch: make(chan item, feedDepth)}
-	}
-	next := make(chan int)
+	next := make(chan splitFeed)
 	// ahead bounds the splits dispatched but not yet drained: backpressure
-	// across splits, and a LIMIT stops after reading only a few.
+	// across splits, and a LIMIT stops after reading only a few. Feeds are
+	// made as they are dispatched, so only those hold buffers.
 	ahead := make(chan struct{}, 2*par)
+	order := make(chan splitFeed, 2*par)
 	var wg sync.WaitGroup
 	for w := 0; w < par; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			d.worker(wctx, sc, feeds, next, merger)
+			d.worker(wctx, sc, next, merger)
 		}()
 	}
 	// The dispatcher hands splits out in order and stops on cancel.
 	go func() {
 		defer close(next)
-		for i := range feeds {
+		defer close(order)
+		for i, s := range sc.Splits {
 			select {
 			case ahead <- struct{}{}:
 			case <-wctx.Done():
-				for _, f := range feeds[i:] {
-					close(f.ch)
-				}
 				return
 			}
+			f := splitFeed{idx: i, id: s.ID()}
+			if merger != nil {
+				f.ch = make(chan item, feedDepth)
+			} else {
+				f.ch, f.gate = make(chan item, feedItems), newByteGate(feedBytes)
+			}
+			order <- f // never blocks: ahead holds a token for it
 			select {
-			case next <- i:
+			case next <- f:
 			case <-wctx.Done():
-				// Undispatched feeds close empty so the reader never waits.
-				for _, f := range feeds[i:] {
-					close(f.ch)
-				}
+				// An undispatched feed closes empty so the reader never waits.
+				close(f.ch)
 				return
 			}
 		}
 	}()
+	var fed []splitFeed // feeds taken from order, for stop to drain
 	stop := func() {
 		cancel()
 		wg.Wait()
-		for _, f := range feeds {
+		for f := range order {
+			fed = append(fed, f)
+		}
+		for _, f := range fed {
 			drain(f.ch)
 		}
 	}
 
-	for _, f := range feeds {
+	for f := range order {
+		fed = append(fed[:0], f)
 		// The stage's operators learn which split a failing row is from.
 		sctx := withSplit(ctx, f.id)
 		for it := range f.ch {
@@ -326,6 +349,7 @@ func (d *driver) scan(ctx context.Context, sc *Scan, c *chain, merger InOrderPar
 			default:
 				err = entry.Send(sctx, Message{Batch: it.batch})
 				it.batch.Release()
+				f.gate.release(it.size)
 			}
 			if err != nil {
 				stop()
@@ -367,7 +391,7 @@ func drain(ch chan item) {
 	}
 }
 
-func (d *driver) worker(ctx context.Context, sc *Scan, feeds []splitFeed, next <-chan int, merger InOrderPartials) {
+func (d *driver) worker(ctx context.Context, sc *Scan, next <-chan splitFeed, merger InOrderPartials) {
 	var local *chain
 	var localErr error
 	if sc.Local != nil {
@@ -378,17 +402,16 @@ func (d *driver) worker(ctx context.Context, sc *Scan, feeds []splitFeed, next <
 			local = &chain{ops: ops, full: make([]bool, len(ops))}
 		}
 	}
-	for idx := range next {
-		f := feeds[idx]
+	for f := range next {
 		if ctx.Err() != nil {
 			close(f.ch)
 			continue
 		}
 		err := localErr
 		if err == nil && merger != nil {
-			err = d.readSplitFolded(ctx, sc, idx, local, merger, f.ch)
+			err = d.readSplitFolded(ctx, sc, f.idx, local, merger, f.ch)
 		} else if err == nil {
-			err = d.readSplit(ctx, sc, sc.Splits[idx], local, false, feedEmit(f.ch))
+			err = d.readSplit(ctx, sc, sc.Splits[f.idx], local, false, feedEmit(f))
 		}
 		if err != nil {
 			select {
@@ -400,15 +423,20 @@ func (d *driver) worker(ctx context.Context, sc *Scan, feeds []splitFeed, next <
 	}
 }
 
-// feedEmit hands batches to an ordered feed.
-func feedEmit(ch chan item) func(context.Context, arrow.RecordBatch) error {
+// feedEmit hands batches to an ordered feed, within its gate's bytes.
+func feedEmit(f splitFeed) func(context.Context, arrow.RecordBatch) error {
 	return func(ctx context.Context, b arrow.RecordBatch) error {
+		size := rowBytes(b)
+		if err := f.gate.acquire(ctx, size); err != nil {
+			return err
+		}
 		b.Retain()
 		select {
-		case ch <- item{batch: b}:
+		case f.ch <- item{batch: b, size: size}:
 			return nil
 		case <-ctx.Done():
 			b.Release()
+			f.gate.release(size)
 			return ctx.Err()
 		}
 	}

@@ -28,6 +28,7 @@ type EventTime struct {
 	col       int
 	name      string
 	watermark int64
+	lateMark  int64
 	maxEvent  int64
 	late      atomic.Int64
 }
@@ -39,18 +40,26 @@ func NewEventTime(schema *arrow.Schema, col int) (*EventTime, error) {
 	if col < 0 || col >= schema.NumFields() || schema.Field(col).Type.ID() != arrow.TIMESTAMP {
 		return nil, fmt.Errorf("event time: column %d is not a TIMESTAMP", col)
 	}
-	return &EventTime{schema: schema, col: col, name: schema.Field(col).Name, watermark: math.MinInt64, maxEvent: math.MinInt64}, nil
+	return &EventTime{schema: schema, col: col, name: schema.Field(col).Name, watermark: math.MinInt64, lateMark: math.MinInt64, maxEvent: math.MinInt64}, nil
 }
 
-// StartEpoch sets the watermark rows are judged against and resets the
-// per-epoch counters.
-func (e *EventTime) StartEpoch(watermark int64) {
-	e.watermark, e.maxEvent = watermark, math.MinInt64
+// StartEpoch sets the epoch's watermark (what windows are emitted and
+// evicted at), the watermark rows are judged late against, and resets
+// the per-epoch counters. As in Spark (IncrementalExecution's
+// eventTimeWatermarkForLateEvents), the late one is the previous
+// epoch's watermark: a row of a window the previous epoch left open is
+// still added, and that window is emitted when this epoch ends.
+func (e *EventTime) StartEpoch(watermark, late int64) {
+	e.watermark, e.lateMark, e.maxEvent = watermark, late, math.MinInt64
 	e.late.Store(0)
 }
 
 // Watermark is the watermark of the current epoch (MinInt64: none).
 func (e *EventTime) Watermark() int64 { return e.watermark }
+
+// LateWatermark is the watermark rows are judged late against in the
+// current epoch (MinInt64: none), at most Watermark.
+func (e *EventTime) LateWatermark() int64 { return e.lateMark }
 
 // AddLate counts n rows dropped as late by a later operator.
 func (e *EventTime) AddLate(n int64) { e.late.Add(n) }

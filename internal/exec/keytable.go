@@ -424,6 +424,22 @@ func (e *keyEncoder) encodeColumn(c arrow.Array, n int) bool {
 			s := v.Value(i)
 			rows[i] = append(binary.AppendUvarint(append(rows[i], 1), uint64(len(s))), s...)
 		}
+	case *array.Struct:
+		// A window key: appendValue's tag then its fields, column by
+		// column.
+		if nulls {
+			return false
+		}
+		for i := 0; i < n; i++ {
+			rows[i] = append(rows[i], 1)
+		}
+		for f := 0; f < v.NumField(); f++ {
+			if fc := v.Field(f); !e.encodeColumn(fc, n) {
+				for i := 0; i < n; i++ {
+					rows[i] = appendValue(rows[i], fc, i)
+				}
+			}
+		}
 	default:
 		return false
 	}

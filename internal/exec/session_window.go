@@ -55,11 +55,11 @@ func NewSessionWindow(in *arrow.Schema, keys []expr.Expr, ts expr.Expr, gap int6
 func (s *SessionWindow) Schema() *arrow.Schema { return s.schema }
 
 // DropLateFrom makes the session window judge lateness against et's
-// watermark, as Spark does: in an epoch run at watermark W a row whose
-// own session [ts, ts+gap) ends at or before W is late (dropped and
-// counted on et), since the sessions it could merge with are closed and
-// emitted when the epoch ends; any other row joins or starts a session,
-// however old its event time.
+// late watermark W, the previous epoch's, as Spark does: a row whose own
+// session [ts, ts+gap) ends at or before W is late (dropped and counted
+// on et), since the sessions it could merge with were closed and
+// emitted when that epoch ended; any other row joins or starts a
+// session, however old its event time.
 func (s *SessionWindow) DropLateFrom(et *EventTime) { s.late = et }
 
 // Process buffers the batch, less its late rows.
@@ -67,8 +67,8 @@ func (s *SessionWindow) Process(ctx context.Context, batch arrow.RecordBatch, ou
 	if batch.NumRows() == 0 {
 		return nil
 	}
-	if s.late != nil && s.late.Watermark() != math.MinInt64 {
-		kept, err := s.dropLate(ctx, batch, s.late.Watermark())
+	if s.late != nil && s.late.LateWatermark() != math.MinInt64 {
+		kept, err := s.dropLate(ctx, batch, s.late.LateWatermark())
 		if err != nil {
 			return err
 		}

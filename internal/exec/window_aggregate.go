@@ -148,12 +148,12 @@ func NewWindowAggregate(groupBy []expr.Expr, names []string, aggs []*expr.Aggreg
 		changed: map[int64]struct{}{}, removed: map[int64]struct{}{}, rowsBy: map[int64][]int64{}}, nil
 }
 
-// DropLateFrom makes the aggregate judge lateness against et's
-// watermark: in an epoch run at watermark W, windows ending at
-// or before W are emitted or evicted when the epoch ends, so, as in
-// Spark, a row of such a window is late, dropped and counted on et;
-// a row of a window still open at the watermark is added even if its
-// event time is older than W.
+// DropLateFrom makes the aggregate judge lateness against et's late
+// watermark, the previous epoch's: windows ending at or before it were
+// emitted or evicted when that epoch ended, so, as in Spark, a row of
+// such a window is late, dropped and counted on et; a row of a window
+// still open is added even if its event time is older than the
+// watermark (its window is then emitted when this epoch ends).
 func (w *WindowAggregate) DropLateFrom(et *EventTime) {
 	w.late = et
 }
@@ -187,7 +187,7 @@ func (w *WindowAggregate) Process(ctx context.Context, batch arrow.RecordBatch, 
 	last := int64(0)
 	wm, late := int64(math.MinInt64), int64(0)
 	if w.late != nil {
-		wm = w.late.Watermark()
+		wm = w.late.LateWatermark()
 	}
 	for i := 0; i < n; i++ {
 		if sa.IsNull(i) || starts.IsNull(i) {

@@ -44,11 +44,23 @@ type OffsetRecord struct {
 	// Watermark (microseconds) that lateness is judged against in this
 	// epoch, so a replay decides identically.
 	Watermark int64 `json:"watermark"`
+	// LateWatermark is what rows are judged late against: the previous
+	// epoch's watermark, as in Spark. Nil in checkpoints written before
+	// it was kept, whose epochs judged against Watermark.
+	LateWatermark *int64 `json:"late_watermark,omitempty"`
 	// MaxEventTime seen before this epoch (microseconds), from which the
 	// next watermark is derived.
 	MaxEventTime int64 `json:"max_event_time,omitempty"`
 	// Time the epoch was planned (Unix microseconds, processing time).
 	Time int64 `json:"time"`
+}
+
+// Late is the watermark epoch rec judges late rows against.
+func (rec *OffsetRecord) Late() int64 {
+	if rec.LateWatermark == nil {
+		return rec.Watermark
+	}
+	return *rec.LateWatermark
 }
 
 // CommitRecord is the content of commits/N.

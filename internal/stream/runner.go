@@ -71,6 +71,9 @@ type Query struct {
 	// lastEpochStart is when the previous epoch that ran started.
 	lastEpochStart time.Time
 	lastWatermark  int64
+	// prevWatermark is the watermark the previous epoch ran at (offsets/N-1):
+	// the one epoch N judges late rows against.
+	prevWatermark int64
 	// sinkRetries and sinkDead are the sink's counts at the last epoch,
 	// so each Progress carries its own epoch's.
 	sinkRetries, sinkDead int64
@@ -142,6 +145,7 @@ func (q *Query) Run(ctx context.Context, stop <-chan struct{}) error {
 	if err := q.Source.Recover(ctx, cp.SourceArea(), committed); err != nil {
 		return fmt.Errorf("starting stream %s: recovering source: %w", q.Name, err)
 	}
+	q.prevWatermark = noWatermark
 	if committed >= 0 {
 		// A crash between commits/N and the source's own record of epoch
 		// N would otherwise leave N's input looking new. Source.Commit is
@@ -150,6 +154,7 @@ func (q *Query) Run(ctx context.Context, stop <-chan struct{}) error {
 		if err != nil {
 			return fmt.Errorf("starting stream %s: reading offsets/%d: %w", q.Name, committed, err)
 		}
+		q.prevWatermark = rec.Watermark
 		if err := q.Source.Commit(ctx, committed, rec.Source); err != nil {
 			return fmt.Errorf("starting stream %s: recording source progress of epoch %d: %w", q.Name, committed, err)
 		}
@@ -285,7 +290,8 @@ func (q *Query) step(ctx context.Context, n int64) (ran bool, err error) {
 			}
 			off = connector.Offset("null")
 		}
-		rec = &OffsetRecord{Epoch: n, Source: off, Watermark: wm, Time: start.UnixMicro()}
+		late := min(q.prevWatermark, wm)
+		rec = &OffsetRecord{Epoch: n, Source: off, Watermark: wm, LateWatermark: &late, Time: start.UnixMicro()}
 		if q.Watermark != nil {
 			rec.MaxEventTime = q.Watermark.MaxEvent()
 		}
@@ -304,6 +310,7 @@ func (q *Query) step(ctx context.Context, n int64) (ran bool, err error) {
 	if err != nil {
 		return false, err
 	}
+	q.prevWatermark = rec.Watermark
 	p.Replayed = replay
 	p.CheckpointWrite += offsetWrite
 	p.Duration = q.Clock.Now().Sub(start)
@@ -353,7 +360,7 @@ func (q *Query) runEpoch(ctx context.Context, rec *OffsetRecord) (Progress, erro
 	out := &countingSink{sink: q.Sink, epoch: rec.Epoch}
 	obs := &countingObserver{}
 	if q.EventTime != nil {
-		q.EventTime.StartEpoch(rec.Watermark)
+		q.EventTime.StartEpoch(rec.Watermark, rec.Late())
 	}
 	runCtx := ctx
 	rep, _ := q.Source.(connector.StageRowErrorReporter)

@@ -132,7 +132,7 @@ func TestWatermarkRecordsBounded(t *testing.T) {
 		if err := pub.BeginEpoch(ctx, seq); err != nil {
 			t.Fatal(err)
 		}
-		et.StartEpoch(math.MinInt64)
+		et.StartEpoch(math.MinInt64, math.MinInt64)
 		b := rows([2]int64{seq, 200})
 		if err := et.Process(ctx, b, exec.OutputFunc(func(context.Context, exec.Message) error { return nil })); err != nil {
 			t.Fatal(err)

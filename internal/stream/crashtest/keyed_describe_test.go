@@ -17,7 +17,7 @@ import (
 )
 
 // TestKeyedDescribe: DESCRIBE STREAM of a keyed worker shows the
-// partitions it owns, every partition's owner and the watermark; an
+// partitions it owns, every partition's owner and the watermark; a
 // complete-mode aggregation is refused, and so is a restart with
 // another partition count.
 func TestKeyedDescribe(t *testing.T) {

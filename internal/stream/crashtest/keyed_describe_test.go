@@ -12,8 +12,8 @@ import (
 )
 
 // TestKeyedDescribe: DESCRIBE STREAM of a keyed worker shows the
-// partitions it owns, every partition's owner and the watermark; an
-// update-mode aggregation is still refused, and so is a restart with
+// partitions it owns, every partition's owner and the watermark; a
+// complete-mode aggregation is refused, and so is a restart with
 // another partition count.
 func TestKeyedDescribe(t *testing.T) {
 	ns, srv := needNotify(t)
@@ -43,8 +43,8 @@ func TestKeyedDescribe(t *testing.T) {
 			"WITH (name = '" + name + "', trigger = '200 milliseconds', workers = 2, partitions = " + parts + ", lock_ttl = '3 seconds', output_mode = '" + mode + "', " +
 			"discovery = 'notifications', queue = '" + queue + "', checkpoint_location = '" + filepath.Join(dir, "cp-"+mode) + "')"
 	}
-	if _, err := eng.Execute(context.Background(), stmt("update")); err == nil || !strings.Contains(err.Error(), "append-mode windowed aggregation") {
-		t.Errorf("update mode with workers: %v", err)
+	if _, err := eng.Execute(context.Background(), stmt("complete")); err == nil || !strings.Contains(err.Error(), "cannot run output_mode = 'complete'") {
+		t.Errorf("complete mode with workers: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)

@@ -21,12 +21,16 @@ import (
 // the output columns that carry the GROUP BY keys (a window key by its
 // start or end), as a materialized view does: one document per group,
 // overwritten by each version, a replay or a takeover. Without either
-// the stream is refused. Other sinks are returned as they are.
+// the stream is refused. A stream in one process (no `workers`) gets the
+// same ids, as a materialized view does, when its output carries the
+// keys; otherwise it keeps writing each version as a document. Other
+// sinks are returned as they are.
 func keyedSinkSpec(stream string, opts map[string]string, spec connector.TableSpec, n plan.Node) (connector.TableSpec, error) {
 	if opts["output_mode"] != "update" {
 		return spec, nil
 	}
-	if w, err := workersOption(opts); err != nil || w <= 1 {
+	w, err := workersOption(opts)
+	if err != nil {
 		return spec, nil
 	}
 	f, err := registry.Lookup(spec.Using)
@@ -39,6 +43,12 @@ func keyedSinkSpec(stream string, opts map[string]string, spec connector.TableSp
 	keys, found := groupKeyOutputs(n)
 	if !found {
 		return spec, nil // no aggregate: not a keyed stream (refused later)
+	}
+	if len(keys) == 0 && w <= 1 {
+		// One process writes a group's versions under ids of its own
+		// epochs: without the keys in the output it keeps every
+		// version, as it always did (Spark's sinks without an id do).
+		return spec, nil
 	}
 	if len(keys) == 0 {
 		return spec, usererr.Errorf(usererr.Invalid, "stream %s: workers in update mode write each group again at every change, but table %s (USING %s) names documents by epoch "+

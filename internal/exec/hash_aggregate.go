@@ -51,6 +51,10 @@ type HashAggregate struct {
 	// arrive out of order (ProcessAt) so groups still come out in
 	// first-seen input order; nil under in-order delivery.
 	first []Pos
+	// touched marks the groups changed since the last EmitTouched, when
+	// tracking (update mode; hash_aggregate_touched.go).
+	touched  []bool
+	tracking bool
 }
 
 var (
@@ -105,6 +109,7 @@ func (h *HashAggregate) Reset() {
 		types[i] = g.Type()
 	}
 	h.first = h.first[:0]
+	h.touched = h.touched[:0]
 	h.table = newKeyTable(types)
 	h.table.shared = h.enc
 	h.keys = make([][]arrow.Array, len(h.groupBy))
@@ -173,6 +178,7 @@ func (h *HashAggregate) process(ctx context.Context, batch arrow.RecordBatch, po
 	if err := h.update(ctx, batch, ids); err != nil {
 		return h.dropBadRows(ctx, batch, pos, err, keyCols, before, kept)
 	}
+	h.touch(ids)
 	if pos >= 0 && len(h.groupBy) > 0 {
 		// Before accounting: a spill would renumber the groups.
 		h.noteFirst(ids, pos)

@@ -127,6 +127,7 @@ func (h *HashAggregate) MergePartial(ctx context.Context, pp Partial) error {
 			return fmt.Errorf("hash aggregate: merging %s: %w", a, err)
 		}
 	}
+	h.touch(ids)
 	if len(h.groupBy) > 0 {
 		// Before accounting: a spill would renumber the groups.
 		for len(h.first) < h.table.size() {

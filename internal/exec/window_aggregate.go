@@ -26,8 +26,8 @@ const (
 	// Append writes each window once, when the watermark passes its end,
 	// then drops it.
 	Append OutputMode = iota
-	// Update writes the groups of every window that changed, at each
-	// epoch's end; windows older than the watermark are then dropped.
+	// Update writes the groups that changed, at each epoch's end;
+	// windows older than the watermark are then dropped.
 	Update
 	// Complete writes every group at each epoch's end (small unwindowed
 	// results).
@@ -105,6 +105,9 @@ func (w *WindowAggregate) newWindowAgg() (*HashAggregate, error) {
 		return nil, err
 	}
 	w.budgetAgg(agg)
+	if w.mode == Update && w.window != noWindow {
+		agg.TrackTouched()
+	}
 	agg.enc = &w.enc
 	agg.table.shared = agg.enc
 	return agg, nil
@@ -272,8 +275,12 @@ func (w *WindowAggregate) OnWatermark(ctx context.Context, t int64, out Output) 
 		if ow.end > t {
 			continue
 		}
-		if w.mode == Append || (w.mode == Update && ow.dirty) {
+		if w.mode == Append {
 			if err := ow.agg.EmitAll(ctx, out); err != nil {
+				return err
+			}
+		} else if w.mode == Update && ow.dirty {
+			if err := ow.agg.EmitTouched(ctx, out); err != nil {
 				return err
 			}
 		}
@@ -295,8 +302,12 @@ func (w *WindowAggregate) EndEpoch(ctx context.Context, out Output) error {
 	}
 	for _, s := range w.sortedStarts() {
 		ow := w.windows[s]
-		if w.mode == Complete || ow.dirty {
+		if w.mode == Complete {
 			if err := ow.agg.EmitAll(ctx, out); err != nil {
+				return err
+			}
+		} else if ow.dirty {
+			if err := ow.agg.EmitTouched(ctx, out); err != nil {
 				return err
 			}
 		}

@@ -192,6 +192,11 @@ func (t *keyTable) assign(cols []arrow.Array, rows int, ids []uint32, fresh []in
 		col := cols[0]
 		vals := t.int64s(col)
 		hasNulls := col.NullN() > 0
+		// Runs of one key (a status code, a date) skip the map: the
+		// previous row's key and id, valid within this call.
+		var last int64
+		var lastID uint32
+		haveLast := false
 		for i := 0; i < rows; i++ {
 			if hasNulls && col.IsNull(i) {
 				if t.nullID < 0 {
@@ -202,14 +207,20 @@ func (t *keyTable) assign(cols []arrow.Array, rows int, ids []uint32, fresh []in
 				ids[i] = uint32(t.nullID)
 				continue
 			}
-			id, ok := t.ints[vals[i]]
+			v := vals[i]
+			if haveLast && v == last {
+				ids[i] = lastID
+				continue
+			}
+			id, ok := t.ints[v]
 			if !ok {
 				id = t.n
-				t.ints[vals[i]] = id
+				t.ints[v] = id
 				t.n++
 				fresh = append(fresh, i)
 			}
 			ids[i] = id
+			last, lastID, haveLast = v, id, true
 		}
 	case keyString:
 		col := cols[0]

@@ -69,3 +69,37 @@ func TestKeyTable(t *testing.T) {
 		})
 	}
 }
+
+// Runs of one integer key (with NULLs between) get one id and one fresh
+// row; a forgotten key is new again in the next call.
+func TestKeyTableIntRuns(t *testing.T) {
+	b := array.NewInt64Builder(memory.DefaultAllocator)
+	b.AppendValues([]int64{5, 5, 0, 5, 7, 7, 5, 9}, []bool{true, true, false, true, true, true, true, true})
+	col := []arrow.Array{b.NewArray()}
+	kt := newKeyTable([]arrow.DataType{arrow.PrimitiveTypes.Int64})
+	ids := make([]uint32, 8)
+	fresh := kt.assign(col, 8, ids, nil)
+	if want := []uint32{0, 0, 1, 0, 2, 2, 0, 3}; !equalU32(ids, want) {
+		t.Fatalf("ids %v, want %v", ids, want)
+	}
+	if len(fresh) != 4 || fresh[0] != 0 || fresh[1] != 2 || fresh[2] != 4 || fresh[3] != 7 {
+		t.Fatalf("fresh %v", fresh)
+	}
+	kt.forget(col, 8, fresh[2:], 2) // 7 and 9 taken back
+	fresh = kt.assign(col, 8, ids, nil)
+	if want := []uint32{0, 0, 1, 0, 2, 2, 0, 3}; !equalU32(ids, want) || len(fresh) != 2 || fresh[0] != 4 || fresh[1] != 7 {
+		t.Fatalf("after forget: ids %v fresh %v", ids, fresh)
+	}
+}
+
+func equalU32(a, b []uint32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -68,8 +68,8 @@ type parquetReader struct {
 
 	// srcCol[i] is output column i's index in rr's batches, or -1.
 	srcCol []int
-	// own[i] reads output column i itself (a STRING/BINARY column, see
-	// pageColumn), or is nil.
+	// own[i] reads output column i page by page (pageColumn), or is
+	// nil: rr reads it, or nothing does.
 	own                         []*pageColumn
 	fileIdx, rowIdx, corruptIdx int
 

@@ -17,21 +17,22 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/schema"
 )
 
-// pageColumn reads one top-level STRING/BINARY column of a Parquet
-// file's kept row groups page by page, instead of through pqarrow's
-// record reader, which copies every value out of the column chunk's
-// dictionary into a builder (fixed-width numeric columns too, gathered
-// from their dictionary: parquet_fixed.go). Here a chunk's dictionary page becomes one
-// Arrow array, and a run of rows from its dictionary-encoded pages is
-// just their indices: the reader hands them over as an Arrow dictionary
-// array sharing that one dictionary (DictReader), or gathers the values
-// in one pass. Pages that fell back to PLAIN encoding (a dictionary that
-// grew too large mid-chunk) are copied as values.
+// pageColumn reads one top-level column of a Parquet file's kept row
+// groups page by page, instead of through pqarrow's record reader, which
+// copies every STRING value out of the column chunk's dictionary into a
+// builder. Here a chunk's dictionary page becomes one Arrow array, and a
+// run of rows from its dictionary-encoded pages is just their indices:
+// the reader hands them over as an Arrow dictionary array sharing that
+// one dictionary (DictReader), or gathers the values in one pass. Pages
+// that fell back to PLAIN encoding (a dictionary that grew too large
+// mid-chunk) are copied as values. Fixed-width numeric columns take the
+// same pages, their values gathered from the dictionary by index
+// (parquet_fixed.go).
 //
 // Only columns whose chunks use PLAIN, PLAIN_DICTIONARY, RLE_DICTIONARY
 // values and RLE levels, with no repetition and at most one definition
-// level, are read this way (byteArrayEligible); the others stay with
-// pqarrow.
+// level, are read this way (byteArrayEligible, fixedWidth); the others
+// stay with pqarrow.
 type pageColumn struct {
 	pf     *file.Reader
 	col    int   // leaf index in the file

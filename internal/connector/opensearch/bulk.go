@@ -208,8 +208,8 @@ func retryable(status int) bool {
 		status == http.StatusServiceUnavailable || status == http.StatusGatewayTimeout
 }
 
-// send writes docs, whose encoding first is, and what the cluster
-// refuses for now again, split to the sizer's current request size:
+// send writes docs (first is their encoding) and sends again what the
+// cluster refuses for now, split to the sizer's current request size:
 // after a network error or a retryable status the whole part, after a
 // partial failure only the refused items (they keep their ids, so a
 // document is indexed once however often it is sent). Every attempt

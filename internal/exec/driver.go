@@ -368,7 +368,9 @@ func (d *driver) scan(ctx context.Context, sc *Scan, c *chain, merger InOrderPar
 		<-ahead
 	}
 	stop()
-	return nil
+	// A cancelled dispatcher stops handing out feeds: the scan did not
+	// read everything.
+	return ctx.Err()
 }
 
 // drain releases what a cancelled worker left in a feed.

@@ -119,7 +119,23 @@ def main():
     ap.add_argument("--jobs", default="window,filter")
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--per-trigger", type=int, default=20)
+    ap.add_argument("--sluice-only", action="store_true",
+                    help="time Sluice alone (any binary: compare builds without Spark's minutes)")
     args = ap.parse_args()
+    if args.sluice_only:
+        for job in args.jobs.split(","):
+            for _ in range(args.repeat):
+                work = tempfile.mkdtemp(prefix="sluice-spark-")
+                try:
+                    out = os.path.join(work, "sluice-out")
+                    w, c = timed([args.sluice, "sql", "--data-dir", os.path.join(work, "sluice-data"), "-e",
+                                  sluice_sql(job, args.data, out, args.per_trigger)])
+                    ans = sluice_check(args.sluice, job, out, os.path.join(work, "chk-data"))
+                finally:
+                    shutil.rmtree(work, ignore_errors=True)
+                print("%-7s sluice %s wall %.2f s cpu %.2f s answer %s" % (job, args.sluice, w, c, ans))
+                sys.stdout.flush()
+        return
     print("%-7s %9s %9s %9s %9s %7s %7s  %s" % ("job", "sluice s", "cpu s", "spark s", "cpu s", "wall x", "cpu x", "answers"))
     for job in args.jobs.split(","):
         best_s = best_k = None

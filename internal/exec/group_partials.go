@@ -6,7 +6,6 @@ import (
 	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"sluice/internal/expr"
 )
@@ -95,18 +94,8 @@ func (w *WindowAggregate) endEpochChanged(ctx context.Context, out Output) error
 			rows = append(rows, i)
 		}
 	}
-	if len(rows) == 0 {
-		return nil
+	if err := sendRows(ctx, b, rows, out); err != nil {
+		return fmt.Errorf("window aggregate: %w", err)
 	}
-	cols := make([]arrow.Array, b.NumCols())
-	for i, c := range b.Columns() {
-		if cols[i], err = gather(ctx, c, rows); err != nil {
-			releaseAll(cols[:i])
-			return fmt.Errorf("window aggregate: %w", err)
-		}
-	}
-	sub := array.NewRecordBatch(b.Schema(), cols, int64(len(rows)))
-	releaseAll(cols)
-	defer sub.Release()
-	return sendSliced(ctx, sub, out)
+	return nil
 }

@@ -64,14 +64,20 @@ func (h *HashAggregate) EmitTouched(ctx context.Context, out Output) error {
 	if len(rows) == int(b.NumRows()) {
 		return sendSliced(ctx, b, out)
 	}
+	return sendRows(ctx, b, rows, out)
+}
+
+// sendRows sends the rows of b (in that order) to out; nothing for none.
+func sendRows(ctx context.Context, b arrow.RecordBatch, rows []int, out Output) error {
 	if len(rows) == 0 {
 		return nil
 	}
 	cols := make([]arrow.Array, b.NumCols())
 	for i, c := range b.Columns() {
+		var err error
 		if cols[i], err = gather(ctx, c, rows); err != nil {
 			releaseAll(cols[:i])
-			return fmt.Errorf("hash aggregate: %w", err)
+			return err
 		}
 	}
 	sub := array.NewRecordBatch(b.Schema(), cols, int64(len(rows)))

@@ -1,21 +1,13 @@
 package crashtest
 
 import (
-	"bytes"
-	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -38,27 +30,14 @@ func TestKeyedWorkersGroupBy(t *testing.T) {
 	ns, srv := needNotify(t)
 	t0 := time.Now()
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "sluice")
-	if out, err := exec.Command("go", "build", "-o", bin, "sluice/cmd/sluice").CombinedOutput(); err != nil {
-		t.Fatalf("building sluice: %v\n%s", err, out)
-	}
-	bucket := fmt.Sprintf("kgroups%d-%d", os.Getpid(), bucketN.Add(1))
-	if err := srv.CreateBucket(bucket); err != nil {
-		t.Fatal(err)
-	}
+	bin := buildSluice(t, dir)
+	bucket := newBucket(t, srv, "kgroups")
 	name := fmt.Sprintf("grp%d", bucketN.Add(1))
 	files := 0
 	upload := func(n int) {
 		t.Helper()
 		for i := files; i < files+n; i++ {
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			_, err := srv.Client().PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(bucket),
-				Key: aws.String(fmt.Sprintf("in/f%04d.json", i)), Body: bytes.NewReader(keyedFile(i))})
-			cancel()
-			if err != nil {
-				t.Fatal(err)
-			}
-			notifyPuts++
+			putNotified(t, srv, bucket, fmt.Sprintf("in/f%04d.json", i), keyedFile(i))
 		}
 		files += n
 	}
@@ -73,24 +52,8 @@ func TestKeyedWorkersGroupBy(t *testing.T) {
 	stmt := "INSERT STREAM INTO out SELECT status, count(*), sum(id) FROM src GROUP BY status " +
 		"WITH (name = '" + name + "', trigger = '200 milliseconds', workers = 3, partitions = 8, lock_ttl = '3 seconds', output_mode = 'update', " +
 		"discovery = 'notifications', queue = '" + queue + "', checkpoint_location = '" + cp + "')"
-	script := strings.Join(append(append(append([]string{}, session...), tables...), stmt), ";\n") + ";"
-	n := 0
-	start := func() *worker {
-		t.Helper()
-		n++
-		data := filepath.Join(dir, "data"+strconv.Itoa(n))
-		w := &worker{cmd: exec.Command(bin, "sql", "--data-dir", data, "-e", script), stderr: &bytes.Buffer{}, exited: make(chan error, 1)}
-		w.cmd.Stderr = w.stderr
-		if err := w.cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		go func() { w.exited <- w.cmd.Wait() }()
-		return w
-	}
-	kill := func(w *worker) {
-		_ = w.cmd.Process.Signal(syscall.SIGKILL)
-		<-w.exited
-	}
+	f := newFleet(t, bin, dir, sqlScript(session, tables, []string{stmt}))
+	start, kill := f.start, f.kill
 	s := &scenario{dataDir: filepath.Join(dir, "check"), session: session}
 	s.exec(t, tables...)
 	nc, err := nats.Connect(ns.URL)
@@ -104,13 +67,6 @@ func TestKeyedWorkersGroupBy(t *testing.T) {
 	}
 	leases := &leaseWatch{js: js, bucket: "sluice-" + name}
 	ws := []*worker{start(), start(), start()}
-	defer func() {
-		for _, w := range ws {
-			if w.cmd.ProcessState == nil {
-				kill(w)
-			}
-		}
-	}()
 	if _, err := leases.waitAll(8, nil, 30*time.Second); err != nil {
 		t.Fatalf("partitions not leased: %v\n%s", err, ws[0].stderr.String())
 	}
@@ -120,13 +76,7 @@ func TestKeyedWorkersGroupBy(t *testing.T) {
 		// Soon after the upload: the victim is likely reading, publishing
 		// or committing a file, which then gets read twice.
 		time.Sleep(time.Duration(rng.IntN(400)) * time.Millisecond)
-		for _, w := range ws {
-			select {
-			case err := <-w.exited:
-				t.Fatalf("a worker exited by itself (%v): %s", err, w.stderr.String())
-			default:
-			}
-		}
+		f.alive(ws)
 		i := rng.IntN(len(ws))
 		kill(ws[i])
 		ws[i] = start()
@@ -153,9 +103,7 @@ func TestKeyedWorkersGroupBy(t *testing.T) {
 		time.Sleep(300 * time.Millisecond)
 	}
 	time.Sleep(1500 * time.Millisecond) // a double fold still in flight would show
-	for _, w := range ws {
-		kill(w)
-	}
+	f.killAll()
 	if got = s.rows(t, final); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("after settling, sink's last versions:\n%s\nbatch GROUP BY:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}

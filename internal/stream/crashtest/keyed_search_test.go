@@ -2,7 +2,6 @@ package crashtest
 
 import (
 	"bytes"
-	"context"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -10,18 +9,14 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -119,14 +114,8 @@ func runKeyedSearch(t *testing.T, c keyedSearch) {
 	node := needOpenSearch(t)
 	t0 := time.Now()
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "sluice")
-	if out, err := exec.Command("go", "build", "-o", bin, "sluice/cmd/sluice").CombinedOutput(); err != nil {
-		t.Fatalf("building sluice: %v\n%s", err, out)
-	}
-	bucket := fmt.Sprintf("ksearch%d-%d", os.Getpid(), bucketN.Add(1))
-	if err := srv.CreateBucket(bucket); err != nil {
-		t.Fatal(err)
-	}
+	bin := buildSluice(t, dir)
+	bucket := newBucket(t, srv, "ksearch")
 	name := fmt.Sprintf("grpos%d", bucketN.Add(1))
 	index := "groups-" + name
 	// The index exists before the workers race to write it.
@@ -135,14 +124,7 @@ func runKeyedSearch(t *testing.T, c keyedSearch) {
 	upload := func(n int) {
 		t.Helper()
 		for i := files; i < files+n; i++ {
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			_, err := srv.Client().PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(bucket),
-				Key: aws.String(fmt.Sprintf("in/f%04d.json", i)), Body: bytes.NewReader(keyedFile(i))})
-			cancel()
-			if err != nil {
-				t.Fatal(err)
-			}
-			notifyPuts++
+			putNotified(t, srv, bucket, fmt.Sprintf("in/f%04d.json", i), keyedFile(i))
 		}
 		files += n
 	}
@@ -158,26 +140,8 @@ func runKeyedSearch(t *testing.T, c keyedSearch) {
 	stmt := "INSERT STREAM INTO out " + c.query + " " +
 		"WITH (name = '" + name + "', trigger = '200 milliseconds', workers = " + strconv.Itoa(workers) + ", partitions = 8, lock_ttl = '3 seconds', output_mode = 'update', " +
 		"discovery = 'notifications', queue = '" + queue + "', checkpoint_location = '" + cp + "')"
-	script := strings.Join(append(append(append([]string{}, session...), tables...), stmt), ";\n") + ";"
-	n := 0
-	var all []*worker
-	start := func() *worker {
-		t.Helper()
-		n++
-		data := filepath.Join(dir, "data"+strconv.Itoa(n))
-		w := &worker{cmd: exec.Command(bin, "sql", "--data-dir", data, "-e", script), stderr: &bytes.Buffer{}, exited: make(chan error, 1)}
-		w.cmd.Stderr = w.stderr
-		if err := w.cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		go func() { w.exited <- w.cmd.Wait() }()
-		all = append(all, w)
-		return w
-	}
-	kill := func(w *worker) {
-		_ = w.cmd.Process.Signal(syscall.SIGKILL)
-		<-w.exited
-	}
+	f := newFleet(t, bin, dir, sqlScript(session, tables, []string{stmt}))
+	start, kill := f.start, f.kill
 	s := &scenario{dataDir: filepath.Join(dir, "check"), session: session}
 	s.exec(t, tables[0])
 	nc, err := nats.Connect(ns.URL)
@@ -194,13 +158,6 @@ func runKeyedSearch(t *testing.T, c keyedSearch) {
 	for i := 0; i < c.first; i++ {
 		ws = append(ws, start())
 	}
-	defer func() {
-		for _, w := range ws {
-			if w.cmd.ProcessState == nil {
-				kill(w)
-			}
-		}
-	}()
 	if _, err := leases.waitAll(8, nil, 30*time.Second); err != nil {
 		t.Fatalf("partitions not leased: %v\n%s", err, ws[0].stderr.String())
 	}
@@ -226,13 +183,7 @@ func runKeyedSearch(t *testing.T, c keyedSearch) {
 		if round == c.join {
 			ws = append(ws, start()) // one more worker joins
 		}
-		for _, w := range ws {
-			select {
-			case err := <-w.exited:
-				t.Fatalf("a worker exited by itself (%v): %s", err, w.stderr.String())
-			default:
-			}
-		}
+		f.alive(ws)
 		i := rng.IntN(len(ws))
 		kill(ws[i])
 		ws[i] = start()
@@ -270,14 +221,12 @@ func runKeyedSearch(t *testing.T, c keyedSearch) {
 		t.Errorf("the partitions' last states remember %d distinct file ids of %d files, once all were acknowledged; want at most the 4 listed "+
 			"(partition 0's last offsets: %s)", ids, files, p0)
 	}
-	for _, w := range ws {
-		kill(w)
-	}
+	f.killAll()
 	if got = osDocs(t, node.URL, index, c.doc); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("after settling, index documents:\n%s\nbatch:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	seen := map[string]int{}
-	for _, w := range all {
+	for _, w := range f.all {
 		for _, line := range strings.Split(w.stderr.String(), "\n") {
 			if strings.HasPrefix(line, "keyed stream") {
 				seen[line]++

@@ -1,11 +1,9 @@
 package crashtest
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -14,7 +12,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -128,20 +125,13 @@ func newOutage(t *testing.T, kind string) *outage {
 	}
 	t.Cleanup(srv.Stop)
 	o.srv = srv
-	o.bin = filepath.Join(o.dir, "sluice")
-	if out, err := exec.Command("go", "build", "-o", o.bin, "sluice/cmd/sluice").CombinedOutput(); err != nil {
-		t.Fatalf("building sluice: %v\n%s", err, out)
-	}
+	o.bin = buildSluice(t, o.dir)
 	if err := srv.CreateBucket("outage"); err != nil {
 		t.Fatal(err)
 	}
 	o.in, o.cp = filepath.Join(o.dir, "in"), filepath.Join(o.dir, "cp")
 	o.session = s3Session(srv)
-	o.tables = []string{
-		"CREATE TABLE IF NOT EXISTS src (id BIGINT, status INT, msg STRING) USING json LOCATION 's3://outage/in/'",
-		"CREATE TABLE IF NOT EXISTS out (id BIGINT, status INT, msg STRING) USING parquet LOCATION '" + filepath.Join(o.dir, "out") + "/'",
-		"CREATE TABLE IF NOT EXISTS batch (id BIGINT, status INT, msg STRING) USING parquet LOCATION '" + filepath.Join(o.dir, "batch") + "/'",
-	}
+	o.tables = passThroughTables("outage", o.dir)
 	o.s = &scenario{dataDir: filepath.Join(o.dir, "check"), session: o.session}
 	o.s.exec(t, o.tables...)
 	return o
@@ -165,12 +155,7 @@ func (o *outage) upload(t *testing.T, n int) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		_, err = o.srv.Client().PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("outage"), Key: aws.String("in/" + name), Body: bytes.NewReader(data)})
-		cancel()
-		if err != nil {
-			t.Fatal(err)
-		}
+		putObject(t, o.srv, "outage", "in/"+name, data)
 		o.sent(t, "in/"+name)
 	}
 	o.files += n

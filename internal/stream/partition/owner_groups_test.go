@@ -80,18 +80,7 @@ func TestOwnerGroupsUpdate(t *testing.T) {
 	}
 	tmpl := exec.NewStreamAggregate(h, exec.Update).KeyedGroups()
 	pub := &Publisher{JS: js, Stream: "grp", Part: tmpl.Partitioner(2)}
-	publish := func(file int64, b arrow.RecordBatch) {
-		t.Helper()
-		if err := pub.BeginEpoch(ctx, file); err != nil {
-			t.Fatal(err)
-		}
-		if err := pub.Part.Process(ctx, b, nil); err != nil {
-			t.Fatal(err)
-		}
-		if err := pub.Flush(ctx, file); err != nil {
-			t.Fatal(err)
-		}
-	}
+	publish := func(file int64, b arrow.RecordBatch) { publishFile(t, pub, file, b) }
 	file1 := rows([2]int64{1, 200}, [2]int64{2, 404}, [2]int64{2, 200}, [2]int64{3, 500})
 	publish(1, file1)
 	publish(2, rows([2]int64{3, 200}, [2]int64{6, 404}))

@@ -39,8 +39,31 @@ func rows(pairs ...[2]int64) arrow.RecordBatch {
 	return array.NewRecordBatch(rowSchema, []arrow.Array{tb.NewArray(), sb.NewArray()}, int64(len(pairs)))
 }
 
-// tumbleCount is GROUP BY TUMBLE(ts, '5 minutes'), status with count(*).
+// publishFile publishes the partials of one file's rows as a reader's
+// epoch does: one epoch per file, flushed to JetStream.
+func publishFile(t *testing.T, pub *Publisher, file int64, b arrow.RecordBatch) {
+	t.Helper()
+	ctx := context.Background()
+	if err := pub.BeginEpoch(ctx, file); err != nil {
+		t.Fatal(err)
+	}
+	if err := pub.Part.Process(ctx, b, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := pub.Flush(ctx, file); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// tumbleCount is GROUP BY TUMBLE(ts, '5 minutes'), status with count(*)
+// in append mode.
 func tumbleCount(t *testing.T) *exec.WindowAggregate {
+	t.Helper()
+	return tumbleCountMode(t, exec.Append)
+}
+
+// tumbleCountMode is tumbleCount in the given output mode.
+func tumbleCountMode(t *testing.T, mode exec.OutputMode) *exec.WindowAggregate {
 	t.Helper()
 	size, _ := expr.Lit("5 minutes", types.String)
 	win, err := expr.Call("tumble", expr.Col(0, "ts", types.Timestamp), size)
@@ -52,7 +75,7 @@ func tumbleCount(t *testing.T) *exec.WindowAggregate {
 		t.Fatal(err)
 	}
 	w, err := exec.NewWindowAggregate([]expr.Expr{win, expr.Col(1, "status", arrow.PrimitiveTypes.Int64)},
-		[]string{"w", "status", "n"}, []*expr.Aggregate{cnt}, 0, exec.Append)
+		[]string{"w", "status", "n"}, []*expr.Aggregate{cnt}, 0, mode)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,18 +138,7 @@ func TestOwnerExactlyOnce(t *testing.T) {
 	}
 	tmpl := tumbleCount(t)
 	pub := &Publisher{JS: js, Stream: "agg", Part: tmpl.Partitioner(2)}
-	publish := func(file int64, b arrow.RecordBatch) {
-		t.Helper()
-		if err := pub.BeginEpoch(ctx, file); err != nil {
-			t.Fatal(err)
-		}
-		if err := pub.Part.Process(ctx, b, nil); err != nil {
-			t.Fatal(err)
-		}
-		if err := pub.Flush(ctx, file); err != nil {
-			t.Fatal(err)
-		}
-	}
+	publish := func(file int64, b arrow.RecordBatch) { publishFile(t, pub, file, b) }
 	publish(1, rows([2]int64{1, 200}, [2]int64{2, 404}, [2]int64{2, 200}))
 	publish(2, rows([2]int64{3, 200}, [2]int64{6, 404}))
 	publish(1, rows([2]int64{1, 200}, [2]int64{2, 404}, [2]int64{2, 200})) // same message ids: dropped by JetStream

@@ -12,10 +12,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"sluice/internal/exec"
-	"sluice/internal/expr"
 	"sluice/internal/storage"
 	"sluice/internal/stream"
-	"sluice/internal/types"
 )
 
 // TestOwnerWindowsUpdate: an update-mode TUMBLE(ts, '5 minutes'),
@@ -32,33 +30,9 @@ func TestOwnerWindowsUpdate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	size, _ := expr.Lit("5 minutes", types.String)
-	win, err := expr.Call("tumble", expr.Col(0, "ts", types.Timestamp), size)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cnt, err := expr.NewAggregate("count", nil, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl, err := exec.NewWindowAggregate([]expr.Expr{win, expr.Col(1, "status", arrow.PrimitiveTypes.Int64)},
-		[]string{"w", "status", "n"}, []*expr.Aggregate{cnt}, 0, exec.Update)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tmpl := tumbleCountMode(t, exec.Update)
 	pub := &Publisher{JS: js, Stream: "wup", Part: tmpl.Partitioner(1)}
-	publish := func(file int64, b arrow.RecordBatch) {
-		t.Helper()
-		if err := pub.BeginEpoch(ctx, file); err != nil {
-			t.Fatal(err)
-		}
-		if err := pub.Part.Process(ctx, b, nil); err != nil {
-			t.Fatal(err)
-		}
-		if err := pub.Flush(ctx, file); err != nil {
-			t.Fatal(err)
-		}
-	}
+	publish := func(file int64, b arrow.RecordBatch) { publishFile(t, pub, file, b) }
 	base := &stream.Checkpoint{Store: storage.NewMemStore("cp"), Prefix: "cp/"}
 	sink := &memSink{}
 	newOwner := func(worker string) *Owner {

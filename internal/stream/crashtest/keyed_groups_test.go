@@ -7,9 +7,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nats.go/jetstream"
 )
 
 // keyedGroupKills is how many workers TestKeyedWorkersGroupBy kills.
@@ -56,16 +53,7 @@ func TestKeyedWorkersGroupBy(t *testing.T) {
 	start, kill := f.start, f.kill
 	s := &scenario{dataDir: filepath.Join(dir, "check"), session: session}
 	s.exec(t, tables...)
-	nc, err := nats.Connect(ns.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	leases := &leaseWatch{js: js, bucket: "sluice-" + name}
+	leases := watchLeases(t, ns, name)
 	ws := []*worker{start(), start(), start()}
 	if _, err := leases.waitAll(8, nil, 30*time.Second); err != nil {
 		t.Fatalf("partitions not leased: %v\n%s", err, ws[0].stderr.String())

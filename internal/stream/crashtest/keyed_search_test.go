@@ -17,9 +17,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nats.go/jetstream"
-
 	"sluice/internal/testutil/integration"
 	ostest "sluice/internal/testutil/opensearch"
 )
@@ -144,16 +141,7 @@ func runKeyedSearch(t *testing.T, c keyedSearch) {
 	start, kill := f.start, f.kill
 	s := &scenario{dataDir: filepath.Join(dir, "check"), session: session}
 	s.exec(t, tables[0])
-	nc, err := nats.Connect(ns.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	leases := &leaseWatch{js: js, bucket: "sluice-" + name}
+	leases := watchLeases(t, ns, name)
 	var ws []*worker
 	for i := 0; i < c.first; i++ {
 		ws = append(ws, start())

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"sluice/internal/testutil/natsserver"
 	"sort"
 	"strconv"
 	"strings"
@@ -91,16 +92,7 @@ func TestKeyedWorkersNotifications(t *testing.T) {
 	s := &scenario{dataDir: filepath.Join(dir, "check"), session: session}
 	s.exec(t, tables...)
 
-	nc, err := nats.Connect(ns.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	leases := &leaseWatch{js: js, bucket: "sluice-" + name}
+	leases := watchLeases(t, ns, name)
 
 	ws := []*worker{start(), start(), start()}
 	// Wait for the workers to lease every partition between them.
@@ -247,6 +239,22 @@ func ownerPID(v string) int {
 type leaseWatch struct {
 	js     jetstream.JetStream
 	bucket string
+}
+
+// watchLeases watches the partition leases of the keyed stream name
+// through a NATS connection of its own, closed when the test ends.
+func watchLeases(t *testing.T, ns *natsserver.Server, name string) *leaseWatch {
+	t.Helper()
+	nc, err := nats.Connect(ns.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &leaseWatch{js: js, bucket: "sluice-" + name}
 }
 
 // holders is partition -> lease value, skipping expired entries.

@@ -240,9 +240,10 @@ func (s *KLL) quantiles(ps []float64, scratch *[]float64) []float64 {
 
 // exactQuantiles answers Quantiles when every value is still at level 0
 // (weight 1: a group of at most accuracy values) and none is NaN, by
-// sorting the plain values: the same answer as the weighted walk, at a
-// fraction of its cost (no comparison function, half the bytes), which
-// matters when a query has thousands of small groups. NaN is left to
+// selecting the asked ranks among the plain values: the same answer as
+// the weighted walk, at a fraction of its cost (no sort, no comparison
+// function, half the bytes), which matters when a query has thousands of
+// small groups. NaN is left to
 // the weighted walk, whose comparator this order would not reproduce.
 func (s *KLL) exactQuantiles(ps []float64, scratch *[]float64) ([]float64, bool) {
 	for _, lv := range s.Levels[min(1, len(s.Levels)):] {
@@ -265,9 +266,9 @@ func (s *KLL) exactQuantiles(ps []float64, scratch *[]float64) ([]float64, bool)
 			return nil, false
 		}
 	}
-	slices.Sort(vs)
 	n := int64(len(vs))
 	out := make([]float64, len(ps))
+	ranks := make([]int, 0, len(ps))
 	for i, p := range ps {
 		if s.HasMinMax && (p == 0 || p == 1) {
 			out[i] = s.Min
@@ -276,8 +277,22 @@ func (s *KLL) exactQuantiles(ps []float64, scratch *[]float64) ([]float64, bool)
 			}
 			continue
 		}
-		target := int64(math.Ceil(p * float64(n)))
-		out[i] = vs[min(max(target, 1), n)-1]
+		ranks = append(ranks, int(min(max(int64(math.Ceil(p*float64(n))), 1), n)-1))
+	}
+	// Ranks in ascending order, each selected among the values above the
+	// one before it: vs[r] is then the value a sort puts there.
+	slices.Sort(ranks)
+	base := 0
+	for _, r := range ranks {
+		if r >= base {
+			selectKth(vs[base:], r-base)
+			base = r + 1
+		}
+	}
+	for i, p := range ps {
+		if !(s.HasMinMax && (p == 0 || p == 1)) {
+			out[i] = vs[min(max(int64(math.Ceil(p*float64(n))), 1), n)-1]
+		}
 	}
 	return out, true
 }

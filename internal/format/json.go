@@ -41,12 +41,18 @@ type jsonCol struct {
 	elem *jsonCol
 }
 
-// span is where a struct field's value was found in the record.
+// span is where a struct field's value was found: b[lo:hi] of the
+// record (or struct value) scanned. Offsets rather than a slice keep
+// spans free of pointers, so clearing them for every record needs no
+// write barriers while the collector runs.
 type span struct {
-	v     []byte
-	set   bool
-	exact bool
+	lo, hi int
+	set    bool
+	exact  bool
 }
+
+// of is the span's value within b, the bytes it was found in.
+func (s span) of(b []byte) []byte { return b[s.lo:s.hi] }
 
 func compileJSON(name string, t arrow.DataType, tsLayout string) (*jsonCol, error) {
 	k, ok := kindOf(t)
@@ -349,7 +355,7 @@ func (r *jsonReader) object(rec []byte, line int64) error {
 	if r.opts.Mode == DropMalformed {
 		for k, kid := range top.kids {
 			if sp := top.spans[k]; sp.set {
-				if reason := r.decode(kid, nil, sp.v); reason != "" {
+				if reason := r.decode(kid, nil, sp.of(rec)); reason != "" {
 					return r.reportBad(line, rec, "column "+kid.name+": "+reason)
 				}
 			}
@@ -363,7 +369,7 @@ func (r *jsonReader) object(rec []byte, line int64) error {
 			b.AppendNull()
 			continue
 		}
-		if why := r.decode(kid, b, sp.v); why != "" && reason == "" {
+		if why := r.decode(kid, b, sp.of(rec)); why != "" && reason == "" {
 			reason = "column " + kid.name + ": " + why
 		}
 	}
@@ -453,7 +459,7 @@ func (r *jsonReader) scanTopBytewise(b []byte) error {
 				return err
 			}
 			if idx >= 0 && (exact || !top.spans[idx].exact) {
-				top.spans[idx] = span{v: b[i:end], set: true, exact: exact}
+				top.spans[idx] = span{lo: i, hi: end, set: true, exact: exact}
 			}
 			i = skipWS(b, end)
 			if i < len(b) && b[i] == ',' {

@@ -87,7 +87,7 @@ func (r *jsonReader) decodeStruct(c *jsonCol, b array.Builder, v []byte) string 
 		}
 		idx, exact := r.lookup(c, key, bytes.IndexByte(key, '\\') >= 0)
 		if idx >= 0 && (exact || !c.spans[idx].exact) {
-			c.spans[idx] = span{v: val, set: true, exact: exact}
+			c.spans[idx] = span{lo: it.i - len(val), hi: it.i, set: true, exact: exact}
 		}
 	}
 	var sb *array.StructBuilder
@@ -108,7 +108,7 @@ func (r *jsonReader) decodeStruct(c *jsonCol, b array.Builder, v []byte) string 
 			}
 			continue
 		}
-		if why := r.decode(kid, kb, sp.v); why != "" && reason == "" {
+		if why := r.decode(kid, kb, sp.of(v)); why != "" && reason == "" {
 			reason = kid.name + ": " + why
 		}
 	}

@@ -76,7 +76,7 @@ func (r *jsonReader) scanTopPlain(b []byte, q []uint64) bool {
 			return false
 		}
 		if idx >= 0 && (exact || !top.spans[idx].exact) {
-			top.spans[idx] = span{v: b[i:end], set: true, exact: exact}
+			top.spans[idx] = span{lo: i, hi: end, set: true, exact: exact}
 		}
 		if end >= len(b) {
 			return false

@@ -89,6 +89,9 @@ func nextQuoteFar(q []uint64, k int) int {
 // skipPlainNested returns the end of the object or array at b[i] as
 // skipValue finds it (brackets balanced by count, strings skipped), or
 // -1 where skipValue would fail: unbalanced, unterminated or too deep.
+// (Tried and slower on the bench data: finding brackets eight bytes at a
+// time and telling those inside strings by the parity of the quotes
+// before them; the short nested values there are a few branches each.)
 func skipPlainNested(b []byte, q []uint64, i int) int {
 	depth := 0
 	for j := i; j < len(b); {

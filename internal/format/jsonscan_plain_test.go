@@ -105,3 +105,50 @@ func masksOf(b []byte) []uint64 {
 	q, _ := quoteMasks(nil, b)
 	return q
 }
+
+// Random containers (strings full of brackets, across 64-byte words),
+// whole and cut short: skipPlainNested agrees with skipValue on each.
+func TestSkipPlainNestedRandom(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	var gen func(b []byte, depth int) []byte
+	gen = func(b []byte, depth int) []byte {
+		switch k := rng.Intn(6); {
+		case depth > 0 && k < 2:
+			open, close := byte('['), byte(']')
+			if k == 1 {
+				open, close = '{', '}'
+			}
+			b = append(b, open)
+			for n := rng.Intn(4); n > 0; n-- {
+				if open == '{' {
+					b = append(b, `"k":`...)
+				}
+				b = gen(b, depth-1)
+				if n > 1 {
+					b = append(b, ',')
+				}
+			}
+			return append(b, close)
+		case k < 4:
+			b = append(b, '"')
+			for n := rng.Intn(90); n > 0; n-- {
+				b = append(b, "ab{}[]:, y_Y"[rng.Intn(12)])
+			}
+			return append(b, '"')
+		}
+		return append(b, "12"...)
+	}
+	for n := 0; n < 3000; n++ {
+		whole := gen([]byte{'['}, 4)
+		whole = append(whole, ']')
+		for _, b := range [][]byte{whole, whole[:rng.Intn(len(whole))+1]} {
+			want, err := skipValue(b, 0)
+			if err != nil {
+				want = -1
+			}
+			if got := skipPlainNested(b, masksOf(b), 0); got != want {
+				t.Fatalf("%s: %d, skipValue %d (%v)", b, got, want, err)
+			}
+		}
+	}
+}

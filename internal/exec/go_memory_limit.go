@@ -13,3 +13,9 @@ func GoMemoryLimit(memoryLimit int64) int64 {
 	}
 	return memoryLimit - min(memoryLimit/5, 64<<20)
 }
+
+// GCPercent is the collector's target (debug.SetGCPercent) when the
+// process runs under GoMemoryLimit and GOGC is not set: the heap may grow
+// to 1 + GCPercent/100 times its live size between collections, the limit
+// bounding it. Measured on the 1 GB NDJSON queries (BENCHMARKS.md).
+const GCPercent = 400

@@ -159,6 +159,9 @@ type jsonReader struct {
 	quotes []uint64
 	// bytewise turns the plain way off (tests compare the two ways).
 	bytewise bool
+	// ascii says the record being decoded is plain and all ASCII, so
+	// its strings are valid UTF-8 as they stand.
+	ascii bool
 }
 
 // shapeKey is one key of the previous record: its literal (quotes
@@ -393,10 +396,12 @@ func (r *jsonReader) scanTop(b []byte) error {
 	for k := range top.spans {
 		top.spans[k] = span{}
 	}
+	r.ascii = false
 	if !r.bytewise {
-		var bs bool
-		r.quotes, bs = quoteMasks(r.quotes, b)
+		var bs, high bool
+		r.quotes, bs, high = quoteMasks(r.quotes, b)
 		if !bs && r.scanTopPlain(b, r.quotes) {
+			r.ascii = !high
 			return nil
 		}
 		for k := range top.spans {

@@ -24,6 +24,12 @@ func (r *jsonReader) decode(c *jsonCol, b array.Builder, v []byte) string {
 			return c.bad(b, v)
 		}
 		s := v[1 : len(v)-1]
+		if r.ascii && c.kind == kString {
+			if b != nil {
+				b.(*array.StringBuilder).BinaryBuilder.Append(s)
+			}
+			return ""
+		}
 		if bytes.IndexByte(s, '\\') >= 0 {
 			r.strBuf = unescape(r.strBuf[:0], v)
 			s = r.strBuf

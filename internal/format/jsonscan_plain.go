@@ -23,31 +23,45 @@ func quoteBits8(x uint64) uint64 {
 }
 
 // quoteMasks returns (in dst's storage) the quote bitmask of b, one word
-// per 64 bytes, and whether b holds a backslash (then the masks do not
-// say where strings end).
-func quoteMasks(dst []uint64, b []byte) ([]uint64, bool) {
+// per 64 bytes, whether b holds a backslash (then the masks do not say
+// where strings end) and whether it holds a byte >= 0x80 (if not, its
+// strings need no UTF-8 check).
+func quoteMasks(dst []uint64, b []byte) (q []uint64, backslash, high bool) {
 	n := (len(b) + 63) >> 6
 	if cap(dst) < n {
 		dst = make([]uint64, n, n+n/2+4)
 	}
 	dst = dst[:n]
 	full := len(b) >> 6
-	bs := quoteBlocks(dst[:full], b[:full<<6])
+	bs, hi := quoteBlocks(dst[:full], b[:full<<6])
 	if t := len(b) - full<<6; t > 0 {
 		// The tail: the mask of the last 64 bytes, shifted down to the
 		// tail's bytes (or of a padded copy of a record under 64 bytes).
 		var last [1]uint64
 		if len(b) >= 64 {
-			bs = quoteBlocks(last[:], b[len(b)-64:]) || bs
+			tb, th := quoteBlocks(last[:], b[len(b)-64:])
+			bs, hi = bs || tb, hi || th
 			dst[full] = last[0] >> (64 - t)
 		} else {
 			var pad [64]byte
 			copy(pad[:], b)
-			bs = quoteBlocks(last[:], pad[:])
+			bs, hi = quoteBlocks(last[:], pad[:])
 			dst[full] = last[0]
 		}
 	}
-	return dst, bs
+	return dst, bs, hi
+}
+
+// isASCII reports whether b has no byte >= 0x80.
+func isASCII(b []byte) bool {
+	var acc uint64
+	for ; len(b) >= 8; b = b[8:] {
+		acc |= binary.LittleEndian.Uint64(b)
+	}
+	for _, c := range b {
+		acc |= uint64(c)
+	}
+	return acc&swarHi == 0
 }
 
 // quoteBlocksGeneric is quoteBlocks in portable Go: dst[k] is the quote

@@ -25,14 +25,24 @@ func TestQuoteMasksMarkEveryQuote(t *testing.T) {
 						b[i] = 'a'
 					}
 				case 1:
-					b[i] = byte(rng.Intn(256))
+					b[i] = byte(rng.Intn(128))
+					if rng.Intn(1+round*n) == 0 {
+						b[i] |= 0x80 // now and then only, as in ASCII records
+					}
 				default:
 					b[i] = 'a'
 				}
 			}
-			q, bs := quoteMasks(nil, b)
+			q, bs, high := quoteMasks(nil, b)
 			if len(q) != (n+63)/64 {
 				t.Fatalf("len %d: %d words", n, len(q))
+			}
+			want := false
+			for _, c := range b {
+				want = want || c >= 0x80
+			}
+			if high != want || isASCII(b) == want {
+				t.Fatalf("len %d: high %v, isASCII %v, want high %v (%q)", n, high, isASCII(b), want, b)
 			}
 			if want := bytes.IndexByte(b, '\\') >= 0; bs != want {
 				t.Fatalf("len %d: backslash %v, want %v", n, bs, want)
@@ -102,7 +112,7 @@ func TestSkipPlainNestedAgreesWithSkipValue(t *testing.T) {
 }
 
 func masksOf(b []byte) []uint64 {
-	q, _ := quoteMasks(nil, b)
+	q, _, _ := quoteMasks(nil, b)
 	return q
 }
 

@@ -1,7 +1,7 @@
 #include "textflag.h"
 
-// func quoteBlocks(dst []uint64, b []byte) (backslash bool)
-TEXT ·quoteBlocks(SB), NOSPLIT, $0-49
+// func quoteBlocks(dst []uint64, b []byte) (backslash, high bool)
+TEXT ·quoteBlocks(SB), NOSPLIT, $0-50
 	MOVQ dst_base+0(FP), DI
 	MOVQ dst_len+8(FP), CX
 	MOVQ b_base+24(FP), SI
@@ -12,6 +12,7 @@ TEXT ·quoteBlocks(SB), NOSPLIT, $0-49
 	MOVQ AX, X5
 	PUNPCKLQDQ X5, X5 // 16 backslashes
 	PXOR X6, X6       // backslashes seen
+	PXOR X8, X8       // bytes or-ed: the high bits say non-ASCII
 
 loop:
 	TESTQ CX, CX
@@ -20,6 +21,10 @@ loop:
 	MOVOU 16(SI), X2
 	MOVOU 32(SI), X3
 	MOVOU 48(SI), X4
+	POR   X1, X8
+	POR   X2, X8
+	POR   X3, X8
+	POR   X4, X8
 	MOVO  X1, X7
 	PCMPEQB X5, X7
 	POR   X7, X6
@@ -56,4 +61,7 @@ done:
 	PMOVMSKB X6, AX
 	TESTL AX, AX
 	SETNE backslash+48(FP)
+	PMOVMSKB X8, AX
+	TESTL AX, AX
+	SETNE high+49(FP)
 	RET

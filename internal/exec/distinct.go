@@ -64,7 +64,7 @@ func (d *Distinct) reset() {
 		// Zero columns: every row equals every other; the bytes path with
 		// no columns encodes them all as the empty key.
 		d.table.mode = keyBytes
-		d.table.strs = make(map[string]uint32)
+		d.table.sk = newStringKeyTable()
 	}
 	releaseBatches(d.seen)
 	d.seen = nil

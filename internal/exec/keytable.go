@@ -21,8 +21,7 @@ import (
 type keyTable struct {
 	mode   keyMode
 	ints   map[int64]uint32
-	strs   map[string]uint32
-	sk     *stringKeyTable // keyString
+	sk     *stringKeyTable // keyString, and keyBytes over the encoded keys
 	memo   dictMemo        // keyString given dictionary arrays
 	nullID int64           // id of the all-NULL single key, -1 when unseen
 	n      uint32
@@ -63,7 +62,7 @@ func newKeyTable(keyTypes []arrow.DataType) *keyTable {
 		t.sk = newStringKeyTable()
 	default:
 		t.mode = keyBytes
-		t.strs = make(map[string]uint32)
+		t.sk = newStringKeyTable()
 	}
 	return t
 }
@@ -263,10 +262,12 @@ func (t *keyTable) assign(cols []arrow.Array, rows int, ids []uint32, fresh []in
 	case keyBytes:
 		keys := t.encoder().encode(cols, rows)
 		for i := 0; i < rows; i++ {
-			id, ok := t.strs[string(keys[i])]
+			// The table copies what it keeps, so the encoder's
+			// buffer may be looked at in place.
+			k := bytesView(keys[i])
+			id, p, ok := t.sk.find(k)
 			if !ok {
-				id = t.n
-				t.strs[string(keys[i])] = id
+				id = t.sk.insert(k, p)
 				t.n++
 				fresh = append(fresh, i)
 			}
@@ -323,7 +324,7 @@ func (t *keyTable) lookup(cols []arrow.Array, rows int, ids []int32) {
 			if anyNull(cols, i) {
 				continue
 			}
-			if id, ok := t.strs[string(keys[i])]; ok {
+			if id, _, ok := t.sk.find(bytesView(keys[i])); ok {
 				ids[i] = int32(id)
 			}
 		}
@@ -564,13 +565,16 @@ func (t *keyTable) forget(cols []arrow.Array, rows int, fresh []int, before int)
 	case keyString:
 		t.sk.truncate(before, t.nullID)
 	case keyBytes:
-		keys := t.enc.encode(cols, rows)
-		for _, i := range fresh {
-			delete(t.strs, string(keys[i]))
-		}
+		t.sk.truncate(before, -1)
 	}
 	if t.nullID >= int64(before) {
 		t.nullID = -1
 	}
 	t.n = uint32(before)
+}
+
+// bytesView is b as a string without a copy, for lookups that do not
+// keep it.
+func bytesView(b []byte) string {
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }

@@ -15,7 +15,6 @@ import (
 	"sluice/internal/catalog"
 	"sluice/internal/connector"
 	"sluice/internal/connector/registry"
-	"sluice/internal/expr"
 	"sluice/internal/plan"
 	"sluice/internal/safepath"
 	"sluice/internal/sql"
@@ -132,8 +131,10 @@ func (e *Engine) createMView(ctx context.Context, s *sql.CreateMaterializedView)
 	if idOpt != "" {
 		sinkOpts["id"] = idOpt
 	} else if mode != "append" {
-		// Upserts need one id per group: the group key columns.
-		if keys := groupKeyColumns(n); len(keys) > 0 && sinkKeys["id"] {
+		// Upserts need one id per group: the output columns carrying
+		// every GROUP BY key (a subset would merge groups into one
+		// document).
+		if keys, _ := groupKeyOutputs(n); len(keys) > 0 && sinkKeys["id"] {
 			sinkOpts["id"] = strings.Join(keys, ",")
 		}
 	}
@@ -492,42 +493,3 @@ func hasWindowKey(n plan.Node) bool {
 	return false
 }
 
-// groupKeyColumns names the output columns that are GROUP BY keys of the
-// query's aggregation (directly projected), for per-group upsert ids.
-func groupKeyColumns(n plan.Node) []string {
-	p, ok := n.(*plan.Project)
-	if !ok {
-		return nil
-	}
-	var in plan.Node = p.Input
-	for {
-		switch t := in.(type) {
-		case *plan.Filter:
-			in = t.Input
-			continue
-		case *plan.Sort:
-			in = t.Input
-			continue
-		}
-		break
-	}
-	a, ok := in.(*plan.Aggregate)
-	if !ok {
-		return nil
-	}
-	var out []string
-	for i, e := range p.Exprs {
-		// A key column, or a field of one (TUMBLE(ts, ...).start AS w).
-		for {
-			f, ok := e.(*expr.FieldExpr)
-			if !ok {
-				break
-			}
-			e = f.Arg
-		}
-		if c, ok := e.(*expr.Column); ok && c.Index < len(a.Keys) {
-			out = append(out, p.Names[i])
-		}
-	}
-	return out
-}

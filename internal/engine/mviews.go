@@ -492,4 +492,3 @@ func hasWindowKey(n plan.Node) bool {
 	}
 	return false
 }
-

@@ -268,20 +268,25 @@ func (s *KLL) exactQuantiles(ps []float64, scratch *[]float64) ([]float64, bool)
 	}
 	n := int64(len(vs))
 	out := make([]float64, len(ps))
-	ranks := make([]int, 0, len(ps))
-	for i, p := range ps {
-		if s.HasMinMax && (p == 0 || p == 1) {
-			out[i] = s.Min
-			if p == 1 {
-				out[i] = s.Max
-			}
-			continue
+	// at[i] is p_i's rank among the values, -1 where Min or Max answers.
+	var one [1]int
+	at := one[:0]
+	if len(ps) > 1 {
+		at = make([]int, 0, len(ps))
+	}
+	for _, p := range ps {
+		r := -1
+		if !s.HasMinMax || (p != 0 && p != 1) {
+			r = int(min(max(int64(math.Ceil(p*float64(n))), 1), n) - 1)
 		}
-		ranks = append(ranks, int(min(max(int64(math.Ceil(p*float64(n))), 1), n)-1))
+		at = append(at, r)
 	}
 	// Ranks in ascending order, each selected among the values above the
 	// one before it: vs[r] is then the value a sort puts there.
-	slices.Sort(ranks)
+	ranks := at
+	if len(at) > 1 {
+		ranks = slices.Sorted(slices.Values(at))
+	}
 	base := 0
 	for _, r := range ranks {
 		if r >= base {
@@ -289,9 +294,14 @@ func (s *KLL) exactQuantiles(ps []float64, scratch *[]float64) ([]float64, bool)
 			base = r + 1
 		}
 	}
-	for i, p := range ps {
-		if !(s.HasMinMax && (p == 0 || p == 1)) {
-			out[i] = vs[min(max(int64(math.Ceil(p*float64(n))), 1), n)-1]
+	for i, r := range at {
+		switch {
+		case r >= 0:
+			out[i] = vs[r]
+		case ps[i] == 0:
+			out[i] = s.Min
+		default:
+			out[i] = s.Max
 		}
 	}
 	return out, true

@@ -7,13 +7,14 @@ import (
 	"testing"
 )
 
-// TestKLLExactQuantiles checks the plain-sort answer of a sketch that has
-// not compacted against the definition (the value at rank ceil(p n)), and
+// TestKLLExactQuantiles checks the selected answer of a sketch that has
+// not compacted against the definition (the value at rank ceil(p n)),
+// percentages in any order and repeated, and
 // that a sketch with a NaN or a compacted level still answers.
 func TestKLLExactQuantiles(t *testing.T) {
 	r := rand.New(rand.NewSource(9))
-	ps := []float64{0, 0.001, 0.25, 0.5, 0.99, 0.999, 1}
-	for _, n := range []int{1, 2, 3, 10, 999, 1000} {
+	ps := []float64{0.5, 0, 0.99, 0.25, 0.5, 1, 0.001, 0.999}
+	for _, n := range []int{1, 2, 3, 10, 17, 999, 1000} {
 		s := &KLL{K: 1000}
 		var vs []float64
 		for i := 0; i < n; i++ {

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -39,9 +40,11 @@ type Encoder struct {
 	seen    rowCounts
 
 	rows     format.JSONRows
-	rowBytes int   // about a source's size in the last batch
-	ends     []int // scratch: where each row's record ends
-	hashed   []int // scratch: rows given a content-hash id
+	rowBytes int      // about a source's size in the last batch
+	ends     []int    // scratch: where each row's record ends
+	hashed   []int    // scratch: rows given a content-hash id
+	hs       []uint64 // scratch: their sources' hashes
+	counts   []uint32 // scratch: their counts before them
 }
 
 // NewEncoder binds id columns, a routing column ("" for none) and an index
@@ -98,8 +101,7 @@ func (e *Encoder) Encode(batch arrow.RecordBatch) ([]Doc, error) {
 		e.rowBytes = len(all)/n - seqLen + 1
 	}
 	docs := make([]Doc, n)
-	var ids []byte // the content-hash ids, hex, idLen bytes each
-	hashed := e.hashed[:0]
+	hashed, hs := e.hashed[:0], e.hs[:0]
 	start := 0
 	for row := 0; row < n; row++ {
 		src := all[start+seqLen : ends[row] : ends[row]]
@@ -108,11 +110,7 @@ func (e *Encoder) Encode(batch arrow.RecordBatch) ([]Doc, error) {
 			d.ID = e.idOf(batch, row)
 		}
 		if d.ID == "" {
-			if ids == nil {
-				ids = make([]byte, 0, (n-row)*idLen)
-			}
-			ids = e.hashID(ids, all[start:ends[row]])
-			hashed = append(hashed, row)
+			hashed, hs = append(hashed, row), append(hs, xxhash.Sum64(src))
 		}
 		if e.routing >= 0 && !types.IsNull(batch.Column(e.routing), row) {
 			d.Routing = types.FormatValue(batch.Column(e.routing), row)
@@ -123,12 +121,10 @@ func (e *Encoder) Encode(batch arrow.RecordBatch) ([]Doc, error) {
 		docs[row] = d
 		start = ends[row]
 	}
-	// One string for all the hashed ids of the batch.
-	str := string(ids)
-	for k, row := range hashed {
-		docs[row].ID = str[k*idLen : (k+1)*idLen]
+	e.hashed, e.hs = hashed, hs
+	if len(hashed) > 0 {
+		e.hashIDs(docs, all)
 	}
-	e.hashed = hashed
 	return docs, nil
 }
 
@@ -139,20 +135,35 @@ const (
 	idLen  = 32
 )
 
-// hashID appends the id of a row without id columns: the hash of its
-// source (rec after its first seqLen bytes) and the hash of the epoch,
-// how many identical sources came before it in the epoch and the
-// source, which rec's first seqLen bytes are set to.
-func (e *Encoder) hashID(ids []byte, rec []byte) []byte {
-	src := rec[seqLen:]
-	h := xxhash.Sum64(src)
-	k := e.seen.next(h)
-	binary.LittleEndian.PutUint64(rec[:8], uint64(e.epoch))
-	binary.LittleEndian.PutUint32(rec[8:12], k)
-	var sum [16]byte
-	binary.BigEndian.PutUint64(sum[:8], xxhash.Sum64(rec))
-	binary.BigEndian.PutUint64(sum[8:], h)
-	return hex.AppendEncode(ids, sum[:])
+// hashIDs gives the rows in e.hashed, whose sources hash to e.hs, their
+// ids: the hash of the epoch, how many identical sources came before in
+// the epoch and the source (all holds each source after seqLen bytes
+// for the first two), and the source's hash.
+func (e *Encoder) hashIDs(docs []Doc, all []byte) {
+	// The counts first, in a loop of their own: the table is too big
+	// for the cache, and lookups that do not wait on one another
+	// overlap their misses.
+	counts := slices.Grow(e.counts[:0], len(e.hs))[:len(e.hs)]
+	for k, h := range e.hs {
+		counts[k] = e.seen.next(h)
+	}
+	e.counts = counts
+	ids := make([]byte, 0, len(e.hs)*idLen)
+	for k, row := range e.hashed {
+		end := e.ends[row]
+		rec := all[end-len(docs[row].Source)-seqLen : end]
+		binary.LittleEndian.PutUint64(rec[:8], uint64(e.epoch))
+		binary.LittleEndian.PutUint32(rec[8:12], counts[k])
+		var sum [16]byte
+		binary.BigEndian.PutUint64(sum[:8], xxhash.Sum64(rec))
+		binary.BigEndian.PutUint64(sum[8:], e.hs[k])
+		ids = hex.AppendEncode(ids, sum[:])
+	}
+	// One string for all the ids of the batch.
+	str := string(ids)
+	for k, row := range e.hashed {
+		docs[row].ID = str[k*idLen : (k+1)*idLen]
+	}
 }
 
 // idOf joins the id columns' values; "" when any is NULL (the content

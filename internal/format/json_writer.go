@@ -22,6 +22,7 @@ type jsonWriter struct {
 	zw     io.WriteCloser
 	bw     *bufio.Writer
 	buf    []byte
+	rows   JSONRows
 	closed bool
 }
 
@@ -40,24 +41,10 @@ func (j *jsonWriter) Write(batch arrow.RecordBatch) error {
 		return fmt.Errorf("writing json: writer is closed")
 	}
 	n := int(batch.NumRows())
-	cols := batch.Columns()
-	fields := batch.Schema().Fields()
+	j.rows.Bind(batch)
 	for row := 0; row < n; row++ {
-		b := append(j.buf[:0], '{')
-		first := true
-		for c, col := range cols {
-			if types.IsNull(col, row) {
-				continue
-			}
-			if !first {
-				b = append(b, ',')
-			}
-			first = false
-			b = appendJSONString(b, fields[c].Name)
-			b = append(b, ':')
-			b = appendJSONValue(b, col, row)
-		}
-		b = append(b, '}', '\n')
+		b := j.rows.AppendRow(j.buf[:0], row)
+		b = append(b, '\n')
 		j.buf = b
 		if _, err := j.bw.Write(b); err != nil {
 			return fmt.Errorf("writing json: %w", err)

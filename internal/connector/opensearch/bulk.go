@@ -55,6 +55,7 @@ type bulker struct {
 	cur      []Doc
 	curBytes int
 	last     time.Time
+	lastN    int // about the documents of a full request, to size cur
 
 	errMu    sync.Mutex
 	firstErr error
@@ -82,16 +83,26 @@ func newBulker(cl *client, o Options) *bulker {
 }
 
 // add queues documents, sending a request each time a limit is reached.
+// The lock is taken once for each request's worth of them.
 func (b *bulker) add(ctx context.Context, docs []Doc) error {
-	for _, d := range docs {
+	for len(docs) > 0 {
 		b.mu.Lock()
-		b.cur = append(b.cur, d)
-		b.curBytes += docBytes(&d)
+		limit, i := b.sz.size(), 0
 		var full []Doc
-		if len(b.cur) >= b.o.BulkActions || b.curBytes >= b.sz.size() {
-			full = b.take()
+		for i < len(docs) {
+			if b.cur == nil {
+				b.cur = make([]Doc, 0, b.lastN)
+			}
+			b.cur = append(b.cur, docs[i])
+			b.curBytes += docBytes(&docs[i])
+			i++
+			if len(b.cur) >= b.o.BulkActions || b.curBytes >= limit {
+				full = b.take()
+				break
+			}
 		}
 		b.mu.Unlock()
+		docs = docs[i:]
 		if full != nil {
 			if err := b.dispatch(ctx, full); err != nil {
 				return err
@@ -105,6 +116,7 @@ func (b *bulker) add(ctx context.Context, docs []Doc) error {
 func (b *bulker) take() []Doc {
 	out := b.cur
 	b.cur, b.curBytes, b.last = nil, 0, time.Now()
+	b.lastN = max(b.lastN, len(out)+len(out)/8)
 	return out
 }
 
@@ -194,8 +206,9 @@ func (b *bulker) fail(err error) {
 
 func (b *bulker) worker() {
 	defer b.workers.Done()
+	var resp bytes.Buffer // the answers, one after the other
 	for r := range b.reqs {
-		if err := b.send(r.docs, r.body); err != nil {
+		if err := b.send(r.docs, r.body, &resp); err != nil {
 			b.fail(err)
 		}
 		b.pending.Done()
@@ -208,6 +221,11 @@ func retryable(status int) bool {
 		status == http.StatusServiceUnavailable || status == http.StatusGatewayTimeout
 }
 
+// bulkFilter keeps of a _bulk answer what items reads: whether any item
+// failed and each item's status and error, in order. The rest (index,
+// id, version, shards, sequence numbers) is most of an answer's bytes.
+const bulkFilter = "errors,items.*.status,items.*.error"
+
 // send writes docs (first is their encoding) and sends again what the
 // cluster refuses for now, split to the sizer's current request size:
 // after a network error or a retryable status the whole part, after a
@@ -216,10 +234,10 @@ func retryable(status int) bool {
 // takes a slot in flight from the sizer and tells it how the cluster
 // answered. It gives up when RetryTime passes without a document
 // accepted.
-func (b *bulker) send(docs []Doc, first []byte) error {
-	path := "/_bulk"
+func (b *bulker) send(docs []Doc, first []byte, resp *bytes.Buffer) error {
+	path := "/_bulk?filter_path=" + bulkFilter
 	if b.o.Refresh != "" && b.o.Refresh != "false" {
-		path += "?refresh=" + b.o.Refresh
+		path += "&refresh=" + b.o.Refresh
 	}
 	var buf bytes.Buffer
 	var lastErr error
@@ -237,7 +255,7 @@ func (b *bulker) send(docs []Doc, first []byte) error {
 			body = buf.Bytes()
 		}
 		part := docs[:n]
-		again, err := b.attempt(path, part, body, &lastErr)
+		again, err := b.attempt(path, part, body, resp, &lastErr)
 		if err != nil {
 			return err
 		}
@@ -265,14 +283,15 @@ func (b *bulker) send(docs []Doc, first []byte) error {
 // attempt sends one request of part (encoded as body) and returns the
 // documents to send again; *lastErr says why they were not taken. An
 // error is final.
-func (b *bulker) attempt(path string, part []Doc, body []byte, lastErr *error) ([]Doc, error) {
+func (b *bulker) attempt(path string, part []Doc, body []byte, out *bytes.Buffer, lastErr *error) ([]Doc, error) {
 	gen, err := b.sz.acquire(b.ctx)
 	if err != nil {
 		return nil, fmt.Errorf("bulk indexing: %w", err)
 	}
 	b.requests.Add(1)
 	start := time.Now()
-	status, resp, err := b.cl.do(b.ctx, http.MethodPost, path, body)
+	status, err := b.cl.doInto(b.ctx, http.MethodPost, path, body, out, true)
+	resp := out.Bytes()
 	took := time.Since(start)
 	b.sz.release()
 	switch {
@@ -377,20 +396,24 @@ func (b *bulker) items(docs []Doc, resp []byte) (next []Doc, refused int, err er
 }
 
 // noErrors reports whether a bulk response says "errors":false before
-// its items: OpenSearch writes took then errors first, so the common
-// answer is known from its first bytes without parsing a thousand items.
-// Any other shape (spacing, order) returns false and gets parsed.
+// its items: OpenSearch writes took (unless filtered out) then errors
+// first, so the common answer is known from its first bytes without
+// parsing a thousand items. Any other shape (spacing, order) returns
+// false and gets parsed.
 func noErrors(resp []byte) bool {
-	rest, ok := bytes.CutPrefix(resp, []byte(`{"took":`))
+	rest, ok := bytes.CutPrefix(resp, []byte(`{"errors":false`))
 	if !ok {
-		return false
+		if rest, ok = bytes.CutPrefix(resp, []byte(`{"took":`)); !ok {
+			return false
+		}
+		i := 0
+		for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
+			i++
+		}
+		rest, ok = bytes.CutPrefix(rest[i:], []byte(`,"errors":false`))
+		ok = ok && i > 0
 	}
-	i := 0
-	for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
-		i++
-	}
-	rest, ok = bytes.CutPrefix(rest[i:], []byte(`,"errors":false`))
-	return ok && i > 0 && len(rest) > 0 && (rest[0] == ',' || rest[0] == '}')
+	return ok && len(rest) > 0 && (rest[0] == ',' || rest[0] == '}')
 }
 
 // deadLetter records a document the cluster will never take.
@@ -439,21 +462,31 @@ func (b *bulker) encode(w *bytes.Buffer, docs []Doc) {
 		size += len(docs[i].Source) + len(docs[i].ID) + len(docs[i].Index) + 48
 	}
 	w.Grow(size)
-	for i := range docs {
-		b.appendAction(w, &docs[i])
-	}
-}
-
-func (b *bulker) appendAction(w *bytes.Buffer, d *Doc) {
 	op := b.o.Action
 	if op == "upsert" {
 		op = "update"
 	}
-	w.WriteString(`{"`)
-	w.WriteString(op)
-	w.WriteString(`":{"_index":`)
-	writeJSONString(w, d.Index)
-	w.WriteString(`,"_id":`)
+	// The action line up to the id, written once for each run of
+	// documents into the same index (most often all of them).
+	var prefix bytes.Buffer
+	for i := range docs {
+		d := &docs[i]
+		if i == 0 || d.Index != docs[i-1].Index {
+			prefix.Reset()
+			prefix.WriteString(`{"`)
+			prefix.WriteString(op)
+			prefix.WriteString(`":{"_index":`)
+			writeJSONString(&prefix, d.Index)
+			prefix.WriteString(`,"_id":`)
+		}
+		w.Write(prefix.Bytes())
+		appendAction(w, op, d)
+	}
+}
+
+// appendAction writes the rest of d's action, after its id's key, and
+// its source.
+func appendAction(w *bytes.Buffer, op string, d *Doc) {
 	writeJSONString(w, d.ID)
 	if d.Routing != "" {
 		w.WriteString(`,"routing":`)
@@ -475,7 +508,7 @@ func (b *bulker) appendAction(w *bytes.Buffer, d *Doc) {
 // json.Marshal's allocation.
 func writeJSONString(w *bytes.Buffer, s string) {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x7f || c == '<' || c == '>' || c == '&' {
+		if !plainJSON[s[i]] {
 			writeMarshal(w, s)
 			return
 		}
@@ -484,6 +517,14 @@ func writeJSONString(w *bytes.Buffer, s string) {
 	w.WriteString(s)
 	w.WriteByte('"')
 }
+
+// plainJSON are the bytes json.Marshal writes as they are in a string.
+var plainJSON = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
 
 func writeMarshal(w *bytes.Buffer, s string) {
 	b, _ := json.Marshal(s)

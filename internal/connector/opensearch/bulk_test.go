@@ -17,10 +17,16 @@ func TestNoErrors(t *testing.T) {
 		{`{"took":30,"errors":false}`, true},
 		{`{"took":30,"errors":true,"items":[{"index":{"status":429}}]}`, false},
 		{`{"took":30,"errors":falsey}`, false},
-		{`{"errors":false,"took":30}`, false}, // another order: parsed
+		{`{"errors":false,"took":30}`, true}, // errors first: plain all the same
 		{`{"took": 30, "errors": false}`, false},
 		{`{"took":30,"items":[],"errors":false}`, false},
 		{``, false},
+		// Answers filtered by bulkFilter start with errors.
+		{`{"errors":false,"items":[{"index":{"status":201}}]}`, true},
+		{`{"errors":false}`, true},
+		{`{"errors":true,"items":[{"index":{"status":429}}]}`, false},
+		{`{"errors":falsey}`, false},
+		{`{"errors":false`, false},
 	} {
 		if got := noErrors([]byte(c.resp)); got != c.want {
 			t.Errorf("noErrors(%s) = %v, want %v", c.resp, got, c.want)

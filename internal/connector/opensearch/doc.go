@@ -1,10 +1,10 @@
 package opensearch
 
 import (
-	"bytes"
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -37,14 +37,20 @@ type Encoder struct {
 	routing int
 	index   *resolver
 	epoch   int64
-	seen    map[uint64]uint32
-	buf     bytes.Buffer
+	seen    rowCounts
+
+	rows     format.JSONRows
+	rowBytes int      // about a source's size in the last batch
+	ends     []int    // scratch: where each row's record ends
+	hashed   []int    // scratch: rows given a content-hash id
+	hs       []uint64 // scratch: their sources' hashes
+	counts   []uint32 // scratch: their counts before them
 }
 
 // NewEncoder binds id columns, a routing column ("" for none) and an index
 // pattern ("" for none) to schema.
 func NewEncoder(schema *arrow.Schema, idCols []string, routing, index string) (*Encoder, error) {
-	e := &Encoder{schema: schema, routing: -1, seen: map[uint64]uint32{}}
+	e := &Encoder{schema: schema, routing: -1}
 	for _, c := range idCols {
 		i := fieldIndex(schema, c)
 		if i < 0 {
@@ -72,52 +78,39 @@ func NewEncoder(schema *arrow.Schema, idCols []string, routing, index string) (*
 // BeginEpoch starts the id sequence of an epoch afresh.
 func (e *Encoder) BeginEpoch(epoch int64) {
 	e.epoch = epoch
-	clear(e.seen)
+	e.seen.reset()
 }
 
 // Encode returns one document per row of batch.
 func (e *Encoder) Encode(batch arrow.RecordBatch) ([]Doc, error) {
-	e.buf.Reset()
-	w, err := format.NewWriter(&e.buf, batch.Schema(), format.Options{Format: "json"})
-	if err != nil {
-		return nil, err
-	}
-	if err := w.Write(batch); err != nil {
-		return nil, fmt.Errorf("encoding documents: %w", err)
-	}
-	if err := w.Close(); err != nil {
-		return nil, fmt.Errorf("encoding documents: %w", err)
-	}
-	data := e.buf.Bytes()
 	n := int(batch.NumRows())
-	docs := make([]Doc, n)
-	// One copy for the whole batch; documents are slices of it.
-	all := append([]byte(nil), data...)
-	var seq [16]byte
+	e.rows.Bind(batch)
+	// One buffer for the whole batch, sized from the last one; documents
+	// are slices of it. Each source is preceded by seqLen bytes that the
+	// id hash fills with the epoch and the row's count, so both hashes
+	// run over contiguous bytes.
+	all := make([]byte, 0, n*(e.rowBytes+seqLen)+256)
+	ends := e.ends[:0]
 	for row := 0; row < n; row++ {
-		nl := bytes.IndexByte(all, '\n')
-		if nl < 0 {
-			return nil, fmt.Errorf("encoding documents: %d rows but %d lines", n, row)
-		}
-		src := all[:nl:nl]
-		all = all[nl+1:]
+		all = append(all, make([]byte, seqLen)...)
+		all = e.rows.AppendRow(all, row)
+		ends = append(ends, len(all))
+	}
+	e.ends = ends
+	if n > 0 {
+		e.rowBytes = len(all)/n - seqLen + 1
+	}
+	docs := make([]Doc, n)
+	hashed, hs := e.hashed[:0], e.hs[:0]
+	start := 0
+	for row := 0; row < n; row++ {
+		src := all[start+seqLen : ends[row] : ends[row]]
 		d := Doc{Source: src}
 		if len(e.idCols) > 0 {
 			d.ID = e.idOf(batch, row)
 		}
 		if d.ID == "" {
-			h := xxhash.Sum64(src)
-			k := e.seen[h]
-			e.seen[h] = k + 1
-			binary.LittleEndian.PutUint64(seq[:8], uint64(e.epoch))
-			binary.LittleEndian.PutUint32(seq[8:12], k)
-			d2 := xxhash.New()
-			_, _ = d2.Write(seq[:12])
-			_, _ = d2.Write(src)
-			var sum [16]byte
-			binary.BigEndian.PutUint64(sum[:8], d2.Sum64())
-			binary.BigEndian.PutUint64(sum[8:], h)
-			d.ID = hex.EncodeToString(sum[:])
+			hashed, hs = append(hashed, row), append(hs, xxhash.Sum64(src))
 		}
 		if e.routing >= 0 && !types.IsNull(batch.Column(e.routing), row) {
 			d.Routing = types.FormatValue(batch.Column(e.routing), row)
@@ -126,8 +119,51 @@ func (e *Encoder) Encode(batch arrow.RecordBatch) ([]Doc, error) {
 			d.Index, d.Err = e.index.name(batch, row)
 		}
 		docs[row] = d
+		start = ends[row]
+	}
+	e.hashed, e.hs = hashed, hs
+	if len(hashed) > 0 {
+		e.hashIDs(docs, all)
 	}
 	return docs, nil
+}
+
+// Content-hash ids: seqLen bytes of epoch and count hashed before the
+// source, idLen hex digits.
+const (
+	seqLen = 12
+	idLen  = 32
+)
+
+// hashIDs gives the rows in e.hashed, whose sources hash to e.hs, their
+// ids: the hash of the epoch, how many identical sources came before in
+// the epoch and the source (all holds each source after seqLen bytes
+// for the first two), and the source's hash.
+func (e *Encoder) hashIDs(docs []Doc, all []byte) {
+	// The counts first, in a loop of their own: the table is too big
+	// for the cache, and lookups that do not wait on one another
+	// overlap their misses.
+	counts := slices.Grow(e.counts[:0], len(e.hs))[:len(e.hs)]
+	for k, h := range e.hs {
+		counts[k] = e.seen.next(h)
+	}
+	e.counts = counts
+	ids := make([]byte, 0, len(e.hs)*idLen)
+	for k, row := range e.hashed {
+		end := e.ends[row]
+		rec := all[end-len(docs[row].Source)-seqLen : end]
+		binary.LittleEndian.PutUint64(rec[:8], uint64(e.epoch))
+		binary.LittleEndian.PutUint32(rec[8:12], counts[k])
+		var sum [16]byte
+		binary.BigEndian.PutUint64(sum[:8], xxhash.Sum64(rec))
+		binary.BigEndian.PutUint64(sum[8:], e.hs[k])
+		ids = hex.AppendEncode(ids, sum[:])
+	}
+	// One string for all the ids of the batch.
+	str := string(ids)
+	for k, row := range e.hashed {
+		docs[row].ID = str[k*idLen : (k+1)*idLen]
+	}
 }
 
 // idOf joins the id columns' values; "" when any is NULL (the content

@@ -83,13 +83,20 @@ func (s *Sink) Write(ctx context.Context, batch arrow.RecordBatch) error {
 		return err
 	}
 	ok := docs[:0]
+	ensured := false
+	var last string // the index last ensured
 	for _, d := range docs {
 		if d.Err != nil {
 			s.bulk.deadLetter(d, 0, d.Err.Error())
 			continue
 		}
-		if err := s.ensureIndex(ctx, d.Index); err != nil {
-			return err
+		// Rows of a batch mostly go to one index: ask again only when
+		// the name changes.
+		if !ensured || d.Index != last {
+			if err := s.ensureIndex(ctx, d.Index); err != nil {
+				return err
+			}
+			ensured, last = true, d.Index
 		}
 		ok = append(ok, d)
 	}

@@ -130,12 +130,26 @@ func (e *Engine) createMView(ctx context.Context, s *sql.CreateMaterializedView)
 	}
 	if idOpt != "" {
 		sinkOpts["id"] = idOpt
-	} else if mode != "append" {
+	} else if mode != "append" && sinkKeys["id"] {
 		// Upserts need one id per group: the output columns carrying
 		// every GROUP BY key (a subset would merge groups into one
 		// document).
-		if keys, _ := groupKeyOutputs(n); len(keys) > 0 && sinkKeys["id"] {
+		keys, _ := groupKeyOutputs(n)
+		switch a := aggregateUnder(n); {
+		case len(keys) > 0:
 			sinkOpts["id"] = strings.Join(keys, ",")
+		case a != nil && len(a.Keys) == 0:
+			// One group (SELECT count(*) FROM t): one document, named
+			// by the view, as if id_expression were its name, so that
+			// each refresh replaces the answer instead of adding one.
+			lit := "'" + strings.ReplaceAll(s.Name, "'", "''") + "'"
+			if idOpt, query, err = idExpression(lit, query); err != nil {
+				return nil, fmt.Errorf("CREATE MATERIALIZED VIEW %s: %w", s.Name, err)
+			}
+			if n, err = e.planQuery(e.queryContext(ctx), query); err != nil {
+				return nil, err
+			}
+			sinkOpts["id"] = idOpt
 		}
 	}
 	if err := checkName(s.Name); err != nil {

@@ -56,7 +56,7 @@ func TestMaterializedViewLifecycle(t *testing.T) {
 // by the output columns that carry every GROUP BY key (through a cast,
 // too), so a changed group is overwritten; an output missing a key gets
 // no derived id, rather than one that would fold the groups sharing the
-// carried keys into one document.
+// carried keys into one document; a view without GROUP BY keeps one.
 func TestMaterializedViewGroupIDs(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in")
@@ -68,13 +68,18 @@ func TestMaterializedViewGroupIDs(t *testing.T) {
 	mustExecAll(t, eng,
 		"CREATE TABLE logs (ip STRING, status INT) USING json LOCATION '"+in+"/'",
 		"CREATE MATERIALIZED VIEW subset AS SELECT ip, count(*) AS n FROM logs GROUP BY ip, status WITH (auto_refresh = false, output_mode = 'update')",
-		"CREATE MATERIALIZED VIEW cast_keys AS SELECT CAST(status AS STRING) AS s, ip, count(*) AS n FROM logs GROUP BY ip, status WITH (auto_refresh = false, output_mode = 'update')")
+		"CREATE MATERIALIZED VIEW cast_keys AS SELECT CAST(status AS STRING) AS s, ip, count(*) AS n FROM logs GROUP BY ip, status WITH (auto_refresh = false, output_mode = 'update')",
+		"CREATE MATERIALIZED VIEW total AS SELECT count(*) AS n FROM logs WITH (auto_refresh = false)")
 	if got, want := strings.Join(queryRows(t, eng, "SELECT ip, n FROM subset"), ","), "a 1,a 1,b 1"; got != want {
 		t.Fatalf("subset of the keys: %s, want %s (one document per group)", got, want)
 	}
 	writeFile(t, filepath.Join(in, "b.json"), "{\"ip\": \"a\", \"status\": 500}\n")
-	mustExecAll(t, eng, "REFRESH MATERIALIZED VIEW cast_keys")
+	mustExecAll(t, eng, "REFRESH MATERIALIZED VIEW cast_keys", "REFRESH MATERIALIZED VIEW total")
 	if got, want := strings.Join(queryRows(t, eng, "SELECT s, ip, n FROM cast_keys"), ","), "200 b 1,500 a 2,503 a 1"; got != want {
 		t.Fatalf("keys through a cast: %s, want %s (the changed group overwritten)", got, want)
+	}
+	// No GROUP BY: one group, so one document, replaced by each refresh.
+	if got, want := strings.Join(queryRows(t, eng, "SELECT n FROM total"), ","), "4"; got != want {
+		t.Fatalf("global aggregate after a refresh: %s, want %s", got, want)
 	}
 }

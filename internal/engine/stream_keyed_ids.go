@@ -69,25 +69,8 @@ func keyedSinkSpec(stream string, opts map[string]string, spec connector.TableSp
 // itself, a cast of it, a field of a window key). keys is nil when some
 // key is not carried; found is false without an aggregate.
 func groupKeyOutputs(n plan.Node) (keys []string, found bool) {
-	var chain []*plan.Project
-	in := n
-	for {
-		switch t := in.(type) {
-		case *plan.Project:
-			chain = append(chain, t)
-			in = t.Input
-			continue
-		case *plan.Filter:
-			in = t.Input
-			continue
-		case *plan.Sort:
-			in = t.Input
-			continue
-		}
-		break
-	}
-	a, ok := in.(*plan.Aggregate)
-	if !ok {
+	a, chain := aggregateChain(n)
+	if a == nil {
 		return nil, false
 	}
 	// key[c]: which key column c of the aggregate's output is (itself
@@ -134,6 +117,37 @@ func groupKeyOutputs(n plan.Node) (keys []string, found bool) {
 		return nil, true
 	}
 	return keys, true
+}
+
+// aggregateUnder is the aggregate under n's projections, filters and
+// sorts, or nil.
+func aggregateUnder(n plan.Node) *plan.Aggregate {
+	a, _ := aggregateChain(n)
+	return a
+}
+
+// aggregateChain is aggregateUnder with the projections passed on the
+// way down, outermost first.
+func aggregateChain(n plan.Node) (*plan.Aggregate, []*plan.Project) {
+	var chain []*plan.Project
+	in := n
+	for {
+		switch t := in.(type) {
+		case *plan.Project:
+			chain = append(chain, t)
+			in = t.Input
+			continue
+		case *plan.Filter:
+			in = t.Input
+			continue
+		case *plan.Sort:
+			in = t.Input
+			continue
+		}
+		break
+	}
+	a, _ := in.(*plan.Aggregate)
+	return a, chain
 }
 
 // keyColumn is the input column e passes on: the column itself, a cast

@@ -47,8 +47,9 @@ func (q *NATS) Check() error {
 
 // natsUnreachable marks the errors of a server that did not answer (a
 // JetStream request that timed out, or that no server took, as while a
-// restarted server recovers its streams) as ErrUnreachable: they pass,
-// unlike a stream that does not exist.
+// restarted server recovers its streams: the connection is back, so
+// Check passes, but a fetch or an ack finds no responder) as
+// ErrUnreachable: they pass, unlike a stream that does not exist.
 func natsUnreachable(err error) error {
 	if errors.Is(err, nats.ErrTimeout) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrNoResponders) ||
 		errors.Is(err, jetstream.ErrJetStreamNotEnabled) || errors.Is(err, nats.ErrConnectionClosed) {
@@ -148,14 +149,14 @@ func (q *NATS) Receive(ctx context.Context, max int, wait time.Duration) ([]Mess
 		batch, err = q.cons.Fetch(max, jetstream.FetchMaxWait(wait))
 	}
 	if err != nil {
-		return nil, fmt.Errorf("fetching from jetstream %s/%s: %w", q.stream, q.durable, err)
+		return nil, fmt.Errorf("fetching from jetstream %s/%s: %w", q.stream, q.durable, natsUnreachable(err))
 	}
 	var out []Message
 	for m := range batch.Messages() {
 		out = append(out, natsMsg{m})
 	}
 	if err := batch.Error(); err != nil && !errors.Is(err, nats.ErrTimeout) && !errors.Is(err, jetstream.ErrNoMessages) {
-		return out, fmt.Errorf("fetching from jetstream %s/%s: %w", q.stream, q.durable, err)
+		return out, fmt.Errorf("fetching from jetstream %s/%s: %w", q.stream, q.durable, natsUnreachable(err))
 	}
 	return out, nil
 }
@@ -176,7 +177,7 @@ func (q *NATS) Ack(ctx context.Context, msgs []Message) error {
 			return fmt.Errorf("acking %T on jetstream", m)
 		}
 		if err := nm.m.DoubleAck(ctx); err != nil {
-			return fmt.Errorf("acking %s on jetstream %s/%s: %w", m.ID(), q.stream, q.durable, err)
+			return fmt.Errorf("acking %s on jetstream %s/%s: %w", m.ID(), q.stream, q.durable, natsUnreachable(err))
 		}
 	}
 	return nil

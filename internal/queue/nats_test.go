@@ -2,8 +2,10 @@ package queue
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"testing"
+	"time"
 
 	"sluice/internal/testutil/natsserver"
 )
@@ -31,4 +33,36 @@ func TestNATSContract(t *testing.T) {
 	if _, err := OpenNATS(context.Background(), u2); err == nil {
 		t.Fatal("opened a consumer on a missing stream")
 	}
+}
+
+// TestNATSNoRespondersUnreachable: a server that is back but whose
+// JetStream does not answer yet (no responders) is an outage to wait
+// out, not an error that ends the stream: Receive says ErrUnreachable
+// once the connection is up again.
+func TestNATSNoRespondersUnreachable(t *testing.T) {
+	ns := natsserver.StartTB(t)
+	if err := ns.AddStream("events", "s3.>"); err != nil {
+		t.Fatal(err)
+	}
+	u, _ := url.Parse(ns.URL + "/events/sluice")
+	q, err := OpenNATS(context.Background(), u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close()
+	ns.Down()
+	if err := ns.UpWithoutJetStream(); err != nil {
+		t.Fatal(err)
+	}
+	defer ns.Down()
+	for deadline := time.Now().Add(10 * time.Second); q.Check() != nil; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no reconnection: %v", q.Check())
+		}
+	}
+	_, err = q.Receive(context.Background(), 10, 200*time.Millisecond)
+	if !errors.Is(err, ErrUnreachable) {
+		t.Fatalf("Receive from a server without JetStream: %v, want ErrUnreachable", err)
+	}
+	t.Log(err)
 }

@@ -173,8 +173,16 @@ func (s *Server) Down() {
 
 // Up starts the server again after Down, on the same port over the same
 // store (streams and consumers survive).
-func (s *Server) Up() error {
+func (s *Server) Up() error { return s.up(true) }
+
+// UpWithoutJetStream is Up with JetStream off: clients reconnect, but
+// their JetStream requests find no responder, as in the moments a
+// restarted server spends recovering its streams.
+func (s *Server) UpWithoutJetStream() error { return s.up(false) }
+
+func (s *Server) up(jetStream bool) error {
 	opts := *s.opts
+	opts.JetStream = jetStream
 	u, err := url.Parse(s.URL)
 	if err != nil {
 		return err

@@ -563,7 +563,7 @@ func isoHour(s []byte) (int64, bool) {
 	if !(ok1 && ok2 && ok3 && ok4) || mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo) || h > 23 {
 		return 0, false
 	}
-	return daysFromCivil(y, mo, d)*86400 + int64(h*3600), true
+	return types.DaysFromCivil(int64(y), int64(mo), int64(d))*86400 + int64(h*3600), true
 }
 
 // isoRest reads the MM:SS[.f{1,9}][Z|±HH:MM|±HHMM] after isoHour's part
@@ -689,23 +689,6 @@ func daysIn(y, m int) int {
 		return 30
 	}
 	return 31
-}
-
-// daysFromCivil is Howard Hinnant's days-since-epoch for a proleptic
-// Gregorian date.
-func daysFromCivil(y, m, d int) int64 {
-	if m <= 2 {
-		y--
-	}
-	era := y / 400
-	if y < 0 && y%400 != 0 {
-		era--
-	}
-	yoe := y - era*400
-	mp := (m + 9) % 12
-	doy := (153*mp+2)/5 + d - 1
-	doe := yoe*365 + yoe/4 - yoe/100 + doy
-	return int64(era)*146097 + int64(doe) - 719468
 }
 
 // parseIntervalText reads an interval as SQL users write it ("5 minutes",

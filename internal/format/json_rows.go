@@ -5,6 +5,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"sluice/internal/types"
 )
 
 // JSONRows appends the rows of a batch as JSON objects, byte for byte as
@@ -150,7 +152,7 @@ func appendISOMicros(b []byte, us int64) []byte {
 	frac := us - sec*1_000_000
 	days := floorDiv(sec, 86400)
 	sod := sec - days*86400
-	y, m, d := civilDate(days)
+	y, m, d := types.CivilDate(days)
 	if y < 0 || y > 9999 {
 		return formatTimestampISO(b, us)
 	}
@@ -173,25 +175,4 @@ func appendISOMicros(b []byte, us int64) []byte {
 		b = append(b, f[:n]...)
 	}
 	return append(b, 'Z')
-}
-
-// civilDate is the proleptic Gregorian date of a day count from
-// 1970-01-01 (H. Hinnant's days_from_civil inverse).
-func civilDate(days int64) (y, m, d int64) {
-	z := days + 719468
-	era := floorDiv(z, 146097)
-	doe := z - era*146097
-	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
-	doy := doe - (365*yoe + yoe/4 - yoe/100)
-	mp := (5*doy + 2) / 153
-	d = doy - (153*mp+2)/5 + 1
-	m = mp + 3
-	if mp >= 10 {
-		m = mp - 9
-	}
-	y = yoe + era*400
-	if m <= 2 {
-		y++
-	}
-	return y, m, d
 }

@@ -11,55 +11,20 @@ import (
 	"sluice/internal/types"
 )
 
-// civil converts days since 1970-01-01 to a proleptic Gregorian date
-// without time.Time (Howard Hinnant's days_from_civil inverse).
-func civil(days int64) (y, m, d int64) {
-	z := days + 719468
-	era := floorDiv(z, 146097)
-	doe := z - era*146097
-	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
-	y = yoe + era*400
-	doy := doe - (365*yoe + yoe/4 - yoe/100)
-	mp := (5*doy + 2) / 153
-	d = doy - (153*mp+2)/5 + 1
-	if mp < 10 {
-		m = mp + 3
-	} else {
-		m = mp - 9
-	}
-	if m <= 2 {
-		y++
-	}
-	return y, m, d
-}
-
-// daysFromCivil is the inverse of civil.
-func daysFromCivil(y, m, d int64) int64 {
-	if m <= 2 {
-		y--
-	}
-	era := floorDiv(y, 400)
-	yoe := y - era*400
-	mp := (m + 9) % 12
-	doy := (153*mp+2)/5 + d - 1
-	doe := yoe*365 + yoe/4 - yoe/100 + doy
-	return era*146097 + doe - 719468
-}
-
 // field extracts one calendar field from TIMESTAMP micros (UTC).
 func field(name string) (func(us int64) int64, error) {
 	day := func(us int64) int64 { return floorDiv(us, microsPerDay) }
 	switch strings.ToLower(name) {
 	case "year", "years", "yr", "y", "yyyy":
-		return func(us int64) int64 { y, _, _ := civil(day(us)); return y }, nil
+		return func(us int64) int64 { y, _, _ := types.CivilDate(day(us)); return y }, nil
 	case "quarter", "quarters", "qtr":
-		return func(us int64) int64 { _, m, _ := civil(day(us)); return (m-1)/3 + 1 }, nil
+		return func(us int64) int64 { _, m, _ := types.CivilDate(day(us)); return (m-1)/3 + 1 }, nil
 	case "month", "months", "mon", "mm":
-		return func(us int64) int64 { _, m, _ := civil(day(us)); return m }, nil
+		return func(us int64) int64 { _, m, _ := types.CivilDate(day(us)); return m }, nil
 	case "week", "weeks", "w", "weekofyear":
 		return func(us int64) int64 { _, w := types.FromMicros(us).ISOWeek(); return int64(w) }, nil
 	case "day", "days", "d", "dd", "dayofmonth":
-		return func(us int64) int64 { _, _, d := civil(day(us)); return d }, nil
+		return func(us int64) int64 { _, _, d := types.CivilDate(day(us)); return d }, nil
 	case "dayofweek", "dow":
 		return func(us int64) int64 { return floorMod(day(us)+4, 7) + 1 }, nil
 	case "dayofweek_iso", "dow_iso":
@@ -67,8 +32,8 @@ func field(name string) (func(us int64) int64, error) {
 	case "doy", "dayofyear":
 		return func(us int64) int64 {
 			d := day(us)
-			y, _, _ := civil(d)
-			return d - daysFromCivil(y, 1, 1) + 1
+			y, _, _ := types.CivilDate(d)
+			return d - types.DaysFromCivil(y, 1, 1) + 1
 		}, nil
 	case "hour", "hours", "h", "hr":
 		return func(us int64) int64 { return floorMod(us, microsPerDay) / 3600_000_000 }, nil
@@ -137,18 +102,18 @@ func truncUnit(unit string) (func(us int64) int64, error) {
 	switch strings.ToLower(unit) {
 	case "year", "yyyy", "yy", "years":
 		return func(us int64) int64 {
-			y, _, _ := civil(floorDiv(us, microsPerDay))
-			return daysFromCivil(y, 1, 1) * microsPerDay
+			y, _, _ := types.CivilDate(floorDiv(us, microsPerDay))
+			return types.DaysFromCivil(y, 1, 1) * microsPerDay
 		}, nil
 	case "quarter", "quarters":
 		return func(us int64) int64 {
-			y, m, _ := civil(floorDiv(us, microsPerDay))
-			return daysFromCivil(y, (m-1)/3*3+1, 1) * microsPerDay
+			y, m, _ := types.CivilDate(floorDiv(us, microsPerDay))
+			return types.DaysFromCivil(y, (m-1)/3*3+1, 1) * microsPerDay
 		}, nil
 	case "month", "mon", "mm", "months":
 		return func(us int64) int64 {
-			y, m, _ := civil(floorDiv(us, microsPerDay))
-			return daysFromCivil(y, m, 1) * microsPerDay
+			y, m, _ := types.CivilDate(floorDiv(us, microsPerDay))
+			return types.DaysFromCivil(y, m, 1) * microsPerDay
 		}, nil
 	case "week", "weeks":
 		return func(us int64) int64 {

@@ -52,8 +52,8 @@ func validDate(y, m, d int64) (int64, bool) {
 	if m < 1 || m > 12 || d < 1 || d > 31 || y < -290000 || y > 290000 {
 		return 0, false
 	}
-	days := daysFromCivil(y, m, 1) + d - 1
-	if yy, mm, _ := civil(days); yy != y || mm != m {
+	days := types.DaysFromCivil(y, m, 1) + d - 1
+	if yy, mm, _ := types.CivilDate(days); yy != y || mm != m {
 		return 0, false
 	}
 	return days, true
@@ -105,14 +105,14 @@ func bindMakeTimestamp(try bool) Binder {
 
 func daysInMonth(y, m int64) int64 {
 	if m == 12 {
-		return daysFromCivil(y+1, 1, 1) - daysFromCivil(y, 12, 1)
+		return types.DaysFromCivil(y+1, 1, 1) - types.DaysFromCivil(y, 12, 1)
 	}
-	return daysFromCivil(y, m+1, 1) - daysFromCivil(y, m, 1)
+	return types.DaysFromCivil(y, m+1, 1) - types.DaysFromCivil(y, m, 1)
 }
 
 var bindLastDay = rowFn("last_day", types.Date, ps(pDate), func(v []any) (any, error) {
-	y, m, _ := civil(v[0].(int64))
-	return daysFromCivil(y, m, 1) + daysInMonth(y, m) - 1, nil
+	y, m, _ := types.CivilDate(v[0].(int64))
+	return types.DaysFromCivil(y, m, 1) + daysInMonth(y, m) - 1, nil
 })
 
 var weekdays = []string{"MO", "TU", "WE", "TH", "FR", "SA", "SU"}
@@ -152,16 +152,16 @@ var bindDayname = rowFn("dayname", types.String, ps(pDate), func(v []any) (any, 
 })
 
 var bindMonthname = rowFn("monthname", types.String, ps(pDate), func(v []any) (any, error) {
-	_, m, _ := civil(v[0].(int64))
+	_, m, _ := types.CivilDate(v[0].(int64))
 	return time.Month(m).String()[:3], nil
 })
 
 // add_months(d, n): the same day n months on, clamped to the month's end.
 var bindAddMonths = rowFn("add_months", types.Date, ps(pDate, pInt), func(v []any) (any, error) {
-	y, m, d := civil(v[0].(int64))
+	y, m, d := types.CivilDate(v[0].(int64))
 	total := y*12 + (m - 1) + v[1].(int64)
 	ny, nm := floorDiv(total, 12), floorMod(total, 12)+1
-	return daysFromCivil(ny, nm, 1) + min(d, daysInMonth(ny, nm)) - 1, nil
+	return types.DaysFromCivil(ny, nm, 1) + min(d, daysInMonth(ny, nm)) - 1, nil
 })
 
 // months_between(a, b[, round_off]) as Spark: whole months when the days
@@ -170,8 +170,8 @@ var bindAddMonths = rowFn("add_months", types.Date, ps(pDate, pInt), func(v []an
 var bindMonthsBetween = rowFn("months_between", types.Double, ps(pTimestamp, pTimestamp, pTo(types.Boolean)), func(v []any) (any, error) {
 	a, b := v[0].(int64), v[1].(int64)
 	da, db := floorDiv(a, microsPerDay), floorDiv(b, microsPerDay)
-	ya, ma, dda := civil(da)
-	yb, mb, ddb := civil(db)
+	ya, ma, dda := types.CivilDate(da)
+	yb, mb, ddb := types.CivilDate(db)
 	months := float64((ya-yb)*12 + (ma - mb))
 	lastA := dda == daysInMonth(ya, ma)
 	lastB := ddb == daysInMonth(yb, mb)
@@ -191,14 +191,14 @@ var bindMonthsBetween = rowFn("months_between", types.Double, ps(pTimestamp, pTi
 // NULL for another unit (Spark).
 var bindTrunc = rowFn("trunc", types.Date, ps(pDate, pString), func(v []any) (any, error) {
 	d := v[0].(int64)
-	y, m, _ := civil(d)
+	y, m, _ := types.CivilDate(d)
 	switch strings.ToLower(v[1].(string)) {
 	case "year", "yyyy", "yy":
-		return daysFromCivil(y, 1, 1), nil
+		return types.DaysFromCivil(y, 1, 1), nil
 	case "quarter":
-		return daysFromCivil(y, (m-1)/3*3+1, 1), nil
+		return types.DaysFromCivil(y, (m-1)/3*3+1, 1), nil
 	case "month", "mon", "mm":
-		return daysFromCivil(y, m, 1), nil
+		return types.DaysFromCivil(y, m, 1), nil
 	case "week":
 		return d - floorMod(d+3, 7), nil
 	}

@@ -243,8 +243,8 @@ func (s *KLL) quantiles(ps []float64, scratch *[]float64) []float64 {
 // selecting the asked ranks among the plain values: the same answer as
 // the weighted walk, at a fraction of its cost (no sort, no comparison
 // function, half the bytes), which matters when a query has thousands of
-// small groups. NaN is left to
-// the weighted walk, whose comparator this order would not reproduce.
+// small groups. NaN is left to the weighted walk, whose comparator this
+// order would not reproduce.
 func (s *KLL) exactQuantiles(ps []float64, scratch *[]float64) ([]float64, bool) {
 	for _, lv := range s.Levels[min(1, len(s.Levels)):] {
 		if len(lv) > 0 {

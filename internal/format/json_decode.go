@@ -49,24 +49,17 @@ func (r *jsonReader) decode(c *jsonCol, b array.Builder, v []byte) string {
 			return ""
 		}
 		return c.bad(b, v)
-	case '{':
-		switch c.kind {
-		case kStruct:
+	case '{', '[':
+		obj := v[0] == '{'
+		switch {
+		case obj && c.kind == kStruct:
 			return r.decodeStruct(c, b, v)
-		case kMap:
+		case obj && c.kind == kMap:
 			return r.decodeMap(c, b, v)
-		case kString:
-			if b != nil {
-				appendUTF8(b.(*array.StringBuilder), v)
-			}
-			return ""
-		}
-		return c.bad(b, v)
-	case '[':
-		switch c.kind {
-		case kList:
+		case !obj && c.kind == kList:
 			return r.decodeList(c, b, v)
-		case kString:
+		case c.kind == kString:
+			// A nested value read as STRING is its JSON text.
 			if b != nil {
 				appendUTF8(b.(*array.StringBuilder), v)
 			}

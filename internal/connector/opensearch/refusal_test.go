@@ -37,24 +37,7 @@ func TestRefusalsAdapt(t *testing.T) {
 		"thread_pool.write.queue_size: 1")
 	const rows, per = 9000, 500
 	ctx := context.Background()
-	var batches []arrow.RecordBatch
-	var want []string
-	enc, err := opensearch.NewEncoder(conformance.SearchSchema, []string{"id"}, "", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i < rows; i += per {
-		b := conformance.SearchBatch(i, per)
-		batches = append(batches, b)
-		docs, err := enc.Encode(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range docs {
-			want = append(want, d.ID+"\t"+string(d.Source))
-		}
-	}
-	sort.Strings(want)
+	batches, want := searchLoad(t, []string{"id"}, rows, per)
 
 	spec := connector.TableSpec{Name: "refused", Schema: conformance.SearchSchema, Options: map[string]string{
 		"endpoint": n.URL, "index": "refused", "id": "id", "text_fields": "msg",
@@ -131,4 +114,31 @@ func indexed(t *testing.T, n *ostest.Node, index string, size int) ([]string, ma
 func hash(lines []string) string {
 	sum := sha256.Sum256([]byte(strings.Join(lines, "\n")))
 	return hex.EncodeToString(sum[:])
+}
+
+// searchLoad is rows of the conformance search data in batches of per,
+// and what they should leave in an index: each document's id and
+// source, tab-separated, sorted (idCols: the encoder's id columns, nil
+// for content-hash ids).
+func searchLoad(t *testing.T, idCols []string, rows, per int) ([]arrow.RecordBatch, []string) {
+	t.Helper()
+	var batches []arrow.RecordBatch
+	var want []string
+	enc, err := opensearch.NewEncoder(conformance.SearchSchema, idCols, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < rows; i += per {
+		b := conformance.SearchBatch(i, per)
+		batches = append(batches, b)
+		docs, err := enc.Encode(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range docs {
+			want = append(want, d.ID+"\t"+string(d.Source))
+		}
+	}
+	sort.Strings(want)
+	return batches, want
 }

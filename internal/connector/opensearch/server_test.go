@@ -242,24 +242,7 @@ func TestNodeOutage(t *testing.T) {
 	tg := newTarget(t, "")
 
 	// The reference: the documents the load sends, by id.
-	var batches []arrow.RecordBatch
-	var want []string
-	enc, err := opensearch.NewEncoder(conformance.SearchSchema, nil, "", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i < rows; i += per {
-		b := conformance.SearchBatch(i, per)
-		batches = append(batches, b)
-		docs, err := enc.Encode(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range docs {
-			want = append(want, d.ID+"\t"+string(d.Source))
-		}
-	}
-	sort.Strings(want)
+	batches, want := searchLoad(t, nil, rows, per)
 	sum := sha256.Sum256([]byte(strings.Join(want, "\n")))
 	wantN, wantSum := len(want), hex.EncodeToString(sum[:])
 

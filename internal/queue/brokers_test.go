@@ -67,18 +67,8 @@ func TestKafkaContract(t *testing.T) {
 		}
 		return q
 	}
-	prod, err := kgo.NewClient(kgo.SeedBrokers(b.Addr), kgo.RecordPartitioner(kgo.ManualPartitioner()), kgo.AllowAutoTopicCreation())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer prod.Close()
-	contract(t, open, func(m string) {
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
-		if err := prod.ProduceSync(ctx, &kgo.Record{Topic: "s3-events", Partition: 0, Value: []byte(m)}).FirstErr(); err != nil {
-			t.Fatal(err)
-		}
-	})
+	produce := kafkaProducer(t, b.Addr)
+	contract(t, open, func(m string) { produce("s3-events", 0, m) })
 }
 
 // TestKafkaOutage: the outage contract against a real Kafka broker that
@@ -93,18 +83,8 @@ func TestKafkaOutage(t *testing.T) {
 	}
 	defer b.Stop()
 	u, _ := url.Parse("kafka://" + b.Addr + "/outage/sluice")
-	prod, err := kgo.NewClient(kgo.SeedBrokers(b.Addr), kgo.RecordPartitioner(kgo.ManualPartitioner()), kgo.AllowAutoTopicCreation())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer prod.Close()
-	outageContract(t, func(ctx context.Context) (Queue, error) { return OpenKafka(ctx, u) }, func(m string) {
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
-		if err := prod.ProduceSync(ctx, &kgo.Record{Topic: "outage", Partition: 0, Value: []byte(m)}).FirstErr(); err != nil {
-			t.Fatal(err)
-		}
-	}, b.Down, b.Up)
+	produce := kafkaProducer(t, b.Addr)
+	outageContract(t, func(ctx context.Context) (Queue, error) { return OpenKafka(ctx, u) }, func(m string) { produce("outage", 0, m) }, b.Down, b.Up)
 }
 
 // TestSQSOutage: the outage contract against ElasticMQ, killed and
@@ -129,4 +109,26 @@ func TestSQSOutage(t *testing.T) {
 			t.Fatal(err)
 		}
 	}, b.Down, b.Up)
+}
+
+// kafkaProducer returns a function that writes messages to one partition
+// of a topic on the broker at addr (created on first use) and waits for
+// each; the client closes with the test.
+func kafkaProducer(t *testing.T, addr string) func(topic string, part int32, msgs ...string) {
+	t.Helper()
+	prod, err := kgo.NewClient(kgo.SeedBrokers(addr), kgo.RecordPartitioner(kgo.ManualPartitioner()), kgo.AllowAutoTopicCreation())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(prod.Close)
+	return func(topic string, part int32, msgs ...string) {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		for _, m := range msgs {
+			if err := prod.ProduceSync(ctx, &kgo.Record{Topic: topic, Partition: part, Value: []byte(m)}).FirstErr(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 }

@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/twmb/franz-go/pkg/kgo"
-
 	"sluice/internal/testutil/integration"
 	"sluice/internal/testutil/javabroker"
 )
@@ -30,21 +28,7 @@ func TestKafkaSecurityAndBacklog(t *testing.T) {
 		integration.Unavailable(t, "%v", err)
 	}
 	defer b.Stop()
-	prod, err := kgo.NewClient(kgo.SeedBrokers(b.Addr), kgo.RecordPartitioner(kgo.ManualPartitioner()), kgo.AllowAutoTopicCreation())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer prod.Close()
-	produce := func(topic string, part int32, msgs ...string) {
-		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
-		for _, m := range msgs {
-			if err := prod.ProduceSync(ctx, &kgo.Record{Topic: topic, Partition: part, Value: []byte(m)}).FirstErr(); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	produce := kafkaProducer(t, b.Addr)
 	ctx := context.Background()
 	receiveAll := func(q Queue, n int) []Message {
 		t.Helper()

@@ -17,8 +17,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/twmb/franz-go/pkg/kgo"
-
 	"sluice/internal/testutil/integration"
 	"sluice/internal/testutil/javabroker"
 )
@@ -100,17 +98,7 @@ func TestKafkaTLSBroker(t *testing.T) {
 		integration.Unavailable(t, "%v", err)
 	}
 	defer b.Stop()
-	prod, err := kgo.NewClient(kgo.SeedBrokers(b.Addr), kgo.RecordPartitioner(kgo.ManualPartitioner()), kgo.AllowAutoTopicCreation())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer prod.Close()
-	pctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	err = prod.ProduceSync(pctx, &kgo.Record{Topic: "tls", Partition: 0, Value: []byte("over tls")}).FirstErr()
-	cancel()
-	if err != nil {
-		t.Fatal(err)
-	}
+	kafkaProducer(t, b.Addr)("tls", 0, "over tls")
 	open := func(query string) (Queue, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()

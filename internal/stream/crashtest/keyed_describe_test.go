@@ -18,9 +18,7 @@ import (
 func TestKeyedDescribe(t *testing.T) {
 	ns, srv := needNotify(t)
 	bucket := newBucket(t, srv, "kdescribe")
-	for i := 0; i < 3; i++ {
-		putNotified(t, srv, bucket, fmt.Sprintf("in/f%04d.json", i), keyedFile(i))
-	}
+	(&keyedUploader{srv: srv, bucket: bucket}).upload(t, 3)
 	dir := t.TempDir()
 	eng, err := engine.Open(engine.Options{DataDir: filepath.Join(dir, "data")})
 	if err != nil {

@@ -30,15 +30,8 @@ func TestKeyedWorkersGroupBy(t *testing.T) {
 	bin := buildSluice(t, dir)
 	bucket := newBucket(t, srv, "kgroups")
 	name := fmt.Sprintf("grp%d", bucketN.Add(1))
-	files := 0
-	upload := func(n int) {
-		t.Helper()
-		for i := files; i < files+n; i++ {
-			putNotified(t, srv, bucket, fmt.Sprintf("in/f%04d.json", i), keyedFile(i))
-		}
-		files += n
-	}
-	upload(4)
+	up := &keyedUploader{srv: srv, bucket: bucket}
+	up.upload(t, 4)
 	cp := filepath.Join(dir, "cp")
 	session := s3Session(srv)
 	tables := []string{
@@ -60,7 +53,7 @@ func TestKeyedWorkersGroupBy(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(47, 12))
 	for round := 0; round < keyedGroupKills; round++ {
-		upload(2)
+		up.upload(t, 2)
 		// Soon after the upload: the victim is likely reading, publishing
 		// or committing a file, which then gets read twice.
 		time.Sleep(time.Duration(rng.IntN(400)) * time.Millisecond)
@@ -95,5 +88,5 @@ func TestKeyedWorkersGroupBy(t *testing.T) {
 	if got = s.rows(t, final); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("after settling, sink's last versions:\n%s\nbatch GROUP BY:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	t.Logf("%d files, %d groups, %s rows written before the drain, %d kills, ran in %s", files, len(want), mid, keyedGroupKills, time.Since(t0))
+	t.Logf("%d files, %d groups, %s rows written before the drain, %d kills, ran in %s", up.files, len(want), mid, keyedGroupKills, time.Since(t0))
 }

@@ -117,15 +117,8 @@ func runKeyedSearch(t *testing.T, c keyedSearch) {
 	index := "groups-" + name
 	// The index exists before the workers race to write it.
 	osDo(t, node.URL, "PUT", "/"+index, `{"settings": {"number_of_shards": 1, "number_of_replicas": 0}, "mappings": {"properties": `+c.mapping+`}}`)
-	files := 0
-	upload := func(n int) {
-		t.Helper()
-		for i := files; i < files+n; i++ {
-			putNotified(t, srv, bucket, fmt.Sprintf("in/f%04d.json", i), keyedFile(i))
-		}
-		files += n
-	}
-	upload(4)
+	up := &keyedUploader{srv: srv, bucket: bucket}
+	up.upload(t, 4)
 	cp := filepath.Join(dir, "cp")
 	session := s3Session(srv)
 	tables := []string{
@@ -164,7 +157,7 @@ func runKeyedSearch(t *testing.T, c keyedSearch) {
 	}
 	rng := rand.New(rand.NewPCG(48, uint64(c.kills)))
 	for round := 0; round < c.kills; round++ {
-		upload(2)
+		up.upload(t, 2)
 		// Soon after the upload: the victim is likely reading, publishing
 		// or writing a version, which then gets done twice.
 		time.Sleep(time.Duration(100+rng.IntN(300)) * time.Millisecond)
@@ -207,7 +200,7 @@ func runKeyedSearch(t *testing.T, c keyedSearch) {
 	if ids > 4 {
 		p0, _ := os.ReadFile(filepath.Join(cp, "keyed", "p0", "offsets", lastEntry(filepath.Join(cp, "keyed", "p0", "offsets"))))
 		t.Errorf("the partitions' last states remember %d distinct file ids of %d files, once all were acknowledged; want at most the 4 listed "+
-			"(partition 0's last offsets: %s)", ids, files, p0)
+			"(partition 0's last offsets: %s)", ids, up.files, p0)
 	}
 	f.killAll()
 	if got = osDocs(t, node.URL, index, c.doc); strings.Join(got, "\n") != strings.Join(want, "\n") {
@@ -225,7 +218,7 @@ func runKeyedSearch(t *testing.T, c keyedSearch) {
 		t.Logf("%d x %s", k, line)
 	}
 	t.Logf("%d files, %d documents, %d kills, %d workers at most, ran in %s; the 8 partitions' last states: %d bytes, %d distinct file ids",
-		files, len(got), c.kills, workers, time.Since(t0), size, ids)
+		up.files, len(got), c.kills, workers, time.Since(t0), size, ids)
 }
 
 // lastEntry is the largest numeric name in dir ("" if none).

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
-	"sluice/internal/testutil/natsserver"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,6 +14,9 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"sluice/internal/testutil/natsserver"
+	"sluice/internal/testutil/s3server"
 )
 
 // keyedRows per input file; keyedStep is the event time between two
@@ -38,6 +40,22 @@ func keyedFile(i int) []byte {
 		fmt.Fprintf(&b, "{\"id\": %d, \"status\": %d, \"ts\": \"%s\"}\n", id, 200+(id*7)%17, ts.Format(time.RFC3339Nano))
 	}
 	return []byte(b.String())
+}
+
+// keyedUploader puts keyedFile inputs in/f0000.json, f0001.json, ...
+// into bucket with an event each.
+type keyedUploader struct {
+	srv    *s3server.Server
+	bucket string
+	files  int // uploaded so far
+}
+
+func (u *keyedUploader) upload(t *testing.T, n int) {
+	t.Helper()
+	for i := u.files; i < u.files+n; i++ {
+		putNotified(t, u.srv, u.bucket, fmt.Sprintf("in/f%04d.json", i), keyedFile(i))
+	}
+	u.files += n
 }
 
 // TestKeyedWorkersNotifications: one tumbling-window count (GROUP BY

@@ -8,10 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow"
-
 	"sluice/internal/exec"
-	"sluice/internal/expr"
 	"sluice/internal/storage"
 	"sluice/internal/stream"
 )
@@ -46,15 +43,7 @@ func newForgetRig(t *testing.T, name string, listed map[int64]bool) *forgetRig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cnt, err := expr.NewAggregate("count", nil, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := exec.NewHashAggregate([]expr.Expr{expr.Col(1, "status", arrow.PrimitiveTypes.Int64)}, []string{"status", "n"}, []*expr.Aggregate{cnt})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := exec.NewStreamAggregate(h, exec.Update).KeyedGroups()
+	tmpl := statusCountGroups(t)
 	l, err := OpenLeases(ctx, js, "sluice-"+name, "a", 1, 5*time.Second)
 	if err != nil {
 		t.Fatal(err)

@@ -12,8 +12,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
-	"sluice/internal/exec"
-	"sluice/internal/expr"
 	"sluice/internal/storage"
 	"sluice/internal/stream"
 )
@@ -70,15 +68,7 @@ func TestOwnerGroupsUpdate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cnt, err := expr.NewAggregate("count", nil, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := exec.NewHashAggregate([]expr.Expr{expr.Col(1, "status", arrow.PrimitiveTypes.Int64)}, []string{"status", "n"}, []*expr.Aggregate{cnt})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := exec.NewStreamAggregate(h, exec.Update).KeyedGroups()
+	tmpl := statusCountGroups(t)
 	pub := &Publisher{JS: js, Stream: "grp", Part: tmpl.Partitioner(2)}
 	publish := func(file int64, b arrow.RecordBatch) { publishFile(t, pub, file, b) }
 	file1 := rows([2]int64{1, 200}, [2]int64{2, 404}, [2]int64{2, 200}, [2]int64{3, 500})

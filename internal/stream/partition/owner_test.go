@@ -82,6 +82,21 @@ func tumbleCountMode(t *testing.T, mode exec.OutputMode) *exec.WindowAggregate {
 	return w
 }
 
+// statusCountGroups is the template of SELECT status, count(*) AS n ...
+// GROUP BY status in update mode, as workers share it.
+func statusCountGroups(t *testing.T) *exec.WindowAggregate {
+	t.Helper()
+	cnt, err := expr.NewAggregate("count", nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := exec.NewHashAggregate([]expr.Expr{expr.Col(1, "status", arrow.PrimitiveTypes.Int64)}, []string{"status", "n"}, []*expr.Aggregate{cnt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exec.NewStreamAggregate(h, exec.Update).KeyedGroups()
+}
+
 // memSink records each flushed epoch's rows as "window-minute/status=n".
 type memSink struct {
 	cur    []string

@@ -91,7 +91,7 @@ func (e *Engine) flintIndex(ctx context.Context, st sql.Statement) (r *Result, o
 	case *sql.FlintIndexCommand:
 		r, err = e.flintIndexCommand(ctx, s)
 	case *sql.ShowIndexes:
-		r, err = e.showIndexes(s)
+		r, err = e.showIndexes(ctx, s)
 	case *sql.ShowFlintIndexes:
 		r, err = e.showFlintIndexes(ctx, s)
 	case *sql.RecoverIndexJob:
@@ -105,14 +105,14 @@ func (e *Engine) flintIndex(ctx context.Context, st sql.Statement) (r *Result, o
 }
 
 // indexTable resolves the table an index statement is ON.
-func (e *Engine) indexTable(name string) (*catalog.Table, error) {
-	stored, err := e.qualify(name)
+func (e *Engine) indexTable(ctx context.Context, name string) (*catalog.Table, error) {
+	stored, err := e.qualify(ctx, name)
 	if err != nil {
 		return nil, err
 	}
 	t, err := e.catalog.Table(stored)
 	if err != nil {
-		return nil, e.suggestTable(name, err)
+		return nil, e.suggestTable(ctx, name, err)
 	}
 	return t, nil
 }
@@ -142,7 +142,7 @@ func describeWhat(name string) string {
 }
 
 func (e *Engine) flintIndexCommand(ctx context.Context, s *sql.FlintIndexCommand) (*Result, error) {
-	t, err := e.indexTable(s.Table)
+	t, err := e.indexTable(ctx, s.Table)
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", s.Action, stmtWhat(s.Name), err)
 	}
@@ -192,7 +192,7 @@ func (e *Engine) flintIndexCommand(ctx context.Context, s *sql.FlintIndexCommand
 // listed columns (and WHERE) of the table, named as Flint names the
 // index, with the index's options.
 func (e *Engine) createCoveringIndex(ctx context.Context, s *sql.CreateCoveringIndex) (*Result, error) {
-	t, err := e.indexTable(s.Table)
+	t, err := e.indexTable(ctx, s.Table)
 	if err != nil {
 		return nil, fmt.Errorf("CREATE INDEX %s: %w", s.Name, err)
 	}
@@ -440,8 +440,8 @@ func sparkTypeName(sqlName string) string {
 }
 
 // showIndexes is SHOW INDEXES ON t: its covering indexes' names.
-func (e *Engine) showIndexes(s *sql.ShowIndexes) (*Result, error) {
-	t, err := e.indexTable(s.Table)
+func (e *Engine) showIndexes(ctx context.Context, s *sql.ShowIndexes) (*Result, error) {
+	t, err := e.indexTable(ctx, s.Table)
 	if err != nil {
 		return nil, fmt.Errorf("SHOW INDEXES: %w", err)
 	}
@@ -462,7 +462,7 @@ func (e *Engine) showIndexes(s *sql.ShowIndexes) (*Result, error) {
 // showFlintIndexes is SHOW FLINT INDEXES [EXTENDED] IN catalog[.db]:
 // Flint's columns, views included (kind mv).
 func (e *Engine) showFlintIndexes(ctx context.Context, s *sql.ShowFlintIndexes) (*Result, error) {
-	db, err := e.databaseOf(s.In)
+	db, err := e.databaseOf(ctx, s.In)
 	if err != nil {
 		return nil, fmt.Errorf("SHOW FLINT INDEXES: %w", err)
 	}

@@ -101,7 +101,7 @@ func (e *Engine) createMView(ctx context.Context, s *sql.CreateMaterializedView)
 		}
 	}
 	if extra := opts["extra_options"]; extra != "" {
-		src, snk, err := e.extraOptions(extra, s.Query)
+		src, snk, err := e.extraOptions(ctx, extra, s.Query)
 		if err != nil {
 			return nil, fmt.Errorf("CREATE MATERIALIZED VIEW %s: %w", s.Name, err)
 		}
@@ -120,7 +120,7 @@ func (e *Engine) createMView(ctx context.Context, s *sql.CreateMaterializedView)
 	mode := opts["output_mode"]
 	if mode == "" {
 		mode = "append"
-		if hasAggregate(n) && (!hasWindowKey(n) || (opts["watermark_delay"] == "" && !e.readsWatermarkedTable(s.Query))) {
+		if hasAggregate(n) && (!hasWindowKey(n) || (opts["watermark_delay"] == "" && !e.readsWatermarkedTable(ctx, s.Query))) {
 			// Windows with no watermark never close in append mode:
 			// Flint's default for such a view is a full refresh, which
 			// complete mode gives.
@@ -156,7 +156,7 @@ func (e *Engine) createMView(ctx context.Context, s *sql.CreateMaterializedView)
 		return nil, fmt.Errorf("CREATE MATERIALIZED VIEW: view %w", err)
 	}
 	sinkSpec := connector.TableSpec{Name: s.Name, Using: sinkUsing, Options: sinkOpts, Schema: nullable(n.Schema())}
-	if _, err := registry.Prepare(&sinkSpec, e.env()); err != nil {
+	if _, err := registry.Prepare(&sinkSpec, e.env(ctx)); err != nil {
 		return nil, fmt.Errorf("CREATE MATERIALIZED VIEW %s: %w", s.Name, err)
 	}
 	cpLoc := opts["checkpoint_location"]
@@ -293,7 +293,7 @@ func (e *Engine) refreshMViewStmt(ctx context.Context, name string) (*Result, er
 }
 
 func (e *Engine) showMViews(ctx context.Context, in string) (*Result, error) {
-	db, err := e.databaseOf(in)
+	db, err := e.databaseOf(ctx, in)
 	if err != nil {
 		return nil, fmt.Errorf("SHOW MATERIALIZED VIEWS: %w", err)
 	}

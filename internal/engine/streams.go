@@ -307,7 +307,7 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 	if err != nil {
 		return nil, fmt.Errorf("stream %s: checkpoint %s: %w", name, spec.Checkpoint, err)
 	}
-	sink, err := registry.OpenSink(qctx, sinkSpec, e.env(), connector.SinkOptions{FilePrefix: name, TempDir: e.tempDir()})
+	sink, err := registry.OpenSink(qctx, sinkSpec, e.env(ctx), connector.SinkOptions{FilePrefix: name, TempDir: e.tempDir()})
 	if err != nil {
 		return nil, fmt.Errorf("stream %s: opening %s: %w", name, t.Spec.Name, err)
 	}
@@ -458,14 +458,12 @@ func (e *Engine) resolveCheckpoint(ctx context.Context, loc string) (storage.Sto
 			return nil, "", err
 		}
 	}
-	e.mu.Lock()
 	s3 := map[string]string{}
-	for k, v := range e.settings {
+	for k, v := range e.session(ctx).settingsCopy() {
 		if rest, ok := strings.CutPrefix(k, "s3."); ok {
 			s3[rest] = v
 		}
 	}
-	e.mu.Unlock()
 	so, err := storage.OptionsFromMap(s3)
 	if err != nil {
 		return nil, "", err

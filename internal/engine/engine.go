@@ -96,7 +96,7 @@ type Engine struct {
 	mu      sync.Mutex
 	def     *Session // the CLI's session: calls whose ctx carries none run in it
 	streams map[string]*runningStream
-	qm       manager
+	qm      manager
 	// spills counts the spill files batch queries wrote (tests).
 	spills atomic.Int64
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sluice/internal/job"
 	"strconv"
 	"strings"
 
@@ -50,12 +51,6 @@ type flintIndexSpec struct {
 	Checkpoint  string            `json:"checkpoint,omitempty"`
 	Options     map[string]string `json:"options,omitempty"`
 }
-
-// skippingOptionKeys are the WITH keys a skipping index takes: Flint's
-// (output_mode, watermark_delay and id_expression mean nothing for it)
-// and sink, as for views.
-var skippingOptionKeys = []string{"auto_refresh", "refresh_interval", "checkpoint_location", "index_settings",
-	"index_mappings", "sink", "incremental_refresh", "scheduler_mode", "extra_options"}
 
 // flintName is Flint's index name: flint_<catalog>_<db>_<table>_<suffix>,
 // lower case as OpenSearch index names are.
@@ -335,7 +330,7 @@ func (e *Engine) alterFlintIndex(ctx context.Context, o *catalog.Object, spec fl
 	changes := false
 	for _, opt := range with {
 		if strings.EqualFold(opt.Key, "auto_refresh") {
-			v, err := parseBoolOption(opt.Value.Value, false)
+			v, err := job.ParseBool(opt.Value.Value, false)
 			if err != nil {
 				return nil, fmt.Errorf("ALTER INDEX %s: auto_refresh: %w", spec.Flint, err)
 			}
@@ -355,7 +350,7 @@ func (e *Engine) alterFlintIndex(ctx context.Context, o *catalog.Object, spec fl
 		k, v := strings.ToLower(opt.Key), opt.Value.Value
 		switch k {
 		case "auto_refresh":
-			spec.AutoRefresh, _ = parseBoolOption(v, false)
+			spec.AutoRefresh, _ = job.ParseBool(v, false)
 		case "refresh_interval":
 			spec.Interval = v
 		case "incremental_refresh", "scheduler_mode", "checkpoint_location", "watermark_delay":

@@ -13,6 +13,7 @@ import (
 	"sluice/internal/catalog"
 	"sluice/internal/connector"
 	"sluice/internal/connector/registry"
+	"sluice/internal/job"
 	"sluice/internal/safepath"
 	"sluice/internal/skipindex"
 	"sluice/internal/sql"
@@ -98,16 +99,16 @@ func (e *Engine) createSkippingIndex(ctx context.Context, s *sql.CreateSkippingI
 		}
 		own[k] = v
 	}
-	if err := registry.CheckKeys(own, "for a skipping index", skippingOptionKeys, registry.StreamOptionKeys(), f.OptionKeys); err != nil {
+	if err := job.Check(job.Skipping, own, "for a skipping index", registry.StreamOptionKeys(), f.OptionKeys); err != nil {
 		return fail(err)
 	}
 	for k, v := range own {
-		isOwn := slices.Contains(skippingOptionKeys, k) || registry.IsStreamOption(k)
+		isOwn := job.Takes(job.Skipping, k) || registry.IsStreamOption(k)
 		if slices.Contains(f.OptionKeys, k) && (!isOwn || k == "index_settings" || k == "index_mappings") {
 			sinkOpts[k] = v
 		}
 	}
-	auto, err := parseBoolOption(opts["auto_refresh"], false)
+	auto, err := job.ParseBool(opts["auto_refresh"], false)
 	if err != nil {
 		return fail(fmt.Errorf("auto_refresh: %w", err))
 	}

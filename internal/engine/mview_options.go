@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sluice/internal/job"
 	"sort"
 	"strings"
 	"unicode"
@@ -232,7 +233,7 @@ func windowTimeColumn(q *sql.Query) string {
 // both are recorded. As in Flint, incremental_refresh needs auto_refresh
 // off.
 func checkRefreshModes(opts map[string]string, auto bool) error {
-	inc, err := parseBoolOption(opts["incremental_refresh"], false)
+	inc, err := job.ParseBool(opts["incremental_refresh"], false)
 	if err != nil {
 		return fmt.Errorf("incremental_refresh: %w", err)
 	}

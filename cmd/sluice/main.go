@@ -121,6 +121,7 @@ func serve(args []string) error {
 	fs.IntVar(&o.MaxConcurrentEpochs, "max-concurrent-epochs", 0, "epochs running at once (0: GOMAXPROCS)")
 	fs.DurationVar(&stopTimeout, "stop-timeout", 30*time.Second, "how long streams get to stop on SIGTERM")
 	fs.DurationVar(&o.QueryRetention, "query-retention", server.DefaultQueryRetention, "how long finished async queries are kept (negative: forever)")
+	fs.DurationVar(&o.SessionIdle, "session-idle", server.DefaultSessionIdle, "how long a client's session (its USE and SET) is kept after its last request")
 	fs.DurationVar(&o.Engine.RetryInitial, "stream-retry-initial", engine.DefaultRetryInitial, "first retry of a stream that failed transiently; doubles each time (negative: no retries)")
 	fs.DurationVar(&o.Engine.RetryMax, "stream-retry-max", engine.DefaultRetryMax, "longest wait between a failing stream's retries")
 	fs.StringVar(&logFormat, "log-format", "text", "log format on stderr: text or json")

@@ -33,6 +33,12 @@ type Remote struct {
 	// User and Password authenticate with HTTP basic auth; Token, when
 	// set, is sent as a bearer token instead.
 	User, Password, Token string
+
+	// session is the server's id of this client's session, from its
+	// first answer on: sent with every statement, so USE and SET carry
+	// over from one to the next as they do in-process. One Remote is one
+	// client, its statements one at a time.
+	session string
 }
 
 var _ executor = (*Remote)(nil)
@@ -43,6 +49,7 @@ const remotePath = "/api/v1/statement"
 // remoteResponse is server.StatementResponse.
 type remoteResponse struct {
 	Statement, Message, Arrow, Cursor string
+	SessionID                         string `json:"sessionId"`
 }
 
 // ExecuteStatement implements executor. A result the server pages (over
@@ -53,9 +60,15 @@ func (r *Remote) ExecuteStatement(ctx context.Context, st sql.Statement) (*engin
 		// The server reads it as PPL, so its errors count columns as here.
 		req = map[string]string{"query": text, "lang": "ppl"}
 	}
+	if r.session != "" {
+		req["sessionId"] = r.session
+	}
 	out, err := r.post(ctx, req)
 	if err != nil {
 		return nil, err
+	}
+	if out.SessionID != "" {
+		r.session = out.SessionID
 	}
 	res := &engine.Result{Statement: out.Statement, Message: out.Message}
 	for {

@@ -45,6 +45,10 @@ func onStarted(ctx context.Context) func() {
 // itself or was stopped (not when the process shuts down or the stream
 // failed), unless another run of the same stream replaced it.
 func (e *Engine) launch(ctx context.Context, name string, run func(context.Context) (*Result, error), settle func()) (*Result, error) {
+	// The stream keeps the session as it is now: a later USE or SET in it,
+	// or its expiry, does not reach the running stream (nor its retries).
+	sess := e.session(ctx).detached()
+	ctx = WithSession(ctx, sess)
 	if e.opts.Background == nil {
 		return e.runForeground(ctx, name, run)
 	}
@@ -56,7 +60,7 @@ func (e *Engine) launch(ctx context.Context, name string, run func(context.Conte
 		attempt := 0
 		for {
 			var epochsBefore int64
-			rctx := context.WithValue(bg, startedKey{}, func() {
+			rctx := context.WithValue(WithSession(bg, sess), startedKey{}, func() {
 				mine = e.streamRun(name)
 				once.Do(func() { close(started) })
 			})

@@ -14,8 +14,8 @@ import (
 )
 
 // createDatabase runs CREATE DATABASE.
-func (e *Engine) createDatabase(s *sql.CreateDatabase) (*Result, error) {
-	name, err := catalog.ResolveDatabaseName(s.Name, e.currentDB())
+func (e *Engine) createDatabase(ctx context.Context, s *sql.CreateDatabase) (*Result, error) {
+	name, err := catalog.ResolveDatabaseName(s.Name, e.currentDB(ctx))
 	if err != nil {
 		return nil, fmt.Errorf("CREATE DATABASE: %w", err)
 	}
@@ -36,7 +36,7 @@ func (e *Engine) createDatabase(s *sql.CreateDatabase) (*Result, error) {
 // dropDatabase runs DROP DATABASE; CASCADE drops its tables and views
 // first, each as DROP TABLE / DROP MATERIALIZED VIEW would.
 func (e *Engine) dropDatabase(ctx context.Context, s *sql.DropDatabase) (*Result, error) {
-	name, err := catalog.ResolveDatabaseName(s.Name, e.currentDB())
+	name, err := catalog.ResolveDatabaseName(s.Name, e.currentDB(ctx))
 	if err != nil {
 		return nil, fmt.Errorf("DROP DATABASE: %w", err)
 	}
@@ -70,32 +70,26 @@ func (e *Engine) dropDatabase(ctx context.Context, s *sql.DropDatabase) (*Result
 	if err := e.catalog.DropDatabase(name, s.IfExists); err != nil {
 		return nil, fmt.Errorf("DROP DATABASE: %w", err)
 	}
-	e.mu.Lock()
-	if strings.EqualFold(e.db, name) {
-		e.db = ""
-	}
-	e.mu.Unlock()
+	e.session(ctx).forgetDatabase(name)
 	return message("database %s dropped", name), nil
 }
 
 // use runs USE db.
-func (e *Engine) use(s *sql.UseDatabase) (*Result, error) {
-	name, err := catalog.ResolveDatabaseName(s.Name, e.currentDB())
+func (e *Engine) use(ctx context.Context, s *sql.UseDatabase) (*Result, error) {
+	name, err := catalog.ResolveDatabaseName(s.Name, e.currentDB(ctx))
 	if err != nil {
 		return nil, fmt.Errorf("USE: %w", err)
 	}
 	if !e.catalog.HasDatabase(name) {
 		return nil, fmt.Errorf("USE: database %q %w", name, catalog.ErrNotFound)
 	}
-	e.mu.Lock()
-	e.db = name
-	e.mu.Unlock()
+	e.session(ctx).use(name)
 	return message("using database %s", name), nil
 }
 
 // showDatabases runs SHOW DATABASES [LIKE 'pattern'] (Spark's pattern:
 // * any characters, | between alternatives).
-func (e *Engine) showDatabases(s *sql.ShowDatabases) (*Result, error) {
+func (e *Engine) showDatabases(ctx context.Context, s *sql.ShowDatabases) (*Result, error) {
 	dbs, err := e.catalog.Databases()
 	if err != nil {
 		return nil, err
@@ -121,11 +115,11 @@ func likeSpark(pattern, name string) bool {
 }
 
 // databaseOf resolves SHOW ... IN db ("" is the current database).
-func (e *Engine) databaseOf(in string) (string, error) {
+func (e *Engine) databaseOf(ctx context.Context, in string) (string, error) {
 	if in == "" {
-		return e.currentDB(), nil
+		return e.currentDB(ctx), nil
 	}
-	name, err := catalog.ResolveDatabaseName(in, e.currentDB())
+	name, err := catalog.ResolveDatabaseName(in, e.currentDB(ctx))
 	if err != nil {
 		return "", err
 	}

@@ -56,7 +56,7 @@ func (e *Engine) createTable(ctx context.Context, s *sql.CreateTable) (*Result, 
 	if err := checkName(s.Name); err != nil {
 		return nil, fmt.Errorf("CREATE TABLE: table %w", err)
 	}
-	managed, err := registry.Prepare(&spec, e.env())
+	managed, err := registry.Prepare(&spec, e.env(ctx))
 	if err != nil {
 		return nil, fmt.Errorf("CREATE TABLE %s: %w", s.Name, err)
 	}
@@ -95,7 +95,7 @@ func (e *Engine) createTable(ctx context.Context, s *sql.CreateTable) (*Result, 
 		}
 		tbl.Spec.Schema = n.Schema()
 	default:
-		schema, parts, err := registry.Infer(ctx, spec, e.env())
+		schema, parts, err := registry.Infer(ctx, spec, e.env(ctx))
 		if err != nil && !errors.Is(err, connector.ErrNoSchema) {
 			return nil, fmt.Errorf("CREATE TABLE %s: %w", s.Name, err)
 		}
@@ -164,7 +164,7 @@ func (e *Engine) discoverPartitions(ctx context.Context, spec connector.TableSpe
 	if spec.Location == "" || !locationConnector(spec.Using, spec.Location) {
 		return nil, nil
 	}
-	schema, parts, err := registry.Infer(ctx, spec, e.env())
+	schema, parts, err := registry.Infer(ctx, spec, e.env(ctx))
 	if err != nil || len(parts) == 0 {
 		return nil, nil
 	}

@@ -19,10 +19,10 @@ var _ plan.FileTables = tableResolver{}
 func (r tableResolver) ResolveFiles(ctx context.Context, format, path string) (*plan.Table, error) {
 	name := format + ".`" + path + "`"
 	spec := connector.TableSpec{Name: name, Using: format, Location: normalizeLocation(path), Options: map[string]string{}}
-	if _, err := registry.Prepare(&spec, r.e.env()); err != nil {
+	if _, err := registry.Prepare(&spec, r.e.env(ctx)); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	schema, parts, err := registry.Infer(ctx, spec, r.e.env())
+	schema, parts, err := registry.Infer(ctx, spec, r.e.env(ctx))
 	if errors.Is(err, connector.ErrNoSchema) || (err == nil && schema.NumFields() == 0) {
 		return nil, fmt.Errorf("%s: no files to read a schema from", name)
 	}
@@ -30,7 +30,7 @@ func (r tableResolver) ResolveFiles(ctx context.Context, format, path string) (*
 		return nil, err // it names the table and the location
 	}
 	spec.Schema, spec.PartitionBy = schema, parts
-	src, err := registry.OpenSource(ctx, spec, r.e.env(), nil)
+	src, err := registry.OpenSource(ctx, spec, r.e.env(ctx), nil)
 	if err != nil {
 		return nil, err
 	}

@@ -93,11 +93,10 @@ type Engine struct {
 	opts    Options
 	catalog *catalog.Catalog
 
-	mu       sync.Mutex
-	settings map[string]string
-	db       string // USE's database; "" is default
-	streams  map[string]*runningStream
-	qm       manager
+	mu      sync.Mutex
+	def     *Session // the CLI's session: calls whose ctx carries none run in it
+	streams map[string]*runningStream
+	qm      manager
 	// spills counts the spill files batch queries wrote (tests).
 	spills atomic.Int64
 }
@@ -116,7 +115,8 @@ func Open(opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{opts: opts, catalog: cat, settings: map[string]string{}}
+	e := &Engine{opts: opts, catalog: cat}
+	e.def = e.NewSession("")
 	// Scratch files of a process that was killed mid-write are swept;
 	// those of processes still running hold a lock and stay.
 	if dir := e.tempDir(); dir != "" {
@@ -187,7 +187,7 @@ func (e *Engine) dispatch(ctx context.Context, st sql.Statement) (*Result, error
 	if err != nil {
 		return nil, err
 	}
-	st, err = e.qualifyStatement(st)
+	st, err = e.qualifyStatement(ctx, st)
 	if err != nil {
 		return nil, err
 	}
@@ -199,7 +199,7 @@ func (e *Engine) dispatch(ctx context.Context, st sql.Statement) (*Result, error
 	case *sql.DropTable:
 		return e.dropTable(ctx, s)
 	case *sql.ShowTables:
-		return e.showTables(s.In)
+		return e.showTables(ctx, s.In)
 	case *sql.DescribeTable:
 		return e.describeTable(s.Name)
 	case *sql.ShowCreateTable:
@@ -209,11 +209,11 @@ func (e *Engine) dispatch(ctx context.Context, st sql.Statement) (*Result, error
 	case *sql.Explain:
 		return e.explain(ctx, s)
 	case *sql.Set:
-		return e.set(s)
+		return e.set(ctx, s)
 	case *sql.Reset:
-		return e.reset(s)
+		return e.reset(ctx, s)
 	case *sql.ShowSettings:
-		return e.showSettings()
+		return e.showSettings(ctx)
 	case *sql.InsertStream:
 		return e.insertStream(ctx, s)
 	case *sql.ShowStreams:
@@ -239,13 +239,13 @@ func (e *Engine) dispatch(ctx context.Context, st sql.Statement) (*Result, error
 	case *sql.VacuumMaterializedView:
 		return e.vacuumMView(ctx, s)
 	case *sql.CreateDatabase:
-		return e.createDatabase(s)
+		return e.createDatabase(ctx, s)
 	case *sql.DropDatabase:
 		return e.dropDatabase(ctx, s)
 	case *sql.UseDatabase:
-		return e.use(s)
+		return e.use(ctx, s)
 	case *sql.ShowDatabases:
-		return e.showDatabases(s)
+		return e.showDatabases(ctx, s)
 	case *sql.ShowTblProperties:
 		return e.showTblProperties(s)
 	}

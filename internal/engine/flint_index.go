@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sluice/internal/job"
 	"strconv"
 	"strings"
 
@@ -51,12 +52,6 @@ type flintIndexSpec struct {
 	Options     map[string]string `json:"options,omitempty"`
 }
 
-// skippingOptionKeys are the WITH keys a skipping index takes: Flint's
-// (output_mode, watermark_delay and id_expression mean nothing for it)
-// and sink, as for views.
-var skippingOptionKeys = []string{"auto_refresh", "refresh_interval", "checkpoint_location", "index_settings",
-	"index_mappings", "sink", "incremental_refresh", "scheduler_mode", "extra_options"}
-
 // flintName is Flint's index name: flint_<catalog>_<db>_<table>_<suffix>,
 // lower case as OpenSearch index names are.
 func flintName(stored, suffix string) string {
@@ -91,7 +86,7 @@ func (e *Engine) flintIndex(ctx context.Context, st sql.Statement) (r *Result, o
 	case *sql.FlintIndexCommand:
 		r, err = e.flintIndexCommand(ctx, s)
 	case *sql.ShowIndexes:
-		r, err = e.showIndexes(s)
+		r, err = e.showIndexes(ctx, s)
 	case *sql.ShowFlintIndexes:
 		r, err = e.showFlintIndexes(ctx, s)
 	case *sql.RecoverIndexJob:
@@ -105,14 +100,14 @@ func (e *Engine) flintIndex(ctx context.Context, st sql.Statement) (r *Result, o
 }
 
 // indexTable resolves the table an index statement is ON.
-func (e *Engine) indexTable(name string) (*catalog.Table, error) {
-	stored, err := e.qualify(name)
+func (e *Engine) indexTable(ctx context.Context, name string) (*catalog.Table, error) {
+	stored, err := e.qualify(ctx, name)
 	if err != nil {
 		return nil, err
 	}
 	t, err := e.catalog.Table(stored)
 	if err != nil {
-		return nil, e.suggestTable(name, err)
+		return nil, e.suggestTable(ctx, name, err)
 	}
 	return t, nil
 }
@@ -142,7 +137,7 @@ func describeWhat(name string) string {
 }
 
 func (e *Engine) flintIndexCommand(ctx context.Context, s *sql.FlintIndexCommand) (*Result, error) {
-	t, err := e.indexTable(s.Table)
+	t, err := e.indexTable(ctx, s.Table)
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", s.Action, stmtWhat(s.Name), err)
 	}
@@ -192,7 +187,7 @@ func (e *Engine) flintIndexCommand(ctx context.Context, s *sql.FlintIndexCommand
 // listed columns (and WHERE) of the table, named as Flint names the
 // index, with the index's options.
 func (e *Engine) createCoveringIndex(ctx context.Context, s *sql.CreateCoveringIndex) (*Result, error) {
-	t, err := e.indexTable(s.Table)
+	t, err := e.indexTable(ctx, s.Table)
 	if err != nil {
 		return nil, fmt.Errorf("CREATE INDEX %s: %w", s.Name, err)
 	}
@@ -335,7 +330,7 @@ func (e *Engine) alterFlintIndex(ctx context.Context, o *catalog.Object, spec fl
 	changes := false
 	for _, opt := range with {
 		if strings.EqualFold(opt.Key, "auto_refresh") {
-			v, err := parseBoolOption(opt.Value.Value, false)
+			v, err := job.ParseBool(opt.Value.Value, false)
 			if err != nil {
 				return nil, fmt.Errorf("ALTER INDEX %s: auto_refresh: %w", spec.Flint, err)
 			}
@@ -355,7 +350,7 @@ func (e *Engine) alterFlintIndex(ctx context.Context, o *catalog.Object, spec fl
 		k, v := strings.ToLower(opt.Key), opt.Value.Value
 		switch k {
 		case "auto_refresh":
-			spec.AutoRefresh, _ = parseBoolOption(v, false)
+			spec.AutoRefresh, _ = job.ParseBool(v, false)
 		case "refresh_interval":
 			spec.Interval = v
 		case "incremental_refresh", "scheduler_mode", "checkpoint_location", "watermark_delay":
@@ -440,8 +435,8 @@ func sparkTypeName(sqlName string) string {
 }
 
 // showIndexes is SHOW INDEXES ON t: its covering indexes' names.
-func (e *Engine) showIndexes(s *sql.ShowIndexes) (*Result, error) {
-	t, err := e.indexTable(s.Table)
+func (e *Engine) showIndexes(ctx context.Context, s *sql.ShowIndexes) (*Result, error) {
+	t, err := e.indexTable(ctx, s.Table)
 	if err != nil {
 		return nil, fmt.Errorf("SHOW INDEXES: %w", err)
 	}
@@ -462,7 +457,7 @@ func (e *Engine) showIndexes(s *sql.ShowIndexes) (*Result, error) {
 // showFlintIndexes is SHOW FLINT INDEXES [EXTENDED] IN catalog[.db]:
 // Flint's columns, views included (kind mv).
 func (e *Engine) showFlintIndexes(ctx context.Context, s *sql.ShowFlintIndexes) (*Result, error) {
-	db, err := e.databaseOf(s.In)
+	db, err := e.databaseOf(ctx, s.In)
 	if err != nil {
 		return nil, fmt.Errorf("SHOW FLINT INDEXES: %w", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"sluice/internal/catalog"
 	"sluice/internal/connector"
 	"sluice/internal/connector/registry"
+	"sluice/internal/job"
 	"sluice/internal/safepath"
 	"sluice/internal/skipindex"
 	"sluice/internal/sql"
@@ -26,7 +27,7 @@ import (
 // atomic: an index whose first refresh fails before committing is
 // removed again.
 func (e *Engine) createSkippingIndex(ctx context.Context, s *sql.CreateSkippingIndex) (*Result, error) {
-	t, err := e.indexTable(s.Table)
+	t, err := e.indexTable(ctx, s.Table)
 	if err != nil {
 		return nil, fmt.Errorf("CREATE SKIPPING INDEX: %w", err)
 	}
@@ -45,7 +46,7 @@ func (e *Engine) createSkippingIndex(ctx context.Context, s *sql.CreateSkippingI
 		// files that hold other matching rows.
 		return fail(fmt.Errorf("Filtering condition is not supported: WHERE %s", s.Where))
 	}
-	src, err := registry.OpenSource(ctx, t.Spec, e.env(), nil)
+	src, err := registry.OpenSource(ctx, t.Spec, e.env(ctx), nil)
 	if err != nil {
 		return fail(err)
 	}
@@ -98,16 +99,16 @@ func (e *Engine) createSkippingIndex(ctx context.Context, s *sql.CreateSkippingI
 		}
 		own[k] = v
 	}
-	if err := registry.CheckKeys(own, "for a skipping index", skippingOptionKeys, registry.StreamOptionKeys(), f.OptionKeys); err != nil {
+	if err := job.Check(job.Skipping, own, "for a skipping index", registry.StreamOptionKeys(), f.OptionKeys); err != nil {
 		return fail(err)
 	}
 	for k, v := range own {
-		isOwn := slices.Contains(skippingOptionKeys, k) || registry.IsStreamOption(k)
+		isOwn := job.Takes(job.Skipping, k) || registry.IsStreamOption(k)
 		if slices.Contains(f.OptionKeys, k) && (!isOwn || k == "index_settings" || k == "index_mappings") {
 			sinkOpts[k] = v
 		}
 	}
-	auto, err := parseBoolOption(opts["auto_refresh"], false)
+	auto, err := job.ParseBool(opts["auto_refresh"], false)
 	if err != nil {
 		return fail(fmt.Errorf("auto_refresh: %w", err))
 	}
@@ -116,7 +117,7 @@ func (e *Engine) createSkippingIndex(ctx context.Context, s *sql.CreateSkippingI
 	}
 	if extra := opts["extra_options"]; extra != "" {
 		q, _ := parseQuery("SELECT * FROM " + sql.QuoteName(t.Spec.Name))
-		srcOpts, snk, err := e.extraOptions(extra, q)
+		srcOpts, snk, err := e.extraOptions(ctx, extra, q)
 		if err != nil {
 			return fail(err)
 		}
@@ -142,7 +143,7 @@ func (e *Engine) createSkippingIndex(ctx context.Context, s *sql.CreateSkippingI
 		return fail(fmt.Errorf("table %s already exists", idxTable))
 	}
 	sinkSpec := connector.TableSpec{Name: idxTable, Using: sinkUsing, Options: sinkOpts, Schema: skipindex.Schema(cols)}
-	if _, err := registry.Prepare(&sinkSpec, e.env()); err != nil {
+	if _, err := registry.Prepare(&sinkSpec, e.env(ctx)); err != nil {
 		return fail(err)
 	}
 	cp := opts["checkpoint_location"]
@@ -209,7 +210,7 @@ func (e *Engine) refreshSkipping(ctx context.Context, name string, spec flintInd
 			trigger = "1 minute"
 		}
 	}
-	src, err := registry.OpenSource(ctx, t.Spec, e.env(), nil)
+	src, err := registry.OpenSource(ctx, t.Spec, e.env(ctx), nil)
 	if err != nil {
 		return nil, fmt.Errorf("skipping index %s: %w", name, err)
 	}
@@ -264,7 +265,7 @@ func (e *Engine) fileSkipping(ctx context.Context, table string) *connector.File
 // VALUE_SET's limit of distinct values, each in ten rows or more on
 // average.
 func (e *Engine) analyzeSkippingIndex(ctx context.Context, s *sql.AnalyzeSkippingIndex) (*Result, error) {
-	t, err := e.indexTable(s.Table)
+	t, err := e.indexTable(ctx, s.Table)
 	if err != nil {
 		return nil, fmt.Errorf("ANALYZE SKIPPING INDEX: %w", err)
 	}

@@ -51,7 +51,7 @@ func (e *Engine) insert(ctx context.Context, s *sql.Insert) (*Result, error) {
 	if n, err = plan.OptimizeContext(ctx, n); err != nil {
 		return nil, err
 	}
-	sink, err := registry.OpenSink(ctx, t.Spec, e.env(), connector.SinkOptions{FilePrefix: e.newQueryID(), TempDir: e.tempDir()})
+	sink, err := registry.OpenSink(ctx, t.Spec, e.env(ctx), connector.SinkOptions{FilePrefix: e.newQueryID(), TempDir: e.tempDir()})
 	if err != nil {
 		return nil, fmt.Errorf("opening %s for writing: %w", t.Spec.Name, err)
 	}

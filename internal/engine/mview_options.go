@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"sluice/internal/job"
 	"sort"
 	"strings"
 	"unicode"
@@ -57,7 +59,7 @@ func isColumnList(s string) bool {
 // own (maxFilesPerTrigger and the like, Spark's camelCase taken as
 // Sluice's snake_case); they apply to the view's stream. sink options go
 // to the view's sink table.
-func (e *Engine) extraOptions(text string, q *sql.Query) (source, sink map[string]string, err error) {
+func (e *Engine) extraOptions(ctx context.Context, text string, q *sql.Query) (source, sink map[string]string, err error) {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(text), &raw); err != nil {
 		return nil, nil, usererr.Errorf(usererr.Invalid, "extra_options: want a JSON object of {\"table\": {\"option\": \"value\"}}: %v", err)
@@ -65,7 +67,7 @@ func (e *Engine) extraOptions(text string, q *sql.Query) (source, sink map[strin
 	source, sink = map[string]string{}, map[string]string{}
 	read := map[string]bool{}
 	for n := range sqlTableNames(q) {
-		if st, err := e.qualify(n); err == nil {
+		if st, err := e.qualify(ctx, n); err == nil {
 			read[strings.ToLower(st)] = true
 		}
 	}
@@ -85,7 +87,7 @@ func (e *Engine) extraOptions(text string, q *sql.Query) (source, sink map[strin
 			}
 			continue
 		}
-		stored, err := e.qualify(k)
+		stored, err := e.qualify(ctx, k)
 		if err != nil {
 			return nil, nil, fmt.Errorf("extra_options %q: %w", k, err)
 		}
@@ -231,7 +233,7 @@ func windowTimeColumn(q *sql.Query) string {
 // both are recorded. As in Flint, incremental_refresh needs auto_refresh
 // off.
 func checkRefreshModes(opts map[string]string, auto bool) error {
-	inc, err := parseBoolOption(opts["incremental_refresh"], false)
+	inc, err := job.ParseBool(opts["incremental_refresh"], false)
 	if err != nil {
 		return fmt.Errorf("incremental_refresh: %w", err)
 	}
@@ -248,9 +250,9 @@ func checkRefreshModes(opts map[string]string, auto bool) error {
 
 // readsWatermarkedTable reports whether a table the query reads declares
 // a WATERMARK.
-func (e *Engine) readsWatermarkedTable(q *sql.Query) bool {
+func (e *Engine) readsWatermarkedTable(ctx context.Context, q *sql.Query) bool {
 	for n := range sqlTableNames(q) {
-		st, err := e.qualify(n)
+		st, err := e.qualify(ctx, n)
 		if err != nil {
 			continue
 		}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -15,6 +14,7 @@ import (
 	"sluice/internal/catalog"
 	"sluice/internal/connector"
 	"sluice/internal/connector/registry"
+	"sluice/internal/job"
 	"sluice/internal/plan"
 	"sluice/internal/safepath"
 	"sluice/internal/sql"
@@ -23,13 +23,6 @@ import (
 	"sluice/internal/types"
 	"sluice/internal/usererr"
 )
-
-// mviewOptionKeys are the WITH (...) keys of CREATE MATERIALIZED VIEW
-// (OpenSearch Flint's, plus sink). Keys starting with "sink." or any
-// option of the chosen sink connector configure the sink table.
-var mviewOptionKeys = []string{"auto_refresh", "refresh_interval", "checkpoint_location", "watermark_delay",
-	"output_mode", "id_expression", "index_settings", "index_mappings", "sink", "extra_options", "watermark_idle_timeout",
-	"incremental_refresh", "scheduler_mode"}
 
 // mviewSpec is a materialized view as kept in the catalog.
 type mviewSpec struct {
@@ -77,16 +70,16 @@ func (e *Engine) createMView(ctx context.Context, s *sql.CreateMaterializedView)
 		}
 		viewOpts[k] = v
 	}
-	if err := registry.CheckKeys(viewOpts, "for a materialized view", mviewOptionKeys, registry.StreamOptionKeys(), f.OptionKeys); err != nil {
+	if err := job.Check(job.View, viewOpts, "for a materialized view", registry.StreamOptionKeys(), f.OptionKeys); err != nil {
 		return nil, fmt.Errorf("CREATE MATERIALIZED VIEW %s: %w", s.Name, err)
 	}
 	for k, v := range viewOpts {
-		isViewKey := slices.Contains(mviewOptionKeys, k) || registry.IsStreamOption(k)
+		isViewKey := job.Takes(job.View, k) || registry.IsStreamOption(k)
 		if sinkKeys[k] && (!isViewKey || k == "index_settings" || k == "index_mappings") {
 			sinkOpts[k] = v
 		}
 	}
-	auto, err := parseBoolOption(opts["auto_refresh"], false)
+	auto, err := job.ParseBool(opts["auto_refresh"], false)
 	if err != nil {
 		return nil, fmt.Errorf("CREATE MATERIALIZED VIEW %s: auto_refresh: %w", s.Name, err)
 	}
@@ -101,7 +94,7 @@ func (e *Engine) createMView(ctx context.Context, s *sql.CreateMaterializedView)
 		}
 	}
 	if extra := opts["extra_options"]; extra != "" {
-		src, snk, err := e.extraOptions(extra, s.Query)
+		src, snk, err := e.extraOptions(ctx, extra, s.Query)
 		if err != nil {
 			return nil, fmt.Errorf("CREATE MATERIALIZED VIEW %s: %w", s.Name, err)
 		}
@@ -120,7 +113,7 @@ func (e *Engine) createMView(ctx context.Context, s *sql.CreateMaterializedView)
 	mode := opts["output_mode"]
 	if mode == "" {
 		mode = "append"
-		if hasAggregate(n) && (!hasWindowKey(n) || (opts["watermark_delay"] == "" && !e.readsWatermarkedTable(s.Query))) {
+		if hasAggregate(n) && (!hasWindowKey(n) || (opts["watermark_delay"] == "" && !e.readsWatermarkedTable(ctx, s.Query))) {
 			// Windows with no watermark never close in append mode:
 			// Flint's default for such a view is a full refresh, which
 			// complete mode gives.
@@ -156,7 +149,7 @@ func (e *Engine) createMView(ctx context.Context, s *sql.CreateMaterializedView)
 		return nil, fmt.Errorf("CREATE MATERIALIZED VIEW: view %w", err)
 	}
 	sinkSpec := connector.TableSpec{Name: s.Name, Using: sinkUsing, Options: sinkOpts, Schema: nullable(n.Schema())}
-	if _, err := registry.Prepare(&sinkSpec, e.env()); err != nil {
+	if _, err := registry.Prepare(&sinkSpec, e.env(ctx)); err != nil {
 		return nil, fmt.Errorf("CREATE MATERIALIZED VIEW %s: %w", s.Name, err)
 	}
 	cpLoc := opts["checkpoint_location"]
@@ -204,18 +197,6 @@ func nullable(s *arrow.Schema) *arrow.Schema {
 		fs[i].Nullable = true
 	}
 	return arrow.NewSchema(fs, nil)
-}
-
-func parseBoolOption(v string, def bool) (bool, error) {
-	switch strings.ToLower(v) {
-	case "":
-		return def, nil
-	case "true", "1", "yes", "on":
-		return true, nil
-	case "false", "0", "no", "off":
-		return false, nil
-	}
-	return false, usererr.Errorf(usererr.Invalid, "%q is not a boolean", v)
 }
 
 // refreshMView brings a view up to date through its stream: a catch-up
@@ -293,7 +274,7 @@ func (e *Engine) refreshMViewStmt(ctx context.Context, name string) (*Result, er
 }
 
 func (e *Engine) showMViews(ctx context.Context, in string) (*Result, error) {
-	db, err := e.databaseOf(in)
+	db, err := e.databaseOf(ctx, in)
 	if err != nil {
 		return nil, fmt.Errorf("SHOW MATERIALIZED VIEWS: %w", err)
 	}
@@ -363,7 +344,7 @@ func (e *Engine) alterMView(ctx context.Context, s *sql.AlterMaterializedView) (
 		k, v := strings.ToLower(opt.Key), opt.Value.Value
 		switch k {
 		case "auto_refresh":
-			if spec.AutoRefresh, err = parseBoolOption(v, false); err != nil {
+			if spec.AutoRefresh, err = job.ParseBool(v, false); err != nil {
 				return nil, fmt.Errorf("ALTER MATERIALIZED VIEW %s: auto_refresh: %w", s.Name, err)
 			}
 		case "refresh_interval":

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -11,32 +12,28 @@ import (
 	"sluice/internal/usererr"
 )
 
-// currentDB is the database USE chose ("default" until then).
-func (e *Engine) currentDB() string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.db == "" {
-		return catalog.DefaultDatabase
-	}
-	return e.db
+// currentDB is the database USE chose in ctx's session ("default" until
+// then).
+func (e *Engine) currentDB(ctx context.Context) string {
+	return e.session(ctx).Database()
 }
 
 // qualify turns a table or view name as written ([catalog.][db.]name)
 // into the name the catalog keeps it under.
-func (e *Engine) qualify(name string) (string, error) {
-	_, stored, err := e.catalog.ResolveName(name, e.currentDB())
+func (e *Engine) qualify(ctx context.Context, name string) (string, error) {
+	_, stored, err := e.catalog.ResolveName(name, e.currentDB(ctx))
 	return stored, err
 }
 
 // qualifyStatement returns st with its table and view names resolved to
 // catalog names (a copy when anything changed; st itself is left alone).
 // Names inside queries are resolved by the binder, after CTEs.
-func (e *Engine) qualifyStatement(st sql.Statement) (sql.Statement, error) {
+func (e *Engine) qualifyStatement(ctx context.Context, st sql.Statement) (sql.Statement, error) {
 	q := func(name *string) error {
 		if *name == "" {
 			return nil
 		}
-		s, err := e.qualify(*name)
+		s, err := e.qualify(ctx, *name)
 		if err != nil {
 			return fmt.Errorf("%s: %w", statementName(st), err)
 		}
@@ -84,7 +81,7 @@ func (e *Engine) qualifyStatement(st sql.Statement) (sql.Statement, error) {
 		c := *s
 		return &c, q(&c.Name)
 	case *sql.Explain:
-		inner, err := e.qualifyStatement(s.Stmt)
+		inner, err := e.qualifyStatement(ctx, s.Stmt)
 		if err != nil {
 			return nil, err
 		}
@@ -97,7 +94,7 @@ func (e *Engine) qualifyStatement(st sql.Statement) (sql.Statement, error) {
 
 // suggestTable adds a did-you-mean to a table-not-found error, from the
 // tables of the name's database.
-func (e *Engine) suggestTable(name string, err error) error {
+func (e *Engine) suggestTable(ctx context.Context, name string, err error) error {
 	if !errors.Is(err, catalog.ErrNotFound) {
 		return err
 	}
@@ -105,7 +102,7 @@ func (e *Engine) suggestTable(name string, err error) error {
 	if lerr != nil {
 		return err
 	}
-	db, _, rerr := e.catalog.ResolveName(name, e.currentDB())
+	db, _, rerr := e.catalog.ResolveName(name, e.currentDB(ctx))
 	if rerr != nil {
 		return err
 	}

@@ -31,7 +31,7 @@ func (e *Engine) bindQuery(ctx context.Context, q *sql.Query) (plan.Node, error)
 // queryContext fixes now() for the whole statement and gives
 // current_database() the session's database.
 func (e *Engine) queryContext(ctx context.Context) context.Context {
-	return expr.WithDatabase(expr.WithNow(ctx, e.now()), e.currentDB())
+	return expr.WithDatabase(expr.WithNow(ctx, e.now()), e.currentDB(ctx))
 }
 
 // WithUser names who runs the statements under ctx, for current_user();
@@ -58,17 +58,16 @@ func (e *Engine) runSelect(ctx context.Context, q *sql.Query) (*Result, error) {
 // the query context (see queryContext).
 func (e *Engine) compileOptions(ctx context.Context) physical.Options {
 	o := physical.Options{Parallelism: e.opts.Parallelism, Now: expr.Now(ctx)}
-	if limit := e.memoryLimit(); limit > 0 {
+	if limit := e.memoryLimit(ctx); limit > 0 {
 		o.Memory = exec.QueryBudget(limit, e.tempDir())
 	}
 	return o
 }
 
-// memoryLimit is SET memory_limit (checked when set), else the engine's.
-func (e *Engine) memoryLimit() int64 {
-	e.mu.Lock()
-	v, ok := e.settings[memoryLimitKey]
-	e.mu.Unlock()
+// memoryLimit is the session's SET memory_limit (checked when set), else
+// the engine's.
+func (e *Engine) memoryLimit(ctx context.Context) int64 {
+	v, ok := e.session(ctx).setting(memoryLimitKey)
 	if !ok {
 		return e.opts.MemoryLimit
 	}

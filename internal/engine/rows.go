@@ -41,7 +41,7 @@ func (e *Engine) OpenRows(ctx context.Context, st sql.Statement, buffer int) (ro
 	if st, err = e.expandPPL(ctx, st); err != nil {
 		return nil, true, sql.RedactError(err)
 	}
-	st, err = e.qualifyStatement(st)
+	st, err = e.qualifyStatement(ctx, st)
 	if err != nil {
 		return nil, true, sql.RedactError(err)
 	}

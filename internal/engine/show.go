@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -37,8 +38,8 @@ func stringRows(cols []string, rows [][]string) *Result {
 
 // showTables lists the tables of one database (the current one when in
 // is ""), by their own names.
-func (e *Engine) showTables(in string) (*Result, error) {
-	db, err := e.databaseOf(in)
+func (e *Engine) showTables(ctx context.Context, in string) (*Result, error) {
+	db, err := e.databaseOf(ctx, in)
 	if err != nil {
 		return nil, fmt.Errorf("SHOW TABLES: %w", err)
 	}
@@ -151,36 +152,28 @@ func quoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''"
 // redact is how an option value may be shown (sql.RedactValue).
 func redact(key, value string) string { return sql.RedactValue(key, value) }
 
-func (e *Engine) set(s *sql.Set) (*Result, error) {
+func (e *Engine) set(ctx context.Context, s *sql.Set) (*Result, error) {
 	if strings.EqualFold(s.Key, memoryLimitKey) {
 		if _, err := exec.ParseByteSize(s.Value.Value); err != nil {
 			return nil, fmt.Errorf("SET %s: %w", s.Key, err)
 		}
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.settings[strings.ToLower(s.Key)] = s.Value.Value
+	e.session(ctx).set(s.Key, s.Value.Value)
 	return message("%s set", s.Key), nil
 }
 
-func (e *Engine) reset(s *sql.Reset) (*Result, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	delete(e.settings, strings.ToLower(s.Key))
+func (e *Engine) reset(ctx context.Context, s *sql.Reset) (*Result, error) {
+	e.session(ctx).reset(s.Key)
 	return message("%s reset", s.Key), nil
 }
 
-func (e *Engine) showSettings() (*Result, error) {
-	e.mu.Lock()
-	keys := make([]string, 0, len(e.settings))
-	for k := range e.settings {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+func (e *Engine) showSettings(ctx context.Context) (*Result, error) {
+	sess := e.session(ctx)
+	keys := sess.settingKeys()
 	rows := make([][]string, len(keys))
 	for i, k := range keys {
-		rows[i] = []string{k, redact(k, e.settings[k])}
+		v, _ := sess.setting(k)
+		rows[i] = []string{k, redact(k, v)}
 	}
-	e.mu.Unlock()
 	return stringRows([]string{"key", "value"}, rows), nil
 }

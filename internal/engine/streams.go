@@ -15,13 +15,13 @@ import (
 	"sluice/internal/connector"
 	"sluice/internal/connector/registry"
 	"sluice/internal/exec"
+	"sluice/internal/job"
 	"sluice/internal/physical"
 	"sluice/internal/plan"
 	"sluice/internal/safepath"
 	"sluice/internal/sql"
 	"sluice/internal/storage"
 	"sluice/internal/stream"
-	"sluice/internal/types"
 	"sluice/internal/usererr"
 )
 
@@ -33,12 +33,6 @@ const (
 	StateFailed    = "failed"
 	StateCancelled = "cancelled"
 )
-
-// streamOptionKeys are the WITH (...) keys of INSERT STREAM. File-source
-// options (max_files_per_trigger, ...) may be given too and override the
-// table's.
-var streamOptionKeys = []string{"name", "trigger", "checkpoint_location", "output_mode", "watermark_delay", "lock_ttl",
-	"lookup_refresh_interval", "watermark_idle_timeout", "workers", "partitions"}
 
 // streamSpec is a stream definition as kept in the catalog.
 type streamSpec struct {
@@ -193,7 +187,7 @@ func (e *Engine) insertStream(ctx context.Context, s *sql.InsertStream) (*Result
 }
 
 func validateStreamOptions(opts map[string]string) error {
-	if err := registry.CheckKeys(opts, "for a stream", streamOptionKeys, registry.StreamOptionKeys()); err != nil {
+	if err := job.Check(job.Stream, opts, "for a stream", registry.StreamOptionKeys()); err != nil {
 		return err
 	}
 	if m := opts["output_mode"]; m != "" && m != "append" && m != "update" && m != "complete" {
@@ -231,7 +225,7 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 		}
 	}
 	res := tableResolver{e: e, overrides: overrides}
-	if d, ok, err := intervalOption(spec.Options, "watermark_delay"); err != nil {
+	if d, ok, err := job.IntervalOf(spec.Options, "watermark_delay"); err != nil {
 		return nil, fmt.Errorf("stream %s: %w", name, err)
 	} else if ok {
 		res.watermarkDelay = &d
@@ -307,7 +301,7 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 	if err != nil {
 		return nil, fmt.Errorf("stream %s: checkpoint %s: %w", name, spec.Checkpoint, err)
 	}
-	sink, err := registry.OpenSink(qctx, sinkSpec, e.env(), connector.SinkOptions{FilePrefix: name, TempDir: e.tempDir()})
+	sink, err := registry.OpenSink(qctx, sinkSpec, e.env(ctx), connector.SinkOptions{FilePrefix: name, TempDir: e.tempDir()})
 	if err != nil {
 		return nil, fmt.Errorf("stream %s: opening %s: %w", name, t.Spec.Name, err)
 	}
@@ -318,12 +312,12 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 
 	// Every option is checked before the stream registers: a refused
 	// one must not leave a stream that reads as running.
-	idle, _, err := intervalOption(spec.Options, "watermark_idle_timeout")
+	idle, _, err := job.IntervalOf(spec.Options, "watermark_idle_timeout")
 	if err != nil {
 		return nil, fmt.Errorf("stream %s: %w", name, err)
 	}
 	every := time.Minute
-	if us, ok, err := intervalOption(spec.Options, "lookup_refresh_interval"); err != nil {
+	if us, ok, err := job.IntervalOf(spec.Options, "lookup_refresh_interval"); err != nil {
 		return nil, fmt.Errorf("stream %s: %w", name, err)
 	} else if ok {
 		every = time.Duration(us) * time.Microsecond
@@ -458,14 +452,12 @@ func (e *Engine) resolveCheckpoint(ctx context.Context, loc string) (storage.Sto
 			return nil, "", err
 		}
 	}
-	e.mu.Lock()
 	s3 := map[string]string{}
-	for k, v := range e.settings {
+	for k, v := range e.session(ctx).settingsCopy() {
 		if rest, ok := strings.CutPrefix(k, "s3."); ok {
 			s3[rest] = v
 		}
 	}
-	e.mu.Unlock()
 	so, err := storage.OptionsFromMap(s3)
 	if err != nil {
 		return nil, "", err
@@ -505,20 +497,6 @@ func (e *Engine) registerStream(ctx context.Context, rs *runningStream) error {
 	}
 	e.streams[k] = rs
 	return nil
-}
-
-// intervalOption reads an interval-valued option ('30 seconds') in
-// microseconds; ok is false when the option is not set.
-func intervalOption(opts map[string]string, key string) (us int64, ok bool, err error) {
-	v := opts[key]
-	if v == "" {
-		return 0, false, nil
-	}
-	iv, err := types.ParseInterval(v)
-	if err != nil {
-		return 0, false, usererr.Wrap(usererr.Invalid, fmt.Errorf("%s: %w", key, err))
-	}
-	return types.IntervalMicros(iv), true, nil
 }
 
 // stopIfRunning stops a stream running in this process at its next epoch

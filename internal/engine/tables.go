@@ -32,15 +32,15 @@ var _ plan.Tables = tableResolver{}
 // and _row) offers them hidden: a query may name them, SELECT * does not
 // show them.
 func (r tableResolver) ResolveTable(ctx context.Context, name string) (*plan.Table, error) {
-	stored, err := r.e.qualify(name)
+	stored, err := r.e.qualify(ctx, name)
 	if err != nil {
 		return nil, err
 	}
 	t, err := r.e.catalog.Table(stored)
 	if err != nil {
-		return nil, r.e.suggestTable(name, err)
+		return nil, r.e.suggestTable(ctx, name, err)
 	}
-	src, err := registry.OpenSource(ctx, t.Spec, r.e.env(), r.overrides)
+	src, err := registry.OpenSource(ctx, t.Spec, r.e.env(ctx), r.overrides)
 	if err != nil {
 		return nil, err
 	}
@@ -89,14 +89,8 @@ func withHiddenColumns(out *plan.Table) *plan.Table {
 
 // env is what connectors take defaults from: the data dir and the
 // session's settings.
-func (e *Engine) env() connector.Env {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	settings := make(map[string]string, len(e.settings))
-	for k, v := range e.settings {
-		settings[k] = v
-	}
-	return connector.Env{DataDir: e.opts.DataDir, Settings: settings}
+func (e *Engine) env(ctx context.Context) connector.Env {
+	return connector.Env{DataDir: e.opts.DataDir, Settings: e.session(ctx).settingsCopy()}
 }
 
 // watermarkDelay reads the delay out of a WATERMARK expression:

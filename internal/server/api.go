@@ -35,6 +35,10 @@ type StatementResponse struct {
 	Arrow string `json:"arrow,omitempty"`
 	// Cursor fetches the next page of rows; "" on the last.
 	Cursor string `json:"cursor,omitempty"`
+	// SessionID names the session the statement ran in: the request's
+	// own, or the new one it started. The next request sends it back to
+	// keep its USE and SET.
+	SessionID string `json:"sessionId,omitempty"`
 }
 
 func (s *Server) apiRoutes() {
@@ -69,7 +73,7 @@ func (s *Server) handleStatement(w http.ResponseWriter, r *http.Request) {
 	if strings.EqualFold(req.Lang, "ppl") {
 		parse = ppl.Statement
 	}
-	ctx := r.Context()
+	ctx, sid := s.withSession(r, req.SessionID)
 	st, err := s.parseAuthorized(ctx, strings.TrimSuffix(req.Query, ";"), parse)
 	if err != nil {
 		writeError(w, err)
@@ -88,7 +92,7 @@ func (s *Server) handleStatement(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		defer p.release()
-		s.writeStatementPage(w, StatementResponse{Statement: st.String()}, p)
+		s.writeStatementPage(w, StatementResponse{Statement: st.String(), SessionID: sid}, p)
 		return
 	}
 	res, err := s.eng.ExecuteStatement(ctx, st)
@@ -96,7 +100,7 @@ func (s *Server) handleStatement(w http.ResponseWriter, r *http.Request) {
 		writeError(w, s.timeoutErr(ctx, err))
 		return
 	}
-	out := StatementResponse{Statement: res.Statement, Message: res.Message}
+	out := StatementResponse{Statement: res.Statement, Message: res.Message, SessionID: sid}
 	if res.Schema == nil {
 		out.Statement, out.Message = redactSecrets(out.Statement), redactSecrets(out.Message)
 		w.Header().Set("Content-Type", "application/json; charset=UTF-8")

@@ -217,10 +217,10 @@ func (s *Server) handleAsyncSubmit(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	session := req.SessionID
-	if !validQueryID(session) {
-		session = newQueryID()
-	}
+	// The query runs in the session it names (its USE and SET), or a new
+	// one whose id the answer gives back.
+	p, _ := principalFrom(r.Context())
+	session, sess := s.sessions.get(req.SessionID, p.name)
 	rec := asyncRecord{ID: newQueryID(), SessionID: session, Datasource: req.Datasource, Lang: lang,
 		Statement: st.String(), Status: asyncWaiting, Submitted: time.Now().UTC()}
 	rec.Stream, rec.StreamKind = streamOf(st)
@@ -228,7 +228,7 @@ func (s *Server) handleAsyncSubmit(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	s.async.run(s, rec, st)
+	s.async.run(s, rec, st, sess)
 	s.log.Info("async query submitted", "query", rec.ID, "session", rec.SessionID, "stream", rec.Stream)
 	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
 	w.WriteHeader(http.StatusCreated)
@@ -256,8 +256,10 @@ func streamOf(st sql.Statement) (name, kind string) {
 }
 
 // run executes the statement in the background.
-func (a *asyncQueries) run(s *Server, rec asyncRecord, st sql.Statement) {
-	ctx, cancel := context.WithCancel(a.ctx)
+// The statement runs under the server's context, not the request's (which
+// ends with the answer), in the client's session sess.
+func (a *asyncQueries) run(s *Server, rec asyncRecord, st sql.Statement, sess *engine.Session) {
+	ctx, cancel := context.WithCancel(engine.WithSession(a.ctx, sess))
 	ra := &runningAsync{cancel: cancel, done: make(chan struct{})}
 	a.mu.Lock()
 	a.running[rec.ID] = ra
@@ -394,7 +396,7 @@ func (s *Server) handleAsyncCancel(w http.ResponseWriter, r *http.Request) {
 			stop = "ALTER MATERIALIZED VIEW " + sql.QuoteIdent(rec.Stream) + " WITH (auto_refresh = false)"
 		}
 		var msg string
-		res, err := s.execute(r.Context(), stop)
+		res, err := s.execute(s.freshSession(r), stop)
 		if err != nil && !errors.Is(err, catalog.ErrNotFound) {
 			writeError(w, fmt.Errorf("cancelling query %s: %w", rec.ID, err))
 			return

@@ -30,7 +30,7 @@ func (s *Server) handleExplain(w http.ResponseWriter, r *http.Request) {
 	if !strings.HasPrefix(strings.ToUpper(q), "EXPLAIN") {
 		q = "EXPLAIN " + q
 	}
-	res, err := s.execute(r.Context(), q)
+	res, err := s.execute(s.requestSession(r, req), q)
 	if err != nil {
 		writeError(w, err)
 		return

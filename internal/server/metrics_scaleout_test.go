@@ -86,7 +86,8 @@ func TestMetricsScaleOut(t *testing.T) {
 		if labelled(m, "sluice_stream_queue_messages_total", kind("received")) == 3 &&
 			labelled(m, "sluice_stream_partitions_owned", nil) >= 0 && labelled(m, "sluice_stream_keyed_watermark_seconds", ks) == float64(ev.Add(time.Minute-10*time.Second).Unix()) &&
 			labelled(m, "sluice_stream_queue_backlog", map[string]string{"stream": "ks", "state": "unacked"}) == 0 &&
-			labelled(m, "sluice_stream_queue_messages_total", map[string]string{"stream": "pl", "kind": "new_files"}) == 2 {
+			labelled(m, "sluice_stream_queue_messages_total", map[string]string{"stream": "pl", "kind": "new_files"}) == 2 &&
+			labelled(m, "sluice_stream_queue_messages_total", map[string]string{"stream": "pl", "kind": "malformed"}) == 1 {
 			break
 		}
 		if time.Now().After(deadline) {

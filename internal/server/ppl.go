@@ -44,7 +44,7 @@ func (s *Server) handlePPLExplain(w http.ResponseWriter, r *http.Request) {
 		}
 		return &sql.Explain{StmtBase: sql.StmtBase{At: st.Pos(), Src: "EXPLAIN " + st.Text()}, Stmt: st}, nil
 	}
-	res, err := s.executeWith(r.Context(), strings.TrimSuffix(req.Query, ";"), explain)
+	res, err := s.executeWith(s.requestSession(r, req), strings.TrimSuffix(req.Query, ";"), explain)
 	if err != nil {
 		writeError(w, err)
 		return

@@ -49,6 +49,9 @@ type Options struct {
 	Security Security
 	// Limits bound each request (limits.go); zero fields get defaults.
 	Limits Limits
+	// SessionIdle is how long a client's session (its USE and SET) is
+	// kept after its last request (0: DefaultSessionIdle).
+	SessionIdle time.Duration
 	// HistoryInterval is how often each stream is sampled for the
 	// console's charts (0: DefaultHistoryInterval); the samples of the
 	// last HistoryWindow are kept in memory.
@@ -71,6 +74,8 @@ type Server struct {
 	metrics *metrics
 	async   *asyncQueries
 	history *history
+	// sessions are the clients' sessions, by the id their requests carry.
+	sessions *sessionStore
 	// stopHistory ends the history sampler; Close calls it.
 	stopHistory context.CancelFunc
 	// logf is log lines as text, redacted, for the security code.
@@ -122,6 +127,7 @@ func Open(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.eng = eng
+	s.sessions = newSessionStore(eng, opts.SessionIdle)
 	hctx, stopHistory := context.WithCancel(context.Background())
 	s.stopHistory = stopHistory
 	go s.history.run(hctx, eng)

@@ -19,6 +19,9 @@ type sqlRequest struct {
 	Lang      string          `json:"lang"` // /api/v1/statement: "ppl" for a PPL query
 	Cursor    string          `json:"cursor"`
 	FetchSize json.RawMessage `json:"fetch_size"`
+	// SessionID names the client's session (its USE and SET); absent,
+	// the request starts from the server's defaults.
+	SessionID string `json:"sessionId"`
 }
 
 // maxBody bounds a request body; SQL text is small.
@@ -100,14 +103,15 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request, parse func(
 			return
 		}
 		text := strings.TrimSuffix(req.Query, ";")
+		ctx := s.requestSession(r, req)
 		if pg, ok := f.(pageable); ok && pg.pages() {
-			if p, err = s.queryPage(r.Context(), text, s.pageSize(size), parse); err != nil {
+			if p, err = s.queryPage(ctx, text, s.pageSize(size), parse); err != nil {
 				writeError(w, err)
 				return
 			}
 			break
 		}
-		res, err := s.executeWith(r.Context(), text, parse)
+		res, err := s.executeWith(ctx, text, parse)
 		if err != nil {
 			writeError(w, err)
 			return

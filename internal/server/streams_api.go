@@ -187,7 +187,7 @@ func (s *Server) streamCommand(w http.ResponseWriter, r *http.Request, forStream
 	if in.Kind == engine.KindView {
 		stmt = forView
 	}
-	if _, err := s.execute(r.Context(), strings.ReplaceAll(stmt, "%s", sql.QuoteIdent(in.Name))); err != nil {
+	if _, err := s.execute(s.freshSession(r), strings.ReplaceAll(stmt, "%s", sql.QuoteIdent(in.Name))); err != nil {
 		writeError(w, err)
 		return
 	}

@@ -28,7 +28,9 @@ func Markdown(kind Kind) string {
 }
 
 // docMarker opens kind's generated table in docs/sql.md; docEnd closes it.
-func docMarker(kind Kind) string { return "<!-- options of a " + kind.String() + ": printed by job.Markdown -->\n" }
+func docMarker(kind Kind) string {
+	return "<!-- options of a " + kind.String() + ": printed by job.Markdown -->\n"
+}
 
 const docEnd = "<!-- end of options -->\n"
 

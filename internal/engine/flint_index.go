@@ -218,16 +218,17 @@ func (e *Engine) createCoveringIndex(ctx context.Context, s *sql.CreateCoveringI
 	}
 	db, _ := catalog.SplitStored(t.Spec.Name)
 	view := catalog.StoredName(db, fname)
-	text := "SELECT " + identCSV(s.Columns) + " FROM " + sql.QuoteName(t.Spec.Name)
+	items := make([]*sql.SelectItem, len(s.Columns))
+	for i, c := range s.Columns {
+		items[i] = sql.Item(sql.Col(c))
+	}
+	sel := sql.NewSelect(sql.TableRef(t.Spec.Name), items...)
 	where := ""
 	if s.Where != nil {
+		sel.Where = s.Where
 		where = s.Where.String()
-		text += " WHERE " + where
 	}
-	q, err := parseQuery(text)
-	if err != nil {
-		return nil, fmt.Errorf("CREATE INDEX %s: %w", s.Name, err)
-	}
+	q := sql.NewQuery(sel)
 	spec := flintIndexSpec{Flint: fname, Kind: kindCovering, Table: t.Spec.Name, Name: s.Name, IndexTable: view, Covered: s.Columns, Where: where}
 	raw, _ := json.Marshal(spec)
 	// The index is recorded first: a view created with auto_refresh runs
@@ -264,14 +265,6 @@ func coverSinkNeedsIndex(with sql.Options) bool {
 	}
 	f, err := registry.Lookup(using)
 	return err == nil && using != "index" && slices.Contains(f.OptionKeys, "index")
-}
-
-func identCSV(cols []string) string {
-	q := make([]string, len(cols))
-	for i, c := range cols {
-		q[i] = sql.QuoteName(c)
-	}
-	return strings.Join(q, ", ")
 }
 
 // dropFlintIndex stops the index's refresh and removes its data, its

@@ -142,10 +142,7 @@ func (e *Engine) createMView(ctx context.Context, s *sql.CreateMaterializedView)
 			// One group (SELECT count(*) FROM t): one document, named
 			// by the view, as if id_expression were its name, so that
 			// each refresh replaces the answer instead of adding one.
-			lit := "'" + strings.ReplaceAll(s.Name, "'", "''") + "'"
-			if idOpt, query, err = idExpression(lit, query); err != nil {
-				return nil, fmt.Errorf("CREATE MATERIALIZED VIEW %s: %w", s.Name, err)
-			}
+			idOpt, query = idColumn, withIDColumn(query, sql.StringLit(s.Name))
 			if n, err = e.planQuery(e.queryContext(ctx), query); err != nil {
 				return nil, err
 			}

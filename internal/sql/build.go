@@ -34,6 +34,9 @@ func Col(name string) *ColumnRef { return &ColumnRef{Parts: []string{name}} }
 // NewCall is the function call name(args...).
 func NewCall(name string, args ...Expr) *Call { return &Call{Name: name, Args: args} }
 
+// StringLit is the string literal s.
+func StringLit(s string) *Literal { return &Literal{Kind: LitString, Value: s} }
+
 // CountAll is count(*).
 func CountAll() *Call { return &Call{Name: "count", Star: true} }
 

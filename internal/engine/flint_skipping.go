@@ -220,7 +220,7 @@ func (e *Engine) refreshSkipping(ctx context.Context, name string, spec flintInd
 			return skipindex.NewSink(cols, in, inner, fs.FileVersion)
 		}}}
 	run := func(ctx context.Context) (*Result, error) {
-		return e.runStream(ctx, "si_"+name, &sql.InsertStream{Table: spec.IndexTable, Query: q}, st)
+		return e.runStream(ctx, "si_"+name, streamWrite{Table: spec.IndexTable, Query: q}, st)
 	}
 	if !spec.AutoRefresh {
 		return run(ctx)

@@ -237,7 +237,7 @@ func (e *Engine) refreshMView(ctx context.Context, name string, spec mviewSpec) 
 	}
 	st := streamSpec{Table: name, Trigger: trigger, Checkpoint: spec.Checkpoint, Options: streamOptions(opts)}
 	run := func(ctx context.Context) (*Result, error) {
-		return e.runStream(ctx, "mv_"+name, &sql.InsertStream{Table: name, Query: query}, st)
+		return e.runStream(ctx, "mv_"+name, streamWrite{Table: name, Query: query}, st)
 	}
 	if !spec.AutoRefresh {
 		return run(ctx) // a catch-up runs in the foreground, in any mode

@@ -339,49 +339,25 @@ func (e *Engine) alterFlintIndex(ctx context.Context, o *catalog.Object, spec fl
 		return nil, fmt.Errorf("ALTER INDEX %s: auto_refresh must be given and must change (it is %t)", spec.Flint, auto)
 	}
 	if spec.Kind == kindCovering {
-		if _, err := e.alterMView(ctx, &sql.AlterMaterializedView{Name: spec.IndexTable, With: with}); err != nil {
+		if _, err := e.alterView(ctx, spec.IndexTable, with); err != nil {
 			return nil, fmt.Errorf("ALTER INDEX %s: %w", spec.Flint, err)
 		}
 		return message("index %s altered", spec.Flint), nil
 	}
-	for _, opt := range with {
-		k, v := strings.ToLower(opt.Key), opt.Value.Value
-		switch k {
-		case "auto_refresh":
-			spec.AutoRefresh, _ = parseBoolOption(v, false)
-		case "refresh_interval":
-			spec.Interval = v
-		case "incremental_refresh", "scheduler_mode", "checkpoint_location", "watermark_delay":
-			if k == "checkpoint_location" {
-				spec.Checkpoint = normalizeLocation(v)
-				continue
-			}
-			if spec.Options == nil {
-				spec.Options = map[string]string{}
-			}
-			spec.Options[k] = v
-		default:
-			return nil, fmt.Errorf("ALTER SKIPPING INDEX %s: option %q cannot be changed (auto_refresh, refresh_interval, incremental_refresh, scheduler_mode, checkpoint_location)", spec.Flint, k)
-		}
-	}
-	if err := checkRefreshModes(spec.Options, spec.AutoRefresh); err != nil {
-		return nil, fmt.Errorf("ALTER SKIPPING INDEX %s: %w", spec.Flint, err)
-	}
-	if !spec.AutoRefresh {
-		e.stopIfRunning("si_" + spec.Flint)
-	}
-	raw, _ := json.Marshal(spec)
-	o.Options = raw
-	if err := e.catalog.PutObject(o, true); err != nil {
-		return nil, err
-	}
-	if spec.AutoRefresh && e.opts.Background != nil && !e.isRunning("si_"+spec.Flint) {
-		if _, err := e.refreshSkipping(ctx, spec.Flint, spec); err != nil {
-			return nil, fmt.Errorf("ALTER SKIPPING INDEX %s: starting its refresh: %w", spec.Flint, err)
-		}
-		return message("skipping index %s altered; its refresh started", spec.Flint), nil
-	}
-	return message("skipping index %s altered", spec.Flint), nil
+	return e.alterRefresh(ctx, refreshAlter{
+		stmt: "ALTER SKIPPING INDEX " + spec.Flint, what: "skipping index " + spec.Flint, stream: "si_" + spec.Flint,
+		keys: []string{"incremental_refresh", "scheduler_mode", "checkpoint_location", "watermark_delay"},
+		save: func(r refreshSettings) error {
+			spec.AutoRefresh, spec.Interval, spec.Checkpoint, spec.Options = r.AutoRefresh, r.Interval, r.Checkpoint, r.Options
+			raw, _ := json.Marshal(spec)
+			o.Options = raw
+			return e.catalog.PutObject(o, true)
+		},
+		start: func(ctx context.Context) error {
+			_, err := e.refreshSkipping(ctx, spec.Flint, spec)
+			return err
+		},
+	}, refreshSettings{AutoRefresh: spec.AutoRefresh, Interval: spec.Interval, Checkpoint: spec.Checkpoint, Options: spec.Options}, with)
 }
 
 // describeFlintIndex returns Flint's DESCRIBE rows: the indexed columns,

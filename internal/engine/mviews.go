@@ -352,46 +352,30 @@ func (e *Engine) describeMView(ctx context.Context, name string) (*Result, error
 
 // alterMView changes a view's options; auto_refresh = false pauses it.
 func (e *Engine) alterMView(ctx context.Context, s *sql.AlterMaterializedView) (*Result, error) {
-	o, spec, err := e.mviewDef(s.Name)
+	return e.alterView(ctx, s.Name, s.With)
+}
+
+// alterView is ALTER MATERIALIZED VIEW name WITH (with), also what
+// altering a covering index alters.
+func (e *Engine) alterView(ctx context.Context, name string, with sql.Options) (*Result, error) {
+	o, spec, err := e.mviewDef(name)
 	if err != nil {
 		return nil, err
 	}
-	for _, opt := range s.With {
-		k, v := strings.ToLower(opt.Key), opt.Value.Value
-		switch k {
-		case "auto_refresh":
-			if spec.AutoRefresh, err = parseBoolOption(v, false); err != nil {
-				return nil, fmt.Errorf("ALTER MATERIALIZED VIEW %s: auto_refresh: %w", s.Name, err)
-			}
-		case "refresh_interval":
-			spec.Interval = v
-		case "incremental_refresh", "scheduler_mode":
-			if spec.Options == nil {
-				spec.Options = map[string]string{}
-			}
-			spec.Options[k] = v
-		default:
-			return nil, usererr.Errorf(usererr.Invalid, "ALTER MATERIALIZED VIEW %s: option %q cannot be changed (auto_refresh, refresh_interval, incremental_refresh, scheduler_mode)", s.Name, k)
-		}
-	}
-	if err := checkRefreshModes(spec.Options, spec.AutoRefresh); err != nil {
-		return nil, fmt.Errorf("ALTER MATERIALIZED VIEW %s: %w", s.Name, err)
-	}
-	if !spec.AutoRefresh {
-		e.stopIfRunning("mv_" + o.Name)
-	}
-	raw, _ := json.Marshal(spec)
-	o.Options = raw
-	if err := e.catalog.PutObject(o, true); err != nil {
-		return nil, err
-	}
-	if spec.AutoRefresh && e.opts.Background != nil && !e.isRunning("mv_"+o.Name) {
-		if _, err := e.refreshMView(ctx, o.Name, spec); err != nil {
-			return nil, fmt.Errorf("ALTER MATERIALIZED VIEW %s: starting its refresh: %w", o.Name, err)
-		}
-		return message("materialized view %s altered; its refresh started", o.Name), nil
-	}
-	return message("materialized view %s altered", o.Name), nil
+	return e.alterRefresh(ctx, refreshAlter{
+		stmt: "ALTER MATERIALIZED VIEW " + o.Name, what: "materialized view " + o.Name, stream: "mv_" + o.Name,
+		keys: []string{"incremental_refresh", "scheduler_mode"},
+		save: func(r refreshSettings) error {
+			spec.AutoRefresh, spec.Interval, spec.Checkpoint, spec.Options = r.AutoRefresh, r.Interval, r.Checkpoint, r.Options
+			raw, _ := json.Marshal(spec)
+			o.Options = raw
+			return e.catalog.PutObject(o, true)
+		},
+		start: func(ctx context.Context) error {
+			_, err := e.refreshMView(ctx, o.Name, spec)
+			return err
+		},
+	}, refreshSettings{AutoRefresh: spec.AutoRefresh, Interval: spec.Interval, Checkpoint: spec.Checkpoint, Options: spec.Options}, with)
 }
 
 // dropMView stops the view, and removes its sink table, its local index

@@ -347,17 +347,13 @@ func (e *Engine) alterFlintIndex(ctx context.Context, o *catalog.Object, spec fl
 	return e.alterRefresh(ctx, refreshAlter{
 		stmt: "ALTER SKIPPING INDEX " + spec.Flint, what: "skipping index " + spec.Flint, stream: "si_" + spec.Flint,
 		keys: []string{"incremental_refresh", "scheduler_mode", "checkpoint_location", "watermark_delay"},
-		save: func(r refreshSettings) error {
-			spec.AutoRefresh, spec.Interval, spec.Checkpoint, spec.Options = r.AutoRefresh, r.Interval, r.Checkpoint, r.Options
-			raw, _ := json.Marshal(spec)
-			o.Options = raw
-			return e.catalog.PutObject(o, true)
-		},
+		auto: &spec.AutoRefresh, interval: &spec.Interval, checkpoint: &spec.Checkpoint, options: &spec.Options,
+		obj: o, def: &spec,
 		start: func(ctx context.Context) error {
 			_, err := e.refreshSkipping(ctx, spec.Flint, spec)
 			return err
 		},
-	}, refreshSettings{AutoRefresh: spec.AutoRefresh, Interval: spec.Interval, Checkpoint: spec.Checkpoint, Options: spec.Options}, with)
+	}, with)
 }
 
 // describeFlintIndex returns Flint's DESCRIBE rows: the indexed columns,

@@ -365,17 +365,13 @@ func (e *Engine) alterView(ctx context.Context, name string, with sql.Options) (
 	return e.alterRefresh(ctx, refreshAlter{
 		stmt: "ALTER MATERIALIZED VIEW " + o.Name, what: "materialized view " + o.Name, stream: "mv_" + o.Name,
 		keys: []string{"incremental_refresh", "scheduler_mode"},
-		save: func(r refreshSettings) error {
-			spec.AutoRefresh, spec.Interval, spec.Checkpoint, spec.Options = r.AutoRefresh, r.Interval, r.Checkpoint, r.Options
-			raw, _ := json.Marshal(spec)
-			o.Options = raw
-			return e.catalog.PutObject(o, true)
-		},
+		auto: &spec.AutoRefresh, interval: &spec.Interval, checkpoint: &spec.Checkpoint, options: &spec.Options,
+		obj: o, def: &spec,
 		start: func(ctx context.Context) error {
 			_, err := e.refreshMView(ctx, o.Name, spec)
 			return err
 		},
-	}, refreshSettings{AutoRefresh: spec.AutoRefresh, Interval: spec.Interval, Checkpoint: spec.Checkpoint, Options: spec.Options}, with)
+	}, with)
 }
 
 // dropMView stops the view, and removes its sink table, its local index

@@ -213,16 +213,17 @@ func (e *Engine) createCoveringIndex(ctx context.Context, s *sql.CreateCoveringI
 	}
 	db, _ := catalog.SplitStored(t.Spec.Name)
 	view := catalog.StoredName(db, fname)
-	text := "SELECT " + identCSV(s.Columns) + " FROM " + sql.QuoteName(t.Spec.Name)
+	items := make([]*sql.SelectItem, len(s.Columns))
+	for i, c := range s.Columns {
+		items[i] = sql.Item(sql.Col(c))
+	}
+	sel := sql.NewSelect(sql.TableRef(t.Spec.Name), items...)
 	where := ""
 	if s.Where != nil {
+		sel.Where = s.Where
 		where = s.Where.String()
-		text += " WHERE " + where
 	}
-	q, err := parseQuery(text)
-	if err != nil {
-		return nil, fmt.Errorf("CREATE INDEX %s: %w", s.Name, err)
-	}
+	q := sql.NewQuery(sel)
 	spec := flintIndexSpec{Flint: fname, Kind: kindCovering, Table: t.Spec.Name, Name: s.Name, IndexTable: view, Covered: s.Columns, Where: where}
 	raw, _ := json.Marshal(spec)
 	// The index is recorded first: a view created with auto_refresh runs
@@ -259,14 +260,6 @@ func coverSinkNeedsIndex(with sql.Options) bool {
 	}
 	f, err := registry.Lookup(using)
 	return err == nil && using != "index" && slices.Contains(f.OptionKeys, "index")
-}
-
-func identCSV(cols []string) string {
-	q := make([]string, len(cols))
-	for i, c := range cols {
-		q[i] = sql.QuoteName(c)
-	}
-	return strings.Join(q, ", ")
 }
 
 // dropFlintIndex stops the index's refresh and removes its data, its
@@ -341,49 +334,21 @@ func (e *Engine) alterFlintIndex(ctx context.Context, o *catalog.Object, spec fl
 		return nil, fmt.Errorf("ALTER INDEX %s: auto_refresh must be given and must change (it is %t)", spec.Flint, auto)
 	}
 	if spec.Kind == kindCovering {
-		if _, err := e.alterMView(ctx, &sql.AlterMaterializedView{Name: spec.IndexTable, With: with}); err != nil {
+		if _, err := e.alterView(ctx, spec.IndexTable, with); err != nil {
 			return nil, fmt.Errorf("ALTER INDEX %s: %w", spec.Flint, err)
 		}
 		return message("index %s altered", spec.Flint), nil
 	}
-	for _, opt := range with {
-		k, v := strings.ToLower(opt.Key), opt.Value.Value
-		switch k {
-		case "auto_refresh":
-			spec.AutoRefresh, _ = job.ParseBool(v, false)
-		case "refresh_interval":
-			spec.Interval = v
-		case "incremental_refresh", "scheduler_mode", "checkpoint_location", "watermark_delay":
-			if k == "checkpoint_location" {
-				spec.Checkpoint = normalizeLocation(v)
-				continue
-			}
-			if spec.Options == nil {
-				spec.Options = map[string]string{}
-			}
-			spec.Options[k] = v
-		default:
-			return nil, fmt.Errorf("ALTER SKIPPING INDEX %s: option %q cannot be changed (auto_refresh, refresh_interval, incremental_refresh, scheduler_mode, checkpoint_location)", spec.Flint, k)
-		}
-	}
-	if err := checkRefreshModes(spec.Options, spec.AutoRefresh); err != nil {
-		return nil, fmt.Errorf("ALTER SKIPPING INDEX %s: %w", spec.Flint, err)
-	}
-	if !spec.AutoRefresh {
-		e.stopIfRunning("si_" + spec.Flint)
-	}
-	raw, _ := json.Marshal(spec)
-	o.Options = raw
-	if err := e.catalog.PutObject(o, true); err != nil {
-		return nil, err
-	}
-	if spec.AutoRefresh && e.opts.Background != nil && !e.isRunning("si_"+spec.Flint) {
-		if _, err := e.refreshSkipping(ctx, spec.Flint, spec); err != nil {
-			return nil, fmt.Errorf("ALTER SKIPPING INDEX %s: starting its refresh: %w", spec.Flint, err)
-		}
-		return message("skipping index %s altered; its refresh started", spec.Flint), nil
-	}
-	return message("skipping index %s altered", spec.Flint), nil
+	return e.alterRefresh(ctx, refreshAlter{
+		stmt: "ALTER SKIPPING INDEX " + spec.Flint, what: "skipping index " + spec.Flint, stream: "si_" + spec.Flint,
+		keys: []string{"incremental_refresh", "scheduler_mode", "checkpoint_location", "watermark_delay"},
+		auto: &spec.AutoRefresh, interval: &spec.Interval, checkpoint: &spec.Checkpoint, options: &spec.Options,
+		obj: o, def: &spec,
+		start: func(ctx context.Context) error {
+			_, err := e.refreshSkipping(ctx, spec.Flint, spec)
+			return err
+		},
+	}, with)
 }
 
 // describeFlintIndex returns Flint's DESCRIBE rows: the indexed columns,

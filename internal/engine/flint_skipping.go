@@ -116,8 +116,7 @@ func (e *Engine) createSkippingIndex(ctx context.Context, s *sql.CreateSkippingI
 		return fail(err)
 	}
 	if extra := opts["extra_options"]; extra != "" {
-		q, _ := parseQuery("SELECT * FROM " + sql.QuoteName(t.Spec.Name))
-		srcOpts, snk, err := e.extraOptions(ctx, extra, q)
+		srcOpts, snk, err := e.extraOptions(ctx, extra, selectAll(t.Spec.Name))
 		if err != nil {
 			return fail(err)
 		}
@@ -189,20 +188,17 @@ func (e *Engine) refreshSkipping(ctx context.Context, name string, spec flintInd
 	if err != nil {
 		return nil, fmt.Errorf("skipping index %s: %w", name, err)
 	}
-	names := []string{connector.FileColumn + " AS " + skipindex.FileColumn}
+	items := []*sql.SelectItem{sql.Alias(sql.Col(connector.FileColumn), skipindex.FileColumn)}
 	var colTypes []arrow.DataType
 	for _, c := range spec.Columns {
-		names = append(names, sql.QuoteName(c.Name))
+		items = append(items, sql.Item(sql.Col(c.Name)))
 		i := fieldFold(t.Spec.Schema, c.Name)
 		if i < 0 {
 			return nil, fmt.Errorf("skipping index %s: table %s has no column %s any more", name, t.Spec.Name, c.Name)
 		}
 		colTypes = append(colTypes, t.Spec.Schema.Field(i).Type)
 	}
-	q, err := parseQuery("SELECT " + strings.Join(names, ", ") + " FROM " + sql.QuoteName(t.Spec.Name))
-	if err != nil {
-		return nil, fmt.Errorf("skipping index %s: %w", name, err)
-	}
+	q := sql.NewQuery(sql.NewSelect(sql.TableRef(t.Spec.Name), items...))
 	trigger := "available_now"
 	if spec.AutoRefresh {
 		trigger = spec.Interval
@@ -225,12 +221,17 @@ func (e *Engine) refreshSkipping(ctx context.Context, name string, spec flintInd
 			return skipindex.NewSink(cols, in, inner, fs.FileVersion)
 		}}}
 	run := func(ctx context.Context) (*Result, error) {
-		return e.runStream(ctx, "si_"+name, &sql.InsertStream{Table: spec.IndexTable, Query: q}, st)
+		return e.runStream(ctx, "si_"+name, streamWrite{Table: spec.IndexTable, Query: q}, st)
 	}
 	if !spec.AutoRefresh {
 		return run(ctx)
 	}
 	return e.launch(ctx, "si_"+name, run, nil)
+}
+
+// selectAll is SELECT * FROM table.
+func selectAll(table string) *sql.Query {
+	return sql.NewQuery(sql.NewSelect(sql.TableRef(table), sql.AllColumns()))
 }
 
 // fileSkipping reads the skipping index of a table (stored name), nil
@@ -240,11 +241,7 @@ func (e *Engine) fileSkipping(ctx context.Context, table string) *connector.File
 	if err != nil || spec.Kind != kindSkipping {
 		return nil
 	}
-	q, err := parseQuery("SELECT * FROM " + sql.QuoteName(spec.IndexTable))
-	if err != nil {
-		return nil
-	}
-	r, err := e.runSelect(ctx, q)
+	r, err := e.runSelect(ctx, selectAll(spec.IndexTable))
 	if err != nil {
 		if w := e.warnFunc(); w != nil {
 			w(fmt.Sprintf("skipping index on %s not used: %v", table, err))
@@ -274,20 +271,16 @@ func (e *Engine) analyzeSkippingIndex(ctx context.Context, s *sql.AnalyzeSkippin
 		isPart[strings.ToLower(p)] = true
 	}
 	var counted []string
-	var parts []string
+	items := []*sql.SelectItem{sql.Item(sql.CountAll())}
 	for _, f := range t.Spec.Schema.Fields() {
 		if !isPart[strings.ToLower(f.Name)] && recommendable(f.Type) {
 			counted = append(counted, f.Name)
-			parts = append(parts, "approx_count_distinct("+sql.QuoteName(f.Name)+")")
+			items = append(items, sql.Item(sql.NewCall("approx_count_distinct", sql.Col(f.Name))))
 		}
 	}
 	distinct := map[string]int64{}
-	if len(parts) > 0 {
-		q, err := parseQuery("SELECT count(*), " + strings.Join(parts, ", ") + " FROM " + sql.QuoteName(t.Spec.Name))
-		if err != nil {
-			return nil, fmt.Errorf("ANALYZE SKIPPING INDEX ON %s: %w", t.Spec.Name, err)
-		}
-		r, err := e.runSelect(ctx, q)
+	if len(counted) > 0 {
+		r, err := e.runSelect(ctx, sql.NewQuery(sql.NewSelect(sql.TableRef(t.Spec.Name), items...)))
 		if err != nil {
 			return nil, fmt.Errorf("ANALYZE SKIPPING INDEX ON %s: column statistics: %w", t.Spec.Name, err)
 		}

@@ -30,11 +30,13 @@ func idExpression(id string, q *sql.Query) (string, *sql.Query, error) {
 	if err != nil {
 		return "", nil, fmt.Errorf("id_expression: %w", err)
 	}
-	wrapped, err := parseQuery("SELECT *, " + e.String() + " AS " + idColumn + " FROM (" + q.String() + ") AS __mv")
-	if err != nil {
-		return "", nil, fmt.Errorf("id_expression: %w", err)
-	}
-	return idColumn, wrapped, nil
+	return idColumn, withIDColumn(q, e), nil
+}
+
+// withIDColumn is SELECT *, id AS __id FROM (q) AS __mv: the view's rows
+// and each one's document id.
+func withIDColumn(q *sql.Query, id sql.Expr) *sql.Query {
+	return sql.NewQuery(sql.NewSelect(sql.SubqueryFrom(q, "__mv"), sql.AllColumns(), sql.Alias(id, idColumn)))
 }
 
 // isColumnList reports whether s is name[, name...].

@@ -21,7 +21,6 @@ import (
 	"sluice/internal/storage"
 	"sluice/internal/stream"
 	"sluice/internal/types"
-	"sluice/internal/usererr"
 )
 
 // mviewSpec is a materialized view as kept in the catalog.
@@ -135,10 +134,7 @@ func (e *Engine) createMView(ctx context.Context, s *sql.CreateMaterializedView)
 			// One group (SELECT count(*) FROM t): one document, named
 			// by the view, as if id_expression were its name, so that
 			// each refresh replaces the answer instead of adding one.
-			lit := "'" + strings.ReplaceAll(s.Name, "'", "''") + "'"
-			if idOpt, query, err = idExpression(lit, query); err != nil {
-				return nil, fmt.Errorf("CREATE MATERIALIZED VIEW %s: %w", s.Name, err)
-			}
+			idOpt, query = idColumn, withIDColumn(query, sql.StringLit(s.Name))
 			if n, err = e.planQuery(e.queryContext(ctx), query); err != nil {
 				return nil, err
 			}
@@ -221,7 +217,7 @@ func (e *Engine) refreshMView(ctx context.Context, name string, spec mviewSpec) 
 	}
 	st := streamSpec{Table: name, Trigger: trigger, Checkpoint: spec.Checkpoint, Options: streamOptions(opts)}
 	run := func(ctx context.Context) (*Result, error) {
-		return e.runStream(ctx, "mv_"+name, &sql.InsertStream{Table: name, Query: query}, st)
+		return e.runStream(ctx, "mv_"+name, streamWrite{Table: name, Query: query}, st)
 	}
 	if !spec.AutoRefresh {
 		return run(ctx) // a catch-up runs in the foreground, in any mode
@@ -336,46 +332,26 @@ func (e *Engine) describeMView(ctx context.Context, name string) (*Result, error
 
 // alterMView changes a view's options; auto_refresh = false pauses it.
 func (e *Engine) alterMView(ctx context.Context, s *sql.AlterMaterializedView) (*Result, error) {
-	o, spec, err := e.mviewDef(s.Name)
+	return e.alterView(ctx, s.Name, s.With)
+}
+
+// alterView is ALTER MATERIALIZED VIEW name WITH (with), also what
+// altering a covering index alters.
+func (e *Engine) alterView(ctx context.Context, name string, with sql.Options) (*Result, error) {
+	o, spec, err := e.mviewDef(name)
 	if err != nil {
 		return nil, err
 	}
-	for _, opt := range s.With {
-		k, v := strings.ToLower(opt.Key), opt.Value.Value
-		switch k {
-		case "auto_refresh":
-			if spec.AutoRefresh, err = job.ParseBool(v, false); err != nil {
-				return nil, fmt.Errorf("ALTER MATERIALIZED VIEW %s: auto_refresh: %w", s.Name, err)
-			}
-		case "refresh_interval":
-			spec.Interval = v
-		case "incremental_refresh", "scheduler_mode":
-			if spec.Options == nil {
-				spec.Options = map[string]string{}
-			}
-			spec.Options[k] = v
-		default:
-			return nil, usererr.Errorf(usererr.Invalid, "ALTER MATERIALIZED VIEW %s: option %q cannot be changed (auto_refresh, refresh_interval, incremental_refresh, scheduler_mode)", s.Name, k)
-		}
-	}
-	if err := checkRefreshModes(spec.Options, spec.AutoRefresh); err != nil {
-		return nil, fmt.Errorf("ALTER MATERIALIZED VIEW %s: %w", s.Name, err)
-	}
-	if !spec.AutoRefresh {
-		e.stopIfRunning("mv_" + o.Name)
-	}
-	raw, _ := json.Marshal(spec)
-	o.Options = raw
-	if err := e.catalog.PutObject(o, true); err != nil {
-		return nil, err
-	}
-	if spec.AutoRefresh && e.opts.Background != nil && !e.isRunning("mv_"+o.Name) {
-		if _, err := e.refreshMView(ctx, o.Name, spec); err != nil {
-			return nil, fmt.Errorf("ALTER MATERIALIZED VIEW %s: starting its refresh: %w", o.Name, err)
-		}
-		return message("materialized view %s altered; its refresh started", o.Name), nil
-	}
-	return message("materialized view %s altered", o.Name), nil
+	return e.alterRefresh(ctx, refreshAlter{
+		stmt: "ALTER MATERIALIZED VIEW " + o.Name, what: "materialized view " + o.Name, stream: "mv_" + o.Name,
+		keys: []string{"incremental_refresh", "scheduler_mode"},
+		auto: &spec.AutoRefresh, interval: &spec.Interval, checkpoint: &spec.Checkpoint, options: &spec.Options,
+		obj: o, def: &spec,
+		start: func(ctx context.Context) error {
+			_, err := e.refreshMView(ctx, o.Name, spec)
+			return err
+		},
+	}, with)
 }
 
 // dropMView stops the view, and removes its sink table, its local index

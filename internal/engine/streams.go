@@ -170,7 +170,7 @@ func (e *Engine) insertStream(ctx context.Context, s *sql.InsertStream) (*Result
 	}
 	before := e.streamRun(name)
 	r, err := e.launch(ctx, name, func(ctx context.Context) (*Result, error) {
-		return e.runStream(ctx, name, s, spec)
+		return e.runStream(ctx, name, insertWrite(s), spec)
 	}, func() { _ = e.setStreamDesired(name, DesiredStopped) })
 	var mismatch *stream.StateMismatchError
 	if err != nil && (e.streamRun(name) == before || errors.As(err, &mismatch)) {
@@ -197,7 +197,7 @@ func validateStreamOptions(opts map[string]string) error {
 }
 
 // runStream plans the stream's query, wires it to the runner and runs it.
-func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream, spec streamSpec) (*Result, error) {
+func (e *Engine) runStream(ctx context.Context, name string, s streamWrite, spec streamSpec) (*Result, error) {
 	trig, err := stream.ParseTrigger(spec.Trigger)
 	if err != nil {
 		return nil, fmt.Errorf("stream %s: %w", name, err)

@@ -200,6 +200,6 @@ func (e *Engine) startStream(ctx context.Context, name string) (*Result, error) 
 		}
 	}
 	return e.launch(ctx, o.Name, func(ctx context.Context) (*Result, error) {
-		return e.runStream(ctx, o.Name, is, spec)
+		return e.runStream(ctx, o.Name, insertWrite(is), spec)
 	}, func() { _ = e.setStreamDesired(o.Name, DesiredStopped) })
 }

@@ -1,0 +1,19 @@
+package engine
+
+import "sluice/internal/sql"
+
+// streamWrite is what a stream runs: the query whose rows it writes and
+// the table they go to (into Columns, when INSERT STREAM lists them).
+// INSERT STREAM gives one from its statement; a materialized view and a
+// skipping index from their definitions, so neither makes up an INSERT
+// STREAM statement it never had.
+type streamWrite struct {
+	Table   string
+	Columns []string
+	Query   *sql.Query
+}
+
+// insertWrite is what INSERT STREAM s runs.
+func insertWrite(s *sql.InsertStream) streamWrite {
+	return streamWrite{Table: s.Table, Columns: s.Columns, Query: s.Query}
+}

@@ -11,7 +11,6 @@ import (
 	"sluice/internal/exec"
 	"sluice/internal/stream"
 	"sluice/internal/stream/partition"
-	"sluice/internal/usererr"
 )
 
 // defaultPartitions is a keyed stream's partition count when WITH
@@ -58,10 +57,7 @@ func (e *Engine) runKeyed(ctx context.Context, rs *runningStream, q *stream.Quer
 		}
 		parts = n
 	}
-	if err := partition.CheckMeta(ctx, q.Checkpoint, parts, fp); err != nil {
-		return usererr.Wrap(usererr.Invalid, fmt.Errorf("stream %s: %w", q.Name, err))
-	}
-	c := partition.Config{Query: q, Source: src, Cut: at, Template: w, Parts: parts,
+	c := partition.Config{Query: q, Source: src, Cut: at, Template: w, Parts: parts, Fingerprint: fp,
 		Logf: func(f string, a ...any) { fmt.Fprintf(os.Stderr, f+"\n", a...) }}
 	if bm, ok := src.(connector.BackfillMarker); ok {
 		// Read before runSlots: SetWorker turns the listing off for

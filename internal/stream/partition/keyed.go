@@ -20,6 +20,7 @@ import (
 	"sluice/internal/queue"
 	"sluice/internal/storage"
 	"sluice/internal/stream"
+	"sluice/internal/usererr"
 )
 
 // DefaultLeaseTTL is how long a dead worker keeps its partitions when
@@ -48,6 +49,9 @@ type Config struct {
 	Cut      int
 	Template *exec.WindowAggregate
 	Parts    int
+	// Fingerprint is Template's state fingerprint, which CheckMeta
+	// records beside Parts at the first start.
+	Fingerprint string
 	// Backfill is the key in the checkpoint's store that exists once
 	// the source's first listing is committed ("" when it does not
 	// list; connector.BackfillMarker).
@@ -70,16 +74,20 @@ type Keyed struct {
 	nc     *nats.Conn
 }
 
-// Dial connects a keyed stream's halves: it makes sure the shared file
-// consumer exists, then opens (creating them when missing) the partials
-// stream, the watermark stream and the lease bucket on the queue's
-// server.
+// Dial connects a keyed stream's halves: once the source's queue is
+// known to be JetStream's and the checkpoint's meta to match (CheckMeta:
+// a usererr.Invalid error), it makes sure the shared file consumer
+// exists, then opens (creating them when missing) the partials stream,
+// the watermark stream and the lease bucket on the queue's server.
 func Dial(ctx context.Context, c Config) (*Keyed, error) {
 	q := c.Query
 	qs, ok := c.Source.(connector.QueueSource)
 	held, okHeld := c.Source.(HeldSeqs)
 	if !ok || !okHeld || !strings.HasPrefix(qs.QueueURL(), "nats://") && !strings.HasPrefix(qs.QueueURL(), "tls://") {
 		return nil, fmt.Errorf("stream %s: a windowed aggregation shared by workers needs a nats:// queue (partials and leases live in JetStream)", q.Name)
+	}
+	if err := CheckMeta(ctx, q.Checkpoint, c.Parts, c.Fingerprint); err != nil {
+		return nil, usererr.Wrap(usererr.Invalid, fmt.Errorf("stream %s: %w", q.Name, err))
 	}
 	u, err := url.Parse(qs.QueueURL())
 	if err != nil {

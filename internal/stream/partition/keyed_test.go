@@ -2,6 +2,7 @@ package partition
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -13,6 +14,7 @@ import (
 	"sluice/internal/storage"
 	"sluice/internal/stream"
 	"sluice/internal/testutil/natsserver"
+	"sluice/internal/usererr"
 )
 
 // queueSource is a reader source on a queue: what Dial asks of one.
@@ -41,6 +43,9 @@ func TestDialNeedsJetStream(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "stream agg: a windowed aggregation shared by workers needs a nats:// queue") {
 			t.Errorf("%v: err %v", src, err)
 		}
+	}
+	if _, err := q.Checkpoint.Store.Stat(context.Background(), "cp/keyed/meta.json"); !errors.Is(err, storage.ErrNotFound) {
+		t.Errorf("a refused stream wrote its meta: %v", err)
 	}
 }
 
@@ -97,5 +102,11 @@ func TestDial(t *testing.T) {
 	}
 	if done, err := k.Owner.Backfilled(ctx); !done || err != nil {
 		t.Errorf("backfilled after the key: %v, %v", done, err)
+	}
+	// Another partition count over the same checkpoint is the user's
+	// mistake, refused before anything is dialed.
+	_, err = Dial(ctx, Config{Query: q, Source: queueSource{url: srv.URL + "/files/shared"}, Template: tmpl, Parts: 8})
+	if kind, ok := usererr.KindOf(err); !ok || kind != usererr.Invalid || !strings.Contains(err.Error(), "partitions = 4, not 8") {
+		t.Errorf("other partition count: %v", err)
 	}
 }

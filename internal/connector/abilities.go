@@ -122,6 +122,63 @@ type QueueCount struct {
 	N    int64
 }
 
+// QueueSource is a streaming source that reads a notification queue
+// (file discovery 'notifications'): QueueURL is its URL, "" when this
+// source reads none. A windowed aggregation shared by workers
+// (docs/scale-out.md, part 2) keeps its partials and leases on the
+// queue's broker, so it runs only over a source whose queue's broker
+// can hold them (stream/partition.Dial says which: JetStream).
+type QueueSource interface {
+	QueueURL() string
+}
+
+// BackfillMarker is a shared streaming source that lists its location
+// on first start, in worker slot 0 only, ahead of its queue (file
+// notifications with backfill). BackfillMarker(slot0) is the key, in
+// slot 0's checkpoint area, that exists once every file of that listing
+// is committed; "" when the source does not list. It is called before
+// SetWorker, which turns the listing off for every slot but 0. Until the
+// key exists a keyed stream's owners forget no file id: a listed file's
+// partials carry no queue sequence to tell a late one by.
+type BackfillMarker interface {
+	BackfillMarker(slot0 CheckpointArea) string
+}
+
+// KeyedReporter is a StreamDescriber of a windowed aggregation shared
+// by workers (docs/scale-out.md, part 2): KeyedStatus is its partition
+// ownership as this process sees it, as numbers (the server's metrics);
+// the DESCRIBE STREAM keyed_ rows show the same status. It is called
+// from another goroutine than the epochs.
+type KeyedReporter interface {
+	KeyedStatus() KeyedStatus
+}
+
+// KeyedStatus is a keyed stream's partition ownership as one process
+// sees it.
+type KeyedStatus struct {
+	// Worker is this process's name among the workers.
+	Worker string
+	// Parts is the number of partitions; Mine those this process owns.
+	Parts int
+	Mine  []int
+	// Owned is the number of partitions each worker holds a lease on.
+	Owned map[string]int
+	// Live is how many workers are alive.
+	Live int
+	// Watermark is the keyed watermark (µs), stream.NoWatermark before any.
+	Watermark int64
+	Stats     KeyedStats
+}
+
+// KeyedStats counts a partition owner's work since it started.
+type KeyedStats struct {
+	Epochs, Partials, Late, Duplicates, RowsOut, Takeovers, Handbacks int64
+	// Forgotten counts file ids dropped from the dedupe sets once no
+	// partial of theirs could still be new; FileIDs is how many the
+	// owned partitions hold now.
+	Forgotten, FileIDs int64
+}
+
 // Worker is a streaming source that can be one of several processes
 // sharing a stream (docs/scale-out.md): SetWorker(slot, workers) comes
 // before Recover; an error says the source cannot be shared that way.

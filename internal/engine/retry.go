@@ -6,9 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"sluice/internal/connector"
 	"sluice/internal/exec"
 	"sluice/internal/plan"
-	"sluice/internal/queue"
 	"sluice/internal/sql"
 	"sluice/internal/stream"
 	"sluice/internal/usererr"
@@ -87,7 +87,7 @@ func (e *Engine) waitRetry(ctx context.Context, name string, err error, attempt 
 	}
 	rs.status.State, rs.status.LastError = StateRetrying, sql.RedactError(err).Error()
 	rs.status.Attempts, rs.status.NextAttempt = attempt, e.now().Add(delay)
-	if errors.Is(err, queue.ErrUnreachable) {
+	if errors.Is(err, connector.ErrUnreachable) {
 		rs.status.QueueUnreachable++
 	}
 	rs.retryStop = make(chan struct{})

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"sluice/internal/queue"
+	"sluice/internal/connector"
 	"sluice/internal/sql"
 )
 
@@ -32,7 +32,7 @@ func (e *Engine) runForeground(ctx context.Context, name string, run func(contex
 		if errors.Is(err, errStoppedWhileRetrying) {
 			return message("stream %s stopped", name), nil
 		}
-		if err == nil || ctx.Err() != nil || e.opts.RetryInitial < 0 || !errors.Is(err, queue.ErrUnreachable) {
+		if err == nil || ctx.Err() != nil || e.opts.RetryInitial < 0 || !errors.Is(err, connector.ErrUnreachable) {
 			if err != nil && prev != nil {
 				e.failRetrying(prev, err)
 			}

@@ -80,7 +80,7 @@ func (e *Engine) runSlots(ctx context.Context, rs *runningStream, q *stream.Quer
 		if err := w.SetWorker(slot, workers); err != nil {
 			return fmt.Errorf("stream %s: %w", q.Name, err)
 		}
-		q.Checkpoint = &stream.Checkpoint{Store: base.Store, Prefix: base.Prefix + "workers/" + strconv.Itoa(slot) + "/"}
+		q.Checkpoint = slotCheckpoint(base, slot)
 		rs.mu.Lock()
 		rs.status.Worker = fmt.Sprintf("%d of %d", slot, workers)
 		rs.status.Slot, rs.status.Slots = slot, workers
@@ -92,4 +92,9 @@ func (e *Engine) runSlots(ctx context.Context, rs *runningStream, q *stream.Quer
 		return err
 	}
 	return fmt.Errorf("stream %s: all %d worker slots are taken: %w", q.Name, workers, stream.ErrLocked)
+}
+
+// slotCheckpoint is worker slot's checkpoint, <base>/workers/<slot>/.
+func slotCheckpoint(base *stream.Checkpoint, slot int) *stream.Checkpoint {
+	return &stream.Checkpoint{Store: base.Store, Prefix: base.Prefix + "workers/" + strconv.Itoa(slot) + "/"}
 }

@@ -85,7 +85,7 @@ type StreamStatus struct {
 	Queue *connector.QueueStatus `json:",omitempty"`
 	// Keyed is the partition ownership of a keyed (windowed) stream shared
 	// by workers, nil otherwise.
-	Keyed *KeyedStatus `json:",omitempty"`
+	Keyed *connector.KeyedStatus `json:",omitempty"`
 }
 
 // runningStream is a stream this process is running.
@@ -120,7 +120,7 @@ func (r *runningStream) snapshot() StreamStatus {
 				st.Queue = &qs
 			}
 		}
-		if k, ok := src.(keyedReporter); ok {
+		if k, ok := src.(connector.KeyedReporter); ok {
 			ks := k.KeyedStatus()
 			st.Keyed = &ks
 		}

@@ -22,6 +22,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"sluice/internal/connector"
 )
 
 // Message is one delivery. Data is the broker's payload as sent.
@@ -91,8 +93,10 @@ type Checker interface {
 	Check() error
 }
 
-// ErrUnreachable wraps every error of a queue that cannot reach its broker.
-var ErrUnreachable = errors.New("queue unreachable")
+// ErrUnreachable wraps every error of a queue that cannot reach its
+// broker. It is connector.ErrUnreachable, which the engine retries on
+// without importing a transport.
+var ErrUnreachable = connector.ErrUnreachable
 
 // ErrBadURL wraps every malformed queue URL.
 var ErrBadURL = errors.New("bad queue URL")

@@ -9,6 +9,11 @@ import (
 	"sluice/internal/connector"
 )
 
+var (
+	_ connector.QueueSource    = (*StreamSource)(nil)
+	_ connector.BackfillMarker = (*StreamSource)(nil)
+)
+
 // HeldSeqsFor is the queue sequences (JetStream stream sequences) of the
 // messages held back by the pending file whose SinkEpoch id is epoch: a
 // keyed stream's reader records the file's event-time progress under

@@ -67,16 +67,7 @@ type Owner struct {
 	owners map[int]Holder
 	live   []string
 	wm     int64
-	stats  OwnerStats
-}
-
-// OwnerStats counts an owner's work since it started.
-type OwnerStats struct {
-	Epochs, Partials, Late, Duplicates, RowsOut, Takeovers, Handbacks int64
-	// Forgotten counts file ids dropped from the dedupe sets once no
-	// partial of theirs could still be new; FileIDs is how many the
-	// owned partitions hold now.
-	Forgotten, FileIDs int64
+	stats  connector.KeyedStats
 }
 
 type ownedPart struct {
@@ -99,7 +90,7 @@ type ownedPart struct {
 
 // Status is this worker's partitions, every partition's owner as last
 // read, the live workers and the watermark, for DESCRIBE STREAM.
-func (o *Owner) Status() (mine []int, owners map[int]Holder, live []string, wm int64, st OwnerStats) {
+func (o *Owner) Status() (mine []int, owners map[int]Holder, live []string, wm int64, st connector.KeyedStats) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	for p := range o.parts {

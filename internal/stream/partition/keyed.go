@@ -1,0 +1,212 @@
+package partition
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"sluice/internal/connector"
+	"sluice/internal/exec"
+	"sluice/internal/queue"
+	"sluice/internal/storage"
+	"sluice/internal/stream"
+	"sluice/internal/usererr"
+)
+
+// DefaultLeaseTTL is how long a dead worker keeps its partitions when
+// the stream sets no lock TTL.
+const DefaultLeaseTTL = 10 * time.Second
+
+// defaultInterval is how often an owner runs its partitions' epochs
+// when the stream has no processing-time trigger.
+const defaultInterval = 200 * time.Millisecond
+
+// Config is one process's share of a windowed aggregation run by
+// several workers: the query, where its plan is cut and what the source
+// offers for it. The engine decides that the query runs this way; Dial
+// decides how it reaches the other workers.
+type Config struct {
+	// Query is the whole stream (its Checkpoint the stream's root, not
+	// a worker slot's).
+	Query *stream.Query
+	// Source is the stream's source: a connector.QueueSource on a
+	// JetStream queue that implements HeldSeqs (EventSeqs too, to let
+	// owners forget files).
+	Source connector.StreamingSource
+	// Cut is the index in Query.Root.Ops of Template, the stateful
+	// operator: the readers run the operators below it, the owners it
+	// and the stateless ones above.
+	Cut      int
+	Template *exec.WindowAggregate
+	Parts    int
+	// Fingerprint is Template's state fingerprint, which CheckMeta
+	// records beside Parts at the first start.
+	Fingerprint string
+	// Backfill is the key in the checkpoint's store that exists once
+	// the source's first listing is committed ("" when it does not
+	// list; connector.BackfillMarker).
+	Backfill string
+	Logf     func(format string, args ...any)
+}
+
+// Keyed is one process's halves of a keyed stream, connected to the
+// JetStream server of its file queue: the reader's plan, which ends in a
+// WindowPartitioner whose partials the Publisher sends by partition,
+// and the Owner of the partitions this process leases. Close it when
+// Run returns.
+type Keyed struct {
+	// Worker is this process's name in the lease bucket.
+	Worker string
+	Owner  *Owner
+	// Reader is the reader's half of the query, to run in a worker
+	// slot.
+	Reader *stream.Query
+	nc     *nats.Conn
+}
+
+// Dial connects a keyed stream's halves: once the source's queue is
+// known to be JetStream's and the checkpoint's meta to match (CheckMeta:
+// a usererr.Invalid error), it makes sure the shared file consumer
+// exists, then opens (creating them when missing) the partials stream,
+// the watermark stream and the lease bucket on the queue's server.
+func Dial(ctx context.Context, c Config) (*Keyed, error) {
+	q := c.Query
+	qs, ok := c.Source.(connector.QueueSource)
+	held, okHeld := c.Source.(HeldSeqs)
+	if !ok || !okHeld || !strings.HasPrefix(qs.QueueURL(), "nats://") && !strings.HasPrefix(qs.QueueURL(), "tls://") {
+		return nil, fmt.Errorf("stream %s: a windowed aggregation shared by workers needs a nats:// queue (partials and leases live in JetStream)", q.Name)
+	}
+	if err := CheckMeta(ctx, q.Checkpoint, c.Parts, c.Fingerprint); err != nil {
+		return nil, usererr.Wrap(usererr.Invalid, fmt.Errorf("stream %s: %w", q.Name, err))
+	}
+	u, err := url.Parse(qs.QueueURL())
+	if err != nil {
+		return nil, fmt.Errorf("stream %s: %w", q.Name, queue.ErrBadURL)
+	}
+	fq, err := queue.OpenNATS(ctx, u) // creates the shared file consumer if missing
+	if err != nil {
+		return nil, fmt.Errorf("stream %s: %w", q.Name, err)
+	}
+	_ = fq.Close()
+	path := strings.Split(strings.Trim(u.Path, "/"), "/")
+	server := *u
+	server.Path, server.RawPath, server.RawQuery = "", "", ""
+	nc, err := nats.Connect(server.String(), nats.Name("sluice-keyed"), nats.MaxReconnects(-1))
+	if err != nil {
+		return nil, fmt.Errorf("stream %s: connecting to %s: %w", q.Name, queue.Redact(server.String()), err)
+	}
+	k, err := open(ctx, c, nc, path, held)
+	if err != nil {
+		nc.Close()
+		return nil, fmt.Errorf("stream %s: %w", q.Name, err)
+	}
+	return k, nil
+}
+
+// open builds the halves over a connection.
+func open(ctx context.Context, c Config, nc *nats.Conn, path []string, held HeldSeqs) (*Keyed, error) {
+	q := c.Query
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, err
+	}
+	files, err := js.Consumer(ctx, path[0], path[1])
+	if err != nil {
+		return nil, fmt.Errorf("file queue consumer: %w", err)
+	}
+	pst, err := EnsureStream(ctx, js, q.Name)
+	if err != nil {
+		return nil, err
+	}
+	wst, err := EnsureWatermarkStream(ctx, js, q.Name)
+	if err != nil {
+		return nil, err
+	}
+	ttl := q.LockTTL
+	if ttl <= 0 {
+		ttl = DefaultLeaseTTL
+	}
+	worker := workerName()
+	leases, err := OpenLeases(ctx, js, BucketName(q.Name), worker, c.Parts, ttl)
+	if err != nil {
+		return nil, err
+	}
+	var delay int64
+	if q.Watermark != nil {
+		delay = q.Watermark.Delay
+	}
+	interval := q.Trigger.Interval
+	if interval <= 0 {
+		interval = defaultInterval
+	}
+	owner := &Owner{
+		Stream: q.Name, Parts: c.Parts, PStream: pst, Leases: leases,
+		Tracker:  NewTracker(files, wst, WatermarkFilter(q.Name), delay),
+		Base:     q.Checkpoint,
+		Template: c.Template, Above: append([]exec.Operator(nil), q.Root.Ops[c.Cut+1:]...), Sink: q.Sink,
+		Interval: interval,
+		Logf:     c.Logf,
+	}
+	if c.Backfill != "" {
+		store, key := q.Checkpoint.Store, c.Backfill
+		owner.Backfilled = func(ctx context.Context) (bool, error) {
+			_, err := store.Stat(ctx, key)
+			if errors.Is(err, storage.ErrNotFound) {
+				return false, nil
+			}
+			return err == nil, err
+		}
+	}
+	part := c.Template.Partitioner(c.Parts)
+	reader := *q
+	reader.Root = &exec.Stage{Scan: q.Root.Scan, Ops: append(append([]exec.Operator(nil), q.Root.Ops[:c.Cut]...), part)}
+	pub := &Publisher{JS: js, Stream: q.Name, Part: part, EventTime: q.EventTime, Seqs: held}
+	if ev, ok := c.Source.(EventSeqs); ok {
+		pub.Events = ev
+	}
+	reader.Sink = pub
+	reader.Watermark = nil
+	return &Keyed{Worker: worker, Owner: owner, Reader: &reader, nc: nc}, nil
+}
+
+// workerName names this process in the lease bucket: host, pid and a
+// random tag, so a restarted process is a new worker.
+func workerName() string {
+	var rnd [3]byte
+	_, _ = rand.Read(rnd[:])
+	host, _ := os.Hostname()
+	return fmt.Sprintf("%s-%d-%s", host, os.Getpid(), hex.EncodeToString(rnd[:]))
+}
+
+// Run runs the owner beside readers, which runs k.Reader in a worker
+// slot. The two live and die together: a process whose owner failed
+// must not keep a reader slot (or look alive), nor one whose reader
+// ended keep owning partitions.
+func (k *Keyed) Run(ctx context.Context, readers func(ctx context.Context, reader *stream.Query) error) error {
+	octx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	var oerr error
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		oerr = k.Owner.Run(octx)
+		cancel()
+	}()
+	err := readers(octx, k.Reader)
+	cancel()
+	wg.Wait()
+	return errors.Join(err, oerr)
+}
+
+// Close closes the connection to the JetStream server.
+func (k *Keyed) Close() { k.nc.Close() }

@@ -87,6 +87,13 @@ type AvailableNowSource interface {
 	PrepareAvailableNow(ctx context.Context) error
 }
 
+// DiscoveryDescriber is a streaming source that says how it finds new
+// input, for a stream's EXPLAIN: "full listing", "start_after listing",
+// "notifications from <queue, redacted>". It reads nothing.
+type DiscoveryDescriber interface {
+	DiscoveryDescription() string
+}
+
 // StreamDescriber is a streaming source with more to show in DESCRIBE
 // STREAM than progress: key/value rows (a notification queue's counters
 // and backlog). It is called from another goroutine than the epochs.

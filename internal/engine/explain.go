@@ -21,6 +21,8 @@ func (e *Engine) explain(ctx context.Context, s *sql.Explain) (*Result, error) {
 	var n plan.Node
 	var header string
 	switch st := s.Stmt.(type) {
+	case *sql.InsertStream:
+		return e.explainStream(ctx, st)
 	case *sql.SelectStmt:
 		var err error
 		if n, err = e.planQuery(ctx, st.Query); err != nil {

@@ -17,31 +17,6 @@ import (
 // (partitions = P) is absent: well above the workers it is shared by.
 const defaultPartitions = 32
 
-// keyedSplit finds where a worker-mode plan is cut in two
-// (docs/scale-out.md, part 2): its one stateful operator must be an
-// append- or update-mode WindowAggregate, or an update-mode plain GROUP
-// BY (run as a WindowAggregate of one window that never closes), in the
-// root stage, with only stateless operators above it. fp is the state
-// fingerprint the checkpoint's meta records.
-func keyedSplit(root *exec.Stage, ops []exec.StatefulOp) (at int, w *exec.WindowAggregate, fp string, ok bool) {
-	if len(ops) != 1 || len(root.Inputs) > 0 {
-		return 0, nil, "", false
-	}
-	for i, op := range root.Ops {
-		switch a := op.(type) {
-		case *exec.WindowAggregate:
-			if exec.Stateful(a) == ops[0].Op && (a.Mode() == exec.Append || a.Mode() == exec.Update) {
-				return i, a, a.StateDescription().Fingerprint(), true
-			}
-		case *exec.StreamAggregate:
-			if exec.Stateful(a) == ops[0].Op && a.Mode() == exec.Update {
-				return i, a.KeyedGroups(), a.StateDescription().Fingerprint(), true
-			}
-		}
-	}
-	return 0, nil, "", false
-}
-
 // runKeyed runs a windowed aggregation as one of several workers: this
 // process reads files as a worker slot does, but publishes each file's
 // partial aggregates by partition instead of writing them (the reader),

@@ -9,6 +9,7 @@ import (
 
 	"sluice/internal/connector"
 	"sluice/internal/exec"
+	"sluice/internal/physical"
 	"sluice/internal/stream"
 	"sluice/internal/usererr"
 )
@@ -46,31 +47,16 @@ func (e *Engine) runWorker(ctx context.Context, rs *runningStream, q *stream.Que
 	}
 	defer e.watchWorkerStop(ctx, rs, q.Checkpoint, src)()
 	if len(ops) > 0 {
-		if at, wa, fp, ok := keyedSplit(q.Root, ops); ok {
+		if at, wa, fp, ok := physical.KeyedSplit(q.Root, ops); ok {
 			return e.runKeyed(ctx, rs, q, src, workers, at, wa, fp, opts)
 		}
-		if completeMode(ops) {
+		if physical.CompleteMode(ops) {
 			return usererr.Errorf(usererr.Unsupported, "stream %s: workers = %d cannot run output_mode = 'complete': it rewrites every group at every epoch, "+
 				"and shared by workers each process holds only its partitions' groups; use output_mode = 'update' (each group written when it changes, under an id of its key)", q.Name, workers)
 		}
 		return fmt.Errorf("stream %s: workers = %d needs a stateless query, one windowed aggregation (append or update mode) or one update-mode GROUP BY; %s keeps state", q.Name, workers, ops[0].ID)
 	}
 	return e.runSlots(ctx, rs, q, w, workers)
-}
-
-// completeMode reports whether the one stateful operator is a
-// complete-mode aggregate.
-func completeMode(ops []exec.StatefulOp) bool {
-	if len(ops) != 1 {
-		return false
-	}
-	switch a := ops[0].Op.(type) {
-	case *exec.WindowAggregate:
-		return a.Mode() == exec.Complete
-	case *exec.StreamAggregate:
-		return a.Mode() == exec.Complete
-	}
-	return false
 }
 
 // runSlots runs q in the first free worker slot.

@@ -133,32 +133,10 @@ func (r *runningStream) snapshot() StreamStatus {
 // cancelled (the running epoch finishes first, as STOP STREAM does), or
 // on error.
 func (e *Engine) insertStream(ctx context.Context, s *sql.InsertStream) (*Result, error) {
-	opts := map[string]string{}
-	for _, o := range s.With {
-		opts[strings.ToLower(o.Key)] = o.Value.Value
+	name, spec, err := e.insertStreamSpec(s)
+	if err != nil {
+		return nil, err
 	}
-	name := opts["name"]
-	if name == "" {
-		name = strings.ToLower(s.Table) + "_stream"
-	}
-	if err := checkName(name); err != nil {
-		return nil, fmt.Errorf("INSERT STREAM: stream %w", err)
-	}
-	if err := validateStreamOptions(opts); err != nil {
-		return nil, fmt.Errorf("INSERT STREAM %s: %w", name, err)
-	}
-	cpLoc := opts["checkpoint_location"]
-	if cpLoc == "" {
-		if e.opts.DataDir == "" {
-			return nil, fmt.Errorf("INSERT STREAM %s: checkpoint_location is required without a data directory", name)
-		}
-		p, err := safepath.Join(e.opts.DataDir, "checkpoints", name)
-		if err != nil {
-			return nil, fmt.Errorf("INSERT STREAM %s: %w", name, err)
-		}
-		cpLoc = p
-	}
-	spec := streamSpec{Table: s.Table, Trigger: opts["trigger"], Checkpoint: normalizeLocation(cpLoc), Options: opts}
 	if e.opts.Background != nil {
 		spec.Desired = DesiredRunning
 	}
@@ -186,6 +164,37 @@ func (e *Engine) insertStream(ctx context.Context, s *sql.InsertStream) (*Result
 	return r, err
 }
 
+// insertStreamSpec is the stream an INSERT STREAM defines: its name and
+// its definition, options checked.
+func (e *Engine) insertStreamSpec(s *sql.InsertStream) (string, streamSpec, error) {
+	opts := map[string]string{}
+	for _, o := range s.With {
+		opts[strings.ToLower(o.Key)] = o.Value.Value
+	}
+	name := opts["name"]
+	if name == "" {
+		name = strings.ToLower(s.Table) + "_stream"
+	}
+	if err := checkName(name); err != nil {
+		return "", streamSpec{}, fmt.Errorf("INSERT STREAM: stream %w", err)
+	}
+	if err := validateStreamOptions(opts); err != nil {
+		return "", streamSpec{}, fmt.Errorf("INSERT STREAM %s: %w", name, err)
+	}
+	cpLoc := opts["checkpoint_location"]
+	if cpLoc == "" {
+		if e.opts.DataDir == "" {
+			return "", streamSpec{}, fmt.Errorf("INSERT STREAM %s: checkpoint_location is required without a data directory", name)
+		}
+		p, err := safepath.Join(e.opts.DataDir, "checkpoints", name)
+		if err != nil {
+			return "", streamSpec{}, fmt.Errorf("INSERT STREAM %s: %w", name, err)
+		}
+		cpLoc = p
+	}
+	return name, streamSpec{Table: s.Table, Trigger: opts["trigger"], Checkpoint: normalizeLocation(cpLoc), Options: opts}, nil
+}
+
 func validateStreamOptions(opts map[string]string) error {
 	if err := job.Check(job.Stream, opts, "for a stream", registry.StreamOptionKeys()); err != nil {
 		return err
@@ -196,8 +205,23 @@ func validateStreamOptions(opts map[string]string) error {
 	return nil
 }
 
-// runStream plans the stream's query, wires it to the runner and runs it.
-func (e *Engine) runStream(ctx context.Context, name string, s streamWrite, spec streamSpec) (*Result, error) {
+// plannedStream is a stream's query planned and compiled, before
+// anything is opened: what EXPLAIN prints and runStream runs.
+type plannedStream struct {
+	qctx     context.Context
+	trig     stream.Trigger
+	lockTTL  time.Duration
+	table    *catalog.Table
+	sinkSpec connector.TableSpec
+	logical  plan.Node
+	sp       *physical.StreamPlan
+}
+
+// planStream binds, optimizes and compiles the stream's query (its
+// sink's schema evolved when the sink is a table that may grow, unless
+// dryRun) and finds its streaming input; it opens no sink, checkpoint
+// or connection.
+func (e *Engine) planStream(ctx context.Context, name string, s streamWrite, spec streamSpec, dryRun bool) (*plannedStream, error) {
 	trig, err := stream.ParseTrigger(spec.Trigger)
 	if err != nil {
 		return nil, fmt.Errorf("stream %s: %w", name, err)
@@ -244,7 +268,7 @@ func (e *Engine) runStream(ctx context.Context, name string, s streamWrite, spec
 	target := t.Spec.Schema
 	if spec.sink != nil {
 		target = spec.sink.schema
-	} else if t, n, cols, err = e.evolveTable(t, n, cols, false); err != nil {
+	} else if t, n, cols, err = e.evolveTable(t, n, cols, dryRun); err != nil {
 		return nil, err
 	} else {
 		target = t.Spec.Schema
@@ -260,33 +284,28 @@ func (e *Engine) runStream(ctx context.Context, name string, s streamWrite, spec
 		return nil, err
 	}
 	copts := e.compileOptions(qctx)
-	copts.Streaming = true
 	switch spec.Options["output_mode"] {
 	case "update":
 		copts.OutputMode = exec.Update
 	case "complete":
 		copts.OutputMode = exec.Complete
 	}
-	p, err := physical.Compile(n, copts)
+	sp, err := physical.CompileStream(n, copts)
+	if errors.Is(err, physical.ErrNoStreamingInput) || errors.Is(err, physical.ErrNotStreamable) {
+		return nil, fmt.Errorf("stream %s: %w", name, err)
+	} else if err != nil {
+		return nil, err
+	}
+	return &plannedStream{qctx: qctx, trig: trig, lockTTL: lockTTL, table: t, sinkSpec: sinkSpec, logical: n, sp: sp}, nil
+}
+
+// runStream plans the stream's query, wires it to the runner and runs it.
+func (e *Engine) runStream(ctx context.Context, name string, s streamWrite, spec streamSpec) (*Result, error) {
+	ps, err := e.planStream(ctx, name, s, spec, false)
 	if err != nil {
 		return nil, err
 	}
-	if p.StreamScan == nil {
-		return nil, fmt.Errorf("stream %s: the query reads no streaming source", name)
-	}
-	src, ok := p.StreamScan.Source.(connector.StreamingSource)
-	if !ok {
-		st, ok := p.StreamScan.Source.(connector.Streamable)
-		if !ok {
-			return nil, fmt.Errorf("stream %s: %s cannot be read as a stream", name, p.StreamTable)
-		}
-		ss, err := st.Stream()
-		if err != nil {
-			return nil, fmt.Errorf("stream %s: %s cannot be read as a stream: %w", name, p.StreamTable, err)
-		}
-		src = ss
-		p.StreamScan.Source = ss
-	}
+	qctx, trig, lockTTL, t, sinkSpec, p, src := ps.qctx, ps.trig, ps.lockTTL, ps.table, ps.sinkSpec, ps.sp.Plan, ps.sp.Source
 	if c, ok := src.(io.Closer); ok {
 		// A source holding a connection (a notification queue) lets go of
 		// it; what it did not acknowledge is redelivered.

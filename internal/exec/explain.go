@@ -17,9 +17,32 @@ import (
 //
 // A stage with several inputs prints a Union line above them.
 func Explain(root *Stage) string {
+	return ExplainNoted(root, nil)
+}
+
+// ExplainNoted is Explain with note(op), when not "", after each
+// operator's line: a stream's EXPLAIN names the stateful operators'
+// state ids there.
+func ExplainNoted(root *Stage, note func(Operator) string) string {
 	var b strings.Builder
-	explainStage(&b, root, 0)
+	x := explainer{b: &b, note: note}
+	x.stage(root, 0)
 	return strings.TrimRight(b.String(), "\n")
+}
+
+type explainer struct {
+	b    *strings.Builder
+	note func(Operator) string
+}
+
+func (x explainer) op(depth int, op Operator) {
+	s := op.String()
+	if x.note != nil {
+		if n := x.note(op); n != "" {
+			s += " " + n
+		}
+	}
+	line(x.b, depth, s)
 }
 
 // sideInputs is an operator with inputs outside its stage, such as a
@@ -28,7 +51,7 @@ type sideInputs interface {
 	SideInputs() []*Stage
 }
 
-func explainStage(b *strings.Builder, st *Stage, depth int) {
+func (x explainer) stage(st *Stage, depth int) {
 	if st == nil {
 		return
 	}
@@ -38,7 +61,7 @@ func explainStage(b *strings.Builder, st *Stage, depth int) {
 	}
 	var sides []side
 	for i := len(st.Ops) - 1; i >= 0; i-- {
-		line(b, depth, st.Ops[i].String())
+		x.op(depth, st.Ops[i])
 		if si, ok := st.Ops[i].(sideInputs); ok {
 			for _, s := range si.SideInputs() {
 				sides = append(sides, side{depth + 1, s})
@@ -50,7 +73,7 @@ func explainStage(b *strings.Builder, st *Stage, depth int) {
 	// ends before the side inputs of the operators above it.
 	defer func() {
 		for i := len(sides) - 1; i >= 0; i-- {
-			explainStage(b, sides[i].st, sides[i].depth)
+			x.stage(sides[i].st, sides[i].depth)
 		}
 	}()
 	n := len(st.Inputs)
@@ -58,22 +81,23 @@ func explainStage(b *strings.Builder, st *Stage, depth int) {
 		n++
 	}
 	if n > 1 {
-		line(b, depth, "Union")
+		line(x.b, depth, "Union")
 		depth++
 	}
 	if st.Scan != nil {
-		explainScan(b, st.Scan, depth)
+		x.scan(st.Scan, depth)
 	}
 	for _, in := range st.Inputs {
-		explainStage(b, in, depth)
+		x.stage(in, depth)
 	}
 }
 
-func explainScan(b *strings.Builder, sc *Scan, depth int) {
+func (x explainer) scan(sc *Scan, depth int) {
+	b := x.b
 	if sc.Local != nil {
 		if ops, err := sc.Local(); err == nil {
 			for i := len(ops) - 1; i >= 0; i-- {
-				line(b, depth, ops[i].String())
+				x.op(depth, ops[i])
 				depth++
 			}
 		}

@@ -111,6 +111,19 @@ func NewStreamSource(src connector.Source) (*StreamSource, error) {
 
 func (s *StreamSource) startAfter() bool { return s.sopts.Discovery == "start_after" }
 
+var _ connector.DiscoveryDescriber = (*StreamSource)(nil)
+
+// DiscoveryDescription implements connector.DiscoveryDescriber.
+func (s *StreamSource) DiscoveryDescription() string {
+	switch {
+	case s.notifications():
+		return "discovery=notifications queue=" + queue.Redact(s.sopts.Queue)
+	case s.startAfter():
+		return "discovery=start_after"
+	}
+	return "discovery=full"
+}
+
 func (s *StreamSource) warnf(format string, args ...any) {
 	if s.Warnf != nil {
 		s.Warnf(format, args...)

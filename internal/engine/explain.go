@@ -23,6 +23,8 @@ func (e *Engine) explain(ctx context.Context, s *sql.Explain) (*Result, error) {
 	switch st := s.Stmt.(type) {
 	case *sql.InsertStream:
 		return e.explainStream(ctx, st)
+	case *sql.CreateMaterializedView:
+		return e.defineMView(ctx, st, true)
 	case *sql.SelectStmt:
 		var err error
 		if n, err = e.planQuery(ctx, st.Query); err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"sluice/internal/catalog"
 	"sluice/internal/connector"
 	"sluice/internal/exec"
 	"sluice/internal/plan"
@@ -29,6 +30,18 @@ func (e *Engine) explainStream(ctx context.Context, s *sql.InsertStream) (*Resul
 		return nil, err
 	}
 	return stringRows([]string{"plan"}, planRows(streamPlanLines(name, spec, ps))), nil
+}
+
+// explainMView is EXPLAIN CREATE MATERIALIZED VIEW: the view's stream
+// planned into the table t the view would create, as refreshMView would
+// run it.
+func (e *Engine) explainMView(ctx context.Context, name string, t *catalog.Table, query *sql.Query, spec mviewSpec) (*Result, error) {
+	st := mviewStreamSpec(name, spec)
+	ps, err := e.planStream(ctx, "mv_"+name, streamWrite{Table: name, Query: query, sink: t}, st, true)
+	if err != nil {
+		return nil, err
+	}
+	return stringRows([]string{"plan"}, planRows(streamPlanLines("mv_"+name, st, ps))), nil
 }
 
 // streamPlanLines prints a planned stream (explainStream).

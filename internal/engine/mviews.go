@@ -37,6 +37,13 @@ type mviewSpec struct {
 // definition, and refreshes it: in the foreground until stopped with
 // auto_refresh = true, else once, to catch up.
 func (e *Engine) createMView(ctx context.Context, s *sql.CreateMaterializedView) (*Result, error) {
+	return e.defineMView(ctx, s, false)
+}
+
+// defineMView is CREATE MATERIALIZED VIEW, or with explain its EXPLAIN:
+// the view's definition worked out the same way, then its stream's plan
+// printed instead of anything created.
+func (e *Engine) defineMView(ctx context.Context, s *sql.CreateMaterializedView, explain bool) (*Result, error) {
 	if s.IfNotExists {
 		if _, err := e.catalog.Object("mview", s.Name); err == nil {
 			return message("materialized view %s already exists", s.Name), nil
@@ -161,6 +168,10 @@ func (e *Engine) createMView(ctx context.Context, s *sql.CreateMaterializedView)
 	}
 	// The view made its sink, so the sink's data is the view's to drop.
 	tbl := &catalog.Table{Spec: sinkSpec, Comment: "materialized view", Managed: true, Created: e.now()}
+	if explain {
+		return e.explainMView(ctx, s.Name, tbl, query, mviewSpec{Query: query.String(), AutoRefresh: auto,
+			Interval: opts["refresh_interval"], Checkpoint: normalizeLocation(cpLoc), Options: opts})
+	}
 	if err := e.catalog.CreateTable(tbl, false); err != nil {
 		return nil, fmt.Errorf("CREATE MATERIALIZED VIEW %s: %w", s.Name, err)
 	}
@@ -204,6 +215,20 @@ func (e *Engine) refreshMView(ctx context.Context, name string, spec mviewSpec) 
 	if err != nil {
 		return nil, fmt.Errorf("materialized view %s: stored query: %w", name, err)
 	}
+	st := mviewStreamSpec(name, spec)
+	run := func(ctx context.Context) (*Result, error) {
+		return e.runStream(ctx, "mv_"+name, streamWrite{Table: name, Query: query}, st)
+	}
+	if !spec.AutoRefresh {
+		return run(ctx) // a catch-up runs in the foreground, in any mode
+	}
+	return e.launch(ctx, "mv_"+name, run, nil)
+}
+
+// mviewStreamSpec is the stream that refreshes view name: every
+// refresh_interval with auto_refresh (1 minute when unset), else one
+// catch-up (available_now).
+func mviewStreamSpec(name string, spec mviewSpec) streamSpec {
 	opts := map[string]string{}
 	for k, v := range spec.Options {
 		opts[k] = v
@@ -215,14 +240,7 @@ func (e *Engine) refreshMView(ctx context.Context, name string, spec mviewSpec) 
 			trigger = "1 minute"
 		}
 	}
-	st := streamSpec{Table: name, Trigger: trigger, Checkpoint: spec.Checkpoint, Options: streamOptions(opts)}
-	run := func(ctx context.Context) (*Result, error) {
-		return e.runStream(ctx, "mv_"+name, streamWrite{Table: name, Query: query}, st)
-	}
-	if !spec.AutoRefresh {
-		return run(ctx) // a catch-up runs in the foreground, in any mode
-	}
-	return e.launch(ctx, "mv_"+name, run, nil)
+	return streamSpec{Table: name, Trigger: trigger, Checkpoint: spec.Checkpoint, Options: streamOptions(opts)}
 }
 
 // streamOptions keeps the options a stream understands.

@@ -1,6 +1,9 @@
 package engine
 
-import "sluice/internal/sql"
+import (
+	"sluice/internal/catalog"
+	"sluice/internal/sql"
+)
 
 // streamWrite is what a stream runs: the query whose rows it writes and
 // the table they go to (into Columns, when INSERT STREAM lists them).
@@ -11,6 +14,10 @@ type streamWrite struct {
 	Table   string
 	Columns []string
 	Query   *sql.Query
+	// sink, when set, is Table's definition before the catalog has it:
+	// EXPLAIN CREATE MATERIALIZED VIEW plans the view's stream into the
+	// table the view would create.
+	sink *catalog.Table
 }
 
 // insertWrite is what INSERT STREAM s runs.

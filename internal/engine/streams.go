@@ -234,9 +234,11 @@ func (e *Engine) planStream(ctx context.Context, name string, s streamWrite, spe
 		}
 		lockTTL = tt.Interval
 	}
-	t, err := e.catalog.Table(s.Table)
-	if err != nil {
-		return nil, err
+	t := s.sink
+	if t == nil {
+		if t, err = e.catalog.Table(s.Table); err != nil {
+			return nil, err
+		}
 	}
 	if !registry.CanWrite(t.Spec.Using) {
 		return nil, fmt.Errorf("table %s (USING %s) cannot be written", t.Spec.Name, t.Spec.Using)

@@ -33,10 +33,9 @@ func TestLockWaitSaysSoAndStops(t *testing.T) {
 	}
 	var mu sync.Mutex
 	var said []string
-	lockwait.SetNotify(func(m string) { mu.Lock(); said = append(said, m); mu.Unlock() })
+	defer lockwait.SetNotify(func(m string) { mu.Lock(); said = append(said, m); mu.Unlock() })()
 	ctx, cancel := context.WithCancel(context.Background())
-	lockwait.Bind(ctx)
-	t.Cleanup(func() { lockwait.Bind(context.Background()) })
+	defer lockwait.Bind(ctx)()
 	time.AfterFunc(1500*time.Millisecond, cancel)
 	err = c.DropTable("t", true)
 	if !errors.Is(err, context.Canceled) {

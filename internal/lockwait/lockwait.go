@@ -27,20 +27,34 @@ var (
 	notify  = func(msg string) { fmt.Fprintln(os.Stderr, "sluice: "+msg) }
 )
 
-// Bind makes every wait also end when ctx is done. The CLI binds its
-// SIGINT/SIGTERM context: some waits (the catalog's) sit under APIs that
-// carry no context of their own.
-func Bind(ctx context.Context) {
+// Bind makes every wait also end when ctx is done, until the returned
+// func restores the previous binding. The CLI binds its SIGINT/SIGTERM
+// context: some waits (the catalog's) sit under APIs that carry no
+// context of their own.
+func Bind(ctx context.Context) (restore func()) {
 	mu.Lock()
 	defer mu.Unlock()
+	prev := process
 	process = ctx
+	return func() {
+		mu.Lock()
+		defer mu.Unlock()
+		process = prev
+	}
 }
 
-// SetNotify sets where the "waiting for" lines go (default: stderr).
-func SetNotify(f func(msg string)) {
+// SetNotify sets where the "waiting for" lines go (default: stderr)
+// until the returned func restores the previous one.
+func SetNotify(f func(msg string)) (restore func()) {
 	mu.Lock()
 	defer mu.Unlock()
+	prev := notify
 	notify = f
+	return func() {
+		mu.Lock()
+		defer mu.Unlock()
+		notify = prev
+	}
 }
 
 func bound() (context.Context, func(string)) {

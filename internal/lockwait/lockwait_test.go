@@ -12,10 +12,10 @@ import (
 func capture(t *testing.T) func() []string {
 	var mu sync.Mutex
 	var lines []string
-	SetNotify(func(m string) { mu.Lock(); lines = append(lines, m); mu.Unlock() })
+	restore := SetNotify(func(m string) { mu.Lock(); lines = append(lines, m); mu.Unlock() })
 	oldAfter := After
 	After = 100 * time.Millisecond
-	t.Cleanup(func() { After = oldAfter; SetNotify(func(string) {}); Bind(context.Background()) })
+	t.Cleanup(func() { After = oldAfter; restore() })
 	return func() []string { mu.Lock(); defer mu.Unlock(); return append([]string(nil), lines...) }
 }
 
@@ -48,7 +48,7 @@ func TestWaitQuietWhenShort(t *testing.T) {
 func TestWaitEndsWithTheBoundContext(t *testing.T) {
 	capture(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	Bind(ctx)
+	defer Bind(ctx)()
 	time.AfterFunc(200*time.Millisecond, cancel)
 	t0 := time.Now()
 	err := Wait(context.Background(), "the held lock", nil, func() (bool, error) { return false, nil })

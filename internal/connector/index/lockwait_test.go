@@ -30,7 +30,7 @@ func TestOpenHeldIndexSaysSoAndStops(t *testing.T) {
 	defer held.Close()
 	var mu sync.Mutex
 	var said []string
-	lockwait.SetNotify(func(m string) { mu.Lock(); said = append(said, m); mu.Unlock() })
+	defer lockwait.SetNotify(func(m string) { mu.Lock(); said = append(said, m); mu.Unlock() })()
 	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
 	defer cancel()
 	t0 := time.Now()

@@ -154,3 +154,27 @@ func TestLockWaitSaysSoAndEndsOnSIGTERM(t *testing.T) {
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(b []byte) (int, error) { return f(b) }
+
+// TestSQLOnServedDataDirWithAuth: a server over HTTPS with users is
+// found at its https URL, and the credential flags of --server apply.
+func TestSQLOnServedDataDirWithAuth(t *testing.T) {
+	root := t.TempDir()
+	data := filepath.Join(root, "data")
+	tok, errs, err := sluiceCmd("", nil, "token", "create", "--data-dir", data, "--role", "read", "dash")
+	if err != nil {
+		t.Fatal(errs)
+	}
+	cert, key := testCert(t, root)
+	p := startServe(t, data, "--tls-cert", cert, "--tls-key", key)
+	if !strings.HasPrefix(p.url, "https://") {
+		t.Fatalf("listening on %s", p.url)
+	}
+	_, stderr, _, err := sqlOn(t, data, 20*time.Second, "--ca-cert", cert, "-e", "SHOW TABLES")
+	if err == nil || !strings.Contains(stderr, "is served by "+p.url) || !strings.Contains(stderr, "authentication failed") {
+		t.Fatalf("no credentials: %v %q", err, stderr)
+	}
+	out, stderr, _, err := sqlOn(t, data, 20*time.Second, "--ca-cert", cert, "--token", strings.TrimSpace(tok), "--format", "csv", "-e", "SELECT 1 AS one")
+	if err != nil || strings.TrimSpace(out) != "one\n1" {
+		t.Fatalf("with the token: %q %v %q", out, err, stderr)
+	}
+}

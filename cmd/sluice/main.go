@@ -23,6 +23,7 @@ import (
 
 	"sluice/internal/cli"
 	"sluice/internal/engine"
+	"sluice/internal/lockwait"
 	"sluice/internal/server"
 )
 
@@ -151,6 +152,9 @@ func serve(args []string) error {
 		return fmt.Errorf("%v (see 'sluice help')", err)
 	}
 	o.Logger = logger
+	// A wait on a lock (a local index a `sluice sql` has open) is logged
+	// like the rest, not printed raw between JSON lines.
+	defer lockwait.SetNotify(func(msg string) { logger.Warn(msg) })()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	srv, err := server.Open(o)

@@ -92,7 +92,7 @@ func Wait(ctx context.Context, what string, holder func() string, try func() (bo
 					msg += " (held by " + h + ")"
 				}
 			}
-			say(msg + "; Ctrl-C to stop")
+			say(msg)
 		}
 		select {
 		case <-ctx.Done():

@@ -23,9 +23,15 @@ import (
 // returns stdout, stderr, how long it took and its error.
 func sqlOn(t *testing.T, data string, limit time.Duration, args ...string) (string, string, time.Duration, error) {
 	t.Helper()
+	return langOn(t, "sql", data, limit, args...)
+}
+
+// langOn is sqlOn for `sluice sql` or `sluice ppl`.
+func langOn(t *testing.T, lang, data string, limit time.Duration, args ...string) (string, string, time.Duration, error) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, sluiceBin, append([]string{"sql", "--data-dir", data}, args...)...)
+	cmd := exec.CommandContext(ctx, sluiceBin, append([]string{lang, "--data-dir", data}, args...)...)
 	cmd.Env = append(os.Environ(), "SLUICE_SERVER=")
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -62,6 +68,11 @@ func TestSQLOnServedDataDir(t *testing.T) {
 		t.Fatalf("stderr %q, want %q", stderr, routed)
 	}
 	t.Logf("answered via the server in %s", took.Round(time.Millisecond))
+
+	out, stderr, _, err = langOn(t, "ppl", data, 20*time.Second, "--format", "csv", "-e", "source=hot | stats count() as n")
+	if err != nil || csvCount(t, out) != 30 || stderr != routed {
+		t.Fatalf("sluice ppl on the served data dir: %q %q (%v)", out, stderr, err)
+	}
 
 	// The stream runs in the server, and says so here.
 	out, _, _, err = sqlOn(t, data, 20*time.Second, "--format", "csv", "-e", "SHOW STREAMS")

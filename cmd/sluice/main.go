@@ -23,6 +23,7 @@ import (
 
 	"sluice/internal/cli"
 	"sluice/internal/engine"
+	"sluice/internal/lockwait"
 	"sluice/internal/server"
 )
 
@@ -63,6 +64,7 @@ func run(args []string) error {
 	fs.StringVar(&o.Format, "format", "table", "table, csv, json or jsonl")
 	fs.StringVar(&o.DataDir, "data-dir", cli.DefaultDataDir(), "data directory")
 	fs.StringVar(&o.Server, "server", os.Getenv("SLUICE_SERVER"), "URL of a sluice serve to run the statements")
+	fs.BoolVar(&o.Local, "local", false, "run here, failing if a sluice serve holds the data dir")
 	fs.StringVar(&o.MemoryLimit, "memory-limit", "", "memory for each query's state (default half of RAM)")
 	fs.DurationVar(&o.StopTimeout, "stop-timeout", cli.DefaultStopTimeout, "after SIGINT/SIGTERM, how long a stream's running epoch may take before it is abandoned")
 	fs.DurationVar(&o.RetryInitial, "stream-retry-initial", engine.DefaultRetryInitial, "first retry of a stream whose queue is unreachable; doubles each time (negative: exit with the error)")
@@ -92,6 +94,9 @@ func run(args []string) error {
 			return fmt.Errorf("--cpuprofile: %w", err)
 		}
 		defer pprof.StopCPUProfile()
+	}
+	if err := cli.RouteServed(&o); err != nil {
+		return err
 	}
 	if o.Server != "" {
 		if o.Remote, err = rc.remote(); err != nil {
@@ -148,6 +153,9 @@ func serve(args []string) error {
 		return fmt.Errorf("%v (see 'sluice help')", err)
 	}
 	o.Logger = logger
+	// A wait on a lock (a local index a `sluice sql` has open) is logged
+	// like the rest, not printed raw between JSON lines.
+	defer lockwait.SetNotify(func(msg string) { logger.Warn(msg) })()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	srv, err := server.Open(o)

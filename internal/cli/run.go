@@ -45,6 +45,9 @@ type Options struct {
 	// Remote, when set, is the client configuration for Server
 	// (credentials, TLS); its URL is Server's.
 	Remote *Remote
+	// Local (--local) refuses a data dir a `sluice serve` holds instead
+	// of sending the statements there (RouteServed).
+	Local bool
 
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
@@ -109,6 +112,9 @@ Flags for sql:
                                   (default $SLUICE_DATA_DIR, else ./sluice-data)
   --server URL                    send statements to a sluice serve at URL
                                   (default $SLUICE_SERVER) instead of running them here
+                                  (without it, a data dir a sluice serve holds sends them
+                                  to that server, saying so on stderr)
+  --local                         run here; fail, naming the server, if one holds the data dir
   --memory-limit SIZE             memory for each query's state, like 256MB or 2GB;
                                   past it GROUP BY, ORDER BY, DISTINCT and join build
                                   sides spill to DIR/tmp, and a stream whose state
@@ -175,6 +181,7 @@ func RunSQL(ctx context.Context, o Options) error {
 			return err
 		}
 	}
+	defer bindWaits(ctx, o)()
 	eng, bar, closeEng, err := openExecutor(o)
 	if err != nil {
 		return err

@@ -119,7 +119,9 @@ func shell(ctx context.Context, o Options, eng executor, bar *progressBar, f For
 		rl.SetPrompt(promptFor())
 		for _, p := range asPPL(pieces, lang) {
 			sctx, stop := SignalContext(ctx, o.StopTimeout, os.Interrupt)
+			unbind := bindWaits(sctx, o)
 			err := runPiece(sctx, eng, bar, out, p)
+			unbind()
 			stop()
 			if err != nil {
 				fmt.Fprintln(o.Stderr, "error:", err)

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"sluice/internal/served"
 )
 
 // ErrDataDirInUse means another `sluice serve` holds the data dir.
@@ -15,14 +17,19 @@ var ErrDataDirInUse = errors.New("data dir is in use by another sluice serve")
 
 // dataDirLock is an OS file lock on <data dir>/.serve.lock: one server per
 // data dir. The kernel releases it when the holder dies, so a restart
-// after kill -9 proceeds at once.
-type dataDirLock struct{ f *os.File }
+// after kill -9 proceeds at once. Beside it, once the server listens, is
+// the served record (its URL and PID) that sends a `sluice sql` on the
+// same data dir here.
+type dataDirLock struct {
+	f   *os.File
+	dir string
+}
 
 func lockDataDir(dir, owner string) (*dataDirLock, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("locking data dir: %w", err)
 	}
-	path := filepath.Join(dir, ".serve.lock")
+	path := filepath.Join(dir, served.LockFile)
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("locking data dir: %w", err)
@@ -34,10 +41,19 @@ func lockDataDir(dir, owner string) (*dataDirLock, error) {
 	}
 	_ = f.Truncate(0)
 	_, _ = f.WriteAt([]byte(owner+"\n"), 0)
-	return &dataDirLock{f: f}, nil
+	return &dataDirLock{f: f, dir: dir}, nil
 }
 
+// advertise records url as where this server listens.
+func (l *dataDirLock) advertise(url string) error {
+	return served.Write(l.dir, served.Record{URL: url, PID: os.Getpid()})
+}
+
+// unadvertise removes the record: the server no longer listens.
+func (l *dataDirLock) unadvertise() { _ = served.Remove(l.dir) }
+
 func (l *dataDirLock) release() error {
+	l.unadvertise()
 	_ = syscall.Flock(int(l.f.Fd()), syscall.LOCK_UN)
 	return l.f.Close()
 }

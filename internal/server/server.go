@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"sluice/internal/engine"
+	"sluice/internal/served"
 	"sluice/internal/sql"
 	"sluice/internal/stream"
 )
@@ -186,6 +187,10 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	base := s.scheme() + "://" + ln.Addr().String()
 	s.log.Info("listening on "+base, "console", base+ConsolePath, "data_dir", s.opts.DataDir, "auth", s.authNote())
+	if err := s.lock.advertise(served.DialURL(s.scheme(), ln.Addr())); err != nil {
+		s.log.Warn("a sluice sql on this data dir will not find this server", "error", err.Error())
+	}
+	defer s.lock.unadvertise()
 	errc := make(chan error, 1)
 	go func() { errc <- serveOn(hs, ln) }()
 	select {

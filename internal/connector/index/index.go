@@ -15,6 +15,8 @@
 package index
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -23,10 +25,12 @@ import (
 	"sync"
 
 	"github.com/blevesearch/bleve/v2"
+	bolterrors "go.etcd.io/bbolt/errors"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"sluice/internal/connector"
+	"sluice/internal/lockwait"
 )
 
 // OptionKeys lists every OPTIONS key an index table accepts, sorted.
@@ -94,7 +98,9 @@ var (
 )
 
 // acquire opens (or creates, with mappings from schema) the index at path.
-func acquire(path string, schema *arrow.Schema, text map[string]bool, create bool) (*shared, error) {
+// Another process holding it (a server's stream writing it) makes it
+// wait, saying so past a second and ending with ctx (openBleve).
+func acquire(ctx context.Context, path string, schema *arrow.Schema, text map[string]bool, create bool) (*shared, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, err
@@ -105,7 +111,7 @@ func acquire(path string, schema *arrow.Schema, text map[string]bool, create boo
 		s.refs++
 		return s, nil
 	}
-	idx, err := bleve.Open(abs)
+	idx, err := openBleve(ctx, abs)
 	if err == bleve.ErrorIndexMetaMissing && create && emptyDir(abs) {
 		// An empty folder (a dropped index's, or one made by hand) is an
 		// empty index: Bleve wants to create the folder itself.
@@ -128,6 +134,28 @@ func acquire(path string, schema *arrow.Schema, text map[string]bool, create boo
 	s := &shared{idx: idx, refs: 1}
 	opened[abs] = s
 	return s, nil
+}
+
+// boltPoll is how long one attempt at the index's file lock (Bleve's
+// root.bolt) waits; bolt's own default is forever, deaf to signals.
+const boltPoll = "100ms"
+
+// openBleve opens the index at abs, waiting through lockwait while
+// another process holds it.
+func openBleve(ctx context.Context, abs string) (bleve.Index, error) {
+	var idx bleve.Index
+	var openErr error
+	err := lockwait.Wait(ctx, "the local index "+abs+" (open in another sluice process)", nil, func() (bool, error) {
+		idx, openErr = bleve.OpenUsing(abs, map[string]interface{}{"bolt_timeout": boltPoll})
+		if errors.Is(openErr, bolterrors.ErrTimeout) {
+			return false, nil
+		}
+		return true, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return idx, openErr
 }
 
 // emptyDir reports whether dir is a folder with nothing in it.

@@ -31,7 +31,7 @@ var (
 )
 
 // NewSink opens (creating if needed) the table's index for writing.
-func NewSink(_ context.Context, spec connector.TableSpec, _ connector.SinkOptions) (*Sink, error) {
+func NewSink(ctx context.Context, spec connector.TableSpec, _ connector.SinkOptions) (*Sink, error) {
 	o, err := ParseOptions(spec)
 	if err != nil {
 		return nil, err
@@ -43,7 +43,7 @@ func NewSink(_ context.Context, spec connector.TableSpec, _ connector.SinkOption
 	if err != nil {
 		return nil, err
 	}
-	sh, err := acquire(o.Path, spec.Schema, o.TextFields, true)
+	sh, err := acquire(ctx, o.Path, spec.Schema, o.TextFields, true)
 	if err != nil {
 		return nil, err
 	}

@@ -126,8 +126,8 @@ func (s *Source) Describe() string {
 }
 
 // Open pages through the matching documents.
-func (s *Source) Open(_ context.Context, _ connector.Split) (connector.RecordReader, error) {
-	sh, err := acquire(s.o.Path, s.spec.Schema, s.o.TextFields, false)
+func (s *Source) Open(ctx context.Context, _ connector.Split) (connector.RecordReader, error) {
+	sh, err := acquire(ctx, s.o.Path, s.spec.Schema, s.o.TextFields, false)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -9,9 +10,6 @@ import (
 	"sluice/internal/catalog"
 	"sluice/internal/connector"
 	"sluice/internal/connector/registry"
-	"sluice/internal/physical"
-	"sluice/internal/plan"
-	"sluice/internal/sql"
 	"sluice/internal/stream"
 )
 
@@ -83,39 +81,28 @@ func (e *Engine) warnStop(rs *runningStream, err error) {
 // broadcastStop sends STOP STREAM to every worker of a stream with
 // workers = N through its source's substrate. The stop marker at the
 // top of its checkpoint, written by the caller, reaches them too (within
-// stopPoll), so a source without a signal is not an error.
-func (e *Engine) broadcastStop(ctx context.Context, name, query string, spec streamSpec) (bool, error) {
-	st, err := sql.ParseOne(query)
+// stopPoll), so a source without a signal is not an error. The source is
+// the table the stream recorded when it planned (streamSpec.Source),
+// opened as a stream: STOP never plans the query again.
+func (e *Engine) broadcastStop(ctx context.Context, name string, spec streamSpec) (bool, error) {
+	if spec.Source == "" {
+		return false, nil
+	}
+	t, err := e.catalog.Table(spec.Source)
 	if err != nil {
-		return false, fmt.Errorf("stream %s: stored query: %w", name, err)
+		return false, nil // dropped since: the marker is all there is
 	}
-	is, ok := st.(*sql.InsertStream)
-	if !ok {
-		return false, fmt.Errorf("stream %s: stored query is not INSERT STREAM", name)
-	}
-	qctx := e.queryContext(ctx)
 	overrides := map[string]string{}
 	for k, v := range spec.Options {
 		if registry.IsStreamOption(k) {
 			overrides[k] = v
 		}
 	}
-	binder := plan.NewBinder(qctx, tableResolver{e: e, overrides: overrides})
-	binder.Streaming = true
-	n, err := binder.BindQuery(is.Query)
+	opened, err := registry.OpenSource(ctx, t.Spec, e.env(ctx), overrides)
 	if err != nil {
 		return false, fmt.Errorf("stream %s: %w", name, err)
 	}
-	copts := e.compileOptions(qctx)
-	copts.Streaming = true
-	p, err := physical.Compile(n, copts)
-	if err != nil {
-		return false, fmt.Errorf("stream %s: %w", name, err)
-	}
-	if p.StreamScan == nil {
-		return false, nil
-	}
-	var src any = p.StreamScan.Source
+	var src any = opened
 	if s, ok := src.(connector.Streamable); ok {
 		if _, isStream := src.(connector.StreamingSource); !isStream {
 			if src, err = s.Stream(); err != nil {
@@ -136,6 +123,20 @@ func (e *Engine) broadcastStop(ctx context.Context, name, query string, spec str
 	return true, nil
 }
 
+// recordStreamSource notes in stream name's definition the table it
+// streams from (streamSpec.Source); a stream that is not a catalog
+// stream (a view's, an index's) has no definition to note it in.
+func (e *Engine) recordStreamSource(name, table string) {
+	o, spec, err := e.streamDef(name)
+	if err != nil || spec.Source == table {
+		return
+	}
+	spec.Source = table
+	raw, _ := json.Marshal(spec)
+	o.Options = raw
+	_ = e.catalog.PutObject(o, true)
+}
+
 // stopWorkers stops a stream run by several workers: its marker at the
 // top of the checkpoint and its queue's signal reach the workers of
 // every process; this process's own worker stops directly.
@@ -148,7 +149,7 @@ func (e *Engine) stopWorkers(ctx context.Context, o *catalog.Object, spec stream
 		return nil, fmt.Errorf("stopping stream %s: %w", o.Name, err)
 	}
 	how := "the stop marker in its checkpoint"
-	viaQueue, qerr := e.broadcastStop(ctx, o.Name, o.SQL, spec)
+	viaQueue, qerr := e.broadcastStop(ctx, o.Name, spec)
 	if viaQueue {
 		how = "its queue and " + how
 	}

@@ -43,6 +43,12 @@ type streamSpec struct {
 	// Desired is the state the stream was asked to be in (DesiredRunning,
 	// DesiredStopped); empty for streams only ever run in the foreground.
 	Desired string `json:"desired,omitempty"`
+	// Source is the catalog table the stream reads as a stream, recorded
+	// when it first planned: STOP STREAM opens it for its stop signal
+	// without planning the query again. Empty in definitions written
+	// before it was recorded (their workers then stop by the
+	// checkpoint's marker alone).
+	Source string `json:"source,omitempty"`
 	// sink, when set, stands between the stream and its table's sink (a
 	// skipping index folds rows per file); never stored.
 	sink *sinkWrap
@@ -308,6 +314,9 @@ func (e *Engine) runStream(ctx context.Context, name string, s streamWrite, spec
 		return nil, err
 	}
 	qctx, trig, lockTTL, t, sinkSpec, p, src := ps.qctx, ps.trig, ps.lockTTL, ps.table, ps.sinkSpec, ps.sp.Plan, ps.sp.Source
+	if spec.Source != p.StreamTable {
+		e.recordStreamSource(name, p.StreamTable)
+	}
 	if c, ok := src.(io.Closer); ok {
 		// A source holding a connection (a notification queue) lets go of
 		// it; what it did not acknowledge is redelivered.

@@ -1,6 +1,19 @@
 // Package connector defines sources and sinks: where rows come from and
 // where they go. Each connector lives in its own folder; registry.go lists
 // them all.
+//
+// The contracts are Source, Sink, Split and RecordReader (connector.go) and
+// Factory (factory.go). Optional abilities, each checked with a type
+// assertion where it is used, are in abilities.go (ProjectionPusher,
+// FilterPusher, LimitPusher, MetadataColumnSource, Describer, Streamable,
+// StreamingSource, AvailableNowSource, DiscoveryDescriber, StreamDescriber,
+// QueueReporter, QueueSource, BackfillMarker, KeyedReporter, Worker,
+// EpochNamer, SplitNamer, LagReporter, BadRowCounter, SinkStats,
+// EpochBeginner, RowErrorReporter, StageRowErrorReporter, ReplayPreparer,
+// StopSignal, DictReader), aggregate.go (AggregatePusher) and skipping.go
+// (FileSkipper, MembershipFilter). internal/stream/partition defines three
+// more of its own for a keyed stream's reader source (Slotted, HeldSeqs,
+// EventSeqs).
 package connector
 
 import (

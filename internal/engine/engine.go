@@ -6,6 +6,64 @@
 //	defer eng.Close()
 //	res, _ := eng.Execute(ctx, "SELECT status, count(*) FROM logs GROUP BY status")
 //	for _, r := range res { fmt.Println(r.Schema, len(r.Batches)) }
+//
+// # What the engine knows of connectors
+//
+// The engine opens, infers and drops tables through connector/registry and
+// the connector package's interfaces; it imports no connector folder
+// (internal/archtest checks it). It does know some connector facts by name:
+// a materialized view's, covering index's and skipping index's sink
+// defaults to the "index" connector (mviews.go, flint_skipping.go,
+// flint_index.go), and it fills a sink's "index" and "id" options when the
+// sink's Factory declares those keys (slices.Contains(f.OptionKeys, "id"):
+// flint_skipping.go, stream_keyed_ids.go; "index": flint_index.go,
+// flint_skipping.go). It imports no transport (NATS, Kafka, SQS,
+// internal/queue): workers of a shared stream reach each other through
+// stream/partition (Dial) and connector abilities (archtest again).
+//
+// # Sessions
+//
+// Session (session.go) holds one client's database, SET settings and user;
+// the CLI has one, sluice serve one per client (server's sessions.go, keyed
+// by sessionId). A stream takes a copy of its session when it starts.
+//
+// # Statements
+//
+// expandPPL (ppl.go) translates a PPL query body into SQL before
+// qualifyStatement, so everything after sees SQL. Queries the engine makes
+// itself (covering and skipping indexes, a view's id column) are built as
+// trees with internal/sql's constructors (build.go), never as SQL text to
+// parse again (internal/archtest/reparse_test.go checks it). Binding opens
+// each table through tableResolver (tables.go), which hands a file table's
+// skipping index data to its source (connector.FileSkipper): that reads
+// the index table, for EXPLAIN too.
+//
+// # Streams, views and indexes
+//
+// Each stream runs a streamWrite (stream_write.go: query and table);
+// streams.go compiles it with physical.CompileStream and runs a
+// stream.Query; explain_stream.go is EXPLAIN INSERT STREAM, the same
+// planning with nothing opened. With workers = N (stream_workers.go) the
+// run takes the first free slot <checkpoint>/workers/<i>/; a keyed stream
+// (stream_keyed.go) runs a reader and an owner through stream/partition;
+// STOP STREAM reaches other processes through connector.StopSignal and the
+// checkpoint's stop marker (stream_stop.go). A covering index is a
+// materialized view, a skipping index a stream through a skipindex.Sink
+// (flint_index.go, flint_skipping.go); alterRefresh (refresh_alter.go)
+// alters, stops and restarts the refresh of a view or index. Stream and
+// view WITH options are checked against internal/job's table.
+//
+// # Background runs and retries
+//
+// With Options.Background streams start in the background and Resume
+// restarts those recorded as running. launch (background.go) reruns a
+// background stream whose run failed with an error retryable accepts
+// (retry.go: anything not a user error, plan error, state mismatch or state
+// over the limit); each rerun is a whole new run, the crash-recovery path,
+// so the replayed epoch is exactly once. Between runs the stream is
+// registered as retrying; STOP closes its retryStop under the engine's lock
+// and a rerun registers only if no STOP came first. A foreground stream
+// retries unreachable-broker errors too (retry_foreground.go).
 package engine
 
 import (

@@ -23,6 +23,12 @@
 // time, a bad value in data is NULL). An explicit CAST fails on a bad
 // value; TRY_CAST gives NULL. Every function is listed in
 // functions/registry.go.
+//
+// Higher-order functions (lambda.go) pass lambda parameters in the
+// evaluation context, not as batch columns, so column pruning never sees
+// them. Aggregates have mergeable, snapshottable accumulators; the
+// functions themselves live in internal/expr/functions, whose registry.go
+// lists them all.
 package expr
 
 import (

@@ -24,6 +24,35 @@
 // raw text in _corrupt_record when the schema has it; DROPMALFORMED
 // leaves them out; FAILFAST stops with "file:line: reason"), and each is
 // reported to Options.OnBadRow.
+//
+// # Where the time goes
+//
+// File.Part reads one byte range (part.go: lines starting in (Start, End],
+// Parquet row groups starting in [Start, End)), counting the lines before
+// it only when a bad row or _row needs them.
+//
+// JSON: the reader remembers the previous record's keys (json.go shape), so
+// a key at the same place that matches byte for byte skips scanning and
+// lookup. A record without backslashes is scanned the plain way
+// (json_plain.go): one SSE2 pass (quoteblocks_amd64.s, portable Go
+// elsewhere) marks its quotes in bitmasks, so every string end is a mask
+// lookup, and an all-ASCII record's strings skip the UTF-8 check; whatever
+// that way refuses is scanned again bytewise, which alone reports errors.
+// ISO timestamps remember the last date and hour (convert.go isoMemo).
+//
+// Parquet: top-level STRING/BINARY columns (and INT/BIGINT/FLOAT/DOUBLE
+// ones, parquet_fixed.go) whose chunks use only PLAIN/dictionary values
+// and RLE levels are read page by page (parquet_page_column.go,
+// parquet_rle.go), not through pqarrow: a chunk's dictionary page becomes
+// one Arrow array, dictionary-encoded rows are indices into it, and
+// NextDict (DictReader) hands them over as dictionary arrays sharing the
+// chunk's dictionary; PLAIN fallback pages and batches spanning chunks come
+// as plain values.
+//
+// Writing: JSONRows (json_rows.go) encodes rows with each column's type
+// resolved once a batch, NULLs from the bitmap and timestamps formatted
+// without package time; the OpenSearch and index sinks use it for document
+// sources, byte for byte the same as the JSON writer.
 package format
 
 import (

@@ -10,6 +10,43 @@
 //	fmt.Print(plan.Format(node))
 //	// Aggregate keys=[status] aggs=[count(*)]
 //	//   Scan logs columns=[status, size] filter=(size > 0)
+//
+// # Files
+//
+// Logical nodes have a file each (filter.go, join.go, window.go, ...); the
+// binder is binder.go and bind_*.go; rules are rule_*.go and rules.go holds
+// the ordered lists; prune_columns.go prunes unused columns (every node type
+// needs a case there); Format prints a plan for EXPLAIN.
+//
+// # Subqueries
+//
+// bind_subquery.go binds each subquery to an Apply node (apply.go) whose
+// plan reads the enclosing queries through expr.OuterRef (depth 1 = the
+// query it is in). The decorrelate_* rules (SubqueryRules in rules.go, run
+// to their own fixpoint before the others; decorrelate.go pulls correlated
+// conditions up through filters, projections, aggregates, joins, ORDER BY
+// and LIMIT) turn every Apply into semi, anti, null-aware anti, cross and
+// left joins, so EXPLAIN never shows one.
+//
+// # Rules
+//
+// OptimizeContext runs SubqueryRules, then Rules, each to a fixpoint,
+// prunes columns, pushes projections and filters into each scan's source,
+// then runs ScanRules once (push_aggregate_into_scan,
+// push_limit_into_scan) over the finalized scans. The binder and
+// OptimizeContext stop on a cancelled ctx; long AND/OR chains bind as
+// balanced trees, so planning stays linear in the query's size.
+//
+// # Other rewrites in the binder
+//
+// bind_grouping.go turns grouping sets into an Explode of the set ids;
+// bind_generator.go turns every generator (explode, posexplode, inline,
+// stack, json_tuple) into one Explode; window_stream.go lets a stream's
+// window function through only when it is partitioned by an append-mode
+// windowed aggregation's event-time window. SetOperation (INTERSECT/EXCEPT
+// [ALL]) stays one node through the rules and is lowered by
+// physical.Compile to a side-tagged Union, a HashAggregate of per-side
+// counts, a Filter and (ALL) an Explode.
 package plan
 
 import (

@@ -13,6 +13,16 @@
 // acknowledged, possibly more than once and in any order, so whatever a
 // message causes must be idempotent (a file stream's seen-file log makes a
 // second event for a file harmless).
+//
+// # Optional abilities
+//
+// A Queue may also be an Extender (NATS, SQS), a Backlogger (NATS, SQS,
+// Kafka), a Stopper (NATS: STOP STREAM to every worker) and a Checker:
+// every broker is one (NATS's connection state, Kafka's broker hooks in
+// kafka_health.go, SQS's latest request in sqs_health.go), so an
+// unreachable one fails the epoch with ErrUnreachable
+// (connector.ErrUnreachable), which a background stream retries and a
+// foreground one too (engine's retry_foreground.go).
 package queue
 
 import (

@@ -7,6 +7,52 @@
 //	srv, _ := server.Open(server.Options{DataDir: "sluice-data"})
 //	defer srv.Close(10 * time.Second)
 //	_ = srv.ListenAndServe(ctx) // until ctx is cancelled
+//
+// # Layout
+//
+// Scheduler (scheduler.go) is the engine's Background: one epoch semaphore
+// for all streams. Each endpoint family has a file: sql.go
+// (/_plugins/_sql), ppl.go, explain.go, cluster.go, api.go
+// (/api/v1/statement), async.go with async_store.go (async queries and
+// their on-disk store), streams_api.go (/api/v1/streams, /api/v1/tables),
+// metrics.go, console.go; each registers its routes in a xxxRoutes method
+// that routes (server.go) calls. Response formats have a file each
+// (format_*.go); cursor.go holds paging cursors; logging.go the slog
+// logger; sessions.go the clients' engine.Sessions, keyed by the sessionId
+// their requests carry.
+//
+// # Security
+//
+// secure (limits.go) wraps every route: body limit, authentication against
+// the users file (auth.go, users.go), the route's role (readRoute marks a
+// route readable, every route registered on s.mux directly is admin's),
+// query timeout, write deadline. s.execute and async submits authorize each
+// parsed statement (sql.ReadOnly). TLS is tls.go; redactSecrets (redact.go)
+// cleans errors and log lines; http.CrossOriginProtection wraps everything
+// so a browser's stored basic-auth credentials cannot be used cross-site.
+//
+// # Console, metrics, history
+//
+// The web console (console.go) is static files in console/, embedded with
+// go:embed (uPlot vendored under console/vendor/uplot), served at /console/
+// as a read route; a browser's GET / is redirected there (wantsHTML), and
+// the page calls the same JSON API as any client. Metrics hear each epoch
+// through the engine's StreamProgress and read gauges from engine.Streams
+// (a shared stream's slot, queue and partition numbers: the ones behind
+// DESCRIBE STREAM's rows). history (history.go) samples every stream the
+// process has run (engine.LocalStreams, memory only) every
+// Options.HistoryInterval into a one-hour ring per stream, read by
+// GET /api/v1/streams/{name}/history.
+//
+// # Cursors
+//
+// A jdbc SELECT over /_plugins/_sql, and a SELECT over /api/v1/statement,
+// runs through engine.OpenRows: the query runs in its own goroutine,
+// detached from the request, and blocks once two batches wait unread; the
+// cursor (cursor.go) holds that reader and one batch read ahead and reads
+// each page on demand. Closing, finishing or expiring the cursor (idle 5
+// minutes, swept every 30 s) cancels the query. Other statements and the
+// non-paging formats materialize their result.
 package server
 
 import (

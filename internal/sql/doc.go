@@ -27,4 +27,11 @@
 // TIMESTAMP, INTERVAL, ...) are contextual, so a column called date or
 // timestamp needs none. Nesting deeper than 1000 levels is an error, not a
 // stack overflow.
+//
+// # Building trees
+//
+// build.go has constructors (NewSelect, Col, TableRef, NewCall, Alias,
+// SubqueryFrom) for the queries the engine makes itself: covering and
+// skipping indexes, a view's id column. It builds them as trees, never as
+// SQL text to parse (internal/archtest/reparse_test.go checks it).
 package sql

@@ -9,7 +9,7 @@
 //		Options:  map[string]string{"region": "eu-west-1"}}
 //	src, _ := file.NewSource(ctx, spec)      // schema inferred from a sample
 //	off, _ := src.Latest(ctx)                // the files there now
-//	splits, _ := src.Plan(ctx, nil, off)     // one split per file
+//	splits, _ := src.Plan(ctx, nil, off)     // a split per file or per split_size part
 //	rr, _ := src.Open(ctx, splits[0])        // Arrow batches
 //
 // Folders named col=value become columns (year=2026/month=11/), filters on
@@ -17,6 +17,14 @@
 // Parquet row groups by their statistics. The Sink writes new files named
 // part-<prefix>-<seq>.<ext> into the location, into col=value/ folders for
 // partitioned tables, and never touches files it did not write.
+//
+// A batch Plan cuts files larger than split_size (64 MiB) into format.Part
+// byte ranges (parts.go); a stream's Plan keeps whole files. The
+// StreamSource (stream.go) lists new files (discovery full or start_after)
+// or takes them from S3 event notifications on an internal/queue Queue
+// (discovery 'notifications', notify.go: messages acked only after the
+// epoch that read their files commits), rate-limits them, and keeps a
+// seen-file log per epoch, compacted into a zstd snapshot every 10 epochs.
 package file
 
 import (

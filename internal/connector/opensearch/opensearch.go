@@ -31,4 +31,16 @@
 // re-applies the predicate); simple GROUP BYs can be computed by the
 // cluster through connector.AggregatePusher. Describe shows what was pushed, never
 // credentials.
+//
+// # Inside the sink
+//
+// Bodies are encoded by the writer goroutine; bulk_concurrent_requests
+// requests are in flight and as many more may wait queued. sizer.go sizes
+// requests by bytes and on a 429 halves the size and the requests in
+// flight, growing them back on fast clean answers (AIMD). _bulk answers are
+// asked for filtered to errors and each item's status and error, and
+// uncompressed. Documents are encoded by format.JSONRows, typed once a
+// batch, with ids hashed into one string a batch; counts.go keeps the
+// per-epoch row counts in an open-addressing table. The source reads with
+// point-in-time paging and pushes down DSL filters and aggregates.
 package opensearch

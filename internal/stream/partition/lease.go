@@ -5,6 +5,21 @@
 // partials into window state and emit closed windows (Owner), under a
 // watermark every owner derives from the file queue's acknowledged
 // prefix (Tracker).
+//
+// Dial (keyed.go) connects a keyed stream's halves to the file queue's
+// JetStream server: the shared file consumer, the partials stream, the
+// watermark stream (one subject per reader slot, newest message only) and
+// the lease bucket; the engine imports no transport itself
+// (internal/archtest checks it). The reader's plan ends in an
+// exec.WindowPartitioner at the keyed cut (physical.KeyedCut); owners keep
+// per-partition checkpoints under <checkpoint>/keyed/p<n>/. An update-mode
+// plain GROUP BY takes the same path as a window aggregate of one
+// never-closing window (exec.StreamAggregate.KeyedGroups). Owners trim
+// their file-id sets by the file queue's ack floor: partials carry their
+// file's queue sequences, which the reader source reports through this
+// package's own interfaces HeldSeqs and EventSeqs (with Slotted, its worker
+// slot; file.StreamSource implements all three). Keyed.Describe (describe.go)
+// adds the keyed_ DESCRIBE rows and connector.KeyedReporter.
 package partition
 
 import (

@@ -153,6 +153,9 @@ func (e *Engine) insertStream(ctx context.Context, s *sql.InsertStream) (*Result
 	if err := validateStreamOptions(opts); err != nil {
 		return nil, fmt.Errorf("INSERT STREAM %s: %w", name, err)
 	}
+	if err := e.checkStreamLocations(ctx, opts); err != nil {
+		return nil, fmt.Errorf("INSERT STREAM %s: %w", name, err)
+	}
 	cpLoc := opts["checkpoint_location"]
 	if cpLoc == "" {
 		if e.opts.DataDir == "" {

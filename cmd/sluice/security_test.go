@@ -45,7 +45,7 @@ func TestPasswdAndToken(t *testing.T) {
 	if _, _, err := sluiceCmd("", nil, "passwd", "--data-dir", data, "bob"); err == nil {
 		t.Error("passwd with an empty stdin succeeded")
 	}
-	if _, errs, err := sluiceCmd("x\n", nil, "passwd", "--data-dir", data, "--role", "root", "bob"); err == nil || !strings.Contains(errs, "want read or admin") {
+	if _, errs, err := sluiceCmd("x\n", nil, "passwd", "--data-dir", data, "--role", "root", "bob"); err == nil || !strings.Contains(errs, "want read, write or admin") {
 		t.Errorf("passwd --role root: %q %v", errs, err)
 	}
 	tok, errs, err := sluiceCmd("", nil, "token", "create", "--data-dir", data, "--role", "read", "dash")

@@ -56,14 +56,18 @@ func (s *Server) authorize(r *http.Request, need Role) error {
 }
 
 // authorizeStatement checks that the caller in ctx may run st: read for
-// sql.ReadOnly statements, admin for every other. s.execute calls it, so
+// sql.ReadOnly statements, write for sql.WritesData ones, admin for every
+// other. s.execute calls it, so
 // any endpoint that runs statements through s.execute is covered; one
 // that runs them in the background must keep the request's values in its
 // context (context.WithoutCancel(r.Context())), or it is refused.
 func (s *Server) authorizeStatement(ctx context.Context, st sql.Statement) error {
 	need := RoleAdmin
-	if sql.ReadOnly(st) {
+	switch {
+	case sql.ReadOnly(st):
 		need = RoleRead
+	case sql.WritesData(st):
+		need = RoleWrite
 	}
 	return s.authorizeCtx(ctx, need, "this statement")
 }

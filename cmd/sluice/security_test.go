@@ -148,6 +148,33 @@ func TestServeWithAuth(t *testing.T) {
 	if out := osql("-u", "bob", "-w", "wrong", "-q", "SELECT 1"); strings.Contains(out, "fetched rows") {
 		t.Fatalf("opensearchsql with a wrong password got rows:\n%s", out)
 	}
+	// A read user reaches data through catalog tables only: the catalog,
+	// the users file and /etc/passwd are 403s, not rows.
+	for _, path := range []string{filepath.Join(data, "catalog.json"), filepath.Join(data, "users"), "/etc/passwd"} {
+		out := osql("-u", "bob", "-w", "read-pw", "-q", "SELECT * FROM csv.`"+path+"`")
+		// The CLI shows a 403 as opensearchpy's AuthorizationException;
+		// sql --server below shows the rule.
+		if !strings.Contains(out, "AuthorizationException(403, 'SecurityException')") ||
+			strings.Contains(out, "fetched rows") || strings.Contains(out, "bcrypt") || strings.Contains(out, "root:") {
+			t.Fatalf("opensearchsql -u bob reading %s:\n%s", path, out)
+		}
+		if _, errs, err := sqlAs([]string{"SLUICE_USER=bob", "SLUICE_PASSWORD=read-pw"}, "-e", "SELECT * FROM csv.`"+path+"`"); err == nil ||
+			!strings.Contains(errs, "user bob (role read) may read files only through catalog tables or --allow-location prefixes") {
+			t.Fatalf("sql --server as bob reading %s: %v %s", path, err, errs)
+		}
+	}
+
+	// A write user (passwd --role write) inserts; DDL stays admin's.
+	if _, errs, err := sluiceCmd("write-pw\n", nil, "passwd", "--data-dir", data, "--role", "write", "wendy"); err != nil {
+		t.Fatal(errs)
+	}
+	wendy := []string{"SLUICE_USER=wendy", "SLUICE_PASSWORD=write-pw"}
+	if _, errs, err := sqlAs(wendy, "-e", "INSERT INTO logs VALUES (100, 'h9', 1)"); err != nil {
+		t.Fatalf("write INSERT: %v %s", err, errs)
+	}
+	if _, errs, err := sqlAs(wendy, "-e", "DROP TABLE logs"); err == nil || !strings.Contains(errs, "needs role admin") {
+		t.Fatalf("write DROP: %v %s", err, errs)
+	}
 }
 
 // testCert writes a self-signed certificate for 127.0.0.1, made now.

@@ -110,6 +110,9 @@ func TestWriteUser(t *testing.T) {
 	}
 	f.do(200, "/_plugins/_sql", "wendy", "wendy-pw", "INSERT STREAM INTO out SELECT id, name FROM t WITH (name = 'feed', trigger = '20 milliseconds')")
 	f.do(200, "/_plugins/_sql", "wendy", "wendy-pw", "STOP STREAM feed")
+	f.do(403, APIStreamsPath+"/feed/start", "bob", "bob-pw", "")
+	f.do(200, APIStreamsPath+"/feed/start", "wendy", "wendy-pw", "")
+	f.do(200, APIStreamsPath+"/feed/stop", "wendy", "wendy-pw", "")
 	f.do(200, "/_plugins/_sql", "wendy", "wendy-pw", "START STREAM feed")
 	f.do(200, "/_plugins/_sql", "wendy", "wendy-pw", "STOP STREAM feed")
 	f.do(200, "/_plugins/_sql", "wendy", "wendy-pw", "INSERT STREAM INTO out SELECT id, name FROM t WITH (name = 'mine', trigger = 'available_now', checkpoint_location = '"+filepath.Join(shared, "cp")+"')")

@@ -97,21 +97,36 @@ func principalKind(p principal) string {
 // middleware sends every other route's non-admin callers a 403). h must
 // still authorize what it does beyond reading.
 func (s *Server) readRoute(pattern string, h http.HandlerFunc) {
-	if s.readPatterns == nil {
-		s.readPatterns = map[string]bool{}
+	s.roleRoute(pattern, RoleRead, h)
+}
+
+// writeRoute is readRoute for write users: h runs statements that
+// authorizeStatement checks one by one (starting a stream is write's,
+// refreshing a view admin's).
+func (s *Server) writeRoute(pattern string, h http.HandlerFunc) {
+	s.roleRoute(pattern, RoleWrite, h)
+}
+
+func (s *Server) roleRoute(pattern string, role Role, h http.HandlerFunc) {
+	if s.routeRoles == nil {
+		s.routeRoles = map[string]Role{}
 	}
-	s.readPatterns[pattern] = true
+	s.routeRoles[pattern] = role
 	s.mux.HandleFunc(pattern, h)
 }
 
 // routeRole is the role the middleware asks for before r reaches its
-// handler: read for readRoute patterns, admin for every other route
-// (endpoints nobody classified are admin's: the safe default). A request
-// no route matches gets read, so it can have its 404 or 405.
+// handler: the one readRoute or writeRoute gave its pattern, admin for
+// every other route (endpoints nobody classified are admin's: the safe
+// default). A request no route matches gets read, so it can have its 404
+// or 405.
 func (s *Server) routeRole(r *http.Request) Role {
 	_, pattern := s.mux.Handler(r)
-	if pattern == "" || s.readPatterns[pattern] {
+	if pattern == "" {
 		return RoleRead
+	}
+	if role, ok := s.routeRoles[pattern]; ok {
+		return role
 	}
 	return RoleAdmin
 }

@@ -81,11 +81,11 @@ type Server struct {
 	// logf is log lines as text, redacted, for the security code.
 	logf func(string, ...any)
 
-	auth         *authenticator   // nil: authentication off
-	allowed      engine.Locations // Security.AllowLocations (access.go)
-	limits       Limits
-	readPatterns map[string]bool // routes read users may reach (readRoute)
-	handler      http.Handler    // mux behind the security middleware
+	auth       *authenticator   // nil: authentication off
+	allowed    engine.Locations // Security.AllowLocations (access.go)
+	limits     Limits
+	routeRoles map[string]Role // routes callers below admin may reach (readRoute, writeRoute)
+	handler    http.Handler    // mux behind the security middleware
 }
 
 // Open locks the data dir (failing with ErrDataDirInUse when another

@@ -137,6 +137,9 @@ func TestSessionExpiry(t *testing.T) {
 	if id3, _ := st.get(id, principal{name: "bob", role: RoleRead}); id3 == id {
 		t.Fatal("bob got alice's session")
 	}
+	if id5, _ := st.get(id, principal{name: "alice", role: RoleAdmin}); id5 == id {
+		t.Fatal("alice, now admin, kept the session she started as a read user")
+	}
 	now = now.Add(2 * time.Minute)
 	if id4, s4 := st.get(id, alice); id4 == id || s4 == s1 {
 		t.Fatal("an expired session was kept")

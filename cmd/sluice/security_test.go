@@ -22,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"sluice/internal/server"
 	"sluice/internal/testutil/integration"
 )
 
@@ -54,6 +55,12 @@ func TestPasswdAndToken(t *testing.T) {
 	}
 	if _, errs, err := sluiceCmd("", nil, "token", "create", "--data-dir", data, "nobody"); err == nil || !strings.Contains(errs, "--role") {
 		t.Errorf("token create without --role: %q %v", errs, err)
+	}
+	if _, errs, err := sluiceCmd("", nil, "token", "create", "--data-dir", data, "--role", "write", "ci"); err != nil {
+		t.Errorf("token create --role write: %q %v", errs, err)
+	}
+	if u, err := server.LoadUsers(filepath.Join(data, "users")); err != nil || len(u.Tokens) != 2 || u.Tokens[1].Role != "write" {
+		t.Errorf("the write token: %+v %v", u, err)
 	}
 	users := filepath.Join(data, "users")
 	fi, err := os.Stat(users)
@@ -96,7 +103,9 @@ func TestServeWithAuth(t *testing.T) {
 	}
 	tok = strings.TrimSpace(tok)
 	cert, key := testCert(t, root)
-	p := startServe(t, data, "--tls-cert", cert, "--tls-key", key)
+	shared := filepath.Join(root, "shared")
+	writeInputs(t, shared, 0, 1, 3)
+	p := startServe(t, data, "--tls-cert", cert, "--tls-key", key, "--allow-location", shared)
 	if !strings.HasPrefix(p.url, "https://") {
 		t.Fatalf("listening on %s", p.url)
 	}
@@ -162,6 +171,10 @@ func TestServeWithAuth(t *testing.T) {
 			!strings.Contains(errs, "user bob (role read) may read files only through catalog tables or --allow-location prefixes") {
 			t.Fatalf("sql --server as bob reading %s: %v %s", path, err, errs)
 		}
+	}
+
+	if out, errs, err := sqlAs([]string{"SLUICE_USER=bob", "SLUICE_PASSWORD=read-pw"}, "-e", "SELECT count(*) AS n FROM json.`"+shared+"`"); err != nil || strings.TrimSpace(out) != "n\n3" {
+		t.Fatalf("sql --server as bob reading the --allow-location: %q %v %s", out, err, errs)
 	}
 
 	// A write user (passwd --role write) inserts; DDL stays admin's.

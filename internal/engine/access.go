@@ -170,9 +170,9 @@ type dataAccess struct {
 
 // RestrictData limits s to catalog tables plus allowed: a direct file
 // query (csv.`path`, json.`...`, parquet.`...`), an s3:// path read with
-// the server's credentials, or a stream's checkpoint_location,
-// dead_letter_location or queue elsewhere is refused with a Forbidden
-// error naming who (e.g. "user bob (role read)"). `sluice serve` restricts
+// the server's credentials, a stream's checkpoint_location,
+// dead_letter_location or queue, or a CREATE TABLE or CREATE DATABASE
+// LOCATION elsewhere is refused with a Forbidden error naming who (e.g. "user bob (role read)"). `sluice serve` restricts
 // every non-admin session; the CLI's and admin's are not.
 func (s *Session) RestrictData(who string, allowed Locations) {
 	s.mu.Lock()
@@ -209,6 +209,17 @@ func (a *dataAccess) checkWrite(option, loc, extra, extraName string) error {
 		where = extraName + " or " + where
 	}
 	return usererr.Errorf(usererr.Forbidden, "%s may set %s only under %s; %q is not", a.who, option, where, loc)
+}
+
+// checkLocation refuses a LOCATION a restricted session names outside
+// the allowed ones ("" is the data dir's own place, always fine): a table
+// over /etc would make it readable. `sluice serve` leaves DDL to admins
+// anyway; this holds whatever the server's role check lets through.
+func (a *dataAccess) checkLocation(option, loc string) error {
+	if loc == "" {
+		return nil
+	}
+	return a.checkWrite(option, loc, "", "")
 }
 
 // streamLocationKeys are the INSERT STREAM options that name a place the

@@ -100,6 +100,17 @@ func TestRestrictedSessionDirectFiles(t *testing.T) {
 			t.Errorf("%s: err = %v, want the rule named", q, err)
 		}
 	}
+	// Nor can it put a table or a database over another path.
+	for _, q := range []string{
+		"CREATE TABLE etc USING csv LOCATION '/etc/'",
+		"CREATE TABLE etc2 USING csv OPTIONS (path '/etc/passwd')",
+		"CREATE DATABASE etc LOCATION '/etc'",
+	} {
+		if _, err := s.Execute(t.Context(), q); err == nil || !strings.Contains(err.Error(), "user bob (role read) may set LOCATION only under --allow-location prefixes") {
+			t.Errorf("%s: err = %v, want the refusal", q, err)
+		}
+	}
+	sessionRows(t, s, "CREATE TABLE mine (x BIGINT) USING json LOCATION '"+filepath.Join(allowed, "mine")+"'")
 	// The CLI's session and an unrestricted one are not limited.
 	if _, err := eng.NewSession("admin").Execute(t.Context(), "SELECT * FROM csv.`/etc/passwd`"); err != nil {
 		t.Errorf("unrestricted session: %v", err)

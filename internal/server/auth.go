@@ -57,10 +57,11 @@ func (s *Server) authorize(r *http.Request, need Role) error {
 
 // authorizeStatement checks that the caller in ctx may run st: read for
 // sql.ReadOnly statements, write for sql.WritesData ones, admin for every
-// other. s.execute calls it, so
-// any endpoint that runs statements through s.execute is covered; one
-// that runs them in the background must keep the request's values in its
-// context (context.WithoutCancel(r.Context())), or it is refused.
+// other. s.execute calls it, so any endpoint that runs statements through
+// s.execute is covered; one that runs them in the background must keep
+// the request's values in its context (context.WithoutCancel(r.Context())),
+// or it is refused. Which files and locations a statement may name is the
+// engine's check, in the caller's session (access.go).
 func (s *Server) authorizeStatement(ctx context.Context, st sql.Statement) error {
 	need := RoleAdmin
 	switch {
@@ -94,8 +95,9 @@ func principalKind(p principal) string {
 }
 
 // readRoute registers h for pattern and lets read users reach it (the
-// middleware sends every other route's non-admin callers a 403). h must
-// still authorize what it does beyond reading.
+// middleware sends a 403 to callers below a route's role, admin for
+// routes registered otherwise). h must still authorize what it does
+// beyond reading.
 func (s *Server) readRoute(pattern string, h http.HandlerFunc) {
 	s.roleRoute(pattern, RoleRead, h)
 }

@@ -78,7 +78,7 @@ type usersFlags struct {
 func (f *usersFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.users, "users", "", "users file (default DATA_DIR/users)")
 	fs.StringVar(&f.dataDir, "data-dir", cli.DefaultDataDir(), "data directory")
-	fs.StringVar(&f.role, "role", "", "read or admin")
+	fs.StringVar(&f.role, "role", "", "read, write or admin")
 }
 
 func (f *usersFlags) path() string {
@@ -128,7 +128,7 @@ func passwd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return errors.New("usage: sluice passwd [--users FILE] [--role read|admin] USER")
+		return errors.New("usage: sluice passwd [--users FILE] [--role read|write|admin] USER")
 	}
 	role := server.RoleNone
 	if f.role != "" {
@@ -183,7 +183,7 @@ func readNewPassword(user string, stdin io.Reader, stderr io.Writer) (string, er
 
 // token creates (printing it once) or revokes an API token.
 func token(args []string, stdout io.Writer) error {
-	const usage = "usage: sluice token create [--users FILE] --role read|admin NAME, or sluice token revoke [--users FILE] NAME"
+	const usage = "usage: sluice token create [--users FILE] --role read|write|admin NAME, or sluice token revoke [--users FILE] NAME"
 	if len(args) == 0 {
 		return errors.New(usage)
 	}
@@ -206,7 +206,7 @@ func token(args []string, stdout io.Writer) error {
 	switch args[0] {
 	case "create":
 		if f.role == "" {
-			return errors.New("token create needs --role read or --role admin")
+			return errors.New("token create needs --role read, write or admin")
 		}
 		role, err := server.ParseRole(f.role)
 		if err != nil {

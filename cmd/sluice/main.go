@@ -134,6 +134,10 @@ func serve(args []string) error {
 	fs.StringVar(&o.Security.Users, "users", "", "users file (default DATA_DIR/users when it exists)")
 	fs.StringVar(&o.Security.TLSCert, "tls-cert", "", "TLS certificate (PEM)")
 	fs.StringVar(&o.Security.TLSKey, "tls-key", "", "TLS private key (PEM)")
+	fs.Func("allow-location", "a path prefix or s3://bucket/prefix non-admin users may read directly (repeatable)", func(v string) error {
+		o.Security.AllowLocations = append(o.Security.AllowLocations, v)
+		return nil
+	})
 	fs.Int64Var(&o.Limits.MaxBody, "max-body", server.DefaultMaxBody, "largest request body in bytes")
 	fs.DurationVar(&o.Limits.QueryTimeout, "query-timeout", server.DefaultQueryTimeout, "cancel a statement after this long")
 	fs.IntVar(&o.Limits.MaxRows, "max-rows", server.DefaultMaxRows, "rows per response; more are paged")

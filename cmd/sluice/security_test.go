@@ -22,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"sluice/internal/server"
 	"sluice/internal/testutil/integration"
 )
 
@@ -45,7 +46,7 @@ func TestPasswdAndToken(t *testing.T) {
 	if _, _, err := sluiceCmd("", nil, "passwd", "--data-dir", data, "bob"); err == nil {
 		t.Error("passwd with an empty stdin succeeded")
 	}
-	if _, errs, err := sluiceCmd("x\n", nil, "passwd", "--data-dir", data, "--role", "root", "bob"); err == nil || !strings.Contains(errs, "want read or admin") {
+	if _, errs, err := sluiceCmd("x\n", nil, "passwd", "--data-dir", data, "--role", "root", "bob"); err == nil || !strings.Contains(errs, "want read, write or admin") {
 		t.Errorf("passwd --role root: %q %v", errs, err)
 	}
 	tok, errs, err := sluiceCmd("", nil, "token", "create", "--data-dir", data, "--role", "read", "dash")
@@ -54,6 +55,12 @@ func TestPasswdAndToken(t *testing.T) {
 	}
 	if _, errs, err := sluiceCmd("", nil, "token", "create", "--data-dir", data, "nobody"); err == nil || !strings.Contains(errs, "--role") {
 		t.Errorf("token create without --role: %q %v", errs, err)
+	}
+	if _, errs, err := sluiceCmd("", nil, "token", "create", "--data-dir", data, "--role", "write", "ci"); err != nil {
+		t.Errorf("token create --role write: %q %v", errs, err)
+	}
+	if u, err := server.LoadUsers(filepath.Join(data, "users")); err != nil || len(u.Tokens) != 2 || u.Tokens[1].Role != "write" {
+		t.Errorf("the write token: %+v %v", u, err)
 	}
 	users := filepath.Join(data, "users")
 	fi, err := os.Stat(users)
@@ -96,7 +103,9 @@ func TestServeWithAuth(t *testing.T) {
 	}
 	tok = strings.TrimSpace(tok)
 	cert, key := testCert(t, root)
-	p := startServe(t, data, "--tls-cert", cert, "--tls-key", key)
+	shared := filepath.Join(root, "shared")
+	writeInputs(t, shared, 0, 1, 3)
+	p := startServe(t, data, "--tls-cert", cert, "--tls-key", key, "--allow-location", shared)
 	if !strings.HasPrefix(p.url, "https://") {
 		t.Fatalf("listening on %s", p.url)
 	}
@@ -147,6 +156,37 @@ func TestServeWithAuth(t *testing.T) {
 	}
 	if out := osql("-u", "bob", "-w", "wrong", "-q", "SELECT 1"); strings.Contains(out, "fetched rows") {
 		t.Fatalf("opensearchsql with a wrong password got rows:\n%s", out)
+	}
+	// A read user reaches data through catalog tables only: the catalog,
+	// the users file and /etc/passwd are 403s, not rows.
+	for _, path := range []string{filepath.Join(data, "catalog.json"), filepath.Join(data, "users"), "/etc/passwd"} {
+		out := osql("-u", "bob", "-w", "read-pw", "-q", "SELECT * FROM csv.`"+path+"`")
+		// The CLI shows a 403 as opensearchpy's AuthorizationException;
+		// sql --server below shows the rule.
+		if !strings.Contains(out, "AuthorizationException(403, 'SecurityException')") ||
+			strings.Contains(out, "fetched rows") || strings.Contains(out, "bcrypt") || strings.Contains(out, "root:") {
+			t.Fatalf("opensearchsql -u bob reading %s:\n%s", path, out)
+		}
+		if _, errs, err := sqlAs([]string{"SLUICE_USER=bob", "SLUICE_PASSWORD=read-pw"}, "-e", "SELECT * FROM csv.`"+path+"`"); err == nil ||
+			!strings.Contains(errs, "user bob (role read) may read files only through catalog tables or --allow-location prefixes") {
+			t.Fatalf("sql --server as bob reading %s: %v %s", path, err, errs)
+		}
+	}
+
+	if out, errs, err := sqlAs([]string{"SLUICE_USER=bob", "SLUICE_PASSWORD=read-pw"}, "-e", "SELECT count(*) AS n FROM json.`"+shared+"`"); err != nil || strings.TrimSpace(out) != "n\n3" {
+		t.Fatalf("sql --server as bob reading the --allow-location: %q %v %s", out, err, errs)
+	}
+
+	// A write user (passwd --role write) inserts; DDL stays admin's.
+	if _, errs, err := sluiceCmd("write-pw\n", nil, "passwd", "--data-dir", data, "--role", "write", "wendy"); err != nil {
+		t.Fatal(errs)
+	}
+	wendy := []string{"SLUICE_USER=wendy", "SLUICE_PASSWORD=write-pw"}
+	if _, errs, err := sqlAs(wendy, "-e", "INSERT INTO logs VALUES (100, 'h9', 1)"); err != nil {
+		t.Fatalf("write INSERT: %v %s", err, errs)
+	}
+	if _, errs, err := sqlAs(wendy, "-e", "DROP TABLE logs"); err == nil || !strings.Contains(errs, "needs role admin") {
+		t.Fatalf("write DROP: %v %s", err, errs)
 	}
 }
 

@@ -148,6 +148,9 @@ Flags for serve:
   --users FILE                    users and tokens; turns authentication on (default
                                   DATA_DIR/users when it exists); required outside loopback
   --tls-cert FILE --tls-key FILE  serve HTTPS with this PEM certificate and key
+  --allow-location PREFIX         a local path prefix or s3://bucket/prefix that read and
+                                  write users may query by path and checkpoint streams in;
+                                  repeatable; none by default: catalog tables only
   --max-body N                    largest request body in bytes (default 1048576)
   --query-timeout D               cancel a statement after D (default 10m)
   --max-rows N                    rows per response; more are paged with a cursor (default 10000)
@@ -156,7 +159,9 @@ Flags for serve:
 Flags for passwd and token:
   --users FILE                    the users file (default DATA_DIR/users, mode 0600)
   --data-dir DIR                  as for sql
-  --role read|admin               read: SELECT, SHOW, DESCRIBE, EXPLAIN; admin: everything
+  --role read|write|admin         read: SELECT, SHOW, DESCRIBE, EXPLAIN; write: also INSERT,
+                                  INSERT STREAM, START/STOP STREAM on existing tables;
+                                  admin: everything (DDL, SET, any path)
                                   (passwd: default read for a new user; token create: required)
 
 Example:

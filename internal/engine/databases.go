@@ -23,6 +23,9 @@ func (e *Engine) createDatabase(ctx context.Context, s *sql.CreateDatabase) (*Re
 	for _, o := range s.Properties {
 		props[o.Key] = o.Value.Value
 	}
+	if err := e.session(ctx).restriction().checkLocation("LOCATION", normalizeLocation(s.Location)); err != nil {
+		return nil, fmt.Errorf("CREATE DATABASE %s: %w", name, err)
+	}
 	d := &catalog.Database{Name: name, Comment: s.Comment, Location: s.Location, Properties: props, Created: e.now()}
 	if s.IfNotExists && e.catalog.HasDatabase(name) {
 		return message("database %s already exists", name), nil

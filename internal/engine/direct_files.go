@@ -16,9 +16,16 @@ var _ plan.FileTables = tableResolver{}
 // reads them directly: a table of this query only, with the connector's
 // default options and the session's SET s3.* settings, its schema (and
 // key=value partition columns) inferred from the files. Nothing is stored.
+// A restricted session (Session.RestrictData) reads only allowed
+// locations this way.
 func (r tableResolver) ResolveFiles(ctx context.Context, format, path string) (*plan.Table, error) {
 	name := format + ".`" + path + "`"
 	spec := connector.TableSpec{Name: name, Using: format, Location: normalizeLocation(path), Options: map[string]string{}}
+	// Before anything opens the location: an s3:// path would be read
+	// with the server's credentials.
+	if err := r.e.session(ctx).restriction().checkRead(name, spec.Location); err != nil {
+		return nil, err
+	}
 	if _, err := registry.Prepare(&spec, r.e.env(ctx)); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}

@@ -36,3 +36,38 @@ func TestS3DirectFileQuery(t *testing.T) {
 		}
 	}
 }
+
+// TestS3DirectFileRestricted: a restricted session reads a real S3
+// server's objects under an allowed s3://bucket/prefix, and is refused a
+// path of the same bucket outside it or another bucket.
+func TestS3DirectFileRestricted(t *testing.T) {
+	srv := needS3(t)
+	bucket := newBucket(t)
+	uploadFile(t, bucket, "shared/json/people.json", testdata(t, "data/json/people.json"))
+	uploadFile(t, bucket, "private/people.json", testdata(t, "data/json/people.json"))
+	eng := newTestEngine(t)
+	ls, err := ParseLocations([]string{"s3://" + bucket + "/shared/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := eng.NewSession("bob")
+	s.RestrictData("user bob (role read)", ls)
+	for _, q := range []string{
+		fmt.Sprintf("SET s3.endpoint = '%s'", srv.Endpoint),
+		fmt.Sprintf("SET s3.access_key = '%s'", srv.AccessKey),
+		fmt.Sprintf("SET s3.secret_key = '%s'", srv.SecretKey),
+		fmt.Sprintf("SET s3.region = '%s'", srv.Region),
+		"SET s3.path_style = 'true'",
+	} {
+		sessionRows(t, s, q)
+	}
+	if rows := sessionRows(t, s, "SELECT id FROM json.`s3://"+bucket+"/shared/json/`"); len(rows) == 0 {
+		t.Error("no rows from the allowed prefix")
+	}
+	for _, p := range []string{"s3://" + bucket + "/private/people.json", "s3://" + bucket + "/shared2/x.json", "s3://" + bucket + "/shared/../private/"} {
+		_, err := s.Execute(t.Context(), "SELECT id FROM json.`"+p+"`")
+		if err == nil || !strings.Contains(err.Error(), "may read files only through catalog tables") {
+			t.Errorf("%s: err = %v, want the refusal", p, err)
+		}
+	}
+}

@@ -33,6 +33,7 @@ type Session struct {
 	mu       sync.Mutex
 	db       string // USE's database; "" is default
 	settings map[string]string
+	access   *dataAccess // nil: unrestricted (RestrictData)
 }
 
 // NewSession starts a session for user ("" when there is no
@@ -93,7 +94,7 @@ func (e *Engine) session(ctx context.Context) *Session {
 func (s *Session) detached() *Session {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c := &Session{eng: s.eng, user: s.user, db: s.db, settings: make(map[string]string, len(s.settings))}
+	c := &Session{eng: s.eng, user: s.user, db: s.db, settings: make(map[string]string, len(s.settings)), access: s.access}
 	for k, v := range s.settings {
 		c.settings[k] = v
 	}

@@ -143,6 +143,9 @@ func (e *Engine) insertStream(ctx context.Context, s *sql.InsertStream) (*Result
 	if err != nil {
 		return nil, err
 	}
+	if err := e.checkStreamLocations(ctx, spec.Options); err != nil {
+		return nil, fmt.Errorf("INSERT STREAM %s: %w", name, err)
+	}
 	if e.opts.Background != nil {
 		spec.Desired = DesiredRunning
 	}

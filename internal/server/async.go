@@ -220,7 +220,7 @@ func (s *Server) handleAsyncSubmit(w http.ResponseWriter, r *http.Request) {
 	// The query runs in the session it names (its USE and SET), or a new
 	// one whose id the answer gives back.
 	p, _ := principalFrom(r.Context())
-	session, sess := s.sessions.get(req.SessionID, p.name)
+	session, sess := s.sessions.get(req.SessionID, p)
 	rec := asyncRecord{ID: newQueryID(), SessionID: session, Datasource: req.Datasource, Lang: lang,
 		Statement: st.String(), Status: asyncWaiting, Submitted: time.Now().UTC()}
 	rec.Stream, rec.StreamKind = streamOf(st)

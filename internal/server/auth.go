@@ -56,14 +56,19 @@ func (s *Server) authorize(r *http.Request, need Role) error {
 }
 
 // authorizeStatement checks that the caller in ctx may run st: read for
-// sql.ReadOnly statements, admin for every other. s.execute calls it, so
-// any endpoint that runs statements through s.execute is covered; one
-// that runs them in the background must keep the request's values in its
-// context (context.WithoutCancel(r.Context())), or it is refused.
+// sql.ReadOnly statements, write for sql.WritesData ones, admin for every
+// other. s.execute calls it, so any endpoint that runs statements through
+// s.execute is covered; one that runs them in the background must keep
+// the request's values in its context (context.WithoutCancel(r.Context())),
+// or it is refused. Which files and locations a statement may name is the
+// engine's check, in the caller's session (access.go).
 func (s *Server) authorizeStatement(ctx context.Context, st sql.Statement) error {
 	need := RoleAdmin
-	if sql.ReadOnly(st) {
+	switch {
+	case sql.ReadOnly(st):
 		need = RoleRead
+	case sql.WritesData(st):
+		need = RoleWrite
 	}
 	return s.authorizeCtx(ctx, need, "this statement")
 }
@@ -90,24 +95,40 @@ func principalKind(p principal) string {
 }
 
 // readRoute registers h for pattern and lets read users reach it (the
-// middleware sends every other route's non-admin callers a 403). h must
-// still authorize what it does beyond reading.
+// middleware sends a 403 to callers below a route's role, admin for
+// routes registered otherwise). h must still authorize what it does
+// beyond reading.
 func (s *Server) readRoute(pattern string, h http.HandlerFunc) {
-	if s.readPatterns == nil {
-		s.readPatterns = map[string]bool{}
+	s.roleRoute(pattern, RoleRead, h)
+}
+
+// writeRoute is readRoute for write users: h runs statements that
+// authorizeStatement checks one by one (starting a stream is write's,
+// refreshing a view admin's).
+func (s *Server) writeRoute(pattern string, h http.HandlerFunc) {
+	s.roleRoute(pattern, RoleWrite, h)
+}
+
+func (s *Server) roleRoute(pattern string, role Role, h http.HandlerFunc) {
+	if s.routeRoles == nil {
+		s.routeRoles = map[string]Role{}
 	}
-	s.readPatterns[pattern] = true
+	s.routeRoles[pattern] = role
 	s.mux.HandleFunc(pattern, h)
 }
 
 // routeRole is the role the middleware asks for before r reaches its
-// handler: read for readRoute patterns, admin for every other route
-// (endpoints nobody classified are admin's: the safe default). A request
-// no route matches gets read, so it can have its 404 or 405.
+// handler: the one readRoute or writeRoute gave its pattern, admin for
+// every other route (endpoints nobody classified are admin's: the safe
+// default). A request no route matches gets read, so it can have its 404
+// or 405.
 func (s *Server) routeRole(r *http.Request) Role {
 	_, pattern := s.mux.Handler(r)
-	if pattern == "" || s.readPatterns[pattern] {
+	if pattern == "" {
 		return RoleRead
+	}
+	if role, ok := s.routeRoles[pattern]; ok {
+		return role
 	}
 	return RoleAdmin
 }

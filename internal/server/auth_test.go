@@ -22,7 +22,7 @@ import (
 )
 
 // authFixture is a server with a users file: alice (admin), bob (read),
-// and the tokens readTok (read) and adminTok (admin).
+// wendy (write), and the tokens readTok (read) and adminTok (admin).
 type authFixture struct {
 	t                 *testing.T
 	dir               string
@@ -45,7 +45,7 @@ func newAuthFixture(t *testing.T, mod func(*Options)) *authFixture {
 	for _, x := range []struct {
 		name, pw string
 		role     Role
-	}{{"alice", "alice-pw", RoleAdmin}, {"bob", "bob-pw", RoleRead}} {
+	}{{"alice", "alice-pw", RoleAdmin}, {"bob", "bob-pw", RoleRead}, {"wendy", "wendy-pw", RoleWrite}} {
 		if err := u.SetPassword(x.name, x.pw, x.role, bcrypt.MinCost); err != nil {
 			t.Fatal(err)
 		}
@@ -142,17 +142,17 @@ func TestRoles(t *testing.T) {
 			} {
 				f.do(200, path, who[0], who[1], q)
 			}
-			for _, q := range []string{
-				"CREATE TABLE u (x INT) USING json LOCATION '" + f.dir + "/u/'",
-				"INSERT INTO t SELECT * FROM t",
-				"insert /* SELECT */ into t values (1, 'x')",
-				"DROP TABLE t",
-				"EXPLAIN ANALYZE INSERT INTO t SELECT * FROM t",
-				"SET s3.endpoint = 'http://127.0.0.1:1'",
-				"STOP STREAM feed",
+			for q, need := range map[string]string{
+				"CREATE TABLE u (x INT) USING json LOCATION '" + f.dir + "/u/'": "admin",
+				"INSERT INTO t SELECT * FROM t":                                 "write",
+				"insert /* SELECT */ into t values (1, 'x')":                    "write",
+				"DROP TABLE t": "admin",
+				"EXPLAIN ANALYZE INSERT INTO t SELECT * FROM t": "write",
+				"SET s3.endpoint = 'http://127.0.0.1:1'":        "admin",
+				"STOP STREAM feed":                              "write",
 			} {
 				body := f.do(403, path, who[0], who[1], q)
-				if !strings.Contains(string(body), "SecurityException") || !strings.Contains(string(body), "needs role admin") {
+				if !strings.Contains(string(body), "SecurityException") || !strings.Contains(string(body), "needs role "+need) {
 					t.Errorf("403 body: %s", body)
 				}
 			}

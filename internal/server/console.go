@@ -16,7 +16,8 @@ import (
 const ConsolePath = "/console/"
 
 // APIWhoamiPath tells the console who it runs as, to offer start and stop
-// to admins only (the server still refuses them to read users: 403).
+// only to roles that may (write for streams, admin for views too; the
+// server still refuses the others: 403).
 const APIWhoamiPath = "/api/v1/whoami"
 
 //go:embed console

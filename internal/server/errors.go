@@ -59,6 +59,11 @@ func classify(err error) errorBody {
 	user := func(status int, reason, typ string) errorBody {
 		return errorBody{Status: status, Error: errorInfo{Reason: reason, Details: err.Error(), Type: typ}}
 	}
+	if kind, ok := usererr.KindOf(err); ok && kind == usererr.Forbidden {
+		// 403 wherever it was found: the binder finds a refused direct
+		// file query (the engine's data access), at its line:column.
+		return classifyUser(kind, user)
+	}
 	switch {
 	case errors.As(err, &nf):
 		return user(http.StatusNotFound, "Not found", "ResourceNotFoundException")

@@ -128,10 +128,11 @@ type Server struct {
 	// logf is log lines as text, redacted, for the security code.
 	logf func(string, ...any)
 
-	auth         *authenticator // nil: authentication off
-	limits       Limits
-	readPatterns map[string]bool // routes read users may reach (readRoute)
-	handler      http.Handler    // mux behind the security middleware
+	auth       *authenticator   // nil: authentication off
+	allowed    engine.Locations // Security.AllowLocations (access.go)
+	limits     Limits
+	routeRoles map[string]Role // routes callers below admin may reach (readRoute, writeRoute)
+	handler    http.Handler    // mux behind the security middleware
 }
 
 // Open locks the data dir (failing with ErrDataDirInUse when another
@@ -151,13 +152,17 @@ func Open(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	allowed, err := engine.ParseLocations(opts.Security.AllowLocations)
+	if err != nil {
+		return nil, err
+	}
 	host, _ := os.Hostname()
 	lock, err := lockDataDir(opts.DataDir, fmt.Sprintf("sluice serve pid %d on %s", os.Getpid(), host))
 	if err != nil {
 		return nil, err
 	}
 	sched := NewScheduler(opts.MaxConcurrentEpochs, log)
-	s := &Server{opts: opts, lock: lock, sched: sched, cursors: newCursorStore(), log: log, logf: logf, auth: auth,
+	s := &Server{opts: opts, lock: lock, sched: sched, cursors: newCursorStore(), log: log, logf: logf, auth: auth, allowed: allowed,
 		limits: opts.Limits.withDefaults(), history: newHistory(opts.HistoryInterval)}
 	s.metrics = newMetrics(func() *engine.Engine { return s.eng }, func() map[string]int {
 		if s.async == nil {
@@ -174,7 +179,7 @@ func Open(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.eng = eng
-	s.sessions = newSessionStore(eng, opts.SessionIdle)
+	s.sessions = newSessionStore(s.newSession, opts.SessionIdle)
 	hctx, stopHistory := context.WithCancel(context.Background())
 	s.stopHistory = stopHistory
 	go s.history.run(hctx, eng)

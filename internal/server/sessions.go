@@ -20,9 +20,9 @@ const DefaultSessionIdle = 30 * time.Minute
 // credentials. A session is dropped after idle without a request; what a
 // stream started in it needs, the stream took with it when it started.
 type sessionStore struct {
-	eng  *engine.Engine
-	idle time.Duration
-	now  func() time.Time
+	start func(principal) *engine.Session // Server.newSession
+	idle  time.Duration
+	now   func() time.Time
 
 	mu    sync.Mutex
 	byID  map[string]*sessionEntry
@@ -31,24 +31,26 @@ type sessionStore struct {
 
 type sessionEntry struct {
 	sess *engine.Session
+	role Role // the role it was started for: its data access follows it
 	last time.Time
 }
 
-func newSessionStore(eng *engine.Engine, idle time.Duration) *sessionStore {
+func newSessionStore(start func(principal) *engine.Session, idle time.Duration) *sessionStore {
 	if idle <= 0 {
 		idle = DefaultSessionIdle
 	}
-	return &sessionStore{eng: eng, idle: idle, now: time.Now, byID: map[string]*sessionEntry{}}
+	return &sessionStore{start: start, idle: idle, now: time.Now, byID: map[string]*sessionEntry{}}
 }
 
-// get returns the session id names for user, or a new one (with its new
-// id) when id is "", unknown, expired or another user's.
-func (st *sessionStore) get(id, user string) (string, *engine.Session) {
+// get returns the session id names for p, or a new one (with its new id)
+// when id is "", unknown, expired, another user's, or started before p's
+// role changed (a user demoted in the users file keeps no admin session).
+func (st *sessionStore) get(id string, p principal) (string, *engine.Session) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	now := st.now()
 	st.sweepLocked(now)
-	if e, ok := st.byID[id]; ok && e.sess.User() == user && now.Sub(e.last) < st.idle {
+	if e, ok := st.byID[id]; ok && e.sess.User() == p.name && e.role == p.role && now.Sub(e.last) < st.idle {
 		e.last = now
 		return id, e.sess
 	}
@@ -56,8 +58,8 @@ func (st *sessionStore) get(id, user string) (string, *engine.Session) {
 	for st.byID[id] != nil {
 		id = newQueryID()
 	}
-	sess := st.eng.NewSession(user)
-	st.byID[id] = &sessionEntry{sess: sess, last: now}
+	sess := st.start(p)
+	st.byID[id] = &sessionEntry{sess: sess, role: p.role, last: now}
 	return id, sess
 }
 
@@ -88,7 +90,7 @@ func (st *sessionStore) len() int {
 // for the response.
 func (s *Server) withSession(r *http.Request, id string) (context.Context, string) {
 	p, _ := principalFrom(r.Context())
-	sid, sess := s.sessions.get(id, p.name)
+	sid, sess := s.sessions.get(id, p)
 	return engine.WithSession(r.Context(), sess), sid
 }
 
@@ -107,5 +109,5 @@ func (s *Server) requestSession(r *http.Request, req sqlRequest) context.Context
 // id each start from the server's defaults.
 func (s *Server) freshSession(r *http.Request) context.Context {
 	p, _ := principalFrom(r.Context())
-	return engine.WithSession(r.Context(), s.eng.NewSession(p.name))
+	return engine.WithSession(r.Context(), s.newSession(p))
 }

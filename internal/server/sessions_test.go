@@ -127,17 +127,21 @@ func TestSessionExpiry(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := time.Unix(1_000_000, 0)
-	st := newSessionStore(eng, time.Minute)
+	alice := principal{name: "alice", role: RoleRead}
+	st := newSessionStore(func(p principal) *engine.Session { return eng.NewSession(p.name) }, time.Minute)
 	st.now = func() time.Time { return now }
-	id, s1 := st.get("", "alice")
-	if id2, s2 := st.get(id, "alice"); id2 != id || s2 != s1 {
+	id, s1 := st.get("", alice)
+	if id2, s2 := st.get(id, alice); id2 != id || s2 != s1 {
 		t.Fatal("a live session was not kept")
 	}
-	if id3, _ := st.get(id, "bob"); id3 == id {
+	if id3, _ := st.get(id, principal{name: "bob", role: RoleRead}); id3 == id {
 		t.Fatal("bob got alice's session")
 	}
+	if id5, _ := st.get(id, principal{name: "alice", role: RoleAdmin}); id5 == id {
+		t.Fatal("alice, now admin, kept the session she started as a read user")
+	}
 	now = now.Add(2 * time.Minute)
-	if id4, s4 := st.get(id, "alice"); id4 == id || s4 == s1 {
+	if id4, s4 := st.get(id, alice); id4 == id || s4 == s1 {
 		t.Fatal("an expired session was kept")
 	}
 	if n := st.len(); n != 1 {

@@ -20,6 +20,11 @@ type Security struct {
 	// TLSCert and TLSKey are PEM files; with both the server speaks
 	// HTTPS only.
 	TLSCert, TLSKey string
+	// AllowLocations are the local path prefixes and s3://bucket/prefix
+	// locations non-admin callers may read directly and point their
+	// streams' checkpoints at (--allow-location); none by default, so
+	// they reach data only through catalog tables (access.go).
+	AllowLocations []string
 }
 
 // ErrNoAuth is returned by Serve for a listener outside loopback when no

@@ -19,14 +19,19 @@ import (
 	"sluice/internal/safepath"
 )
 
-// Role is what an authenticated caller may do. RoleRead runs read-only
-// statements (sql.ReadOnly) and the status endpoints; RoleAdmin
-// everything. The zero Role may do nothing.
+// Role is what an authenticated caller may do; each holds the ones
+// before it. RoleRead runs read-only statements (sql.ReadOnly) and the
+// status endpoints; RoleWrite adds sql.WritesData (INSERT, INSERT STREAM,
+// START and STOP STREAM on existing tables); RoleAdmin everything. Below
+// admin, a caller reaches data only through catalog tables and the
+// server's --allow-location prefixes (engine.Session.RestrictData). The
+// zero Role may do nothing.
 type Role int
 
 const (
 	RoleNone Role = iota
 	RoleRead
+	RoleWrite
 	RoleAdmin
 )
 
@@ -34,21 +39,25 @@ func (r Role) String() string {
 	switch r {
 	case RoleRead:
 		return "read"
+	case RoleWrite:
+		return "write"
 	case RoleAdmin:
 		return "admin"
 	}
 	return "none"
 }
 
-// ParseRole reads "read" or "admin".
+// ParseRole reads "read", "write" or "admin".
 func ParseRole(s string) (Role, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "read":
 		return RoleRead, nil
+	case "write":
+		return RoleWrite, nil
 	case "admin":
 		return RoleAdmin, nil
 	}
-	return RoleNone, fmt.Errorf("role %q: want read or admin", s)
+	return RoleNone, fmt.Errorf("role %q: want read, write or admin", s)
 }
 
 // UsersFileName is the users file inside a data dir, used when `sluice
@@ -188,7 +197,7 @@ func (u *Users) CreateToken(name string, role Role) (string, error) {
 		return "", err
 	}
 	if role == RoleNone {
-		return "", errors.New("a token needs a role (read or admin)")
+		return "", errors.New("a token needs a role (read, write or admin)")
 	}
 	var b [32]byte
 	if _, err := rand.Read(b[:]); err != nil {

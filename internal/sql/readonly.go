@@ -2,7 +2,7 @@ package sql
 
 // ReadOnly reports whether running st can change nothing a server keeps:
 // no table, file, index, stream, view or setting. It is the line between
-// `sluice serve`'s read and admin roles, drawn on the parsed statement,
+// `sluice serve`'s read role and the others (WritesData draws write's), drawn on the parsed statement,
 // never its text, so comments, case or a second keyword cannot move it.
 //
 // Read-only: SELECT, SHOW ..., DESCRIBE ..., SHOW CREATE TABLE, and
@@ -22,6 +22,23 @@ func ReadOnly(st Statement) bool {
 		return true
 	case *FlintIndexCommand:
 		return s.Action == IndexDescribe
+	}
+	return false
+}
+
+// WritesData reports whether st, not read-only, changes only the rows of
+// existing tables and the streams that feed them: INSERT (and INSERT
+// OVERWRITE), INSERT STREAM, START STREAM, STOP STREAM, and EXPLAIN
+// ANALYZE of one of them. It is what `sluice serve`'s write role adds to
+// read; every other statement that is not ReadOnly (DDL, SET, views,
+// indexes, databases) is admin's. Which files and locations such a
+// statement may name is the engine's to check (engine.Session.RestrictData).
+func WritesData(st Statement) bool {
+	switch s := st.(type) {
+	case *Insert, *InsertStream, *StartStream, *StopStream:
+		return true
+	case *Explain:
+		return s.Mode == ExplainAnalyze && WritesData(s.Stmt)
 	}
 	return false
 }

@@ -48,3 +48,34 @@ func TestReadOnly(t *testing.T) {
 		t.Error("ReadOnly(nil) = true")
 	}
 }
+
+func TestWritesData(t *testing.T) {
+	for q, want := range map[string]bool{
+		"INSERT INTO t SELECT 1":                                 true,
+		"INSERT INTO t VALUES (1)":                               true,
+		"INSERT OVERWRITE t SELECT 1":                            true,
+		"INSERT STREAM INTO t SELECT * FROM s WITH (name = 'f')": true,
+		"STOP STREAM f":                                          true,
+		"START STREAM f":                                         true,
+		"EXPLAIN ANALYZE INSERT INTO t SELECT 1":                 true,
+		"SELECT 1":                                               false,
+		"EXPLAIN INSERT INTO t SELECT 1":                         false,
+		"CREATE TABLE t (x INT) USING json LOCATION '/tmp/x/'":   false,
+		"CREATE TABLE t USING json LOCATION '/x/' AS SELECT 1":   false,
+		"DROP TABLE t":                                           false,
+		"CREATE MATERIALIZED VIEW v AS SELECT 1":                 false,
+		"REFRESH MATERIALIZED VIEW v":                            false,
+		"SET s3.endpoint = 'http://x'":                           false,
+		"RESET s3.endpoint":                                      false,
+		"CREATE DATABASE d":                                      false,
+	} {
+		st, err := ParseOne(q)
+		if err != nil {
+			t.Errorf("%s: %v", q, err)
+			continue
+		}
+		if got := WritesData(st); got != want {
+			t.Errorf("WritesData(%s) = %v, want %v", q, got, want)
+		}
+	}
+}

@@ -84,7 +84,8 @@
   // ---- streams ----
 
   function actionButton(st, onDone) {
-    if (who.role !== "admin") return null;
+    // Streams start and stop for write and admin, views for admin only.
+    if (who.role !== "admin" && (who.role !== "write" || st.kind === "view")) return null;
     const running = st.state === "running";
     const verb = running ? "stop" : "start";
     return el("button", {

@@ -1,0 +1,252 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"sluice/internal/usererr"
+)
+
+// Locations are the places outside the catalog a restricted session may
+// reach (`sluice serve --allow-location`), parsed once: each a local
+// directory or file (absolute, cleaned, symbolic links resolved) or an
+// object-store prefix such as s3://bucket/prefix. A location is inside
+// one when it is the same or below it at a path boundary:
+// s3://bucket/logs allows s3://bucket/logs/2024/a.json, not
+// s3://bucket/logs2/.
+type Locations struct {
+	list []location
+	raw  []string
+}
+
+// location is one place in canonical form: scheme "" for the local file
+// system, "s3" for s3:// and s3a://, else the URL's scheme lowercased;
+// path starts with "/" and has no trailing "/" (except the root).
+type location struct{ scheme, path string }
+
+// ParseLocations checks and canonicalizes prefixes: an empty one, or an
+// object-store one with a ".." segment, is an error.
+func ParseLocations(prefixes []string) (Locations, error) {
+	var ls Locations
+	for _, p := range prefixes {
+		if strings.TrimSpace(p) == "" {
+			return Locations{}, fmt.Errorf("allowed location: empty")
+		}
+		l, ok := canonicalLocation(p)
+		if !ok {
+			return Locations{}, fmt.Errorf("allowed location %q: want a local path or an s3://bucket/prefix without '..'", p)
+		}
+		ls.list = append(ls.list, l)
+		ls.raw = append(ls.raw, p)
+	}
+	return ls, nil
+}
+
+// Strings are the prefixes as given.
+func (ls Locations) Strings() []string { return append([]string(nil), ls.raw...) }
+
+// contains reports whether loc lies inside one of ls. A location that
+// cannot be put in canonical form is inside none.
+func (ls Locations) contains(loc string) bool {
+	l, ok := canonicalLocation(loc)
+	if !ok {
+		return false
+	}
+	for _, a := range ls.list {
+		if a.scheme == l.scheme && pathWithin(a.path, l.path, a.scheme == "") {
+			return true
+		}
+	}
+	return false
+}
+
+// with is ls and the local directory dir: where a restricted session's
+// streams keep their checkpoints by default.
+func (ls Locations) with(dir string) Locations {
+	out := Locations{list: append([]location(nil), ls.list...), raw: ls.raw}
+	if l, ok := canonicalLocation(dir); ok && dir != "" {
+		out.list = append(out.list, l)
+	}
+	return out
+}
+
+// pathWithin reports whether p is root or below it at a "/" boundary;
+// local paths compare as the OS does (case-insensitively on macOS and
+// Windows).
+func pathWithin(root, p string, local bool) bool {
+	if local && (runtime.GOOS == "darwin" || runtime.GOOS == "windows") {
+		root, p = strings.ToLower(root), strings.ToLower(p)
+	}
+	if p == root || root == "/" {
+		return true
+	}
+	return strings.HasPrefix(p, root+"/")
+}
+
+// canonicalLocation puts loc in the form Locations compare: local paths
+// the way storage.Resolve reads them (file:, file://, ~) made absolute,
+// cleaned (no ".." escapes) and with the symbolic links of their longest
+// existing ancestor resolved; object-store locations as scheme and
+// "/bucket/key", refused (ok false) with a ".." or "." segment, since the
+// bucket is cut off before any cleaning would apply.
+func canonicalLocation(loc string) (location, bool) {
+	scheme, rest, hasScheme := strings.Cut(loc, "://")
+	if !hasScheme {
+		if after, ok := strings.CutPrefix(loc, "file:"); ok {
+			return localLocation(after)
+		}
+		return localLocation(loc)
+	}
+	scheme = strings.ToLower(scheme)
+	switch scheme {
+	case "file":
+		if after, ok := strings.CutPrefix(rest, "localhost/"); ok {
+			rest = "/" + after
+		}
+		return localLocation(rest)
+	case "s3a":
+		scheme = "s3"
+	}
+	rest = strings.TrimRight(rest, "/")
+	if rest == "" {
+		return location{}, false
+	}
+	for _, seg := range strings.Split(rest, "/") {
+		if seg == ".." || seg == "." {
+			return location{}, false
+		}
+	}
+	return location{scheme: scheme, path: "/" + rest}, true
+}
+
+func localLocation(p string) (location, bool) {
+	if p == "~" || strings.HasPrefix(p, "~/") {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return location{}, false
+		}
+		p = home + p[1:]
+	}
+	if p == "" {
+		p = "."
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return location{}, false
+	}
+	return location{path: filepath.ToSlash(resolveExisting(abs))}, true
+}
+
+// resolveExisting resolves the symbolic links of abs's longest existing
+// ancestor and puts the rest back: cheap, and a link inside an allowed
+// directory that points outside it does not count as inside.
+func resolveExisting(abs string) string {
+	var tail []string
+	p := abs
+	for {
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			return filepath.Join(append([]string{r}, tail...)...)
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			return abs
+		}
+		tail = append([]string{filepath.Base(p)}, tail...)
+		p = parent
+	}
+}
+
+// dataAccess is a restricted session's rule: it reaches data only through
+// catalog tables and allowed locations. The nil *dataAccess (admin
+// sessions, the CLI) is unrestricted.
+type dataAccess struct {
+	who     string // "user bob (role read)", for refusals
+	allowed Locations
+}
+
+// RestrictData limits s to catalog tables plus allowed: a direct file
+// query (csv.`path`, json.`...`, parquet.`...`), an s3:// path read with
+// the server's credentials, a stream's checkpoint_location,
+// dead_letter_location or queue, or a CREATE TABLE or CREATE DATABASE
+// LOCATION elsewhere is refused with a Forbidden error naming who (e.g. "user bob (role read)"). `sluice serve` restricts
+// every non-admin session; the CLI's and admin's are not.
+func (s *Session) RestrictData(who string, allowed Locations) {
+	s.mu.Lock()
+	s.access = &dataAccess{who: who, allowed: allowed}
+	s.mu.Unlock()
+}
+
+// restriction is s's rule, nil when s is unrestricted.
+func (s *Session) restriction() *dataAccess {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.access
+}
+
+// checkRead refuses a direct file query of a location outside the
+// allowed ones; what is how the query named it (csv.`/etc/passwd`).
+func (a *dataAccess) checkRead(what, loc string) error {
+	if a == nil || a.allowed.contains(loc) {
+		return nil
+	}
+	return usererr.Errorf(usererr.Forbidden, "%s may read files only through catalog tables or --allow-location prefixes; %s is neither", a.who, what)
+}
+
+// checkWrite refuses a location option of a statement (a stream's
+// checkpoint_location, ...) outside the allowed ones and extra (the data
+// dir's own place for it, "" for none; named extraName so a refusal does
+// not print the server's paths).
+func (a *dataAccess) checkWrite(option, loc, extra, extraName string) error {
+	if a == nil || a.allowed.with(extra).contains(loc) {
+		return nil
+	}
+	where := "--allow-location prefixes"
+	if extra != "" {
+		where = extraName + " or " + where
+	}
+	return usererr.Errorf(usererr.Forbidden, "%s may set %s only under %s; %q is not", a.who, option, where, loc)
+}
+
+// checkLocation refuses a LOCATION a restricted session names outside
+// the allowed ones ("" is the data dir's own place, always fine): a table
+// over /etc would make it readable. `sluice serve` leaves DDL to admins
+// anyway; this holds whatever the server's role check lets through.
+func (a *dataAccess) checkLocation(option, loc string) error {
+	if loc == "" {
+		return nil
+	}
+	return a.checkWrite(option, loc, "", "")
+}
+
+// streamLocationKeys are the INSERT STREAM options that name a place the
+// stream writes to or reads from, beyond its tables: a restricted session
+// may point them only at allowed locations.
+var streamLocationKeys = []string{"checkpoint_location", "dead_letter_location", "queue"}
+
+// checkStreamLocations refuses a restricted session's stream options that
+// name a location outside the allowed ones; a checkpoint may also go
+// under the data dir's checkpoints/, where it goes by default.
+func (e *Engine) checkStreamLocations(ctx context.Context, opts map[string]string) error {
+	a := e.session(ctx).restriction()
+	if a == nil {
+		return nil
+	}
+	for _, k := range streamLocationKeys {
+		v, ok := opts[k]
+		if !ok {
+			continue
+		}
+		extra, extraName := "", ""
+		if k == "checkpoint_location" && e.opts.DataDir != "" {
+			extra, extraName = filepath.Join(e.opts.DataDir, "checkpoints"), "the data dir's checkpoints/"
+		}
+		if err := a.checkWrite(k, normalizeLocation(v), extra, extraName); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -113,7 +113,7 @@ func run(args []string) error {
 func serve(args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	var o server.Options
+	o := server.Options{Version: cli.Version}
 	var stopTimeout time.Duration
 	var logFormat, logLevel string
 	fs.StringVar(&o.Listen, "listen", server.DefaultListen, "HTTP listen address")

@@ -1,5 +1,6 @@
 // Command sluice is Sluice's command line: flags and wiring only; the
-// work is in internal/cli.
+// work is in internal/cli (sql, ppl) and internal/server (serve, and the
+// users file passwd and token edit).
 //
 //	sluice sql -e 'SELECT 1'
 //	sluice sql -f examples/quickstart.sql --format json

@@ -1,13 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"golang.org/x/term"
 
@@ -107,17 +105,10 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-func loadUsersFile(path string) (*server.Users, error) {
-	u, err := server.LoadUsers(path)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return nil, err
-	}
-	return u, nil
-}
-
 // passwd adds a user or changes its password (and, with --role, its
-// role). The password is asked twice on a terminal, else read as one
-// line of stdin.
+// role): server.UsersFile does it; the password comes from
+// server.ReadNewPassword (asked twice on a terminal, else one line of
+// stdin).
 func passwd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("passwd", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -136,49 +127,19 @@ func passwd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	path := f.path()
-	u, err := loadUsersFile(path)
+	u, err := server.OpenUsersFile(f.path())
 	if err != nil {
 		return err
 	}
-	pw, err := readNewPassword(pos[0], stdin, stderr)
+	pw, err := server.ReadNewPassword(pos[0], stdin, stderr)
 	if err != nil {
 		return err
 	}
-	if err := u.SetPassword(pos[0], pw, role, 0); err != nil {
+	if err := u.SetPassword(pos[0], pw, role); err != nil {
 		return err
 	}
-	if err := u.Save(path); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "user %s saved in %s\n", pos[0], path)
+	fmt.Fprintf(stdout, "user %s saved in %s\n", pos[0], u.Path())
 	return nil
-}
-
-func readNewPassword(user string, stdin io.Reader, stderr io.Writer) (string, error) {
-	if f, ok := stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		fmt.Fprintf(stderr, "New password for %s: ", user)
-		a, err := term.ReadPassword(int(f.Fd()))
-		fmt.Fprintln(stderr)
-		if err != nil {
-			return "", fmt.Errorf("reading the password: %w", err)
-		}
-		fmt.Fprint(stderr, "Again: ")
-		b, err := term.ReadPassword(int(f.Fd()))
-		fmt.Fprintln(stderr)
-		if err != nil {
-			return "", fmt.Errorf("reading the password: %w", err)
-		}
-		if string(a) != string(b) {
-			return "", errors.New("the passwords differ")
-		}
-		return string(a), nil
-	}
-	line, err := bufio.NewReader(stdin).ReadString('\n')
-	if err != nil && !(errors.Is(err, io.EOF) && line != "") {
-		return "", errors.New("no password on stdin")
-	}
-	return strings.TrimRight(line, "\r\n"), nil
 }
 
 // token creates (printing it once) or revokes an API token.
@@ -198,8 +159,7 @@ func token(args []string, stdout io.Writer) error {
 	if len(pos) != 1 {
 		return errors.New(usage)
 	}
-	path := f.path()
-	u, err := loadUsersFile(path)
+	u, err := server.OpenUsersFile(f.path())
 	if err != nil {
 		return err
 	}
@@ -216,16 +176,10 @@ func token(args []string, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if err := u.Save(path); err != nil {
-			return err
-		}
 		fmt.Fprintln(stdout, tok)
 		return nil
 	case "revoke":
-		if !u.RevokeToken(pos[0]) {
-			return fmt.Errorf("no token %s in %s", pos[0], path)
-		}
-		if err := u.Save(path); err != nil {
+		if err := u.RevokeToken(pos[0]); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "token %s revoked\n", pos[0])

@@ -1,5 +1,6 @@
 // Command sluice is Sluice's command line: flags and wiring only; the
-// work is in internal/cli.
+// work is in internal/cli (sql, ppl) and internal/server (serve, and the
+// users file passwd and token edit).
 //
 //	sluice sql -e 'SELECT 1'
 //	sluice sql -f examples/quickstart.sql --format json
@@ -118,7 +119,7 @@ func run(args []string) error {
 func serve(args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	var o server.Options
+	o := server.Options{Version: cli.Version}
 	var stopTimeout time.Duration
 	var logFormat, logLevel string
 	fs.StringVar(&o.Listen, "listen", server.DefaultListen, "HTTP listen address")

@@ -48,6 +48,7 @@ func TestLayering(t *testing.T) {
 		{"internal/physical", false, func(d string) bool {
 			return d == "internal/engine" || (strings.HasPrefix(d, "internal/connector/") && d != "internal/connector/pushdown")
 		}, "physical compiles plans; it opens no connector"},
+		{"internal/server", false, func(d string) bool { return d == "internal/cli" }, "the server renders values through internal/types, not the CLI"},
 		{"internal/storage", false, func(d string) bool { return strings.HasPrefix(d, "internal/") }, "storage imports nothing of ours"},
 		{"internal/types", false, func(d string) bool { return strings.HasPrefix(d, "internal/") }, "types imports nothing of ours"},
 		{"internal/safepath", false, func(d string) bool { return strings.HasPrefix(d, "internal/") }, "safepath imports nothing of ours"},

@@ -5,6 +5,8 @@ import (
 	"io"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
+	"sluice/internal/types"
 )
 
 // CSV writes RFC 4180 CSV with a header row. NULL is an empty field;
@@ -31,7 +33,7 @@ func (CSV) Format(w io.Writer, schema *arrow.Schema, batches []arrow.RecordBatch
 		}
 		for i := 0; i < int(b.NumRows()); i++ {
 			for j := 0; j < ncol; j++ {
-				rec[j], _ = Text(b.Column(j), i)
+				rec[j], _ = types.Text(b.Column(j), i)
 			}
 			if err := cw.Write(rec); err != nil {
 				return err

@@ -16,7 +16,8 @@
 //	f, _ := cli.NewFormatter("table")
 //	cli.WriteResult(os.Stdout, f, result) // an *engine.Result
 //
-// Values print as types.FormatValue spells them (Spark's style) except
-// nested ones, which are JSON in every format; the json and jsonl formats
-// write real JSON values with ISO-8601 timestamps.
+// Values print as types.Text spells them, the renderer the server and
+// the .slt files share: types.FormatValue's Spark style except nested
+// ones, which are JSON in every format; the json and jsonl formats write
+// real JSON values (types.AppendJSON) with ISO-8601 timestamps.
 package cli

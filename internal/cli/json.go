@@ -4,6 +4,8 @@ import (
 	"io"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
+	"sluice/internal/types"
 )
 
 // JSON writes one JSON array of objects per result, one object per line,
@@ -43,7 +45,7 @@ func (JSON) Format(w io.Writer, schema *arrow.Schema, batches []arrow.RecordBatc
 func eachObject(schema *arrow.Schema, batches []arrow.RecordBatch, emit func([]byte) error) error {
 	keys := make([][]byte, schema.NumFields())
 	for j, f := range schema.Fields() {
-		keys[j] = append(appendJSONString(nil, f.Name), ':')
+		keys[j] = append(types.AppendJSONString(nil, f.Name), ':')
 	}
 	var buf []byte
 	for _, b := range batches {
@@ -57,7 +59,7 @@ func eachObject(schema *arrow.Schema, batches []arrow.RecordBatch, emit func([]b
 					buf = append(buf, ',')
 				}
 				buf = append(buf, keys[j]...)
-				buf = AppendJSON(buf, b.Column(j), i)
+				buf = types.AppendJSON(buf, b.Column(j), i)
 			}
 			buf = append(buf, '}')
 			if err := emit(buf); err != nil {

@@ -7,6 +7,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/mattn/go-runewidth"
+
+	"sluice/internal/types"
 )
 
 // Table prints an aligned ASCII box, psql/DuckDB style: NULL spelled
@@ -51,7 +53,7 @@ func (t Table) Format(w io.Writer, schema *arrow.Schema, batches []arrow.RecordB
 		for i := 0; i < int(b.NumRows()); i++ {
 			row := make([]string, ncol)
 			for j := 0; j < ncol && j < int(b.NumCols()); j++ {
-				s, ok := Text(b.Column(j), i)
+				s, ok := types.Text(b.Column(j), i)
 				if !ok {
 					s = "NULL"
 				}
@@ -108,4 +110,20 @@ func (t Table) clip(s string, width int) string {
 		return s
 	}
 	return runewidth.Truncate(s, width, "…")
+}
+
+// isNumeric reports the columns the table format right-aligns.
+func isNumeric(t arrow.DataType) bool {
+	if d, ok := t.(*arrow.DictionaryType); ok {
+		t = d.ValueType
+	}
+	return types.IsNumeric(t) || t.ID() == arrow.DECIMAL256
+}
+
+// escapeControl makes a value printable on one table line.
+func escapeControl(s string) string {
+	if !strings.ContainsAny(s, "\n\r\t") {
+		return s
+	}
+	return strings.NewReplacer("\n", `\n`, "\r", `\r`, "\t", `\t`).Replace(s)
 }

@@ -47,6 +47,13 @@ func (e *Engine) Submit(ctx context.Context, statement string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	var named string
+	switch s := st.(type) {
+	case *sql.InsertStream:
+		named = e.StreamName(ctx, s) // before qm.mu: it reads the catalog
+	case *sql.StartStream:
+		named = s.Name
+	}
 	e.qm.mu.Lock()
 	if e.qm.queries == nil {
 		e.qm.queries = map[string]*managedQuery{}
@@ -55,16 +62,7 @@ func (e *Engine) Submit(ctx context.Context, statement string) (string, error) {
 	id := "q" + strconv.FormatInt(e.qm.seq, 10)
 	qctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	mq := &managedQuery{cancel: cancel, done: make(chan struct{}),
-		info: QueryInfo{ID: id, Statement: st.String(), State: StateWaiting, Started: e.now()}}
-	switch s := st.(type) {
-	case *sql.InsertStream:
-		mq.info.Stream = s.Table + "_stream"
-		if v, ok := s.With.Get("name"); ok {
-			mq.info.Stream = v.Value
-		}
-	case *sql.StartStream:
-		mq.info.Stream = s.Name
-	}
+		info: QueryInfo{ID: id, Statement: st.String(), State: StateWaiting, Started: e.now(), Stream: named}}
 	e.qm.queries[id] = mq
 	e.qm.mu.Unlock()
 	go func() {

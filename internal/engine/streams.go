@@ -180,10 +180,7 @@ func (e *Engine) insertStreamSpec(s *sql.InsertStream) (string, streamSpec, erro
 	for _, o := range s.With {
 		opts[strings.ToLower(o.Key)] = o.Value.Value
 	}
-	name := opts["name"]
-	if name == "" {
-		name = strings.ToLower(s.Table) + "_stream"
-	}
+	name := streamName(s.Table, s.With)
 	if err := checkName(name); err != nil {
 		return "", streamSpec{}, fmt.Errorf("INSERT STREAM: stream %w", err)
 	}

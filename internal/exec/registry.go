@@ -13,7 +13,8 @@ type OperatorInfo struct {
 	Description string
 }
 
-// Operators lists every operator in this package.
+// Operators lists every operator in this package; TestOperatorsListed
+// fails when a type asserting Operator is missing from it.
 func Operators() []OperatorInfo {
 	return []OperatorInfo{
 		{Name: "Filter", Description: "keeps rows where the predicate is TRUE"},
@@ -30,5 +31,6 @@ func Operators() []OperatorInfo {
 		{Name: "StreamAggregate", Stateful: true, Description: "streaming GROUP BY without a window: every group written each epoch (complete, update)"},
 		{Name: "Window", Buffers: true, Description: "window functions (batch only): sorts by partition and order keys (spilling under a budget), then computes each partition"},
 		{Name: "SessionWindow", Stateful: true, Buffers: true, Description: "assigns SESSION(ts, gap) windows per key, emitting each session's rows when the watermark closes it"},
+		{Name: "WindowPartitioner", Description: "a keyed stream's reader side in place of a WindowAggregate: folds rows into one partial aggregate per (window, key partition) and emits nothing; partition.Publisher takes the partials at each epoch's flush"},
 	}
 }

@@ -31,6 +31,7 @@ func TestOperators(t *testing.T) {
 		"Filter": f, "Project": p, "Limit": NewLimit(s, 1, 0), "HashAggregate": h,
 		"Sort": NewSort(s, nil), "TopN": NewTopN(s, nil, 1, 0), "Distinct": NewDistinct(s), "HashJoin": j, "Generate": g,
 		"EventTime": et, "WindowAggregate": wa, "StreamAggregate": sa, "SessionWindow": sw,
+		"WindowPartitioner": wa.Partitioner(4),
 	}
 	list := Operators()
 	if len(list) != len(ops) {

@@ -223,7 +223,7 @@ func (s *Server) handleAsyncSubmit(w http.ResponseWriter, r *http.Request) {
 	session, sess := s.sessions.get(req.SessionID, p)
 	rec := asyncRecord{ID: newQueryID(), SessionID: session, Datasource: req.Datasource, Lang: lang,
 		Statement: st.String(), Status: asyncWaiting, Submitted: time.Now().UTC()}
-	rec.Stream, rec.StreamKind = streamOf(st)
+	rec.Stream, rec.StreamKind = streamOf(engine.WithSession(r.Context(), sess), s.eng, st)
 	if err := s.async.store.put(rec); err != nil {
 		writeError(w, err)
 		return
@@ -235,16 +235,13 @@ func (s *Server) handleAsyncSubmit(w http.ResponseWriter, r *http.Request) {
 	_ = writeJSON(w, map[string]string{"queryId": rec.ID, "sessionId": rec.SessionID}, false)
 }
 
-// streamOf names the stream a streaming statement starts: a stream's
-// name, or a view's, with its kind; "" for a batch statement.
-func streamOf(st sql.Statement) (name, kind string) {
+// streamOf names the stream a streaming statement starts when run under
+// ctx (its session's database qualifies the table): a stream's name, or
+// a view's, with its kind; "" for a batch statement.
+func streamOf(ctx context.Context, eng *engine.Engine, st sql.Statement) (name, kind string) {
 	switch s := st.(type) {
 	case *sql.InsertStream:
-		name = strings.ToLower(s.Table) + "_stream"
-		if v, ok := s.With.Get("name"); ok {
-			name = v.Value
-		}
-		return name, engine.KindStream
+		return eng.StreamName(ctx, s), engine.KindStream
 	case *sql.StartStream:
 		return s.Name, engine.KindStream
 	case *sql.CreateMaterializedView:

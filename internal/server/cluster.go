@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-
-	"sluice/internal/cli"
 )
 
 // The handful of cluster endpoints the plugin's clients call before any
@@ -23,6 +21,14 @@ func (s *Server) clusterRoutes() {
 // the /_plugins/_sql paths (not the older /_opendistro ones) for 1.x and up.
 const compatVersion = "2.19.0"
 
+// version is the build's version for GET /.
+func (s *Server) version() string {
+	if s.opts.Version == "" {
+		return "dev"
+	}
+	return s.opts.Version
+}
+
 func (s *Server) handleInfo(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodGet && wantsHTML(r) {
 		// A browser: the web console (console.go).
@@ -39,7 +45,7 @@ func (s *Server) handleInfo(w http.ResponseWriter, r *http.Request) {
 		"version": map[string]any{
 			"distribution":   "sluice",
 			"number":         compatVersion,
-			"sluice_version": cli.Version,
+			"sluice_version": s.version(),
 		},
 		"tagline": "Sluice: SQL over files, batch and streaming",
 	}, true)

@@ -6,8 +6,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
-	"sluice/internal/cli"
 	"sluice/internal/engine"
+	"sluice/internal/types"
 )
 
 // handleExplain answers POST /_plugins/_sql/_explain with the engine's
@@ -44,7 +44,7 @@ func writePlan(w http.ResponseWriter, r *http.Request, res *engine.Result) {
 	if res.Schema != nil {
 		newResult(res).each(0, 1<<62, func(b arrow.RecordBatch, i int) {
 			for c := 0; c < int(b.NumCols()); c++ {
-				if t, ok := cli.Text(b.Column(c), i); ok {
+				if t, ok := types.Text(b.Column(c), i); ok {
 					lines = append(lines, strings.Split(strings.TrimRight(t, "\n"), "\n")...)
 				}
 			}

@@ -7,7 +7,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"sluice/internal/cli"
 	"sluice/internal/engine"
 	"sluice/internal/types"
 )
@@ -67,17 +66,17 @@ func (r *result) each(from, to int, fn func(b arrow.RecordBatch, i int)) {
 // as objects, lists as arrays, NULL null.
 func jsonCell(c arrow.Array, i int) json.RawMessage {
 	if types.IsTemporal(c.DataType()) && !c.IsNull(i) {
-		s, _ := cli.Text(c, i)
+		s, _ := types.Text(c, i)
 		b, _ := json.Marshal(s)
 		return b
 	}
-	return cli.AppendJSON(nil, c, i)
+	return types.AppendJSON(nil, c, i)
 }
 
 // textCell is row i of column c for the CSV and raw formats: NULL is the
 // empty string, as the plugin writes it.
 func textCell(c arrow.Array, i int) string {
-	s, ok := cli.Text(c, i)
+	s, ok := types.Text(c, i)
 	if !ok {
 		return ""
 	}

@@ -106,6 +106,10 @@ type Options struct {
 	// Engine is passed to engine.Open (DataDir, Background and EpochSlots
 	// are the server's to set).
 	Engine engine.Options
+	// Version is the build's version GET / reports as sluice_version
+	// ("dev" if empty); cmd/sluice passes cli.Version, so the server
+	// does not import the CLI.
+	Version string
 }
 
 // Server is one `sluice serve` process's state: the data dir's lock, the

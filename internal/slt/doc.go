@@ -92,8 +92,8 @@
 //
 // One row per line, values separated by " | ". NULL is NULL, the empty
 // string is (empty), newlines and tabs inside a value are written \n and
-// \t. Every value is spelled as the CLI prints it (types.FormatValue,
-// Spark's style), except that DOUBLEs are first rounded to 12 significant
+// \t. Every value is spelled as the CLI prints it (types.Text:
+// types.FormatValue, Spark's style), except that DOUBLEs are first rounded to 12 significant
 // digits, so a sum that differs in the last bits still reads 0.3; they
 // then print as 88.0, 72.2916666667, 1.0E10. Timestamps read
 // "2026-11-30 12:00:00" (with a fraction only when there is one), dates

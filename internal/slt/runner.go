@@ -15,7 +15,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
-	"sluice/internal/cli"
 	"sluice/internal/engine"
 	"sluice/internal/sql"
 	"sluice/internal/types"
@@ -296,7 +295,7 @@ func (r *Runner) resultLines(res *engine.Result, mode string) []string {
 			row := make([]string, b.NumCols())
 			for j := range row {
 				if mode == Explain {
-					row[j], _ = cli.Text(b.Column(j), i)
+					row[j], _ = types.Text(b.Column(j), i)
 				} else {
 					row[j] = r.unsubstitute(Value(b.Column(j), i))
 				}
@@ -345,14 +344,14 @@ func Value(arr arrow.Array, i int) string {
 	case *array.Float32:
 		f = float64(a.Value(i))
 	default:
-		s, _ := cli.Text(arr, i)
+		s, _ := types.Text(arr, i)
 		if s == "" {
 			return "(empty)"
 		}
 		return strings.NewReplacer("\n", `\n`, "\t", `\t`, "\r", `\r`).Replace(s)
 	}
 	if math.IsNaN(f) || math.IsInf(f, 0) {
-		s, _ := cli.Text(arr, i)
+		s, _ := types.Text(arr, i)
 		return s
 	}
 	// Round to 12 significant digits so parallel sums that differ in the

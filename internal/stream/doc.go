@@ -1,28 +1,88 @@
-// Package stream runs a streaming query as a sequence of micro-batches
-// (epochs): triggers (trigger.go), the checkpoint protocol
-// (checkpoint.go, state.go), the checkpoint lock (lock.go), event-time
-// watermarks (watermark.go), progress (progress.go), checkpoint removal
-// (remove.go) and the sink groups of a several-file epoch (sink_groups.go).
+// Package stream decides when a streaming query runs and what it has
+// done: the micro-batch loop (Query.Run), its triggers, the checkpoint
+// protocol, the checkpoint's lock, event-time watermarks and the state
+// snapshots of stateful operators. What a query computes is exec's (a
+// plan from physical.CompileStream); what it reads and writes is a
+// connector's.
 //
-// # The checkpoint protocol
+// # A worked example
 //
-// Query.Run locks the checkpoint (an OS file lock locally, a lease object
-// renewed while the stream runs on an object store), checks the plan's
-// stateful operators (id kind-ordinal, fingerprint of keys, window and
-// aggregates) against the last commit and refuses to start on a mismatch,
-// restores their state (for an exec.Incremental operator, the full
-// snapshot, then each delta up to the last commit; state of uncommitted
-// epochs is deleted) and recovers the source. Each trigger then writes
-// offsets/N (put-if-absent: the source offsets and watermark of epoch N),
-// runs exec.Run over exactly those splits, then sink Flush, state/N
-// snapshots, commits/N and the source's Commit(N). An Incremental
-// operator writes state/N/<id>.delta (only what the epoch changed), with a
-// full snapshot every 32 deltas or once the deltas outgrow the last full
-// one; commits/N's "deltas" says how many follow it. A cancelled ctx
-// abandons the running epoch, which is replayed on restart with the same
-// splits and watermark, so sinks overwrite rather than duplicate. When the
-// watermark moved and stateful operators hold windows, the next trigger
-// runs an epoch with no new input to close them.
+// The engine builds a Query from INSERT STREAM INTO out SELECT ... FROM
+// logs WITH (trigger = '10 seconds') roughly so (engine/streams.go):
+//
+//	p, _ := physical.CompileStream(node, physical.Options{})
+//	q := &stream.Query{
+//		Name:       "out_stream",
+//		Checkpoint: &stream.Checkpoint{Store: store, Prefix: "checkpoints/out_stream/"},
+//		Trigger:    stream.Trigger{Interval: 10 * time.Second},
+//		Source:     p.Source,     // logs read as a connector.StreamingSource
+//		Scan:       p.StreamScan, // the scan Run feeds each epoch's splits
+//		Root:       p.Root,
+//		Sink:       sink,         // registry.OpenSink for out
+//		EventTime:  p.EventTime,  // nil without an event-time column
+//	}
+//	if p.EventTime != nil {
+//		q.Watermark = stream.NewWatermark(p.EventDelay, 0)
+//	}
+//	err := q.Run(ctx, stop) // until ctx is cancelled or stop is closed
+//
+// Say logs has files a.json and b.json when the stream starts, and c.json
+// arrives later. Run takes the checkpoint's lock, finds no commits/ and
+// runs epoch 0: offsets/0 records {a.json, b.json} and the watermark,
+// exec.Run reads exactly those files, the sink flushes epoch 0,
+// state/0/<id> holds each stateful operator's snapshot, commits/0 is
+// written, and the source records a.json and b.json as seen. Ten seconds
+// after epoch 0 started the trigger fires; with nothing new (and no
+// watermark move that closes a window) no epoch runs. Once c.json is
+// listed, epoch 1 records offsets/1 = {c.json} and runs the same way.
+//
+// Now the process is killed after offsets/1 but before commits/1. On
+// restart Run finds commits/0, restores state/0, repeats the source's
+// Commit(0) (idempotent), and sees offsets/1 without its commit: epoch 1
+// is replayed from offsets/1, the same c.json with the same watermark,
+// not from a new listing.
+//
+// # Why a micro-batch loop
+//
+// A batch query is one epoch ending in watermark +infinity; a stream is
+// a sequence of epochs through the same operators, each ending in that
+// epoch's watermark. So batch and streaming share every operator, and an
+// epoch is the unit everything else is counted in: what was read, what
+// the sink wrote, what the state held, when it all became durable.
+// Sluice follows Spark's structured streaming here (offsets, commits,
+// state per epoch, the previous epoch's watermark for lateness), so its
+// semantics and option names are the ones its users know.
+//
+// # The offsets/commits protocol
+//
+// Each epoch N goes, in this order (runner.go step and runEpoch):
+//
+//	offsets/N      put-if-absent before anything runs: exactly what N reads
+//	               (connector.Offset) and its watermark; a second writer
+//	               loses with ErrConcurrentWriter
+//	exec.Run       over exactly those splits
+//	Sink.Flush(N)  the epoch's output durable
+//	state/N/<id>   each stateful operator's snapshot (or .delta, see state.go)
+//	commits/N      put-if-absent: N is done; lists the operators' ids and
+//	               fingerprints and the next watermark
+//	Source.Commit  the source's own record (seen files, queue acks)
+//
+// Every step before commits/N may be repeated: a restart replays an
+// epoch that has offsets/N but no commits/N, reading the same input with
+// the same watermark, and sinks name their output by epoch (file names,
+// document ids), so the replay overwrites rather than duplicates. That is
+// the exactly-once the package gives, with at-least-once sources and
+// idempotent sinks. Writing offsets/N first is what makes the replay the
+// same epoch; writing commits/N only after the flush and the state is
+// what makes a commit mean all three are durable. Source.Commit comes
+// last, and Run repeats it for the last commit on every start, because a
+// crash may fall between the two.
+//
+// A restart also refuses a plan whose stateful operators differ from
+// commits/<last>'s (StateMismatchError) before it touches anything, so a
+// changed query cannot restore state that means something else. The lock
+// (lock.go: flock locally, a lease object on S3) keeps two processes off
+// one checkpoint; Purge keeps the last Retain epochs.
 //
 // # Where the watermark lives
 //

@@ -1,92 +1,31 @@
-package cli
+package types
 
 import (
 	"encoding/base64"
-	"encoding/hex"
 	"math"
 	"strconv"
-	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-
-	"sluice/internal/types"
 )
-
-// Text renders row i of arr the way the table and CSV formats show it:
-// scalars as types.FormatValue spells them (Spark's style: 2.0, 1.0E10,
-// 2026-11-30 12:00:00, DECIMAL with its scale), BINARY as \x hex, nested
-// values as JSON. ok is false for NULL.
-func Text(arr arrow.Array, i int) (s string, ok bool) {
-	if types.IsNull(arr, i) {
-		return "", false
-	}
-	switch a := arr.(type) {
-	case *array.String:
-		return a.Value(i), true
-	case *array.LargeString:
-		return a.Value(i), true
-	case *array.StringView:
-		return a.Value(i), true
-	case *array.Binary:
-		return `\x` + hex.EncodeToString(a.Value(i)), true
-	case *array.LargeBinary:
-		return `\x` + hex.EncodeToString(a.Value(i)), true
-	case *array.Decimal128:
-		// Arrow's ValueStr drops trailing zeros; DECIMAL(10,2) shows 12.50.
-		return a.Value(i).ToString(a.DataType().(*arrow.Decimal128Type).Scale), true
-	case *array.Dictionary:
-		return Text(a.Dictionary(), a.GetValueIndex(i))
-	case *array.List, *array.LargeList, *array.FixedSizeList, *array.Map, *array.Struct:
-		return string(AppendJSON(nil, arr, i)), true
-	}
-	return types.FormatValue(arr, i), true
-}
-
-// timestampMicros converts any timestamp unit to microseconds since the epoch.
-func timestampMicros(a *array.Timestamp, i int) int64 {
-	v := int64(a.Value(i))
-	switch a.DataType().(*arrow.TimestampType).Unit {
-	case arrow.Second:
-		return v * 1_000_000
-	case arrow.Millisecond:
-		return v * 1_000
-	case arrow.Nanosecond:
-		return v / 1_000
-	}
-	return v
-}
-
-func durationNanos(a *array.Duration, i int) int64 {
-	v := int64(a.Value(i))
-	switch a.DataType().(*arrow.DurationType).Unit {
-	case arrow.Second:
-		return v * int64(time.Second)
-	case arrow.Millisecond:
-		return v * int64(time.Millisecond)
-	case arrow.Microsecond:
-		return v * int64(time.Microsecond)
-	}
-	return v
-}
 
 // AppendJSON appends row i of arr as a JSON value: null, numbers, strings,
 // ISO-8601 timestamps ("2026-11-30T12:00:00Z"), objects for structs and
 // maps (keys in column order), arrays for lists. NaN and infinities, which
 // JSON cannot spell, become the strings "NaN", "Infinity", "-Infinity".
 func AppendJSON(b []byte, arr arrow.Array, i int) []byte {
-	if types.IsNull(arr, i) {
+	if IsNull(arr, i) {
 		return append(b, "null"...)
 	}
 	switch a := arr.(type) {
 	case *array.String:
-		return appendJSONString(b, a.Value(i))
+		return AppendJSONString(b, a.Value(i))
 	case *array.LargeString:
-		return appendJSONString(b, a.Value(i))
+		return AppendJSONString(b, a.Value(i))
 	case *array.StringView:
-		return appendJSONString(b, a.Value(i))
+		return AppendJSONString(b, a.Value(i))
 	case *array.Boolean:
 		return strconv.AppendBool(b, a.Value(i))
 	case *array.Int8, *array.Int16, *array.Int32, *array.Int64,
@@ -102,12 +41,12 @@ func AppendJSON(b []byte, arr arrow.Array, i int) []byte {
 	case *array.Decimal256:
 		return append(b, arr.ValueStr(i)...)
 	case *array.Timestamp:
-		t := types.FromMicros(timestampMicros(a, i))
-		return appendJSONString(b, t.Format(time.RFC3339Nano))
+		t := FromMicros(timestampMicros(a, i))
+		return AppendJSONString(b, t.Format(time.RFC3339Nano))
 	case *array.Binary:
-		return appendJSONString(b, base64.StdEncoding.EncodeToString(a.Value(i)))
+		return AppendJSONString(b, base64.StdEncoding.EncodeToString(a.Value(i)))
 	case *array.LargeBinary:
-		return appendJSONString(b, base64.StdEncoding.EncodeToString(a.Value(i)))
+		return AppendJSONString(b, base64.StdEncoding.EncodeToString(a.Value(i)))
 	case *array.Dictionary:
 		return AppendJSON(b, a.Dictionary(), a.GetValueIndex(i))
 	case *array.Map:
@@ -119,7 +58,7 @@ func AppendJSON(b []byte, arr arrow.Array, i int) []byte {
 				b = append(b, ',')
 			}
 			k, _ := Text(keys, j)
-			b = appendJSONString(b, k)
+			b = AppendJSONString(b, k)
 			b = append(b, ':')
 			b = AppendJSON(b, items, j)
 		}
@@ -140,14 +79,14 @@ func AppendJSON(b []byte, arr arrow.Array, i int) []byte {
 			if j > 0 {
 				b = append(b, ',')
 			}
-			b = appendJSONString(b, st.Field(j).Name)
+			b = AppendJSONString(b, st.Field(j).Name)
 			b = append(b, ':')
 			b = AppendJSON(b, a.Field(j), i)
 		}
 		return append(b, '}')
 	}
 	s, _ := Text(arr, i)
-	return appendJSONString(b, s)
+	return AppendJSONString(b, s)
 }
 
 func appendJSONList(b []byte, values arrow.Array, start, end int) []byte {
@@ -163,14 +102,14 @@ func appendJSONList(b []byte, values arrow.Array, start, end int) []byte {
 
 func appendJSONFloat(b []byte, f float64) []byte {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return appendJSONString(b, types.FormatDouble(f))
+		return AppendJSONString(b, FormatDouble(f))
 	}
 	return strconv.AppendFloat(b, f, 'g', -1, 64)
 }
 
 // appendJSONString quotes s as a JSON string. Unlike encoding/json it
 // leaves <, > and & alone: the output is for people and tools, not HTML.
-func appendJSONString(b []byte, s string) []byte {
+func AppendJSONString(b []byte, s string) []byte {
 	const hexDigits = "0123456789abcdef"
 	b = append(b, '"')
 	for i := 0; i < len(s); {
@@ -206,20 +145,4 @@ func appendJSONString(b []byte, s string) []byte {
 		i += size
 	}
 	return append(b, '"')
-}
-
-// isNumeric reports the columns the table format right-aligns.
-func isNumeric(t arrow.DataType) bool {
-	if d, ok := t.(*arrow.DictionaryType); ok {
-		t = d.ValueType
-	}
-	return types.IsNumeric(t) || t.ID() == arrow.DECIMAL256
-}
-
-// escapeControl makes a value printable on one table line.
-func escapeControl(s string) string {
-	if !strings.ContainsAny(s, "\n\r\t") {
-		return s
-	}
-	return strings.NewReplacer("\n", `\n`, "\r", `\r`, "\t", `\t`).Replace(s)
 }

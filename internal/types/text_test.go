@@ -1,4 +1,4 @@
-package cli
+package types
 
 import (
 	"testing"
@@ -7,8 +7,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-
-	"sluice/internal/types"
 )
 
 func TestTextAndJSON(t *testing.T) {
@@ -26,25 +24,25 @@ func TestTextAndJSON(t *testing.T) {
 		arr        arrow.Array
 		text, json string
 	}{
-		{"decimal", build(types.Decimal(10, 2), func(b array.Builder) {
+		{"decimal", build(Decimal(10, 2), func(b array.Builder) {
 			b.(*array.Decimal128Builder).Append(decimal128.FromI64(-1250))
 		}), "-12.50", "-12.50"},
-		{"date", build(types.Date, func(b array.Builder) { b.(*array.Date32Builder).Append(20787) }), "2026-11-30", `"2026-11-30"`},
+		{"date", build(Date, func(b array.Builder) { b.(*array.Date32Builder).Append(20787) }), "2026-11-30", `"2026-11-30"`},
 		{"timestamp ms", build(&arrow.TimestampType{Unit: arrow.Millisecond}, func(b array.Builder) {
 			b.(*array.TimestampBuilder).Append(1796040000123)
 		}), "2026-11-30 12:00:00.123", `"2026-11-30T12:00:00.123Z"`},
-		{"interval", build(types.Interval, func(b array.Builder) {
+		{"interval", build(Interval, func(b array.Builder) {
 			b.(*array.MonthDayNanoIntervalBuilder).Append(arrow.MonthDayNanoInterval{Days: 2, Nanoseconds: 300e9})
 		}), "2 days 5m0s", `"2 days 5m0s"`},
 		{"binary", build(arrow.BinaryTypes.Binary, func(b array.Builder) { b.(*array.BinaryBuilder).Append([]byte{1, 0xab}) }), `\x01ab`, `"Aas="`},
-		{"map", build(types.Map(types.Int), func(b array.Builder) {
+		{"map", build(Map(Int), func(b array.Builder) {
 			mb := b.(*array.MapBuilder)
 			mb.Append(true)
 			mb.KeyBuilder().(*array.StringBuilder).Append("a\"")
 			mb.ItemBuilder().(*array.Int32Builder).AppendNull()
 		}), `{"a\"":null}`, `{"a\"":null}`},
-		{"nan", build(types.Double, func(b array.Builder) { b.(*array.Float64Builder).Append(nan()) }), "NaN", `"NaN"`},
-		{"control chars", build(types.String, func(b array.Builder) { b.(*array.StringBuilder).Append("a\x01\u2028") }), "a\x01\u2028", `"a\u0001\u2028"`},
+		{"nan", build(Double, func(b array.Builder) { b.(*array.Float64Builder).Append(nan()) }), "NaN", `"NaN"`},
+		{"control chars", build(String, func(b array.Builder) { b.(*array.StringBuilder).Append("a\x01\u2028") }), "a\x01\u2028", `"a\u0001\u2028"`},
 	}
 	for _, tt := range tests {
 		text, ok := Text(tt.arr, 0)
@@ -55,7 +53,7 @@ func TestTextAndJSON(t *testing.T) {
 			t.Errorf("%s: JSON = %s, want %s", tt.name, got, tt.json)
 		}
 	}
-	dict := build(&arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int8, ValueType: types.String}, func(b array.Builder) {
+	dict := build(&arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int8, ValueType: String}, func(b array.Builder) {
 		db := b.(*array.BinaryDictionaryBuilder)
 		db.AppendString("x")
 		db.AppendNull()

@@ -48,6 +48,17 @@ type SinkOptions struct {
 	// deterministic in it: the same prefix and the same input order give
 	// the same file names, so a replayed epoch overwrites its own files.
 	FilePrefix string
+	// WriteID names one batch write (an INSERT's query id), whose epoch
+	// is always 0: sinks that name rows without an id by their epoch
+	// (OpenSearch, the local index; docid.Rows) hash it in too, so equal
+	// rows of two INSERTs stay two documents. "" for a stream, whose
+	// epochs name its writes and repeat their ids when replayed.
+	WriteID string
+	// GroupIDs says the table's id columns carry the query's GROUP BY
+	// keys (a materialized view's, an aggregating stream's): a NULL
+	// among them is the NULL group's value, one document like any other
+	// group's, not a row without an id.
+	GroupIDs bool
 	// TempDir holds the sink's scratch files (a file being written before
 	// it is stored), under the data dir so that a killed process's
 	// leftovers are found and swept at the next start; "" is the system

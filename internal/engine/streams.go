@@ -262,6 +262,7 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 	if err != nil {
 		return nil, err
 	}
+	groupIDs := idsNameGroups(sinkSpec, n) // on the plan as bound, as keyedSinkSpec reads it
 	if n, err = plan.OptimizeContext(qctx, n); err != nil {
 		return nil, err
 	}
@@ -307,7 +308,8 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 	if err != nil {
 		return nil, fmt.Errorf("stream %s: checkpoint %s: %w", name, spec.Checkpoint, err)
 	}
-	sink, err := registry.OpenSink(qctx, sinkSpec, e.env(), connector.SinkOptions{FilePrefix: name, TempDir: e.tempDir()})
+	sopts := connector.SinkOptions{FilePrefix: name, GroupIDs: groupIDs, TempDir: e.tempDir()}
+	sink, err := registry.OpenSink(qctx, sinkSpec, e.env(), sopts)
 	if err != nil {
 		return nil, fmt.Errorf("stream %s: opening %s: %w", name, t.Spec.Name, err)
 	}

@@ -308,7 +308,11 @@ func (e *Engine) runStream(ctx context.Context, name string, s *sql.InsertStream
 	if err != nil {
 		return nil, fmt.Errorf("stream %s: checkpoint %s: %w", name, spec.Checkpoint, err)
 	}
-	sopts := connector.SinkOptions{FilePrefix: name, GroupIDs: groupIDs, TempDir: e.tempDir()}
+	writeID, err := (&stream.Checkpoint{Store: store, Prefix: prefix}).WriteID(qctx)
+	if err != nil {
+		return nil, fmt.Errorf("stream %s: checkpoint %s: %w", name, spec.Checkpoint, err)
+	}
+	sopts := connector.SinkOptions{FilePrefix: name, WriteID: writeID, GroupIDs: groupIDs, TempDir: e.tempDir()}
 	sink, err := registry.OpenSink(qctx, sinkSpec, e.env(), sopts)
 	if err != nil {
 		return nil, fmt.Errorf("stream %s: opening %s: %w", name, t.Spec.Name, err)

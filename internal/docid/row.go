@@ -14,11 +14,11 @@ import (
 // ids, so a replay overwrites, while two identical rows stay two
 // documents, and so do identical rows of two writes.
 //
-// A stream's writes are named by their epochs alone (its offsets record
-// makes a replay read the same rows in the same epoch); a batch INSERT,
-// whose one epoch is always 0, gets a write id of its own (WithWrite).
-// Without a write id the ids are those every earlier version made, so a
-// stream replaying an epoch written before still overwrites it.
+// The write is a batch INSERT's query id (its one epoch is always 0) or
+// a stream's id from its checkpoint (its offsets record makes a replay
+// read the same rows in the same epoch, under the same id). Without a
+// write id the ids are those every earlier version made, so a stream
+// whose checkpoint predates write ids still overwrites when it replays.
 //
 // An id is 32 hex digits: xxhash64 of prefix and source, then xxhash64
 // of the source. Two distinct sources collide only if both halves do

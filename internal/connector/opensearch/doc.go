@@ -77,9 +77,10 @@ func NewEncoder(schema *arrow.Schema, idCols []string, routing, index string) (*
 }
 
 // SetWrite names the write the following epochs belong to (a batch
-// INSERT's own id), so that rows without an id written by another write
-// under the same epoch number stay documents of their own. "" (a
-// stream's writes, named by their epochs) keeps the ids of before.
+// INSERT's query id, a stream's checkpoint id), so that rows without an
+// id written by another write under the same epoch number stay
+// documents of their own. "" (connector.SinkOptions.WriteID) keeps the
+// ids of before.
 func (e *Encoder) SetWrite(write string) {
 	e.rowIDs = e.rowIDs.WithWrite(write)
 }
@@ -101,8 +102,8 @@ func (e *Encoder) Encode(batch arrow.RecordBatch) ([]Doc, error) {
 	e.rows.Bind(batch)
 	// One buffer for the whole batch, sized from the last one; documents
 	// are slices of it. Each source is preceded by seqLen bytes that the
-	// id hash fills with the epoch and the row's count, so both hashes
-	// run over contiguous bytes.
+	// id hash fills with the epoch, the row's count and the write, so
+	// both hashes run over contiguous bytes.
 	seqLen := e.rowIDs.PrefixLen()
 	all := make([]byte, 0, n*(e.rowBytes+seqLen)+256)
 	ends := e.ends[:0]

@@ -51,6 +51,7 @@ func TestLayering(t *testing.T) {
 		{"internal/server", false, func(d string) bool { return d == "internal/cli" }, "the server renders values through internal/types, not the CLI"},
 		{"internal/storage", false, func(d string) bool { return strings.HasPrefix(d, "internal/") }, "storage imports nothing of ours"},
 		{"internal/types", false, func(d string) bool { return strings.HasPrefix(d, "internal/") }, "types imports nothing of ours"},
+		{"internal/docid", false, func(d string) bool { return strings.HasPrefix(d, "internal/") && d != "internal/types" }, "docid names documents from values: it imports types only"},
 		{"internal/safepath", false, func(d string) bool { return strings.HasPrefix(d, "internal/") }, "safepath imports nothing of ours"},
 	} {
 		for _, d := range deps(t, tc.pkg, tc.direct) {

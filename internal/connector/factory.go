@@ -48,6 +48,19 @@ type SinkOptions struct {
 	// deterministic in it: the same prefix and the same input order give
 	// the same file names, so a replayed epoch overwrites its own files.
 	FilePrefix string
+	// WriteID names the writes: a batch INSERT's query id (its epoch is
+	// always 0), a stream's id from its checkpoint (stream.Checkpoint
+	// WriteID, the same at every replay). Sinks that name rows without an
+	// id by their epoch (OpenSearch, the local index; docid.Rows) hash it
+	// in too, so equal rows of two INSERTs, or of two streams, stay two
+	// documents. "" (a checkpoint a previous version started) gives the
+	// ids of before.
+	WriteID string
+	// GroupIDs says the table's id columns carry the query's GROUP BY
+	// keys (a materialized view's, an aggregating stream's): a NULL
+	// among them is the NULL group's value, one document like any other
+	// group's, not a row without an id.
+	GroupIDs bool
 	// TempDir holds the sink's scratch files (a file being written before
 	// it is stored), under the data dir so that a killed process's
 	// leftovers are found and swept at the next start; "" is the system

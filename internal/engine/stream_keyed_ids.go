@@ -64,6 +64,29 @@ func keyedSinkSpec(stream string, opts map[string]string, spec connector.TableSp
 	return spec, nil
 }
 
+// idsNameGroups reports whether spec's id option names only output
+// columns of n that carry GROUP BY keys (a view's ids, keyedSinkSpec's,
+// or a table's own id over them): the sink then takes a NULL among them
+// for the NULL group's value (connector.SinkOptions.GroupIDs), so that
+// group keeps one document across epochs and REFRESHes.
+func idsNameGroups(spec connector.TableSpec, n plan.Node) bool {
+	id := strings.TrimSpace(spec.Options["id"])
+	if id == "" {
+		return false
+	}
+	keys, _ := groupKeyOutputs(n)
+	if len(keys) == 0 {
+		return false
+	}
+	for _, c := range strings.Split(id, ",") {
+		c = strings.Trim(strings.TrimSpace(c), "`")
+		if c != "" && !slices.ContainsFunc(keys, func(k string) bool { return strings.EqualFold(k, c) }) {
+			return false
+		}
+	}
+	return true
+}
+
 // groupKeyOutputs finds the one aggregate under n's projections, filters
 // and sorts, and the output columns of n that carry its keys (a key
 // itself, a cast of it, a field of a window key). keys is nil when some

@@ -221,6 +221,8 @@ type plannedStream struct {
 	sinkSpec connector.TableSpec
 	logical  plan.Node
 	sp       *physical.StreamPlan
+	// groupIDs: the sink's id options name groups (docid's group keys).
+	groupIDs bool
 }
 
 // planStream binds, optimizes and compiles the stream's query (its
@@ -288,6 +290,7 @@ func (e *Engine) planStream(ctx context.Context, name string, s streamWrite, spe
 	if err != nil {
 		return nil, err
 	}
+	groupIDs := idsNameGroups(sinkSpec, n) // on the plan as bound, as keyedSinkSpec reads it
 	if n, err = plan.OptimizeContext(qctx, n); err != nil {
 		return nil, err
 	}
@@ -304,7 +307,7 @@ func (e *Engine) planStream(ctx context.Context, name string, s streamWrite, spe
 	} else if err != nil {
 		return nil, err
 	}
-	return &plannedStream{qctx: qctx, trig: trig, lockTTL: lockTTL, table: t, sinkSpec: sinkSpec, logical: n, sp: sp}, nil
+	return &plannedStream{qctx: qctx, trig: trig, lockTTL: lockTTL, table: t, sinkSpec: sinkSpec, logical: n, sp: sp, groupIDs: groupIDs}, nil
 }
 
 // runStream plans the stream's query, wires it to the runner and runs it.
@@ -314,6 +317,7 @@ func (e *Engine) runStream(ctx context.Context, name string, s streamWrite, spec
 		return nil, err
 	}
 	qctx, trig, lockTTL, t, sinkSpec, p, src := ps.qctx, ps.trig, ps.lockTTL, ps.table, ps.sinkSpec, ps.sp.Plan, ps.sp.Source
+	groupIDs := ps.groupIDs
 	if spec.Source != p.StreamTable {
 		e.recordStreamSource(name, p.StreamTable)
 	}
@@ -331,7 +335,12 @@ func (e *Engine) runStream(ctx context.Context, name string, s streamWrite, spec
 	if err != nil {
 		return nil, fmt.Errorf("stream %s: checkpoint %s: %w", name, spec.Checkpoint, err)
 	}
-	sink, err := registry.OpenSink(qctx, sinkSpec, e.env(ctx), connector.SinkOptions{FilePrefix: name, TempDir: e.tempDir()})
+	writeID, err := (&stream.Checkpoint{Store: store, Prefix: prefix}).WriteID(qctx)
+	if err != nil {
+		return nil, fmt.Errorf("stream %s: checkpoint %s: %w", name, spec.Checkpoint, err)
+	}
+	sopts := connector.SinkOptions{FilePrefix: name, WriteID: writeID, GroupIDs: groupIDs, TempDir: e.tempDir()}
+	sink, err := registry.OpenSink(qctx, sinkSpec, e.env(ctx), sopts)
 	if err != nil {
 		return nil, fmt.Errorf("stream %s: opening %s: %w", name, t.Spec.Name, err)
 	}

@@ -14,8 +14,9 @@ import (
 )
 
 // Sink writes rows as documents into the local index. A Write is one
-// Bleve batch; ids follow the OpenSearch connector (id columns, or a
-// hash that replays identically), so a replayed epoch overwrites.
+// Bleve batch; ids follow the OpenSearch connector (docid: id columns,
+// or a hash of the write and epoch that replays identically), so a
+// replayed epoch overwrites and separate INSERTs add.
 type Sink struct {
 	spec connector.TableSpec
 	o    Options
@@ -31,7 +32,7 @@ var (
 )
 
 // NewSink opens (creating if needed) the table's index for writing.
-func NewSink(ctx context.Context, spec connector.TableSpec, _ connector.SinkOptions) (*Sink, error) {
+func NewSink(ctx context.Context, spec connector.TableSpec, sopts connector.SinkOptions) (*Sink, error) {
 	o, err := ParseOptions(spec)
 	if err != nil {
 		return nil, err
@@ -42,6 +43,10 @@ func NewSink(ctx context.Context, spec connector.TableSpec, _ connector.SinkOpti
 	enc, err := opensearch.NewEncoder(spec.Schema, o.ID, "", "")
 	if err != nil {
 		return nil, err
+	}
+	enc.SetWrite(sopts.WriteID)
+	if sopts.GroupIDs {
+		enc.SetGroupKeys()
 	}
 	sh, err := acquire(ctx, o.Path, spec.Schema, o.TextFields, true)
 	if err != nil {

@@ -1,15 +1,13 @@
 package opensearch
 
 import (
-	"encoding/binary"
-	"encoding/hex"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/cespare/xxhash/v2"
 
+	"sluice/internal/docid"
 	"sluice/internal/format"
 	"sluice/internal/types"
 )
@@ -23,21 +21,24 @@ type Doc struct {
 	Err     error  // set: the row cannot be indexed (it is dead-lettered)
 }
 
-// Encoder turns batches into documents with deterministic ids.
+// Encoder turns batches into documents with deterministic ids, all made
+// by package docid.
 //
-// With id columns, a document's id is their values (joined by "|" when
-// there are several). Without, it is a hash of the epoch, the row's JSON
-// and how many identical rows came before it in the epoch: the same input
+// With id columns, a document's id is their values' docid.Key. Without,
+// it is a docid.Rows id of the write, the epoch, the row's JSON and how
+// many identical rows came before it in the epoch: the same input
 // replayed (in any order) gives the same ids, so a replay overwrites,
 // while two identical rows stay two documents. The count per distinct row
 // is what the encoder remembers within an epoch (12 bytes a row).
 type Encoder struct {
-	schema  *arrow.Schema
-	idCols  []int
-	routing int
-	index   *resolver
-	epoch   int64
-	seen    rowCounts
+	schema   *arrow.Schema
+	idCols   []int
+	keyNulls bool // a NULL id column is a key's value (SetGroupKeys)
+	routing  int
+	index    *resolver
+	epoch    int64
+	seen     rowCounts
+	rowIDs   docid.Rows
 
 	rows     format.JSONRows
 	rowBytes int      // about a source's size in the last batch
@@ -75,6 +76,20 @@ func NewEncoder(schema *arrow.Schema, idCols []string, routing, index string) (*
 	return e, nil
 }
 
+// SetWrite names the write the following epochs belong to (a batch
+// INSERT's query id, a stream's checkpoint id), so that rows without an
+// id written by another write under the same epoch number stay
+// documents of their own. "" (connector.SinkOptions.WriteID) keeps the
+// ids of before.
+func (e *Encoder) SetWrite(write string) {
+	e.rowIDs = e.rowIDs.WithWrite(write)
+}
+
+// SetGroupKeys says the id columns carry GROUP BY keys: a NULL among
+// them is the NULL group's value, named like any other, rather than a
+// row without an id (which gets a row id, as SQL keys never match NULL).
+func (e *Encoder) SetGroupKeys() { e.keyNulls = true }
+
 // BeginEpoch starts the id sequence of an epoch afresh.
 func (e *Encoder) BeginEpoch(epoch int64) {
 	e.epoch = epoch
@@ -87,8 +102,9 @@ func (e *Encoder) Encode(batch arrow.RecordBatch) ([]Doc, error) {
 	e.rows.Bind(batch)
 	// One buffer for the whole batch, sized from the last one; documents
 	// are slices of it. Each source is preceded by seqLen bytes that the
-	// id hash fills with the epoch and the row's count, so both hashes
-	// run over contiguous bytes.
+	// id hash fills with the epoch, the row's count and the write, so
+	// both hashes run over contiguous bytes.
+	seqLen := e.rowIDs.PrefixLen()
 	all := make([]byte, 0, n*(e.rowBytes+seqLen)+256)
 	ends := e.ends[:0]
 	for row := 0; row < n; row++ {
@@ -109,7 +125,7 @@ func (e *Encoder) Encode(batch arrow.RecordBatch) ([]Doc, error) {
 		if len(e.idCols) > 0 {
 			d.ID = e.idOf(batch, row)
 		}
-		if d.ID == "" {
+		if d.ID == "" { // no id columns, or a NULL among them
 			hashed, hs = append(hashed, row), append(hs, xxhash.Sum64(src))
 		}
 		if e.routing >= 0 && !types.IsNull(batch.Column(e.routing), row) {
@@ -123,23 +139,16 @@ func (e *Encoder) Encode(batch arrow.RecordBatch) ([]Doc, error) {
 	}
 	e.hashed, e.hs = hashed, hs
 	if len(hashed) > 0 {
-		e.hashIDs(docs, all)
+		e.hashIDs(docs, all, seqLen)
 	}
 	return docs, nil
 }
 
-// Content-hash ids: seqLen bytes of epoch and count hashed before the
-// source, idLen hex digits.
-const (
-	seqLen = 12
-	idLen  = 32
-)
-
 // hashIDs gives the rows in e.hashed, whose sources hash to e.hs, their
-// ids: the hash of the epoch, how many identical sources came before in
-// the epoch and the source (all holds each source after seqLen bytes
-// for the first two), and the source's hash.
-func (e *Encoder) hashIDs(docs []Doc, all []byte) {
+// docid.Rows ids: the write, the epoch, how many identical sources came
+// before in the epoch and the source (all holds each source after
+// seqLen bytes for the rest).
+func (e *Encoder) hashIDs(docs []Doc, all []byte, seqLen int) {
 	// The counts first, in a loop of their own: the table is too big
 	// for the cache, and lookups that do not wait on one another
 	// overlap their misses.
@@ -148,16 +157,12 @@ func (e *Encoder) hashIDs(docs []Doc, all []byte) {
 		counts[k] = e.seen.next(h)
 	}
 	e.counts = counts
+	const idLen = docid.IDLen
 	ids := make([]byte, 0, len(e.hs)*idLen)
 	for k, row := range e.hashed {
 		end := e.ends[row]
 		rec := all[end-len(docs[row].Source)-seqLen : end]
-		binary.LittleEndian.PutUint64(rec[:8], uint64(e.epoch))
-		binary.LittleEndian.PutUint32(rec[8:12], counts[k])
-		var sum [16]byte
-		binary.BigEndian.PutUint64(sum[:8], xxhash.Sum64(rec))
-		binary.BigEndian.PutUint64(sum[8:], e.hs[k])
-		ids = hex.AppendEncode(ids, sum[:])
+		ids = e.rowIDs.Append(ids, rec, e.epoch, counts[k], e.hs[k])
 	}
 	// One string for all the ids of the batch.
 	str := string(ids)
@@ -166,20 +171,15 @@ func (e *Encoder) hashIDs(docs []Doc, all []byte) {
 	}
 }
 
-// idOf joins the id columns' values; "" when any is NULL (the content
-// hash is used instead).
+// idOf is the id columns' docid.Key; "" when one is NULL and they are
+// not group keys (the row gets a row id instead).
 func (e *Encoder) idOf(batch arrow.RecordBatch, row int) string {
-	parts := make([]string, len(e.idCols))
+	parts := make([]docid.Part, len(e.idCols))
 	for i, c := range e.idCols {
-		col := batch.Column(c)
-		if types.IsNull(col, row) {
+		parts[i] = docid.ValueAt(batch.Column(c), row)
+		if parts[i].Null && !e.keyNulls {
 			return ""
 		}
-		if col.DataType().ID() == arrow.TIMESTAMP {
-			parts[i] = types.ValueAt(col, row).(interface{ Format(string) string }).Format("2006-01-02T15:04:05.999999Z")
-			continue
-		}
-		parts[i] = types.FormatValue(col, row)
 	}
-	return strings.Join(parts, "|")
+	return docid.Key(parts)
 }

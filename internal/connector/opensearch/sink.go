@@ -51,6 +51,10 @@ func NewSink(ctx context.Context, spec connector.TableSpec, opts connector.SinkO
 	if err != nil {
 		return nil, err
 	}
+	enc.SetWrite(opts.WriteID)
+	if opts.GroupIDs {
+		enc.SetGroupKeys()
+	}
 	cl, err := newClient(ctx, o)
 	if err != nil {
 		return nil, err

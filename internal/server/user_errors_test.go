@@ -43,7 +43,7 @@ func TestUserErrorStatuses(t *testing.T) {
 		{"INSERT STREAM INTO o SELECT id FROM t WITH (lock_ttl 'never')", 400, "IllegalArgumentException", "lock_ttl"},
 		{"CREATE MATERIALIZED VIEW mv AS SELECT id FROM t WITH (auto_refresh 'maybe')", 400, "IllegalArgumentException", "not a boolean"},
 		{"CREATE MATERIALIZED VIEW mv AS SELECT id FROM t WITH (nosuch 'x')", 400, "IllegalArgumentException", "unknown option"},
-		{"CREATE MATERIALIZED VIEW mv AS SELECT id FROM t WITH (refresh_interval 'soon', auto_refresh 'true')", 400, "IllegalArgumentException", "trigger"},
+		{"CREATE MATERIALIZED VIEW mv AS SELECT id FROM t WITH (refresh_interval 'soon', auto_refresh 'true')", 400, "IllegalArgumentException", "refresh_interval"},
 		{"CREATE TABLE `a/b` (id BIGINT) USING json LOCATION " + loc, 400, "IllegalArgumentException", "invalid name"},
 		{"CREATE DATABASE `a/b`", 400, "IllegalArgumentException", "invalid name"},
 		{"CREATE TABLE c AS SELECT id FROM t", 400, "IllegalArgumentException", "USING is required"},

@@ -63,10 +63,11 @@ type runningAsync struct {
 
 func (s *Server) asyncRoutes() {
 	// Submitting is open to read users: the statement itself is
-	// authorized (a read user may run a SELECT, not DDL).
+	// authorized (a read user may run a SELECT, not DDL). A query is its
+	// owner's (asyncRecord), so a read user may read and cancel its own.
 	s.readRoute("POST "+AsyncQueryPath, s.handleAsyncSubmit)
 	s.readRoute("GET "+AsyncQueryPath+"/{id}", s.handleAsyncGet)
-	s.mux.HandleFunc("DELETE "+AsyncQueryPath+"/{id}", s.handleAsyncCancel)
+	s.readRoute("DELETE "+AsyncQueryPath+"/{id}", s.handleAsyncCancel)
 }
 
 // startAsync opens the query store and starts watching its streaming
@@ -222,7 +223,7 @@ func (s *Server) handleAsyncSubmit(w http.ResponseWriter, r *http.Request) {
 		session = newQueryID()
 	}
 	rec := asyncRecord{ID: newQueryID(), SessionID: session, Datasource: req.Datasource, Lang: lang,
-		Statement: st.String(), Status: asyncWaiting, Submitted: time.Now().UTC()}
+		Owner: s.asyncOwner(r), Statement: st.String(), Status: asyncWaiting, Submitted: time.Now().UTC()}
 	rec.Stream, rec.StreamKind = streamOf(st)
 	if err := s.async.store.put(rec); err != nil {
 		writeError(w, err)
@@ -233,6 +234,16 @@ func (s *Server) handleAsyncSubmit(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
 	w.WriteHeader(http.StatusCreated)
 	_ = writeJSON(w, map[string]string{"queryId": rec.ID, "sessionId": rec.SessionID}, false)
+}
+
+// asyncOwner is who a submission belongs to: the caller, with
+// authentication on; nobody (every caller is the anonymous admin) without.
+func (s *Server) asyncOwner(r *http.Request) string {
+	if s.auth == nil {
+		return ""
+	}
+	p, _ := principalFrom(r.Context())
+	return p.name
 }
 
 // streamOf names the stream a streaming statement starts: a stream's
@@ -417,10 +428,18 @@ func (s *Server) handleAsyncCancel(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// asyncRecord finds the query of the request's {id}, or answers 404.
+// asyncRecord finds the query of the request's {id}, or answers 404. A
+// query another caller submitted is 404 too, unless the caller is an
+// admin: ids are not secrets (they show in logs), so its owner is what
+// keeps a result from other users, and 404 does not even tell them it
+// exists.
 func (s *Server) asyncRecord(w http.ResponseWriter, r *http.Request) (asyncRecord, bool) {
 	id := r.PathValue("id")
 	rec, ok := s.async.store.get(id)
+	if ok && s.auth != nil {
+		p, _ := principalFrom(r.Context())
+		ok = p.role >= RoleAdmin || rec.Owner != "" && rec.Owner == p.name
+	}
 	if !validQueryID(id) || !ok {
 		writeError(w, &notFoundError{msg: fmt.Sprintf("no async query %q (unknown, or expired)", id)})
 		return asyncRecord{}, false

@@ -37,6 +37,9 @@ type asyncRecord struct {
 	SessionID  string `json:"sessionId"`
 	Datasource string `json:"datasource,omitempty"`
 	Lang       string `json:"lang"`
+	// Owner is who submitted it (the principal's name, with
+	// authentication on): other non-admin callers cannot see it.
+	Owner string `json:"owner,omitempty"`
 	// Statement is the statement as the engine prints it (secrets as ***).
 	Statement string `json:"statement"`
 	// Stream, for a streaming statement, is what it runs: a stream's name

@@ -144,7 +144,10 @@ Flags for serve:
   --tls-cert FILE --tls-key FILE  serve HTTPS with this PEM certificate and key
   --max-body N                    largest request body in bytes (default 1048576)
   --query-timeout D               cancel a statement after D (default 10m)
-  --max-rows N                    rows per response; more are paged with a cursor (default 10000)
+  --max-rows N                    rows per response; more are paged with a cursor (default 10000);
+                                  an async query with more fails
+  --max-result-bytes N            largest async query result on disk (default 67108864); a
+                                  larger one fails the query
   --write-timeout D               cut off a client that takes longer to read a response (default 30s)
 
 Flags for passwd and token:

@@ -266,9 +266,10 @@ func streamOf(st sql.Statement) (name, kind string) {
 	return "", ""
 }
 
-// run executes the statement in the background.
+// run executes the statement in the background, under --query-timeout
+// as a sync one is (a streaming statement: until its stream started).
 func (a *asyncQueries) run(s *Server, rec asyncRecord, st sql.Statement) {
-	ctx, cancel := context.WithCancel(a.ctx)
+	ctx, cancel := context.WithTimeout(a.ctx, s.limits.QueryTimeout)
 	ra := &runningAsync{cancel: cancel, done: make(chan struct{})}
 	a.mu.Lock()
 	a.running[rec.ID] = ra
@@ -277,37 +278,39 @@ func (a *asyncQueries) run(s *Server, rec asyncRecord, st sql.Statement) {
 	go func() {
 		defer a.wg.Done()
 		defer cancel()
+		var out asyncOutcome
+		var err error
 		if rec.Stream == "" {
 			// A streaming statement stays WAITING until its stream started.
 			_, _ = a.store.update(rec.ID, func(r *asyncRecord) { r.Status = asyncRunning })
+			out, err = s.runAsyncBatch(ctx, rec.ID, st)
+		} else {
+			var res *engine.Result
+			if res, err = a.eng.ExecuteStatement(ctx, st); err == nil {
+				out.message = res.Message
+			}
 		}
-		res, err := a.eng.ExecuteStatement(ctx, st)
+		err = s.timeoutErr(ctx, err)
 		a.mu.Lock()
 		delete(a.running, rec.ID)
 		byUser := ra.cancelled
 		a.mu.Unlock()
 		defer close(ra.done)
 		now := time.Now().UTC()
-		var werr error
+		var limit *timeoutError
 		_, uerr := a.store.update(rec.ID, func(r *asyncRecord) {
 			switch {
 			case err != nil && byUser:
 				r.Status, r.Error, r.Finished = asyncCancelled, err.Error(), now
-			case err != nil && ctx.Err() != nil:
+			case err != nil && ctx.Err() != nil && !errors.As(err, &limit):
 				r.Status, r.Error, r.Finished = asyncFailed, "the server stopped before the query finished", now
 			case err != nil:
 				r.Status, r.Error, r.Finished = asyncFailed, err.Error(), now
 			case rec.Stream != "":
-				r.Status, r.Message = asyncRunning, res.Message // while its stream runs
+				r.Status, r.Message = asyncRunning, out.message // while its stream runs
 			default:
-				r.Status, r.Finished, r.Message = asyncSuccess, now, res.Message
-				if res.Schema != nil {
-					if werr = a.store.writeResult(rec.ID, res.Schema, res.Batches); werr != nil {
-						r.Status, r.Error = asyncFailed, werr.Error()
-						return
-					}
-					r.HasResult, r.Rows = true, newResult(res).total
-				}
+				r.Status, r.Finished, r.Message = asyncSuccess, now, out.message
+				r.HasResult, r.Rows = out.hasResult, out.rows
 			}
 		})
 		if uerr != nil {

@@ -11,12 +11,13 @@ import (
 )
 
 // Defaults of the request limits (Options.MaxBody, QueryTimeout, MaxRows,
-// WriteTimeout).
+// WriteTimeout, MaxResultBytes).
 const (
-	DefaultMaxBody      = 1 << 20
-	DefaultQueryTimeout = 10 * time.Minute
-	DefaultMaxRows      = 10000
-	DefaultWriteTimeout = 30 * time.Second
+	DefaultMaxBody        = 1 << 20
+	DefaultQueryTimeout   = 10 * time.Minute
+	DefaultMaxRows        = 10000
+	DefaultWriteTimeout   = 30 * time.Second
+	DefaultMaxResultBytes = 64 << 20
 )
 
 // Limits bound what one request may cost the server.
@@ -36,6 +37,11 @@ type Limits struct {
 	// (and its cursor's query, blocked), never another statement or a
 	// stream.
 	WriteTimeout time.Duration
+	// MaxResultBytes bounds an async query's result file in
+	// <data dir>/queries: a result that would be larger fails the query
+	// and nothing past the limit is written, so async clients cannot
+	// fill the disk.
+	MaxResultBytes int64
 }
 
 func (l Limits) withDefaults() Limits {
@@ -50,6 +56,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.WriteTimeout <= 0 {
 		l.WriteTimeout = DefaultWriteTimeout
+	}
+	if l.MaxResultBytes <= 0 {
+		l.MaxResultBytes = DefaultMaxResultBytes
 	}
 	return l
 }

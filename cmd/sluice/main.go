@@ -131,6 +131,7 @@ func serve(args []string) error {
 	fs.Int64Var(&o.Limits.MaxBody, "max-body", server.DefaultMaxBody, "largest request body in bytes")
 	fs.DurationVar(&o.Limits.QueryTimeout, "query-timeout", server.DefaultQueryTimeout, "cancel a statement after this long")
 	fs.IntVar(&o.Limits.MaxRows, "max-rows", server.DefaultMaxRows, "rows per response; more are paged")
+	fs.IntVar(&o.Limits.MaxConcurrentQueries, "max-concurrent-queries", server.DefaultMaxConcurrentQueries, "API queries running at once; more get 429")
 	fs.Int64Var(&o.Limits.MaxResultBytes, "max-result-bytes", server.DefaultMaxResultBytes, "largest async query result on disk in bytes")
 	fs.DurationVar(&o.Limits.WriteTimeout, "write-timeout", server.DefaultWriteTimeout, "longest time writing one response may take")
 	if err := fs.Parse(args); err != nil {

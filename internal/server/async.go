@@ -65,7 +65,7 @@ func (s *Server) asyncRoutes() {
 	// Submitting is open to read users: the statement itself is
 	// authorized (a read user may run a SELECT, not DDL). A query is its
 	// owner's (asyncRecord), so a read user may read and cancel its own.
-	s.readRoute("POST "+AsyncQueryPath, s.handleAsyncSubmit)
+	s.readRoute("POST "+AsyncQueryPath, s.limitQueries(s.handleAsyncSubmit))
 	s.readRoute("GET "+AsyncQueryPath+"/{id}", s.handleAsyncGet)
 	s.readRoute("DELETE "+AsyncQueryPath+"/{id}", s.handleAsyncCancel)
 }
@@ -229,7 +229,8 @@ func (s *Server) handleAsyncSubmit(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	s.async.run(s, rec, st)
+	// The query keeps its slot until it ends, not until this response.
+	s.async.run(s, rec, st, detachQuerySlot(r.Context()))
 	s.log.Info("async query submitted", "query", rec.ID, "session", rec.SessionID, "stream", rec.Stream)
 	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
 	w.WriteHeader(http.StatusCreated)
@@ -268,7 +269,7 @@ func streamOf(st sql.Statement) (name, kind string) {
 
 // run executes the statement in the background, under --query-timeout
 // as a sync one is (a streaming statement: until its stream started).
-func (a *asyncQueries) run(s *Server, rec asyncRecord, st sql.Statement) {
+func (a *asyncQueries) run(s *Server, rec asyncRecord, st sql.Statement, release func()) {
 	ctx, cancel := context.WithTimeout(a.ctx, s.limits.QueryTimeout)
 	ra := &runningAsync{cancel: cancel, done: make(chan struct{})}
 	a.mu.Lock()
@@ -277,6 +278,7 @@ func (a *asyncQueries) run(s *Server, rec asyncRecord, st sql.Statement) {
 	a.wg.Add(1)
 	go func() {
 		defer a.wg.Done()
+		defer release()
 		defer cancel()
 		var out asyncOutcome
 		var err error

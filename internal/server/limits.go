@@ -42,6 +42,10 @@ type Limits struct {
 	// and nothing past the limit is written, so async clients cannot
 	// fill the disk.
 	MaxResultBytes int64
+	// MaxConcurrentQueries bounds the API queries running at once over
+	// every query path (sql, ppl, async, /api/v1/statement); one more
+	// is refused at once (429 with Retry-After) rather than queued.
+	MaxConcurrentQueries int
 }
 
 func (l Limits) withDefaults() Limits {
@@ -56,6 +60,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.WriteTimeout <= 0 {
 		l.WriteTimeout = DefaultWriteTimeout
+	}
+	if l.MaxConcurrentQueries <= 0 {
+		l.MaxConcurrentQueries = DefaultMaxConcurrentQueries
 	}
 	if l.MaxResultBytes <= 0 {
 		l.MaxResultBytes = DefaultMaxResultBytes
@@ -100,7 +107,10 @@ func classifyLimits(err error) (errorBody, bool) {
 	var tl *tooLargeError
 	var to *timeoutError
 	var tr *tooManyRowsError
+	var be *busyError
 	switch {
+	case errors.As(err, &be):
+		return errorBody{Status: http.StatusTooManyRequests, Error: errorInfo{Reason: "Too many queries", Details: err.Error(), Type: "RejectedExecutionException"}}, true
 	case errors.As(err, &fe):
 		return errorBody{Status: http.StatusForbidden, Error: errorInfo{Reason: "Forbidden", Details: err.Error(), Type: "SecurityException"}}, true
 	case errors.As(err, &tl):

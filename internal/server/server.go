@@ -78,6 +78,7 @@ type Server struct {
 
 	auth         *authenticator // nil: authentication off
 	limits       Limits
+	queries      querySlots      // API queries running (query_slots.go)
 	readPatterns map[string]bool // routes read users may reach (readRoute)
 	handler      http.Handler    // mux behind the security middleware
 }
@@ -107,6 +108,7 @@ func Open(opts Options) (*Server, error) {
 	sched := NewScheduler(opts.MaxConcurrentEpochs, log)
 	s := &Server{opts: opts, lock: lock, sched: sched, cursors: newCursorStore(), log: log, logf: logf, auth: auth,
 		limits: opts.Limits.withDefaults(), history: newHistory(opts.HistoryInterval)}
+	s.queries = newQuerySlots(s.limits.MaxConcurrentQueries)
 	s.metrics = newMetrics(func() *engine.Engine { return s.eng }, func() map[string]int {
 		if s.async == nil {
 			return nil

@@ -126,6 +126,10 @@ func serve(args []string) error {
 	fs.StringVar(&logFormat, "log-format", "text", "log format on stderr: text or json")
 	fs.StringVar(&logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	fs.StringVar(&o.Security.Users, "users", "", "users file (default DATA_DIR/users when it exists)")
+	fs.Func("allowed-hosts", "Host names answered without authentication besides localhost and loopback (comma-separated, repeatable)", func(v string) error {
+		o.Security.AllowedHosts = append(o.Security.AllowedHosts, v)
+		return nil
+	})
 	fs.StringVar(&o.Security.TLSCert, "tls-cert", "", "TLS certificate (PEM)")
 	fs.StringVar(&o.Security.TLSKey, "tls-key", "", "TLS private key (PEM)")
 	fs.Int64Var(&o.Limits.MaxBody, "max-body", server.DefaultMaxBody, "largest request body in bytes")

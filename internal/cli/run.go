@@ -141,6 +141,9 @@ Flags for serve:
   --log-level LEVEL               debug, info, warn or error (default info)
   --users FILE                    users and tokens; turns authentication on (default
                                   DATA_DIR/users when it exists); required outside loopback
+  --allowed-hosts NAMES           without --users, Host names answered besides localhost, loopback
+                                  addresses and --listen's (comma-separated, repeatable); others
+                                  get 403 (DNS rebinding)
   --tls-cert FILE --tls-key FILE  serve HTTPS with this PEM certificate and key
   --max-body N                    largest request body in bytes (default 1048576)
   --query-timeout D               cancel a statement after D (default 10m)

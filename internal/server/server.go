@@ -81,6 +81,7 @@ type Server struct {
 	queries      querySlots      // API queries running (query_slots.go)
 	readPatterns map[string]bool // routes read users may reach (readRoute)
 	handler      http.Handler    // mux behind the security middleware
+	servedHost   servedAddr      // the host Serve listens on (host.go)
 }
 
 // Open locks the data dir (failing with ErrDataDirInUse when another
@@ -131,7 +132,7 @@ func Open(opts Options) (*Server, error) {
 	// Browsers hold the console's basic-auth credentials, so a page of
 	// another site must not make them POST here (CSRF); clients that are
 	// not browsers send no Origin or Sec-Fetch-Site and pass.
-	s.handler = http.NewCrossOriginProtection().Handler(s.secure(s.mux))
+	s.handler = s.checkHost(http.NewCrossOriginProtection().Handler(s.secure(s.mux)))
 	started, err := eng.Resume(context.Background())
 	for _, n := range started {
 		log.Info("resumed stream", "stream", n)
@@ -180,6 +181,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		ln.Close()
 		return err
 	}
+	s.servedHost.Store(listenHost(ln.Addr().String()))
 	base := s.scheme() + "://" + ln.Addr().String()
 	s.log.Info("listening on "+base, "console", base+ConsolePath, "data_dir", s.opts.DataDir, "auth", s.authNote())
 	errc := make(chan error, 1)

@@ -20,6 +20,11 @@ type Security struct {
 	// TLSCert and TLSKey are PEM files; with both the server speaks
 	// HTTPS only.
 	TLSCert, TLSKey string
+	// AllowedHosts are Host names (or name:port; an entry may list
+	// several, comma-separated) answered without
+	// authentication besides localhost, loopback addresses and the
+	// listen address (host.go).
+	AllowedHosts []string
 }
 
 // ErrNoAuth is returned by Serve for a listener outside loopback when no

@@ -181,8 +181,8 @@ func (w *deadlineWriter) Write(b []byte) (int, error) {
 func (w *deadlineWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // secure wraps the routes with, in order: the body limit, authentication
-// (401), the route's role (403), the query timeout and the write
-// deadline.
+// (401), a browser's anti-CSRF token (403), the route's role (403), the
+// query timeout and the write deadline.
 func (s *Server) secure(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength > s.limits.MaxBody {
@@ -200,6 +200,10 @@ func (s *Server) secure(next http.Handler) http.Handler {
 			// current_user() names the caller; without authentication
 			// it is the process's user, as in Spark.
 			r = r.WithContext(engine.WithUser(r.Context(), p.name))
+		}
+		if err := s.checkCSRF(r, p); err != nil {
+			writeError(w, err)
+			return
 		}
 		ctx, cancel := context.WithTimeout(withPrincipal(r.Context(), p), s.limits.QueryTimeout)
 		defer cancel()

@@ -82,6 +82,7 @@ type Server struct {
 	readPatterns map[string]bool // routes read users may reach (readRoute)
 	handler      http.Handler    // mux behind the security middleware
 	servedHost   servedAddr      // the host Serve listens on (host.go)
+	csrfKey      []byte          // signs the console's anti-CSRF tokens (csrf.go)
 }
 
 // Open locks the data dir (failing with ErrDataDirInUse when another
@@ -110,6 +111,7 @@ func Open(opts Options) (*Server, error) {
 	s := &Server{opts: opts, lock: lock, sched: sched, cursors: newCursorStore(), log: log, logf: logf, auth: auth,
 		limits: opts.Limits.withDefaults(), history: newHistory(opts.HistoryInterval)}
 	s.queries = newQuerySlots(s.limits.MaxConcurrentQueries)
+	s.csrfKey = newCSRFKey()
 	s.metrics = newMetrics(func() *engine.Engine { return s.eng }, func() map[string]int {
 		if s.async == nil {
 			return nil

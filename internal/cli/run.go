@@ -150,7 +150,7 @@ Flags for serve:
   --max-rows N                    rows per response; more are paged with a cursor (default 10000);
                                   an async query with more fails
   --max-concurrent-queries N      API queries running at once over every query endpoint
-                                  (default 64); more are answered 429 with Retry-After
+                                  (default 128); more are answered 429 with Retry-After
   --max-result-bytes N            largest async query result on disk (default 67108864); a
                                   larger one fails the query
   --write-timeout D               cut off a client that takes longer to read a response (default 30s)

@@ -8,9 +8,10 @@ import (
 )
 
 // DefaultMaxConcurrentQueries is Limits.MaxConcurrentQueries unless set:
-// enough for many clients of small queries, few enough that a flood of
-// requests is refused rather than run all at once.
-const DefaultMaxConcurrentQueries = 64
+// enough for many clients of small queries (`bench serve` runs 64 plus its
+// own statements), few enough that a flood of requests is refused rather
+// than run all at once.
+const DefaultMaxConcurrentQueries = 128
 
 // querySlots bound the API queries running at once, over every path that
 // runs one (sql, ppl, their explains, async, /api/v1/statement). Taking a

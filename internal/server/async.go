@@ -286,6 +286,9 @@ func (a *asyncQueries) run(s *Server, rec asyncRecord, st sql.Statement, release
 			// A streaming statement stays WAITING until its stream started.
 			_, _ = a.store.update(rec.ID, func(r *asyncRecord) { r.Status = asyncRunning })
 			out, err = s.runAsyncBatch(ctx, rec.ID, st)
+			if out.drain != nil {
+				defer out.drain() // after the outcome is recorded, before the slot is released
+			}
 		} else {
 			var res *engine.Result
 			if res, err = a.eng.ExecuteStatement(ctx, st); err == nil {

@@ -18,6 +18,11 @@ type asyncOutcome struct {
 	message   string
 	rows      int
 	hasResult bool
+	// drain, when set, ends the statement's query and waits for it: the
+	// caller records the outcome first, so a query cut off by a limit
+	// or DELETE reads FAILED or CANCELLED at once, not when an operator
+	// next looks at its context.
+	drain func()
 }
 
 // runAsyncBatch runs a batch statement of the async API under the same
@@ -31,9 +36,8 @@ func (s *Server) runAsyncBatch(ctx context.Context, id string, st sql.Statement)
 		return asyncOutcome{}, err
 	}
 	if ok {
-		defer rows.Close()
 		n, err := s.async.store.writeResult(id, rows.Schema(), s.limits, func() (arrow.RecordBatch, error) { return rows.Next(ctx) })
-		return asyncOutcome{rows: n, hasResult: err == nil}, err
+		return asyncOutcome{rows: n, hasResult: err == nil, drain: rows.Close}, err
 	}
 	res, err := s.eng.ExecuteStatement(ctx, st)
 	if err != nil {

@@ -133,6 +133,10 @@ func serve(args []string) error {
 	fs.StringVar(&logFormat, "log-format", "text", "log format on stderr: text or json")
 	fs.StringVar(&logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	fs.StringVar(&o.Security.Users, "users", "", "users file (default DATA_DIR/users when it exists)")
+	fs.Func("allowed-hosts", "Host names answered without authentication besides localhost and loopback (comma-separated, repeatable)", func(v string) error {
+		o.Security.AllowedHosts = append(o.Security.AllowedHosts, v)
+		return nil
+	})
 	fs.StringVar(&o.Security.TLSCert, "tls-cert", "", "TLS certificate (PEM)")
 	fs.StringVar(&o.Security.TLSKey, "tls-key", "", "TLS private key (PEM)")
 	fs.Func("allow-location", "a path prefix or s3://bucket/prefix non-admin users may read directly (repeatable)", func(v string) error {
@@ -142,6 +146,8 @@ func serve(args []string) error {
 	fs.Int64Var(&o.Limits.MaxBody, "max-body", server.DefaultMaxBody, "largest request body in bytes")
 	fs.DurationVar(&o.Limits.QueryTimeout, "query-timeout", server.DefaultQueryTimeout, "cancel a statement after this long")
 	fs.IntVar(&o.Limits.MaxRows, "max-rows", server.DefaultMaxRows, "rows per response; more are paged")
+	fs.IntVar(&o.Limits.MaxConcurrentQueries, "max-concurrent-queries", server.DefaultMaxConcurrentQueries, "API queries running at once; more get 429")
+	fs.Int64Var(&o.Limits.MaxResultBytes, "max-result-bytes", server.DefaultMaxResultBytes, "largest async query result on disk in bytes")
 	fs.DurationVar(&o.Limits.WriteTimeout, "write-timeout", server.DefaultWriteTimeout, "longest time writing one response may take")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

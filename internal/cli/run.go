@@ -147,13 +147,21 @@ Flags for serve:
   --log-level LEVEL               debug, info, warn or error (default info)
   --users FILE                    users and tokens; turns authentication on (default
                                   DATA_DIR/users when it exists); required outside loopback
+  --allowed-hosts NAMES           without --users, Host names answered besides localhost, loopback
+                                  addresses and --listen's (comma-separated, repeatable); others
+                                  get 403 (DNS rebinding)
   --tls-cert FILE --tls-key FILE  serve HTTPS with this PEM certificate and key
   --allow-location PREFIX         a local path prefix or s3://bucket/prefix that read and
                                   write users may query by path and checkpoint streams in;
                                   repeatable; none by default: catalog tables only
   --max-body N                    largest request body in bytes (default 1048576)
   --query-timeout D               cancel a statement after D (default 10m)
-  --max-rows N                    rows per response; more are paged with a cursor (default 10000)
+  --max-rows N                    rows per response; more are paged with a cursor (default 10000);
+                                  an async query with more fails
+  --max-concurrent-queries N      API queries running at once over every query endpoint
+                                  (default 128); more are answered 429 with Retry-After
+  --max-result-bytes N            largest async query result on disk (default 67108864); a
+                                  larger one fails the query
   --write-timeout D               cut off a client that takes longer to read a response (default 30s)
 
 Flags for passwd and token:

@@ -42,7 +42,7 @@ type StatementResponse struct {
 }
 
 func (s *Server) apiRoutes() {
-	s.readRoute("POST "+APIStatementPath, s.handleStatement)
+	s.readRoute("POST "+APIStatementPath, s.limitQueries(s.handleStatement))
 }
 
 func (s *Server) handleStatement(w http.ResponseWriter, r *http.Request) {

@@ -63,10 +63,11 @@ type runningAsync struct {
 
 func (s *Server) asyncRoutes() {
 	// Submitting is open to read users: the statement itself is
-	// authorized (a read user may run a SELECT, not DDL).
-	s.readRoute("POST "+AsyncQueryPath, s.handleAsyncSubmit)
+	// authorized (a read user may run a SELECT, not DDL). A query is its
+	// owner's (asyncRecord), so a read user may read and cancel its own.
+	s.readRoute("POST "+AsyncQueryPath, s.limitQueries(s.handleAsyncSubmit))
 	s.readRoute("GET "+AsyncQueryPath+"/{id}", s.handleAsyncGet)
-	s.mux.HandleFunc("DELETE "+AsyncQueryPath+"/{id}", s.handleAsyncCancel)
+	s.readRoute("DELETE "+AsyncQueryPath+"/{id}", s.handleAsyncCancel)
 }
 
 // startAsync opens the query store and starts watching its streaming
@@ -222,17 +223,28 @@ func (s *Server) handleAsyncSubmit(w http.ResponseWriter, r *http.Request) {
 	p, _ := principalFrom(r.Context())
 	session, sess := s.sessions.get(req.SessionID, p)
 	rec := asyncRecord{ID: newQueryID(), SessionID: session, Datasource: req.Datasource, Lang: lang,
-		Statement: st.String(), Status: asyncWaiting, Submitted: time.Now().UTC()}
+		Owner: s.asyncOwner(r), Statement: st.String(), Status: asyncWaiting, Submitted: time.Now().UTC()}
 	rec.Stream, rec.StreamKind = streamOf(engine.WithSession(r.Context(), sess), s.eng, st)
 	if err := s.async.store.put(rec); err != nil {
 		writeError(w, err)
 		return
 	}
-	s.async.run(s, rec, st, sess)
+	// The query keeps its slot until it ends, not until this response.
+	s.async.run(s, rec, st, sess, detachQuerySlot(r.Context()))
 	s.log.Info("async query submitted", "query", rec.ID, "session", rec.SessionID, "stream", rec.Stream)
 	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
 	w.WriteHeader(http.StatusCreated)
 	_ = writeJSON(w, map[string]string{"queryId": rec.ID, "sessionId": rec.SessionID}, false)
+}
+
+// asyncOwner is who a submission belongs to: the caller, with
+// authentication on; nobody (every caller is the anonymous admin) without.
+func (s *Server) asyncOwner(r *http.Request) string {
+	if s.auth == nil {
+		return ""
+	}
+	p, _ := principalFrom(r.Context())
+	return p.name
 }
 
 // streamOf names the stream a streaming statement starts when run under
@@ -255,8 +267,8 @@ func streamOf(ctx context.Context, eng *engine.Engine, st sql.Statement) (name, 
 // run executes the statement in the background.
 // The statement runs under the server's context, not the request's (which
 // ends with the answer), in the client's session sess.
-func (a *asyncQueries) run(s *Server, rec asyncRecord, st sql.Statement, sess *engine.Session) {
-	ctx, cancel := context.WithCancel(engine.WithSession(a.ctx, sess))
+func (a *asyncQueries) run(s *Server, rec asyncRecord, st sql.Statement, sess *engine.Session, release func()) {
+	ctx, cancel := context.WithTimeout(engine.WithSession(a.ctx, sess), s.limits.QueryTimeout)
 	ra := &runningAsync{cancel: cancel, done: make(chan struct{})}
 	a.mu.Lock()
 	a.running[rec.ID] = ra
@@ -264,38 +276,44 @@ func (a *asyncQueries) run(s *Server, rec asyncRecord, st sql.Statement, sess *e
 	a.wg.Add(1)
 	go func() {
 		defer a.wg.Done()
+		defer release()
 		defer cancel()
+		var out asyncOutcome
+		var err error
 		if rec.Stream == "" {
 			// A streaming statement stays WAITING until its stream started.
 			_, _ = a.store.update(rec.ID, func(r *asyncRecord) { r.Status = asyncRunning })
+			out, err = s.runAsyncBatch(ctx, rec.ID, st)
+			if out.drain != nil {
+				defer out.drain() // after the outcome is recorded, before the slot is released
+			}
+		} else {
+			var res *engine.Result
+			if res, err = a.eng.ExecuteStatement(ctx, st); err == nil {
+				out.message = res.Message
+			}
 		}
-		res, err := a.eng.ExecuteStatement(ctx, st)
+		err = s.timeoutErr(ctx, err)
 		a.mu.Lock()
 		delete(a.running, rec.ID)
 		byUser := ra.cancelled
 		a.mu.Unlock()
 		defer close(ra.done)
 		now := time.Now().UTC()
-		var werr error
+		var limit *timeoutError
 		_, uerr := a.store.update(rec.ID, func(r *asyncRecord) {
 			switch {
 			case err != nil && byUser:
 				r.Status, r.Error, r.Finished = asyncCancelled, err.Error(), now
-			case err != nil && ctx.Err() != nil:
+			case err != nil && ctx.Err() != nil && !errors.As(err, &limit):
 				r.Status, r.Error, r.Finished = asyncFailed, "the server stopped before the query finished", now
 			case err != nil:
 				r.Status, r.Error, r.Finished = asyncFailed, err.Error(), now
 			case rec.Stream != "":
-				r.Status, r.Message = asyncRunning, res.Message // while its stream runs
+				r.Status, r.Message = asyncRunning, out.message // while its stream runs
 			default:
-				r.Status, r.Finished, r.Message = asyncSuccess, now, res.Message
-				if res.Schema != nil {
-					if werr = a.store.writeResult(rec.ID, res.Schema, res.Batches); werr != nil {
-						r.Status, r.Error = asyncFailed, werr.Error()
-						return
-					}
-					r.HasResult, r.Rows = true, newResult(res).total
-				}
+				r.Status, r.Finished, r.Message = asyncSuccess, now, out.message
+				r.HasResult, r.Rows = out.hasResult, out.rows
 			}
 		})
 		if uerr != nil {
@@ -416,10 +434,18 @@ func (s *Server) handleAsyncCancel(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// asyncRecord finds the query of the request's {id}, or answers 404.
+// asyncRecord finds the query of the request's {id}, or answers 404. A
+// query another caller submitted is 404 too, unless the caller is an
+// admin: ids are not secrets (they show in logs), so its owner is what
+// keeps a result from other users, and 404 does not even tell them it
+// exists.
 func (s *Server) asyncRecord(w http.ResponseWriter, r *http.Request) (asyncRecord, bool) {
 	id := r.PathValue("id")
 	rec, ok := s.async.store.get(id)
+	if ok && s.auth != nil {
+		p, _ := principalFrom(r.Context())
+		ok = p.role >= RoleAdmin || rec.Owner != "" && rec.Owner == p.name
+	}
 	if !validQueryID(id) || !ok {
 		writeError(w, &notFoundError{msg: fmt.Sprintf("no async query %q (unknown, or expired)", id)})
 		return asyncRecord{}, false

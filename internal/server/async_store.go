@@ -14,7 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 )
 
@@ -37,6 +36,9 @@ type asyncRecord struct {
 	SessionID  string `json:"sessionId"`
 	Datasource string `json:"datasource,omitempty"`
 	Lang       string `json:"lang"`
+	// Owner is who submitted it (the principal's name, with
+	// authentication on): other non-admin callers cannot see it.
+	Owner string `json:"owner,omitempty"`
 	// Statement is the statement as the engine prints it (secrets as ***).
 	Statement string `json:"statement"`
 	// Stream, for a streaming statement, is what it runs: a stream's name
@@ -191,22 +193,6 @@ func (a *asyncStore) update(id string, fn func(r *asyncRecord)) (bool, error) {
 	r := *old
 	fn(&r)
 	return true, a.putLocked(r)
-}
-
-// writeResult keeps a statement's rows beside its record.
-func (a *asyncStore) writeResult(id string, schema *arrow.Schema, batches []arrow.RecordBatch) error {
-	return a.writeFile(id+".arrow", func(w io.Writer) error {
-		wr := ipc.NewWriter(w, ipc.WithSchema(schema), ipc.WithZstd())
-		for _, b := range batches {
-			if b == nil {
-				continue
-			}
-			if err := wr.Write(b); err != nil {
-				return err
-			}
-		}
-		return wr.Close()
-	})
 }
 
 // readResult reads a query's rows back.

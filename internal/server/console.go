@@ -34,6 +34,10 @@ func (s *Server) consoleRoutes() {
 		panic(err) // the embed pattern names the folder: cannot happen
 	}
 	files := http.StripPrefix(ConsolePath, http.FileServerFS(sub))
+	index, err := fs.ReadFile(sub, "index.html")
+	if err != nil {
+		panic(err) // embedded: cannot happen
+	}
 	s.readRoute("GET "+ConsolePath, func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("Content-Security-Policy", consoleCSP)
@@ -41,6 +45,15 @@ func (s *Server) consoleRoutes() {
 		h.Set("Referrer-Policy", "no-referrer")
 		// The files change with the binary, and an embed has no mod times.
 		h.Set("Cache-Control", "no-cache")
+		if r.URL.Path == ConsolePath {
+			// The page carries its user's anti-CSRF token (csrf.go), so
+			// it is never cached.
+			p, _ := principalFrom(r.Context())
+			h.Set("Cache-Control", "no-store")
+			h.Set("Content-Type", "text/html; charset=utf-8")
+			_, _ = w.Write(s.consolePage(index, p))
+			return
+		}
 		files.ServeHTTP(w, r)
 	})
 	s.readRoute("GET "+APIWhoamiPath, s.handleWhoami)

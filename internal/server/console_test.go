@@ -56,7 +56,8 @@ func get(t *testing.T, url, user, pw string, header map[string]string) (*http.Re
 // TestConsoleRoutes: GET / stays JSON for API clients and sends browsers
 // to the console; the console's files are embedded, behind the same
 // authentication, with a CSP; whoami tells the role; a cross-site POST
-// from a browser is refused.
+// from a browser is refused, and so is a same-origin one without the
+// console's token.
 func TestConsoleRoutes(t *testing.T) {
 	f := newAuthFixture(t, nil)
 	resp, body := get(t, f.url+"/", "bob", "bob-pw", nil)
@@ -106,7 +107,7 @@ func TestConsoleRoutes(t *testing.T) {
 	}{
 		{map[string]string{"Sec-Fetch-Site": "cross-site"}, http.StatusForbidden},
 		{map[string]string{"Origin": "https://evil.example"}, http.StatusForbidden},
-		{map[string]string{"Sec-Fetch-Site": "same-origin"}, http.StatusOK},
+		{map[string]string{"Sec-Fetch-Site": "same-origin"}, http.StatusForbidden}, // no anti-CSRF token (csrf_test.go)
 		{nil, http.StatusOK}, // not a browser
 	} {
 		req, _ := http.NewRequest("POST", f.url+APIStreamsPath+"/feed/stop", nil)

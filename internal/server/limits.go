@@ -11,12 +11,13 @@ import (
 )
 
 // Defaults of the request limits (Options.MaxBody, QueryTimeout, MaxRows,
-// WriteTimeout).
+// WriteTimeout, MaxResultBytes).
 const (
-	DefaultMaxBody      = 1 << 20
-	DefaultQueryTimeout = 10 * time.Minute
-	DefaultMaxRows      = 10000
-	DefaultWriteTimeout = 30 * time.Second
+	DefaultMaxBody        = 1 << 20
+	DefaultQueryTimeout   = 10 * time.Minute
+	DefaultMaxRows        = 10000
+	DefaultWriteTimeout   = 30 * time.Second
+	DefaultMaxResultBytes = 64 << 20
 )
 
 // Limits bound what one request may cost the server.
@@ -36,6 +37,15 @@ type Limits struct {
 	// (and its cursor's query, blocked), never another statement or a
 	// stream.
 	WriteTimeout time.Duration
+	// MaxResultBytes bounds an async query's result file in
+	// <data dir>/queries: a result that would be larger fails the query
+	// and nothing past the limit is written, so async clients cannot
+	// fill the disk.
+	MaxResultBytes int64
+	// MaxConcurrentQueries bounds the API queries running at once over
+	// every query path (sql, ppl, async, /api/v1/statement); one more
+	// is refused at once (429 with Retry-After) rather than queued.
+	MaxConcurrentQueries int
 }
 
 func (l Limits) withDefaults() Limits {
@@ -50,6 +60,12 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.WriteTimeout <= 0 {
 		l.WriteTimeout = DefaultWriteTimeout
+	}
+	if l.MaxConcurrentQueries <= 0 {
+		l.MaxConcurrentQueries = DefaultMaxConcurrentQueries
+	}
+	if l.MaxResultBytes <= 0 {
+		l.MaxResultBytes = DefaultMaxResultBytes
 	}
 	return l
 }
@@ -91,7 +107,10 @@ func classifyLimits(err error) (errorBody, bool) {
 	var tl *tooLargeError
 	var to *timeoutError
 	var tr *tooManyRowsError
+	var be *busyError
 	switch {
+	case errors.As(err, &be):
+		return errorBody{Status: http.StatusTooManyRequests, Error: errorInfo{Reason: "Too many queries", Details: err.Error(), Type: "RejectedExecutionException"}}, true
 	case errors.As(err, &fe):
 		return errorBody{Status: http.StatusForbidden, Error: errorInfo{Reason: "Forbidden", Details: err.Error(), Type: "SecurityException"}}, true
 	case errors.As(err, &tl):
@@ -162,8 +181,8 @@ func (w *deadlineWriter) Write(b []byte) (int, error) {
 func (w *deadlineWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // secure wraps the routes with, in order: the body limit, authentication
-// (401), the route's role (403), the query timeout and the write
-// deadline.
+// (401), a browser's anti-CSRF token (403), the route's role (403), the
+// query timeout and the write deadline.
 func (s *Server) secure(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength > s.limits.MaxBody {
@@ -181,6 +200,10 @@ func (s *Server) secure(next http.Handler) http.Handler {
 			// current_user() names the caller; without authentication
 			// it is the process's user, as in Spark.
 			r = r.WithContext(engine.WithUser(r.Context(), p.name))
+		}
+		if err := s.checkCSRF(r, p); err != nil {
+			writeError(w, err)
+			return
 		}
 		ctx, cancel := context.WithTimeout(withPrincipal(r.Context(), p), s.limits.QueryTimeout)
 		defer cancel()

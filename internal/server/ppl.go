@@ -15,9 +15,9 @@ import (
 // SQL statement PPL '...' would.
 func (s *Server) pplRoutes() {
 	for _, prefix := range []string{"/_plugins/_ppl", "/_opendistro/_ppl"} {
-		s.readRoute("POST "+prefix, s.handlePPL)
-		s.readRoute("POST "+prefix+"/{$}", s.handlePPL)
-		s.readRoute("POST "+prefix+"/_explain", s.handlePPLExplain)
+		s.readRoute("POST "+prefix, s.limitQueries(s.handlePPL))
+		s.readRoute("POST "+prefix+"/{$}", s.limitQueries(s.handlePPL))
+		s.readRoute("POST "+prefix+"/_explain", s.limitQueries(s.handlePPLExplain))
 	}
 }
 

@@ -16,6 +16,11 @@ import (
 // semaphore, so at most Slots epochs run at once whatever the number of
 // streams. Stop cancels them all (each finishes its epoch in flight) and
 // waits for them up to a deadline.
+//
+// Epochs come before API queries: the epoch slots are theirs alone, and
+// API queries are bounded apart (querySlots, --max-concurrent-queries),
+// admitted at once or refused with 429, never queued, so no API query
+// ever waits for a slot ahead of an epoch or holds one an epoch needs.
 type Scheduler struct {
 	slots  stream.Semaphore
 	ctx    context.Context

@@ -135,8 +135,11 @@ type Server struct {
 	auth       *authenticator   // nil: authentication off
 	allowed    engine.Locations // Security.AllowLocations (access.go)
 	limits     Limits
+	queries    querySlots      // API queries running (query_slots.go)
 	routeRoles map[string]Role // routes callers below admin may reach (readRoute, writeRoute)
 	handler    http.Handler    // mux behind the security middleware
+	servedHost servedAddr      // the host Serve listens on (host.go)
+	csrfKey    []byte          // signs the console's anti-CSRF tokens (csrf.go)
 }
 
 // Open locks the data dir (failing with ErrDataDirInUse when another
@@ -168,6 +171,8 @@ func Open(opts Options) (*Server, error) {
 	sched := NewScheduler(opts.MaxConcurrentEpochs, log)
 	s := &Server{opts: opts, lock: lock, sched: sched, cursors: newCursorStore(), log: log, logf: logf, auth: auth, allowed: allowed,
 		limits: opts.Limits.withDefaults(), history: newHistory(opts.HistoryInterval)}
+	s.queries = newQuerySlots(s.limits.MaxConcurrentQueries)
+	s.csrfKey = newCSRFKey()
 	s.metrics = newMetrics(func() *engine.Engine { return s.eng }, func() map[string]int {
 		if s.async == nil {
 			return nil
@@ -191,7 +196,7 @@ func Open(opts Options) (*Server, error) {
 	// Browsers hold the console's basic-auth credentials, so a page of
 	// another site must not make them POST here (CSRF); clients that are
 	// not browsers send no Origin or Sec-Fetch-Site and pass.
-	s.handler = http.NewCrossOriginProtection().Handler(s.secure(s.mux))
+	s.handler = s.checkHost(http.NewCrossOriginProtection().Handler(s.secure(s.mux)))
 	started, err := eng.Resume(context.Background())
 	for _, n := range started {
 		log.Info("resumed stream", "stream", n)
@@ -240,6 +245,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		ln.Close()
 		return err
 	}
+	s.servedHost.Store(listenHost(ln.Addr().String()))
 	base := s.scheme() + "://" + ln.Addr().String()
 	s.log.Info("listening on "+base, "console", base+ConsolePath, "data_dir", s.opts.DataDir, "auth", s.authNote())
 	if err := s.lock.advertise(served.DialURL(s.scheme(), ln.Addr())); err != nil {

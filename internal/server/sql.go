@@ -29,10 +29,10 @@ const maxBody = 16 << 20
 
 func (s *Server) sqlRoutes() {
 	for _, prefix := range []string{"/_plugins/_sql", "/_opendistro/_sql"} {
-		s.readRoute("POST "+prefix, s.handleSQL)
-		s.readRoute("POST "+prefix+"/{$}", s.handleSQL)
+		s.readRoute("POST "+prefix, s.limitQueries(s.handleSQL))
+		s.readRoute("POST "+prefix+"/{$}", s.limitQueries(s.handleSQL))
 		s.readRoute("POST "+prefix+"/close", s.handleClose)
-		s.readRoute("POST "+prefix+"/_explain", s.handleExplain)
+		s.readRoute("POST "+prefix+"/_explain", s.limitQueries(s.handleExplain))
 	}
 }
 

@@ -25,6 +25,11 @@ type Security struct {
 	// streams' checkpoints at (--allow-location); none by default, so
 	// they reach data only through catalog tables (access.go).
 	AllowLocations []string
+	// AllowedHosts are Host names (or name:port; an entry may list
+	// several, comma-separated) answered without
+	// authentication besides localhost, loopback addresses and the
+	// listen address (host.go).
+	AllowedHosts []string
 }
 
 // ErrNoAuth is returned by Serve for a listener outside loopback when no

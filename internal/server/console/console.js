@@ -24,12 +24,18 @@
     return e;
   }
 
+  // The server puts an anti-CSRF token in the page; every request that
+  // changes something sends it, and the server refuses a browser's
+  // request without it.
+  const csrfToken = (document.querySelector('meta[name="sluice-csrf"]') || {}).content || "";
+
   class APIError extends Error {
     constructor(status, message) { super(message); this.status = status; }
   }
 
   async function api(method, path, body) {
     const opts = { method, headers: { Accept: "application/json" } };
+    if (method !== "GET" && method !== "HEAD") opts.headers["X-Sluice-CSRF"] = csrfToken;
     if (body !== undefined) {
       opts.headers["Content-Type"] = "application/json";
       opts.body = JSON.stringify(body);

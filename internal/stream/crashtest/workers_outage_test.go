@@ -23,9 +23,7 @@ func TestWorkerQueueOutage(t *testing.T) {
 	o := newOutage(t, "nats")
 	o.upload(t, 3)
 	remote, url := serveProcessURL(t, o.bin, filepath.Join(o.dir, "served"), "--stream-retry-initial", "200ms", "--stream-retry-max", "1s")
-	for _, q := range append(append(append([]string{}, o.session...), o.tables...), o.stmt()) {
-		remote(q)
-	}
+	remote(script(append(append(append([]string{}, o.session...), o.tables...), o.stmt())...))
 	describe := func() map[string]string {
 		d := map[string]string{}
 		for _, line := range strings.Split(remote("DESCRIBE STREAM feed"), "\n") {

@@ -42,10 +42,9 @@ func TestWorkersStop(t *testing.T) {
 
 	// The third worker runs in `sluice serve`; STOP STREAM goes to it.
 	remote := serveProcess(t, bin, filepath.Join(dir, "served"))
-	for _, q := range append(append([]string{}, session...), tables...) {
-		remote(q)
-	}
-	remote(stmt) // in the background of the server
+	// One client, one session: the stream takes the session's SET
+	// s3.* settings with it (another request's session would not have them).
+	remote(script(append(append(append([]string{}, session...), tables...), stmt)...)) // in the background of the server
 
 	s := &scenario{dataDir: filepath.Join(dir, "check"), session: session}
 	s.exec(t, tables...)
@@ -116,6 +115,10 @@ func TestWorkersStop(t *testing.T) {
 	s.exec(t, "INSERT INTO batch SELECT id, status, msg FROM src WHERE status < 500")
 	s.compare(t, up.files*500*3/5)
 }
+
+// script is statements as one -e script: one `sluice sql --server` run,
+// so one session on the server.
+func script(stmts ...string) string { return strings.Join(stmts, ";\n") }
 
 // serveProcess starts `sluice serve` on a free port over dataDir (killed
 // at the test's end) and returns a func running one statement in it

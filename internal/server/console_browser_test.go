@@ -156,8 +156,11 @@ func TestConsoleInBrowser(t *testing.T) {
 	f.do(200, "/_plugins/_sql", "alice", "alice-pw", "INSERT STREAM INTO numsout SELECT CAST(v AS BIGINT) AS n FROM nums WITH (name = 'bad', trigger = '200 milliseconds')")
 	f.do(200, "/_plugins/_sql", "alice", "alice-pw", "CREATE MATERIALIZED VIEW names AS SELECT name, count(*) AS n FROM t GROUP BY name WITH (auto_refresh = true, refresh_interval = '500 milliseconds')")
 
+	// Chromium keeps its singleton socket in a folder under TMPDIR that a
+	// killed browser leaves behind: a test folder instead of /tmp.
+	browserTmp := t.TempDir()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium), chromedp.NoSandbox,
-		chromedp.WindowSize(1280, 1100), chromedp.Flag("disable-dev-shm-usage", true))
+		chromedp.WindowSize(1280, 1100), chromedp.Flag("disable-dev-shm-usage", true), chromedp.Env("TMPDIR="+browserTmp))
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	t.Cleanup(cancel)
 	bctx, cancel := chromedp.NewContext(actx, chromedp.WithLogf(t.Logf))

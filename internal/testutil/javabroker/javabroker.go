@@ -25,8 +25,9 @@ import (
 
 // quickJVM starts a broker in about half the time on a small, busy
 // machine (the client JIT only, the serial collector): a test's broker
-// handles little traffic, and the outage tests start one twice.
-var quickJVM = []string{"-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"}
+// handles little traffic, and the outage tests start one twice. No perf
+// data: nothing left in /tmp/hsperfdata_*.
+var quickJVM = []string{"-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData"}
 
 // ErrUnavailable wraps every reason a broker could not be started.
 var ErrUnavailable = errors.New("BROKER UNAVAILABLE")

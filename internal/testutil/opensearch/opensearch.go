@@ -158,8 +158,9 @@ func (n *Node) Healthy() bool {
 
 // JavaOpts are added to the node's JVM options: C1-only compilation
 // starts the node (and restarts it) much faster on a small shared
-// machine, at some cost in peak throughput. Benchmarks clear it.
-var JavaOpts = "-XX:TieredStopAtLevel=1"
+// machine, at some cost in peak throughput; no perf data means no
+// /tmp/hsperfdata_* left behind. Benchmarks clear it.
+var JavaOpts = "-XX:TieredStopAtLevel=1 -XX:-UsePerfData"
 
 func run(script string, settings []string, args ...string) (string, error) {
 	cmd := exec.Command("bash", append([]string{script}, args...)...)

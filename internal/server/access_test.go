@@ -53,6 +53,12 @@ func TestReadUserFiles(t *testing.T) {
 			}
 		}
 	}
+	// USE and SHOW DATABASES are a read user's: USE moves only its own
+	// session.
+	f.do(200, "/_plugins/_sql", "bob", "bob-pw", "USE default")
+	f.do(200, "/_plugins/_sql", "bob", "bob-pw", "SHOW DATABASES")
+	f.do(403, "/_plugins/_sql", "bob", "bob-pw", "CREATE DATABASE bobs")
+
 	// An async query is refused when it runs: its status says why.
 	var sub struct{ QueryID string }
 	if err := json.Unmarshal(f.do(201, AsyncQueryPath, "bob", "bob-pw", "SELECT * FROM json.`s3://bucket/logs/`"), &sub); err != nil {

@@ -16,6 +16,10 @@ func ReadOnly(st Statement) bool {
 		*ShowMaterializedViews, *DescribeMaterializedView,
 		*ShowStreams, *DescribeStream, *ShowSettings:
 		return true
+	case *UseDatabase, *ShowDatabases, *ShowTblProperties:
+		// USE changes only the caller's own session; properties print
+		// redacted, as SHOW CREATE TABLE does.
+		return true
 	case *Explain:
 		return s.Mode != ExplainAnalyze || ReadOnly(s.Stmt)
 	case *ShowIndexes, *ShowFlintIndexes, *AnalyzeSkippingIndex:

@@ -158,12 +158,24 @@ stop() {
 	for i in $(seq 1 120); do
 		kill -0 "$pid" 2>/dev/null || {
 			rm -f "$dir/pid"
+			forget_perfdata "$pid"
 			return 0
 		}
 		sleep 0.25
 	done
 	kill -9 "$pid" 2>/dev/null || true
 	rm -f "$dir/pid"
+	forget_perfdata "$pid"
+}
+
+# forget_perfdata removes the node's JVM perf data, which the launcher's
+# own JVMs write whatever the options (bin/opensearch-env drops
+# JAVA_TOOL_OPTIONS), and /tmp/hsperfdata_nobody once it is empty, so a
+# test run leaves no folder behind.
+forget_perfdata() {
+	[ "$(id -u)" = 0 ] || return 0
+	rm -f "/tmp/hsperfdata_nobody/$1" 2>/dev/null || true
+	rmdir /tmp/hsperfdata_nobody 2>/dev/null || true
 }
 
 status() {

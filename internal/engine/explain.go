@@ -78,11 +78,7 @@ func (e *Engine) explain(ctx context.Context, s *sql.Explain) (*Result, error) {
 	lines = append(lines, strings.Split(logical, "\n")...)
 	lines = append(lines, "== Physical Plan ==")
 	lines = append(lines, strings.Split(phys, "\n")...)
-	rows := make([][]string, len(lines))
-	for i, l := range lines {
-		rows[i] = []string{l}
-	}
-	return stringRows([]string{"plan"}, rows), nil
+	return planResult(lines), nil
 }
 
 func indent(s string) string {

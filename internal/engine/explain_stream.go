@@ -29,7 +29,7 @@ func (e *Engine) explainStream(ctx context.Context, s *sql.InsertStream) (*Resul
 	if err != nil {
 		return nil, err
 	}
-	return stringRows([]string{"plan"}, planRows(streamPlanLines(name, spec, ps))), nil
+	return planResult(streamPlanLines(name, spec, ps)), nil
 }
 
 // explainMView is EXPLAIN CREATE MATERIALIZED VIEW: the view's stream
@@ -41,7 +41,7 @@ func (e *Engine) explainMView(ctx context.Context, name string, t *catalog.Table
 	if err != nil {
 		return nil, err
 	}
-	return stringRows([]string{"plan"}, planRows(streamPlanLines("mv_"+name, st, ps))), nil
+	return planResult(streamPlanLines("mv_"+name, st, ps)), nil
 }
 
 // streamPlanLines prints a planned stream (explainStream).
@@ -116,10 +116,11 @@ func microsText(us int64) string {
 	return unit(us, "microsecond")
 }
 
-func planRows(lines []string) [][]string {
+// planResult is an EXPLAIN's answer: one "plan" row per line.
+func planResult(lines []string) *Result {
 	rows := make([][]string, len(lines))
 	for i, l := range lines {
 		rows[i] = []string{l}
 	}
-	return rows
+	return stringRows([]string{"plan"}, rows)
 }

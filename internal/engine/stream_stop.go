@@ -92,13 +92,7 @@ func (e *Engine) broadcastStop(ctx context.Context, name string, spec streamSpec
 	if err != nil {
 		return false, nil // dropped since: the marker is all there is
 	}
-	overrides := map[string]string{}
-	for k, v := range spec.Options {
-		if registry.IsStreamOption(k) {
-			overrides[k] = v
-		}
-	}
-	opened, err := registry.OpenSource(ctx, t.Spec, e.env(ctx), overrides)
+	opened, err := registry.OpenSource(ctx, t.Spec, e.env(ctx), sourceOverrides(spec.Options))
 	if err != nil {
 		return false, fmt.Errorf("stream %s: %w", name, err)
 	}

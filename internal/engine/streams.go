@@ -252,13 +252,7 @@ func (e *Engine) planStream(ctx context.Context, name string, s streamWrite, spe
 		return nil, fmt.Errorf("table %s (USING %s) cannot be written", t.Spec.Name, t.Spec.Using)
 	}
 	qctx := e.queryContext(ctx)
-	overrides := map[string]string{}
-	for k, v := range spec.Options {
-		if registry.IsStreamOption(k) {
-			overrides[k] = v
-		}
-	}
-	res := tableResolver{e: e, overrides: overrides}
+	res := tableResolver{e: e, overrides: sourceOverrides(spec.Options)}
 	if d, ok, err := job.IntervalOf(spec.Options, "watermark_delay"); err != nil {
 		return nil, fmt.Errorf("stream %s: %w", name, err)
 	} else if ok {
@@ -308,6 +302,19 @@ func (e *Engine) planStream(ctx context.Context, name string, s streamWrite, spe
 		return nil, err
 	}
 	return &plannedStream{qctx: qctx, trig: trig, lockTTL: lockTTL, table: t, sinkSpec: sinkSpec, logical: n, sp: sp, groupIDs: groupIDs}, nil
+}
+
+// sourceOverrides are the stream's options its source takes over the
+// table's (max_files_per_trigger and the like): what planStream reads the
+// source with, and STOP STREAM opens it with for its stop signal.
+func sourceOverrides(opts map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range opts {
+		if registry.IsStreamOption(k) {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // runStream plans the stream's query, wires it to the runner and runs it.

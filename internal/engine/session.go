@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"sort"
 	"strings"
 	"sync"
 
@@ -148,16 +147,4 @@ func (s *Session) settingsCopy() map[string]string {
 		out[k] = v
 	}
 	return out
-}
-
-// settingKeys are the SET keys, sorted.
-func (s *Session) settingKeys() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	keys := make([]string, 0, len(s.settings))
-	for k := range s.settings {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

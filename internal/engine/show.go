@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -168,12 +170,11 @@ func (e *Engine) reset(ctx context.Context, s *sql.Reset) (*Result, error) {
 }
 
 func (e *Engine) showSettings(ctx context.Context) (*Result, error) {
-	sess := e.session(ctx)
-	keys := sess.settingKeys()
+	settings := e.session(ctx).settingsCopy()
+	keys := slices.Sorted(maps.Keys(settings))
 	rows := make([][]string, len(keys))
 	for i, k := range keys {
-		v, _ := sess.setting(k)
-		rows[i] = []string{k, redact(k, v)}
+		rows[i] = []string{k, redact(k, settings[k])}
 	}
 	return stringRows([]string{"key", "value"}, rows), nil
 }

@@ -15,7 +15,10 @@ import (
 // Process method asserts `var _ Operator = (*T)(nil)` (so a signature
 // drift fails to compile where the type is, not where it is used), and
 // every type asserted so is in Operators(). A new operator cannot be
-// forgotten in the list, as WindowPartitioner once was.
+// forgotten in the list, as WindowPartitioner once was. Each type with a
+// Snapshot method asserts Stateful too, and Operators() says Stateful for
+// exactly those, so a new operator touches its own file and the list,
+// not a test's table of instances.
 func TestOperatorsListed(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	if err != nil {
@@ -24,6 +27,8 @@ func TestOperatorsListed(t *testing.T) {
 	fset := token.NewFileSet()
 	processes := map[string]bool{} // types with a Process method
 	asserted := map[string]bool{}  // types in `var _ Operator = (*T)(nil)`
+	snapshots := map[string]bool{} // types with a Snapshot method
+	stateful := map[string]bool{}  // types in `var _ Stateful = (*T)(nil)`
 	for _, name := range files {
 		if strings.HasSuffix(name, "_test.go") {
 			continue
@@ -38,11 +43,17 @@ func TestOperatorsListed(t *testing.T) {
 				if d.Recv != nil && d.Name.Name == "Process" {
 					processes[receiverType(d.Recv.List[0].Type)] = true
 				}
+				if d.Recv != nil && d.Name.Name == "Snapshot" {
+					snapshots[receiverType(d.Recv.List[0].Type)] = true
+				}
 			case *ast.GenDecl:
 				for _, s := range d.Specs {
 					if v, ok := s.(*ast.ValueSpec); ok {
-						if typ := assertedOperator(v); typ != "" {
+						if typ := assertedType(v, "Operator"); typ != "" {
 							asserted[typ] = true
+						}
+						if typ := assertedType(v, "Stateful"); typ != "" {
+							stateful[typ] = true
 						}
 					}
 				}
@@ -52,6 +63,14 @@ func TestOperatorsListed(t *testing.T) {
 	listed := map[string]bool{}
 	for _, info := range Operators() {
 		listed[info.Name] = true
+		if info.Stateful != stateful[info.Name] {
+			t.Errorf("%s: Operators() says Stateful %v, its source asserts Stateful %v", info.Name, info.Stateful, stateful[info.Name])
+		}
+	}
+	for _, typ := range slices.Sorted(maps.Keys(snapshots)) {
+		if asserted[typ] && !stateful[typ] {
+			t.Errorf("%s has a Snapshot method but no `var _ Stateful = (*%s)(nil)`", typ, typ)
+		}
 	}
 	for _, typ := range slices.Sorted(maps.Keys(processes)) {
 		if !asserted[typ] {
@@ -76,9 +95,9 @@ func receiverType(e ast.Expr) string {
 	return ""
 }
 
-// assertedOperator is T when v is `_ Operator = (*T)(nil)`, else "".
-func assertedOperator(v *ast.ValueSpec) string {
-	if id, ok := v.Type.(*ast.Ident); !ok || id.Name != "Operator" || len(v.Values) != 1 {
+// assertedType is T when v is `_ iface = (*T)(nil)`, else "".
+func assertedType(v *ast.ValueSpec, iface string) string {
+	if id, ok := v.Type.(*ast.Ident); !ok || id.Name != iface || len(v.Values) != 1 {
 		return ""
 	}
 	call, ok := v.Values[0].(*ast.CallExpr)

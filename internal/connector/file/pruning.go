@@ -362,6 +362,18 @@ func appendValue(b array.Builder, v any) error {
 	return nil
 }
 
+// oneSpelling reports whether v is the same text in every writer's
+// folder names: unreserved ASCII only (RFC 3986: letters, digits, -._~).
+func oneSpelling(v string) bool {
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~') {
+			return false
+		}
+	}
+	return v != ""
+}
+
 // maxListPrefixes bounds listing-time pruning: beyond it, one listing of
 // the whole location is cheaper than many small ones.
 const maxListPrefixes = 256
@@ -396,13 +408,13 @@ func (s *Source) partitionPrefixes(ctx context.Context) ([]string, error) {
 		return nil, nil
 	}
 	for i := range values {
-		if first.parts[i].Name != s.table.Field(s.partIdx[i]).Name {
+		if n := s.table.Field(s.partIdx[i]).Name; first.parts[i].Name != n || !oneSpelling(n) {
 			return nil, nil
 		}
 	}
 	prefixes := []string{s.loc.base}
 	for i, vals := range values {
-		name := escapePathName(s.table.Field(s.partIdx[i]).Name)
+		name := s.table.Field(s.partIdx[i]).Name
 		if len(prefixes)*len(vals) > maxListPrefixes {
 			break
 		}
@@ -419,6 +431,14 @@ func (s *Source) partitionPrefixes(ctx context.Context) ([]string, error) {
 
 // pinnedValues returns the folder texts a conjunct "col = lit" or "col IN
 // (lits)" allows for table column ti, or nil.
+//
+// Writers spell one value differently in a folder name: Hive and Spark
+// escape only "#%'*/:=?\{[]^ and control bytes (New York, Zürich), pyarrow
+// and pandas percent-encode everything but unreserved ASCII (New%20York,
+// Z%C3%BCrich). A value is narrowed to a folder prefix only when every
+// writer spells it as is; any other value lists the whole location and
+// prunes file by file on the decoded folder values, so pruning never
+// changes an answer.
 func pinnedValues(preds []expr.Expr, table *arrow.Schema, ti int) []string {
 	t := table.Field(ti).Type
 	if t.ID() != arrow.STRING && t.ID() != arrow.DATE32 {
@@ -427,8 +447,8 @@ func pinnedValues(preds []expr.Expr, table *arrow.Schema, ti int) []string {
 	folder := func(c pushdown.Value) (string, bool) {
 		switch v := c.V.(type) {
 		case string:
-			if t.ID() == arrow.STRING {
-				return escapePathName(v), true
+			if t.ID() == arrow.STRING && oneSpelling(v) {
+				return v, true
 			}
 		case int32:
 			if t.ID() == arrow.DATE32 && c.Type.ID() == arrow.DATE32 {

@@ -128,7 +128,9 @@ func TestListingPrefixPruning(t *testing.T) {
 	}{
 		{"region = eu", call("=", region, lit("eu", types.String)), []string{"region=eu/"}, []string{"1|eu|2026-11-01", "2|eu|2026-11-02"}},
 		{"eu and day", call("and", call("=", lit("eu", types.String), region), call("=", day, lit(d1, types.Date))), []string{"region=eu/day=2026-11-01/"}, []string{"1|eu|2026-11-01"}},
-		{"region in", in, []string{"region=us/", "region=a%2Fb/"}, []string{"3|us|2026-11-01", "4|a/b|2026-11-01"}},
+		// a/b is a%2Fb in every writer's folders, but not all values are:
+		// such a value lists everything and prunes file by file.
+		{"region in", in, nil, []string{"3|us|2026-11-01", "4|a/b|2026-11-01"}},
 		{"day only", call("=", day, lit(d1, types.Date)), nil, []string{"1|eu|2026-11-01", "3|us|2026-11-01", "4|a/b|2026-11-01"}},
 	}
 	for _, c := range cases {
@@ -375,7 +377,9 @@ func TestPinnedValues(t *testing.T) {
 	}{
 		{[]expr.Expr{call("=", region, str("eu"))}, 0, []string{"eu"}},
 		{[]expr.Expr{call("=", str("eu"), region)}, 0, []string{"eu"}},
-		{[]expr.Expr{in(region, false, str("a/b"), str("x"))}, 0, []string{"a%2Fb", "x"}},
+		{[]expr.Expr{in(region, false, str("a/b"), str("x"))}, 0, nil},
+		{[]expr.Expr{in(region, false, str("New York"))}, 0, nil},
+		{[]expr.Expr{in(region, false, str("a-b_c.d~e"), str("x"))}, 0, []string{"a-b_c.d~e", "x"}},
 		{[]expr.Expr{in(region, true, str("a"))}, 0, nil},
 		{[]expr.Expr{in(region, false, str("a"), lit(nil, types.String))}, 0, nil},
 		{[]expr.Expr{in(region, false, str("a"), lit(nil, types.String)), call("=", region, str("b"))}, 0, []string{"b"}},

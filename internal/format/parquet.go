@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -341,9 +342,12 @@ func statValues(ts metadata.TypedStatistics, lt schema.LogicalType) (min, max an
 		}
 		return s.Min(), s.Max(), true
 	case *metadata.Float32Statistics:
-		return float64(s.Min()), float64(s.Max()), true
+		return float64(s.Min()), math.NaN(), true
 	case *metadata.Float64Statistics:
-		return s.Min(), s.Max(), true
+		// Writers leave NaN out of min/max, and NaN is above every number
+		// (Spark): the group may hold values above any max it records, so
+		// only the min bounds it.
+		return s.Min(), math.NaN(), true
 	case *metadata.ByteArrayStatistics:
 		if _, isStr := lt.(schema.StringLogicalType); isStr {
 			return string(s.Min()), string(s.Max()), true

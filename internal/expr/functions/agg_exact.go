@@ -345,14 +345,7 @@ func compareGo(a, b any) int {
 		}
 		return 0
 	case float64:
-		y := b.(float64)
-		switch {
-		case x < y:
-			return -1
-		case x > y:
-			return 1
-		}
-		return 0
+		return FloatOrder(x, b.(float64))
 	case string:
 		return strings.Compare(x, b.(string))
 	case bool:

@@ -65,9 +65,21 @@ func (m *minMaxAcc[T]) fold(g uint32, v T) {
 	switch {
 	case !m.st.Has[g]:
 		m.st.Val[g], m.st.Has[g] = v, true
-	case m.isMax && v > m.st.Val[g], !m.isMax && v < m.st.Val[g]:
+	case m.isMax && above(v, m.st.Val[g]), !m.isMax && above(m.st.Val[g], v):
 		m.st.Val[g] = v
 	}
+}
+
+// above is a > b in Spark's order: NaN is above every number (x != x
+// only for NaN, and never for the integer types).
+func above[T int32 | int64 | float64](a, b T) bool {
+	switch {
+	case b != b:
+		return false
+	case a != a:
+		return true
+	}
+	return a > b
 }
 
 func (m *minMaxAcc[T]) Update(groups []uint32, args []arrow.Array) error {

@@ -3,7 +3,6 @@ package functions
 import (
 	"context"
 	"fmt"
-	"reflect"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -59,7 +58,7 @@ func bindArrayContains(args []Arg) (*Bound, error) {
 					sawNull = true
 					continue
 				}
-				if reflect.DeepEqual(ScalarValue(vals, int(j)), want) {
+				if sameValue(ScalarValue(vals, int(j)), want) {
 					return true, true
 				}
 			}

@@ -91,7 +91,7 @@ func compareKernel(op string, t arrow.DataType) (Kernel, error) {
 	}
 	// Equality of intervals and nested values compares Go values.
 	return cmpRows(op, func(a, b arrow.Array, i int) int {
-		if reflect.DeepEqual(types.ValueAt(a, i), types.ValueAt(b, i)) {
+		if sameValue(types.ValueAt(a, i), types.ValueAt(b, i)) {
 			return 0
 		}
 		return 1
@@ -138,7 +138,13 @@ func cmpOrdered[V any](op string, vals func(arrow.Array) V) Kernel {
 		case []int64:
 			cmpSlices(op, x[:n], any(vals(args[1])).([]int64)[:n], bits)
 		case []float64:
-			cmpSlices(op, x[:n], any(vals(args[1])).([]float64)[:n], bits)
+			y := any(vals(args[1])).([]float64)[:n]
+			if hasNaN(x[:n]) || hasNaN(y) {
+				// Spark's order: NaN equals NaN and is above every number.
+				cmpFunc(op, n, bits, func(i int) int { return FloatOrder(x[i], y[i]) })
+			} else {
+				cmpSlices(op, x[:n], y, bits)
+			}
 		case *array.String:
 			y := any(vals(args[1])).(*array.String)
 			cmpFunc(op, n, bits, func(i int) int { return compareStrings(x.Value(i), y.Value(i)) })
@@ -148,6 +154,28 @@ func cmpOrdered[V any](op string, vals func(arrow.Array) V) Kernel {
 		}
 		return cmpResult(op, n, bits, args[0], args[1]), nil
 	}
+}
+
+// sameValue is SQL equality of two non-NULL Go values: NaN equals NaN
+// (Spark), anything else compares deeply.
+func sameValue(a, b any) bool {
+	if x, ok := a.(float64); ok {
+		if y, ok := b.(float64); ok {
+			return FloatOrder(x, y) == 0
+		}
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+// hasNaN reports whether v holds a NaN (NULL slots included: a NaN
+// there only costs the slower FloatOrder loop, whose result is masked).
+func hasNaN(v []float64) bool {
+	for _, f := range v {
+		if f != f {
+			return true
+		}
+	}
+	return false
 }
 
 func compareStrings(a, b string) int {

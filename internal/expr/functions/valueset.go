@@ -4,18 +4,22 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"math"
 )
 
 // ValueSet is a constant IN list as a hash set of typed values.
 type ValueSet struct {
 	hasNull bool
-	i32     map[int32]struct{}
-	i64     map[int64]struct{}
-	f64     map[float64]struct{}
-	str     map[string]struct{}
-	dec     map[decimal128.Num]struct{}
-	bools   [2]bool
-	kind    arrow.Type
+	// hasNaN: the list holds NaN, which a map key never finds (Spark:
+	// NaN IN (NaN) is TRUE).
+	hasNaN bool
+	i32    map[int32]struct{}
+	i64    map[int64]struct{}
+	f64    map[float64]struct{}
+	str    map[string]struct{}
+	dec    map[decimal128.Num]struct{}
+	bools  [2]bool
+	kind   arrow.Type
 }
 
 // NewValueSet builds a set of values (ScalarValue forms) of type t, or
@@ -46,7 +50,11 @@ func NewValueSet(t arrow.DataType, vals []any) *ValueSet {
 		case int64:
 			s.i64[x] = struct{}{}
 		case float64:
-			s.f64[x] = struct{}{}
+			if math.IsNaN(x) {
+				s.hasNaN = true
+			} else {
+				s.f64[x] = struct{}{}
+			}
 		case string:
 			s.str[x] = struct{}{}
 		case decimal128.Num:
@@ -82,7 +90,13 @@ func (s *ValueSet) Contains(x arrow.Array, not bool) arrow.Array {
 		hit = func(i int) bool { _, ok := s.i64[v[i]]; return ok }
 	case arrow.FLOAT64:
 		v := f64s(x)
-		hit = func(i int) bool { _, ok := s.f64[v[i]]; return ok }
+		hit = func(i int) bool {
+			if math.IsNaN(v[i]) {
+				return s.hasNaN
+			}
+			_, ok := s.f64[v[i]]
+			return ok
+		}
 	case arrow.STRING:
 		v := x.(*array.String)
 		hit = func(i int) bool { _, ok := s.str[v.Value(i)]; return ok }

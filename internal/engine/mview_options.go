@@ -192,42 +192,6 @@ func sqlTableNames(q *sql.Query) map[string]bool {
 	return out
 }
 
-// windowTimeColumn is the time column of the query's GROUP BY window
-// call (TUMBLE(time, '1 Minute') gives time), "" when there is none:
-// where Flint's watermark_delay puts the watermark when the table
-// declares none.
-func windowTimeColumn(q *sql.Query) string {
-	var sel *sql.Select
-	for b := q.Body; sel == nil; {
-		switch t := b.(type) {
-		case *sql.Select:
-			sel = t
-		case *sql.Query:
-			b = t.Body
-		default:
-			return ""
-		}
-	}
-	for _, g := range sel.GroupBy {
-		c, ok := g.(*sql.Call)
-		if !ok || len(c.Args) == 0 {
-			continue
-		}
-		switch strings.ToLower(c.Name) {
-		case "tumble", "window", "hop", "session", "session_window":
-			if ref, ok := c.Args[0].(*sql.ColumnRef); ok {
-				return ref.Parts[len(ref.Parts)-1]
-			}
-		}
-	}
-	if sel.From != nil {
-		if st, ok := sel.From.(*sql.SubqueryTable); ok {
-			return windowTimeColumn(st.Query)
-		}
-	}
-	return ""
-}
-
 // checkRefreshModes checks Flint's incremental_refresh and
 // scheduler_mode. REFRESH is always an incremental catch-up from the
 // view's checkpoint, so incremental_refresh = true is what Sluice does

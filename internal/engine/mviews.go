@@ -133,8 +133,8 @@ func (e *Engine) defineMView(ctx context.Context, s *sql.CreateMaterializedView,
 		// Upserts need one id per group: the output columns carrying
 		// every GROUP BY key (a subset would merge groups into one
 		// document).
-		keys, _ := groupKeyOutputs(n)
-		switch a := aggregateUnder(n); {
+		keys, _ := plan.GroupKeyOutputs(n)
+		switch a := plan.AggregateUnder(n); {
 		case len(keys) > 0:
 			sinkOpts["id"] = strings.Join(keys, ",")
 		case a != nil && len(a.Keys) == 0:

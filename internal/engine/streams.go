@@ -257,7 +257,7 @@ func (e *Engine) planStream(ctx context.Context, name string, s streamWrite, spe
 		return nil, fmt.Errorf("stream %s: %w", name, err)
 	} else if ok {
 		res.watermarkDelay = &d
-		res.eventTimeColumn = windowTimeColumn(s.Query)
+		res.eventTimeColumn = sql.WindowTimeColumn(s.Query)
 	}
 	binder := plan.NewBinder(qctx, res)
 	binder.Streaming = true

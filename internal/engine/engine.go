@@ -282,20 +282,6 @@ func (e *Engine) dispatch(ctx context.Context, st sql.Statement) (*Result, error
 		return e.stopStream(ctx, s.Name)
 	case *sql.StartStream:
 		return e.startStream(ctx, s.Name)
-	case *sql.CreateMaterializedView:
-		return e.createMView(ctx, s)
-	case *sql.RefreshMaterializedView:
-		return e.refreshMViewStmt(ctx, s.Name)
-	case *sql.ShowMaterializedViews:
-		return e.showMViews(ctx, s.In)
-	case *sql.DescribeMaterializedView:
-		return e.describeMView(ctx, s.Name)
-	case *sql.AlterMaterializedView:
-		return e.alterMView(ctx, s)
-	case *sql.DropMaterializedView:
-		return e.dropMView(ctx, s)
-	case *sql.VacuumMaterializedView:
-		return e.vacuumMView(ctx, s)
 	case *sql.CreateDatabase:
 		return e.createDatabase(ctx, s)
 	case *sql.DropDatabase:
@@ -307,8 +293,9 @@ func (e *Engine) dispatch(ctx context.Context, st sql.Statement) (*Result, error
 	case *sql.ShowTblProperties:
 		return e.showTblProperties(s)
 	}
-	if r, ok, err := e.flintIndex(ctx, st); ok {
-		return r, err
+	// Materialized views and Flint indexes (internal/flint).
+	if r, ok, err := e.flint().Execute(ctx, st); ok {
+		return flintResult(r, err)
 	}
 	return nil, fmt.Errorf("%s: %w", statementName(st), ErrNotSupported)
 }

@@ -7,14 +7,11 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/apache/arrow-go/v18/arrow"
-
 	"sluice/internal/catalog"
 	"sluice/internal/job"
 	"sluice/internal/physical"
 	"sluice/internal/skipindex"
 	"sluice/internal/sql"
-	"sluice/internal/stream"
 	"sluice/internal/types"
 )
 
@@ -158,40 +155,6 @@ func (f *Flint) dropFlintIndex(ctx context.Context, name string, spec flintIndex
 	return f.removeSkipping(ctx, name, spec, true, true)
 }
 
-// removeSkipping deletes a skipping index's checkpoint (withCheckpoint),
-// its data table and its catalog entries; strict as removeMView.
-func (f *Flint) removeSkipping(ctx context.Context, name string, spec flintIndexSpec, strict, withCheckpoint bool) error {
-	var errs []error
-	fail := func(err error) bool {
-		errs = append(errs, err)
-		return strict
-	}
-	if withCheckpoint && spec.Checkpoint != "" {
-		if store, prefix, err := f.h.ResolveCheckpoint(ctx, spec.Checkpoint); err != nil {
-			if fail(fmt.Errorf("checkpoint %s: %w", spec.Checkpoint, err)) {
-				return errors.Join(errs...)
-			}
-		} else if err := stream.RemoveCheckpoint(ctx, &stream.Checkpoint{Store: store, Prefix: prefix}); err != nil {
-			if fail(err) {
-				return errors.Join(errs...)
-			}
-		}
-	}
-	if t, err := f.h.Catalog().Table(spec.IndexTable); err == nil {
-		if err := f.h.DropTable(ctx, t); err != nil {
-			if fail(err) {
-				return errors.Join(errs...)
-			}
-			_ = f.h.Catalog().DropTable(spec.IndexTable, true)
-		}
-	}
-	_ = f.h.Catalog().DropObject("stream", "si_"+name, true)
-	if err := f.h.Catalog().DropObject(flintIndexKind, flintObj(name), true); err != nil {
-		errs = append(errs, err)
-	}
-	return errors.Join(errs...)
-}
-
 // alterFlintIndex changes the refresh options. As in Flint, the
 // statement must change auto_refresh.
 func (f *Flint) alterFlintIndex(ctx context.Context, o *catalog.Object, spec flintIndexSpec, with sql.Options) (*Result, error) {
@@ -253,31 +216,6 @@ func (f *Flint) describeFlintIndex(spec flintIndexSpec) (*Result, error) {
 		rows = append(rows, []string{c, typ, "indexed"})
 	}
 	return stringRows([]string{"indexed_col_name", "data_type", "index_type"}, rows), nil
-}
-
-func fieldFold(s *arrow.Schema, name string) int {
-	for i, f := range s.Fields() {
-		if strings.EqualFold(f.Name, name) {
-			return i
-		}
-	}
-	return -1
-}
-
-// sparkTypeName is Spark's typeName for a SQL type name (INT is
-// integer, BIGINT long), as Flint prints column types.
-func sparkTypeName(sqlName string) string {
-	switch strings.ToUpper(sqlName) {
-	case "INT":
-		return "integer"
-	case "BIGINT":
-		return "long"
-	case "SMALLINT":
-		return "short"
-	case "TINYINT":
-		return "byte"
-	}
-	return strings.ToLower(sqlName)
 }
 
 // isIndexView reports whether a materialized view is a covering index's.

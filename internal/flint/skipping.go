@@ -18,6 +18,7 @@ import (
 	"sluice/internal/skipindex"
 	"sluice/internal/sql"
 	"sluice/internal/storage"
+	"sluice/internal/stream"
 )
 
 // createSkippingIndex runs CREATE SKIPPING INDEX: the index table (the
@@ -271,4 +272,38 @@ func (f *Flint) ResumeSkippingIndexes(ctx context.Context) ([]string, error) {
 		started = append(started, "si_"+spec.Flint)
 	}
 	return started, errors.Join(errs...)
+}
+
+// removeSkipping deletes a skipping index's checkpoint (withCheckpoint),
+// its data table and its catalog entries; strict as removeMView.
+func (f *Flint) removeSkipping(ctx context.Context, name string, spec flintIndexSpec, strict, withCheckpoint bool) error {
+	var errs []error
+	fail := func(err error) bool {
+		errs = append(errs, err)
+		return strict
+	}
+	if withCheckpoint && spec.Checkpoint != "" {
+		if store, prefix, err := f.h.ResolveCheckpoint(ctx, spec.Checkpoint); err != nil {
+			if fail(fmt.Errorf("checkpoint %s: %w", spec.Checkpoint, err)) {
+				return errors.Join(errs...)
+			}
+		} else if err := stream.RemoveCheckpoint(ctx, &stream.Checkpoint{Store: store, Prefix: prefix}); err != nil {
+			if fail(err) {
+				return errors.Join(errs...)
+			}
+		}
+	}
+	if t, err := f.h.Catalog().Table(spec.IndexTable); err == nil {
+		if err := f.h.DropTable(ctx, t); err != nil {
+			if fail(err) {
+				return errors.Join(errs...)
+			}
+			_ = f.h.Catalog().DropTable(spec.IndexTable, true)
+		}
+	}
+	_ = f.h.Catalog().DropObject("stream", "si_"+name, true)
+	if err := f.h.Catalog().DropObject(flintIndexKind, flintObj(name), true); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
 }

@@ -245,23 +245,6 @@ func (f *Flint) RefreshView(ctx context.Context, name string, spec ViewSpec) (*R
 	return f.refresh(ctx, st, spec.AutoRefresh)
 }
 
-// refresh runs a view's or an index's stream: one catch-up in the
-// foreground, in any mode, or, with auto, launched.
-func (f *Flint) refresh(ctx context.Context, st Stream, auto bool) (*Result, error) {
-	run := func(ctx context.Context) (string, error) { return f.h.RunStream(ctx, st) }
-	var msg string
-	var err error
-	if auto {
-		msg, err = f.h.Launch(ctx, st.Name, run)
-	} else {
-		msg, err = run(ctx)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return &Result{Message: msg}, nil
-}
-
 // mviewStream is the stream that refreshes view name with query: every
 // refresh_interval with auto_refresh (1 minute when unset), else one
 // catch-up (available_now).
@@ -270,25 +253,7 @@ func mviewStream(name string, query *sql.Query, spec ViewSpec) Stream {
 	for k, v := range spec.Options {
 		opts[k] = v
 	}
-	trigger := "available_now"
-	if spec.AutoRefresh {
-		trigger = spec.Interval
-		if trigger == "" {
-			trigger = "1 minute"
-		}
-	}
-	return Stream{Name: "mv_" + name, Table: name, Query: query, Trigger: trigger, Checkpoint: spec.Checkpoint, Options: streamOptions(opts)}
-}
-
-// streamOptions keeps the options a stream understands.
-func streamOptions(m map[string]string) map[string]string {
-	out := map[string]string{}
-	for k, v := range m {
-		if k == "output_mode" || k == "watermark_delay" || k == "watermark_idle_timeout" || registry.IsStreamOption(k) {
-			out[k] = v
-		}
-	}
-	return out
+	return Stream{Name: "mv_" + name, Table: name, Query: query, Trigger: spec.Trigger(), Checkpoint: spec.Checkpoint, Options: streamOptions(opts)}
 }
 
 func parseQuery(text string) (*sql.Query, error) {

@@ -200,13 +200,6 @@ func (f *Flint) refreshSkipping(ctx context.Context, name string, spec flintInde
 		colTypes = append(colTypes, t.Spec.Schema.Field(i).Type)
 	}
 	q := sql.NewQuery(sql.NewSelect(sql.TableRef(t.Spec.Name), items...))
-	trigger := "available_now"
-	if spec.AutoRefresh {
-		trigger = spec.Interval
-		if trigger == "" {
-			trigger = "1 minute"
-		}
-	}
 	src, err := registry.OpenSource(ctx, t.Spec, f.h.Env(ctx), nil)
 	if err != nil {
 		return nil, fmt.Errorf("skipping index %s: %w", name, err)
@@ -217,7 +210,7 @@ func (f *Flint) refreshSkipping(ctx context.Context, name string, spec flintInde
 	}
 	in := skipindex.InputSchema(spec.Columns, colTypes)
 	cols := spec.Columns
-	st := Stream{Name: "si_" + name, Table: spec.IndexTable, Query: q, Trigger: trigger, Checkpoint: spec.Checkpoint,
+	st := Stream{Name: "si_" + name, Table: spec.IndexTable, Query: q, Trigger: refreshTrigger(spec.AutoRefresh, spec.Interval), Checkpoint: spec.Checkpoint,
 		Options: streamOptions(spec.Options),
 		Wrap: &SinkWrap{Schema: in, Wrap: func(inner connector.Sink) connector.Sink {
 			return skipindex.NewSink(cols, in, inner, fs.FileVersion)

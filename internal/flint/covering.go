@@ -25,7 +25,7 @@ func (f *Flint) createCoveringIndex(ctx context.Context, s *sql.CreateCoveringIn
 		return nil, fmt.Errorf("CREATE INDEX: index %w", err)
 	}
 	fname := indexName(t, s.Name)
-	if _, err := f.h.Catalog().Object(flintIndexKind, flintObj(fname)); err == nil {
+	if _, err := f.h.Catalog().Object(indexKind, flintObj(fname)); err == nil {
 		if s.IfNotExists {
 			return message("index %s already exists", fname), nil
 		}
@@ -54,11 +54,11 @@ func (f *Flint) createCoveringIndex(ctx context.Context, s *sql.CreateCoveringIn
 		where = s.Where.String()
 	}
 	q := sql.NewQuery(sel)
-	spec := flintIndexSpec{Flint: fname, Kind: kindCovering, Table: t.Spec.Name, Name: s.Name, IndexTable: view, Covered: s.Columns, Where: where}
+	spec := indexSpec{Flint: fname, Kind: kindCovering, Table: t.Spec.Name, Name: s.Name, IndexTable: view, Covered: s.Columns, Where: where}
 	raw, _ := json.Marshal(spec)
 	// The index is recorded first: a view created with auto_refresh runs
 	// in the foreground until stopped.
-	if err := f.h.Catalog().PutObject(&catalog.Object{Kind: flintIndexKind, Name: flintObj(fname), SQL: s.String(), Options: raw, Created: f.h.Now()}, false); err != nil {
+	if err := f.h.Catalog().PutObject(&catalog.Object{Kind: indexKind, Name: flintObj(fname), SQL: s.String(), Options: raw, Created: f.h.Now()}, false); err != nil {
 		return nil, fmt.Errorf("CREATE INDEX %s: %w", s.Name, err)
 	}
 	with := s.With
@@ -69,7 +69,7 @@ func (f *Flint) createCoveringIndex(ctx context.Context, s *sql.CreateCoveringIn
 	r, err := f.CreateMView(ctx, &sql.CreateMaterializedView{Name: view, Query: q, With: with})
 	if err != nil {
 		if _, verr := f.h.Catalog().Object("mview", view); verr != nil {
-			_ = f.h.Catalog().DropObject(flintIndexKind, flintObj(fname), true)
+			_ = f.h.Catalog().DropObject(indexKind, flintObj(fname), true)
 		}
 		return nil, fmt.Errorf("CREATE INDEX %s: %w", s.Name, err)
 	}

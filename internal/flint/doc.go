@@ -15,7 +15,7 @@
 // with it, a stream Host.Launch keeps running every refresh_interval.
 //
 // Definitions live in the Host's catalog as JSON (kind "mview": ViewSpec;
-// kind "flint_index", named fi_<flint name>: flintIndexSpec), next to the
+// kind "flint_index", named fi_<flint name>: indexSpec), next to the
 // sink tables. Their JSON keys are the stored format and never change.
 //
 // The engine wires it as (engine/flint_host.go):

@@ -56,7 +56,7 @@ func (f *Flint) Execute(ctx context.Context, st sql.Statement) (r *Result, ok bo
 	case *sql.CreateCoveringIndex:
 		r, err = f.createCoveringIndex(ctx, s)
 	case *sql.FlintIndexCommand:
-		r, err = f.flintIndexCommand(ctx, s)
+		r, err = f.indexCommand(ctx, s)
 	case *sql.ShowIndexes:
 		r, err = f.showIndexes(ctx, s)
 	case *sql.ShowFlintIndexes:

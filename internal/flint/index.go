@@ -15,20 +15,20 @@ import (
 	"sluice/internal/types"
 )
 
-// flintIndexKind is the catalog object kind of OpenSearch Flint's
+// indexKind is the catalog object kind of OpenSearch Flint's
 // skipping and covering indexes, keyed by their Flint name.
-const flintIndexKind = "flint_index"
+const indexKind = "flint_index"
 
 const (
 	kindSkipping = "skipping"
 	kindCovering = "covering"
 )
 
-// flintIndexSpec is a Flint index as kept in the catalog. A covering
+// indexSpec is a Flint index as kept in the catalog. A covering
 // index is a materialized view (IndexTable names it) over the table's
 // listed columns; a skipping index is a stream over the table whose rows
 // a skipindex.Sink folds into one row per file of IndexTable.
-type flintIndexSpec struct {
+type indexSpec struct {
 	// Flint is the index's Flint name (flint_..._skipping_index).
 	Flint      string             `json:"flint"`
 	Kind       string             `json:"kind"`
@@ -57,9 +57,11 @@ func flintName(stored, suffix string) string {
 // table (or view) already has the Flint name.
 func flintObj(fname string) string { return "fi_" + fname }
 
-func (f *Flint) flintIndexDef(name string) (*catalog.Object, flintIndexSpec, error) {
-	var spec flintIndexSpec
-	o, err := f.h.Catalog().Object(flintIndexKind, flintObj(name))
+// indexDef reads the definition of the index with Flint name name
+// (catalog.ErrNotFound when there is none).
+func (f *Flint) indexDef(name string) (*catalog.Object, indexSpec, error) {
+	var spec indexSpec
+	o, err := f.h.Catalog().Object(indexKind, flintObj(name))
 	if err != nil {
 		return nil, spec, err
 	}
@@ -86,6 +88,8 @@ func stmtWhat(name string) string {
 	return "INDEX " + name
 }
 
+// describeWhat is the index as a message names it: skipping index,
+// index name.
 func describeWhat(name string) string {
 	if name == "" {
 		return "skipping index"
@@ -93,13 +97,16 @@ func describeWhat(name string) string {
 	return "index " + name
 }
 
-func (f *Flint) flintIndexCommand(ctx context.Context, s *sql.FlintIndexCommand) (*Result, error) {
+// indexCommand runs REFRESH, DESCRIBE, ALTER, DROP and VACUUM of the
+// skipping index (no name) or covering index s names ON its table; a
+// covering index's refresh and options are its view's.
+func (f *Flint) indexCommand(ctx context.Context, s *sql.FlintIndexCommand) (*Result, error) {
 	t, err := f.h.Table(ctx, s.Table)
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", s.Action, stmtWhat(s.Name), err)
 	}
 	fname := indexName(t, s.Name)
-	o, spec, err := f.flintIndexDef(fname)
+	o, spec, err := f.indexDef(fname)
 	if err != nil {
 		if errors.Is(err, catalog.ErrNotFound) {
 			if s.Action == sql.IndexVacuum {
@@ -124,11 +131,11 @@ func (f *Flint) flintIndexCommand(ctx context.Context, s *sql.FlintIndexCommand)
 		}
 		return message("skipping index %s refreshed; %s", fname, r.Message), nil
 	case sql.IndexDescribe:
-		return f.describeFlintIndex(spec)
+		return f.describeIndex(spec)
 	case sql.IndexAlter:
-		return f.alterFlintIndex(ctx, o, spec, s.With)
+		return f.alterIndex(ctx, o, spec, s.With)
 	case sql.IndexDrop, sql.IndexVacuum:
-		if err := f.dropFlintIndex(ctx, spec.Flint, spec); err != nil {
+		if err := f.dropIndex(ctx, spec.Flint, spec); err != nil {
 			return nil, fmt.Errorf("%s %s on %s: %w", s.Action, stmtWhat(s.Name), t.Spec.Name, err)
 		}
 		verb := "dropped"
@@ -140,24 +147,24 @@ func (f *Flint) flintIndexCommand(ctx context.Context, s *sql.FlintIndexCommand)
 	return nil, fmt.Errorf("%s: %w", s.Action, physical.ErrNotSupported)
 }
 
-// dropFlintIndex stops the index's refresh and removes its data, its
+// dropIndex stops the index's refresh and removes its data, its
 // checkpoint and its definition.
-func (f *Flint) dropFlintIndex(ctx context.Context, name string, spec flintIndexSpec) error {
+func (f *Flint) dropIndex(ctx context.Context, name string, spec indexSpec) error {
 	if spec.Kind == kindCovering {
 		if _, _, err := f.mviewDef(spec.IndexTable); err == nil {
 			if _, err := f.DropMView(ctx, &sql.DropMaterializedView{Name: spec.IndexTable, IfExists: true}); err != nil {
 				return err
 			}
 		}
-		return f.h.Catalog().DropObject(flintIndexKind, flintObj(name), true)
+		return f.h.Catalog().DropObject(indexKind, flintObj(name), true)
 	}
 	f.h.StopIfRunning("si_" + name)
 	return f.removeSkipping(ctx, name, spec, true, true)
 }
 
-// alterFlintIndex changes the refresh options. As in Flint, the
+// alterIndex changes the refresh options. As in Flint, the
 // statement must change auto_refresh.
-func (f *Flint) alterFlintIndex(ctx context.Context, o *catalog.Object, spec flintIndexSpec, with sql.Options) (*Result, error) {
+func (f *Flint) alterIndex(ctx context.Context, o *catalog.Object, spec indexSpec, with sql.Options) (*Result, error) {
 	auto := spec.AutoRefresh
 	if spec.Kind == kindCovering {
 		if _, mv, err := f.mviewDef(spec.IndexTable); err == nil {
@@ -195,9 +202,9 @@ func (f *Flint) alterFlintIndex(ctx context.Context, o *catalog.Object, spec fli
 	}, with)
 }
 
-// describeFlintIndex returns Flint's DESCRIBE rows: the indexed columns,
+// describeIndex returns Flint's DESCRIBE rows: the indexed columns,
 // their types and skip type (covering: "indexed").
-func (f *Flint) describeFlintIndex(spec flintIndexSpec) (*Result, error) {
+func (f *Flint) describeIndex(spec indexSpec) (*Result, error) {
 	var rows [][]string
 	if spec.Kind == kindSkipping {
 		for _, c := range spec.Columns {
@@ -220,12 +227,12 @@ func (f *Flint) describeFlintIndex(spec flintIndexSpec) (*Result, error) {
 
 // isIndexView reports whether a materialized view is a covering index's.
 func (f *Flint) isIndexView(view string) bool {
-	objs, err := f.h.Catalog().Objects(flintIndexKind)
+	objs, err := f.h.Catalog().Objects(indexKind)
 	if err != nil {
 		return false
 	}
 	for _, o := range objs {
-		var spec flintIndexSpec
+		var spec indexSpec
 		if json.Unmarshal(o.Options, &spec) == nil && spec.Kind == kindCovering && strings.EqualFold(spec.IndexTable, view) {
 			return true
 		}
@@ -237,12 +244,12 @@ func (f *Flint) isIndexView(view string) bool {
 // dropped, so none outlives it (or attaches to a new table of its name);
 // the table that is a skipping index's data is refused, as a view's is.
 func (f *Flint) DropTableIndexes(ctx context.Context, table string) error {
-	objs, err := f.h.Catalog().Objects(flintIndexKind)
+	objs, err := f.h.Catalog().Objects(indexKind)
 	if err != nil {
 		return err
 	}
 	for _, o := range objs {
-		var spec flintIndexSpec
+		var spec indexSpec
 		if json.Unmarshal(o.Options, &spec) != nil {
 			continue
 		}
@@ -252,7 +259,7 @@ func (f *Flint) DropTableIndexes(ctx context.Context, table string) error {
 		if !strings.EqualFold(spec.Table, table) {
 			continue
 		}
-		if err := f.dropFlintIndex(ctx, spec.Flint, spec); err != nil {
+		if err := f.dropIndex(ctx, spec.Flint, spec); err != nil {
 			return fmt.Errorf("dropping index %s: %w", spec.Flint, err)
 		}
 	}

@@ -18,13 +18,13 @@ func (f *Flint) showIndexes(ctx context.Context, s *sql.ShowIndexes) (*Result, e
 	if err != nil {
 		return nil, fmt.Errorf("SHOW INDEXES: %w", err)
 	}
-	objs, err := f.h.Catalog().Objects(flintIndexKind)
+	objs, err := f.h.Catalog().Objects(indexKind)
 	if err != nil {
 		return nil, err
 	}
 	var rows [][]string
 	for _, o := range objs {
-		var spec flintIndexSpec
+		var spec indexSpec
 		if json.Unmarshal(o.Options, &spec) == nil && spec.Kind == kindCovering && strings.EqualFold(spec.Table, t.Spec.Name) {
 			rows = append(rows, []string{spec.Name})
 		}
@@ -39,7 +39,7 @@ func (f *Flint) showFlintIndexes(ctx context.Context, s *sql.ShowFlintIndexes) (
 	if err != nil {
 		return nil, fmt.Errorf("SHOW FLINT INDEXES: %w", err)
 	}
-	objs, err := f.h.Catalog().Objects(flintIndexKind)
+	objs, err := f.h.Catalog().Objects(indexKind)
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +60,7 @@ func (f *Flint) showFlintIndexes(ctx context.Context, s *sql.ShowFlintIndexes) (
 	views := map[string]bool{}
 	var rows [][]string
 	for _, o := range objs {
-		var spec flintIndexSpec
+		var spec indexSpec
 		if json.Unmarshal(o.Options, &spec) != nil {
 			continue
 		}

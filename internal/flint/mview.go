@@ -256,6 +256,8 @@ func mviewStream(name string, query *sql.Query, spec ViewSpec) Stream {
 	return Stream{Name: "mv_" + name, Table: name, Query: query, Trigger: spec.Trigger(), Checkpoint: spec.Checkpoint, Options: streamOptions(opts)}
 }
 
+// parseQuery reads a stored view's query (ViewSpec.Query): text Sluice
+// printed from a parsed or built tree, so it parses back to that tree.
 func parseQuery(text string) (*sql.Query, error) {
 	st, err := sql.ParseOne(text)
 	if err != nil {
@@ -268,6 +270,8 @@ func parseQuery(text string) (*sql.Query, error) {
 	return s.Query, nil
 }
 
+// mviewDef reads view name's definition (catalog.ErrNotFound when
+// there is none).
 func (f *Flint) mviewDef(name string) (*catalog.Object, ViewSpec, error) {
 	var spec ViewSpec
 	o, err := f.h.Catalog().Object("mview", name)
@@ -280,6 +284,8 @@ func (f *Flint) mviewDef(name string) (*catalog.Object, ViewSpec, error) {
 	return o, spec, nil
 }
 
+// refreshMViewStmt is REFRESH MATERIALIZED VIEW: one catch-up, whatever
+// the view's mode.
 func (f *Flint) refreshMViewStmt(ctx context.Context, name string) (*Result, error) {
 	o, spec, err := f.mviewDef(name)
 	if err != nil {
@@ -289,6 +295,9 @@ func (f *Flint) refreshMViewStmt(ctx context.Context, name string) (*Result, err
 	return f.RefreshView(ctx, o.Name, spec)
 }
 
+// showMViews is SHOW MATERIALIZED VIEWS [IN db]: the views (not the
+// covering indexes' own), their refresh settings and this process's state
+// of each.
 func (f *Flint) showMViews(ctx context.Context, in string) (*Result, error) {
 	db, err := f.h.Database(ctx, in)
 	if err != nil {
@@ -314,6 +323,8 @@ func (f *Flint) showMViews(ctx context.Context, in string) (*Result, error) {
 	return stringRows([]string{"name", "auto_refresh", "refresh_interval", "state", "checkpoint"}, rows), nil
 }
 
+// describeMView is DESCRIBE MATERIALIZED VIEW: the definition, the
+// sink's columns and the refresh stream's status.
 func (f *Flint) describeMView(ctx context.Context, name string) (*Result, error) {
 	o, spec, err := f.mviewDef(name)
 	if err != nil {

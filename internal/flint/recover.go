@@ -13,7 +13,7 @@ import (
 // is its Flint name) when it is not running.
 func (f *Flint) recoverIndexJob(ctx context.Context, s *sql.RecoverIndexJob) (*Result, error) {
 	name := strings.ToLower(s.Name)
-	if _, spec, err := f.flintIndexDef(name); err == nil {
+	if _, spec, err := f.indexDef(name); err == nil {
 		if spec.Kind == kindCovering {
 			return f.recoverView(ctx, name, spec.IndexTable)
 		}
@@ -42,6 +42,8 @@ func (f *Flint) recoverIndexJob(ctx context.Context, s *sql.RecoverIndexJob) (*R
 	return nil, fmt.Errorf("RECOVER INDEX JOB %s: no index has that job id", s.Name)
 }
 
+// recoverView is RECOVER INDEX JOB for a view, or a covering index's
+// view: job is the id the statement gave, for messages.
 func (f *Flint) recoverView(ctx context.Context, job, view string) (*Result, error) {
 	o, spec, err := f.mviewDef(view)
 	if err != nil {

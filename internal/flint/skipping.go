@@ -36,7 +36,7 @@ func (f *Flint) createSkippingIndex(ctx context.Context, s *sql.CreateSkippingIn
 	fail := func(err error) (*Result, error) {
 		return nil, fmt.Errorf("CREATE SKIPPING INDEX ON %s: %w", t.Spec.Name, err)
 	}
-	if _, err := f.h.Catalog().Object(flintIndexKind, flintObj(fname)); err == nil {
+	if _, err := f.h.Catalog().Object(indexKind, flintObj(fname)); err == nil {
 		if s.IfNotExists {
 			return message("skipping index %s already exists", fname), nil
 		}
@@ -155,14 +155,14 @@ func (f *Flint) createSkippingIndex(ctx context.Context, s *sql.CreateSkippingIn
 			return fail(err)
 		}
 	}
-	spec := flintIndexSpec{Flint: fname, Kind: kindSkipping, Table: t.Spec.Name, IndexTable: idxTable, Columns: cols,
+	spec := indexSpec{Flint: fname, Kind: kindSkipping, Table: t.Spec.Name, IndexTable: idxTable, Columns: cols,
 		AutoRefresh: auto, Interval: opts["refresh_interval"], Checkpoint: storage.NormalizeLocation(cp), Options: opts}
 	tbl := &catalog.Table{Spec: sinkSpec, Comment: "skipping index on " + t.Spec.Name, Managed: true, Created: f.h.Now()}
 	if err := f.h.Catalog().CreateTable(tbl, false); err != nil {
 		return fail(err)
 	}
 	raw, _ := json.Marshal(spec)
-	if err := f.h.Catalog().PutObject(&catalog.Object{Kind: flintIndexKind, Name: flintObj(fname), SQL: s.String(), Options: raw, Created: f.h.Now()}, false); err != nil {
+	if err := f.h.Catalog().PutObject(&catalog.Object{Kind: indexKind, Name: flintObj(fname), SQL: s.String(), Options: raw, Created: f.h.Now()}, false); err != nil {
 		_ = f.h.Catalog().DropTable(idxTable, true)
 		return fail(err)
 	}
@@ -184,7 +184,7 @@ func (f *Flint) createSkippingIndex(ctx context.Context, s *sql.CreateSkippingIn
 // columns FROM the table, folded per file into the index table. Without
 // auto_refresh it is one catch-up (the files new since the checkpoint);
 // with it, a stream triggered every refresh_interval.
-func (f *Flint) refreshSkipping(ctx context.Context, name string, spec flintIndexSpec) (*Result, error) {
+func (f *Flint) refreshSkipping(ctx context.Context, name string, spec indexSpec) (*Result, error) {
 	t, err := f.h.Catalog().Table(spec.Table)
 	if err != nil {
 		return nil, fmt.Errorf("skipping index %s: %w", name, err)
@@ -228,7 +228,7 @@ func selectAll(table string) *sql.Query {
 // file is skipped. The engine's table resolver hands it to a file
 // table's source (connector.FileSkipper) as it binds the table.
 func (f *Flint) FileSkipping(ctx context.Context, table string) *connector.FileSkipping {
-	_, spec, err := f.flintIndexDef(flintName(table, "skipping_index"))
+	_, spec, err := f.indexDef(flintName(table, "skipping_index"))
 	if err != nil || spec.Kind != kindSkipping {
 		return nil
 	}
@@ -247,14 +247,14 @@ func (f *Flint) FileSkipping(ctx context.Context, table string) *connector.FileS
 // ResumeSkippingIndexes starts the refresh of every skipping index with
 // auto_refresh = true (covering indexes resume as views).
 func (f *Flint) ResumeSkippingIndexes(ctx context.Context) ([]string, error) {
-	objs, err := f.h.Catalog().Objects(flintIndexKind)
+	objs, err := f.h.Catalog().Objects(indexKind)
 	if err != nil {
 		return nil, fmt.Errorf("resuming skipping indexes: %w", err)
 	}
 	var started []string
 	var errs []error
 	for _, o := range objs {
-		var spec flintIndexSpec
+		var spec indexSpec
 		if json.Unmarshal(o.Options, &spec) != nil || spec.Kind != kindSkipping || !spec.AutoRefresh {
 			continue
 		}
@@ -269,7 +269,7 @@ func (f *Flint) ResumeSkippingIndexes(ctx context.Context) ([]string, error) {
 
 // removeSkipping deletes a skipping index's checkpoint (withCheckpoint),
 // its data table and its catalog entries; strict as removeMView.
-func (f *Flint) removeSkipping(ctx context.Context, name string, spec flintIndexSpec, strict, withCheckpoint bool) error {
+func (f *Flint) removeSkipping(ctx context.Context, name string, spec indexSpec, strict, withCheckpoint bool) error {
 	var errs []error
 	fail := func(err error) bool {
 		errs = append(errs, err)
@@ -295,7 +295,7 @@ func (f *Flint) removeSkipping(ctx context.Context, name string, spec flintIndex
 		}
 	}
 	_ = f.h.Catalog().DropObject("stream", "si_"+name, true)
-	if err := f.h.Catalog().DropObject(flintIndexKind, flintObj(name), true); err != nil {
+	if err := f.h.Catalog().DropObject(indexKind, flintObj(name), true); err != nil {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)

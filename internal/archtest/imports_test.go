@@ -39,6 +39,9 @@ func TestLayering(t *testing.T) {
 		{"internal/engine", true, func(d string) bool {
 			return strings.HasPrefix(d, "internal/connector/") && d != "internal/connector/registry"
 		}, "the engine reaches connectors only through the registry"},
+		{"internal/flint", true, func(d string) bool {
+			return d == "internal/engine" || (strings.HasPrefix(d, "internal/connector/") && d != "internal/connector/registry")
+		}, "flint reaches the engine only through flint.Host, connectors only through the registry"},
 		{"internal/plan", false, func(d string) bool {
 			return d == "internal/physical" || d == "internal/exec" || d == "internal/engine"
 		}, "plan never depends on physical planning or execution"},

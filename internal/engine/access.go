@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 
+	"sluice/internal/storage"
 	"sluice/internal/usererr"
 )
 
@@ -244,7 +245,7 @@ func (e *Engine) checkStreamLocations(ctx context.Context, opts map[string]strin
 		if k == "checkpoint_location" && e.opts.DataDir != "" {
 			extra, extraName = filepath.Join(e.opts.DataDir, "checkpoints"), "the data dir's checkpoints/"
 		}
-		if err := a.checkWrite(k, normalizeLocation(v), extra, extraName); err != nil {
+		if err := a.checkWrite(k, storage.NormalizeLocation(v), extra, extraName); err != nil {
 			return err
 		}
 	}

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path"
 	"sort"
@@ -10,6 +9,7 @@ import (
 
 	"sluice/internal/catalog"
 	"sluice/internal/sql"
+	"sluice/internal/storage"
 	"sluice/internal/usererr"
 )
 
@@ -23,7 +23,7 @@ func (e *Engine) createDatabase(ctx context.Context, s *sql.CreateDatabase) (*Re
 	for _, o := range s.Properties {
 		props[o.Key] = o.Value.Value
 	}
-	if err := e.session(ctx).restriction().checkLocation("LOCATION", normalizeLocation(s.Location)); err != nil {
+	if err := e.session(ctx).restriction().checkLocation("LOCATION", storage.NormalizeLocation(s.Location)); err != nil {
 		return nil, fmt.Errorf("CREATE DATABASE %s: %w", name, err)
 	}
 	d := &catalog.Database{Name: name, Comment: s.Comment, Location: s.Location, Properties: props, Created: e.now()}
@@ -59,7 +59,7 @@ func (e *Engine) dropDatabase(ctx context.Context, s *sql.DropDatabase) (*Result
 				continue
 			}
 			if _, err := e.catalog.Object("mview", t.Spec.Name); err == nil {
-				_, err = e.dropMView(ctx, &sql.DropMaterializedView{Name: t.Spec.Name})
+				_, err = e.flint().DropMView(ctx, &sql.DropMaterializedView{Name: t.Spec.Name})
 				if err != nil {
 					return nil, fmt.Errorf("DROP DATABASE %s CASCADE: %w", name, err)
 				}
@@ -155,17 +155,4 @@ func (e *Engine) showTblProperties(s *sql.ShowTblProperties) (*Result, error) {
 		rows[i] = []string{k, redact(k, t.Properties[k])}
 	}
 	return stringRows([]string{"key", "value"}, rows), nil
-}
-
-// vacuumMView runs Flint's VACUUM MATERIALIZED VIEW: DROP already removed
-// the view's data and checkpoint, so vacuuming a dropped view is done;
-// vacuuming one that exists drops it.
-func (e *Engine) vacuumMView(ctx context.Context, s *sql.VacuumMaterializedView) (*Result, error) {
-	if _, err := e.catalog.Object("mview", s.Name); errors.Is(err, catalog.ErrNotFound) {
-		return message("materialized view %s vacuumed", s.Name), nil
-	}
-	if _, err := e.dropMView(ctx, &sql.DropMaterializedView{Name: s.Name}); err != nil {
-		return nil, err
-	}
-	return message("materialized view %s vacuumed", s.Name), nil
 }

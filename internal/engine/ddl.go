@@ -14,6 +14,7 @@ import (
 	"sluice/internal/connector/registry"
 	"sluice/internal/safepath"
 	"sluice/internal/sql"
+	"sluice/internal/storage"
 	"sluice/internal/types"
 	"sluice/internal/usererr"
 )
@@ -51,7 +52,7 @@ func (e *Engine) createTable(ctx context.Context, s *sql.CreateTable) (*Result, 
 			return nil, usererr.Errorf(usererr.Invalid, "CREATE TABLE %s: USING is required (json, csv, parquet, index, ...)", s.Name)
 		}
 	}
-	spec := connector.TableSpec{Name: s.Name, Using: using, Location: normalizeLocation(location),
+	spec := connector.TableSpec{Name: s.Name, Using: using, Location: storage.NormalizeLocation(location),
 		Options: opts, PartitionBy: s.PartitionedBy}
 	if err := checkName(s.Name); err != nil {
 		return nil, fmt.Errorf("CREATE TABLE: table %w", err)
@@ -195,21 +196,6 @@ func hasFieldFold(s *arrow.Schema, name string) bool {
 	return false
 }
 
-// normalizeLocation makes local paths absolute, so the table still works
-// when a later invocation runs from another directory.
-func normalizeLocation(loc string) string {
-	if loc == "" || strings.Contains(loc, "://") {
-		return loc
-	}
-	if abs, err := filepath.Abs(loc); err == nil {
-		if strings.HasSuffix(loc, "/") && !strings.HasSuffix(abs, "/") {
-			abs += "/"
-		}
-		return abs
-	}
-	return loc
-}
-
 // dropTable forgets a table; a managed table's data goes with it, an
 // external table's stays where it is.
 func (e *Engine) dropTable(ctx context.Context, s *sql.DropTable) (*Result, error) {
@@ -223,7 +209,7 @@ func (e *Engine) dropTable(ctx context.Context, s *sql.DropTable) (*Result, erro
 	if _, err := e.catalog.Object("mview", t.Spec.Name); err == nil {
 		return nil, fmt.Errorf("DROP TABLE %s: it is a materialized view; use DROP MATERIALIZED VIEW", t.Spec.Name)
 	}
-	if err := e.dropTableIndexes(ctx, t.Spec.Name); err != nil {
+	if err := e.flint().DropTableIndexes(ctx, t.Spec.Name); err != nil {
 		return nil, fmt.Errorf("DROP TABLE %s: %w", t.Spec.Name, err)
 	}
 	if err := e.forgetTable(ctx, t); err != nil {

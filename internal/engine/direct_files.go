@@ -8,6 +8,7 @@ import (
 	"sluice/internal/connector"
 	"sluice/internal/connector/registry"
 	"sluice/internal/plan"
+	"sluice/internal/storage"
 )
 
 var _ plan.FileTables = tableResolver{}
@@ -20,7 +21,7 @@ var _ plan.FileTables = tableResolver{}
 // locations this way.
 func (r tableResolver) ResolveFiles(ctx context.Context, format, path string) (*plan.Table, error) {
 	name := format + ".`" + path + "`"
-	spec := connector.TableSpec{Name: name, Using: format, Location: normalizeLocation(path), Options: map[string]string{}}
+	spec := connector.TableSpec{Name: name, Using: format, Location: storage.NormalizeLocation(path), Options: map[string]string{}}
 	// Before anything opens the location: an s3:// path would be read
 	// with the server's credentials.
 	if err := r.e.session(ctx).restriction().checkRead(name, spec.Location); err != nil {

@@ -12,14 +12,13 @@
 // The engine opens, infers and drops tables through connector/registry and
 // the connector package's interfaces; it imports no connector folder
 // (internal/archtest checks it). It does know some connector facts by name:
-// a materialized view's, covering index's and skipping index's sink
-// defaults to the "index" connector (mviews.go, flint_skipping.go,
-// flint_index.go), and it fills a sink's "index" and "id" options when the
-// sink's Factory declares those keys (slices.Contains(f.OptionKeys, "id"):
-// flint_skipping.go, stream_keyed_ids.go; "index": flint_index.go,
-// flint_skipping.go). It imports no transport (NATS, Kafka, SQS,
-// internal/queue): workers of a shared stream reach each other through
-// stream/partition (Dial) and connector abilities (archtest again).
+// it fills a stream sink's "id" option when the sink's Factory declares
+// that key (slices.Contains(f.OptionKeys, "id"): stream_keyed_ids.go), as
+// internal/flint, by the same rule, defaults a view's and an index's sink
+// to the "index" connector and fills their "index" and "id". It imports
+// no transport (NATS, Kafka, SQS, internal/queue): workers of a shared
+// stream reach each other through stream/partition (Dial) and connector
+// abilities (archtest again).
 //
 // # Sessions
 //
@@ -30,13 +29,14 @@
 // # Statements
 //
 // expandPPL (ppl.go) translates a PPL query body into SQL before
-// qualifyStatement, so everything after sees SQL. Queries the engine makes
-// itself (covering and skipping indexes, a view's id column) are built as
-// trees with internal/sql's constructors (build.go), never as SQL text to
-// parse again (internal/archtest/reparse_test.go checks it). Binding opens
+// qualifyStatement, so everything after sees SQL. Queries the engine and
+// internal/flint make themselves (covering and skipping indexes, a view's
+// id column) are built as trees with internal/sql's constructors
+// (build.go), never as SQL text to parse again
+// (internal/archtest/reparse_test.go checks it). Binding opens
 // each table through tableResolver (tables.go), which hands a file table's
-// skipping index data to its source (connector.FileSkipper): that reads
-// the index table, for EXPLAIN too.
+// skipping index data to its source (connector.FileSkipper, through
+// flint.FileSkipping): that reads the index table, for EXPLAIN too.
 //
 // # Streams, views and indexes
 //
@@ -47,11 +47,12 @@
 // run takes the first free slot <checkpoint>/workers/<i>/; a keyed stream
 // (stream_keyed.go) runs a reader and an owner through stream/partition;
 // STOP STREAM reaches other processes through connector.StopSignal and the
-// checkpoint's stop marker (stream_stop.go). A covering index is a
-// materialized view, a skipping index a stream through a skipindex.Sink
-// (flint_index.go, flint_skipping.go); alterRefresh (refresh_alter.go)
-// alters, stops and restarts the refresh of a view or index. Stream and
-// view WITH options are checked against internal/job's table.
+// checkpoint's stop marker (stream_stop.go). Materialized views, covering
+// and skipping indexes are internal/flint's: dispatch hands their
+// statements to it, and flint_host.go is all it asks of the engine
+// (flint.Host: the catalog, planning and running queries and streams in
+// the caller's session). Stream and view WITH options are checked
+// against internal/job's table.
 //
 // # Background runs and retries
 //
@@ -282,20 +283,6 @@ func (e *Engine) dispatch(ctx context.Context, st sql.Statement) (*Result, error
 		return e.stopStream(ctx, s.Name)
 	case *sql.StartStream:
 		return e.startStream(ctx, s.Name)
-	case *sql.CreateMaterializedView:
-		return e.createMView(ctx, s)
-	case *sql.RefreshMaterializedView:
-		return e.refreshMViewStmt(ctx, s.Name)
-	case *sql.ShowMaterializedViews:
-		return e.showMViews(ctx, s.In)
-	case *sql.DescribeMaterializedView:
-		return e.describeMView(ctx, s.Name)
-	case *sql.AlterMaterializedView:
-		return e.alterMView(ctx, s)
-	case *sql.DropMaterializedView:
-		return e.dropMView(ctx, s)
-	case *sql.VacuumMaterializedView:
-		return e.vacuumMView(ctx, s)
 	case *sql.CreateDatabase:
 		return e.createDatabase(ctx, s)
 	case *sql.DropDatabase:
@@ -307,8 +294,9 @@ func (e *Engine) dispatch(ctx context.Context, st sql.Statement) (*Result, error
 	case *sql.ShowTblProperties:
 		return e.showTblProperties(s)
 	}
-	if r, ok, err := e.flintIndex(ctx, st); ok {
-		return r, err
+	// Materialized views and Flint indexes (internal/flint).
+	if r, ok, err := e.flint().Execute(ctx, st); ok {
+		return flintResult(r, err)
 	}
 	return nil, fmt.Errorf("%s: %w", statementName(st), ErrNotSupported)
 }

@@ -24,7 +24,7 @@ func (e *Engine) explain(ctx context.Context, s *sql.Explain) (*Result, error) {
 	case *sql.InsertStream:
 		return e.explainStream(ctx, st)
 	case *sql.CreateMaterializedView:
-		return e.defineMView(ctx, st, true)
+		return flintResult(e.flint().ExplainMView(ctx, st))
 	case *sql.SelectStmt:
 		var err error
 		if n, err = e.planQuery(ctx, st.Query); err != nil {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"sluice/internal/catalog"
 	"sluice/internal/connector"
 	"sluice/internal/exec"
 	"sluice/internal/plan"
@@ -32,19 +31,8 @@ func (e *Engine) explainStream(ctx context.Context, s *sql.InsertStream) (*Resul
 	return planResult(streamPlanLines(name, spec, ps)), nil
 }
 
-// explainMView is EXPLAIN CREATE MATERIALIZED VIEW: the view's stream
-// planned into the table t the view would create, as refreshMView would
-// run it.
-func (e *Engine) explainMView(ctx context.Context, name string, t *catalog.Table, query *sql.Query, spec mviewSpec) (*Result, error) {
-	st := mviewStreamSpec(name, spec)
-	ps, err := e.planStream(ctx, "mv_"+name, streamWrite{Table: name, Query: query, sink: t}, st, true)
-	if err != nil {
-		return nil, err
-	}
-	return planResult(streamPlanLines("mv_"+name, st, ps)), nil
-}
-
-// streamPlanLines prints a planned stream (explainStream).
+// streamPlanLines prints a planned stream (explainStream, and a view's
+// EXPLAIN CREATE MATERIALIZED VIEW through flintHost).
 func streamPlanLines(name string, spec streamSpec, ps *plannedStream) []string {
 	lines := []string{"== Logical Plan =="}
 	lines = append(lines, strings.Split(strings.TrimRight(plan.Format(ps.logical), "\n"), "\n")...)

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -54,14 +55,21 @@ func TestAlterRefresh(t *testing.T) {
 		if !eng.isRunning(tc.stream) {
 			t.Errorf("%s auto_refresh = true: %s is not running", tc.alter, tc.stream)
 		}
-		var interval, mode string
-		if tc.spec == "mv" {
-			_, spec, _ := eng.mviewDef("v")
-			interval, mode = spec.Interval, spec.Options["scheduler_mode"]
-		} else {
-			_, spec, _ := eng.flintIndexDef("flint_spark_catalog_default_t_skipping_index")
-			interval, mode = spec.Interval, spec.Options["scheduler_mode"]
+		// The stored definitions (a view's, an index's) share these keys.
+		kind, name := "mview", "v"
+		if tc.spec == "si" {
+			kind, name = "flint_index", "fi_flint_spark_catalog_default_t_skipping_index"
 		}
+		var spec struct {
+			Interval string            `json:"refresh_interval"`
+			Options  map[string]string `json:"options"`
+		}
+		if o, err := eng.catalog.Object(kind, name); err != nil {
+			t.Fatalf("%s: %v", tc.alter, err)
+		} else if err := json.Unmarshal(o.Options, &spec); err != nil {
+			t.Fatalf("%s: %v", tc.alter, err)
+		}
+		interval, mode := spec.Interval, spec.Options["scheduler_mode"]
 		if interval != "1 hour" || mode != "internal" {
 			t.Errorf("%s: recorded refresh_interval %q, scheduler_mode %q", tc.alter, interval, mode)
 		}

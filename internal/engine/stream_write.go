@@ -1,7 +1,10 @@
 package engine
 
 import (
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"sluice/internal/catalog"
+	"sluice/internal/connector"
 	"sluice/internal/sql"
 )
 
@@ -18,6 +21,14 @@ type streamWrite struct {
 	// EXPLAIN CREATE MATERIALIZED VIEW plans the view's stream into the
 	// table the view would create.
 	sink *catalog.Table
+}
+
+// sinkWrap puts a sink between a stream and its table's sink; schema is
+// what the stream's query must produce (a skipping index's refresh: see
+// flint.SinkWrap).
+type sinkWrap struct {
+	schema *arrow.Schema
+	wrap   func(connector.Sink) connector.Sink
 }
 
 // insertWrite is what INSERT STREAM s runs.

@@ -198,7 +198,7 @@ func (e *Engine) insertStreamSpec(s *sql.InsertStream) (string, streamSpec, erro
 		}
 		cpLoc = p
 	}
-	return name, streamSpec{Table: s.Table, Trigger: opts["trigger"], Checkpoint: normalizeLocation(cpLoc), Options: opts}, nil
+	return name, streamSpec{Table: s.Table, Trigger: opts["trigger"], Checkpoint: storage.NormalizeLocation(cpLoc), Options: opts}, nil
 }
 
 func validateStreamOptions(opts map[string]string) error {
@@ -257,7 +257,7 @@ func (e *Engine) planStream(ctx context.Context, name string, s streamWrite, spe
 		return nil, fmt.Errorf("stream %s: %w", name, err)
 	} else if ok {
 		res.watermarkDelay = &d
-		res.eventTimeColumn = windowTimeColumn(s.Query)
+		res.eventTimeColumn = sql.WindowTimeColumn(s.Query)
 	}
 	binder := plan.NewBinder(qctx, res)
 	binder.Streaming = true
@@ -543,6 +543,15 @@ func (e *Engine) registerStream(ctx context.Context, rs *runningStream) error {
 	}
 	e.streams[k] = rs
 	return nil
+}
+
+// streamRun is the latest run of the named stream in this process (nil
+// when there was none): a statement that compares it before and after
+// knows whether its stream started at all.
+func (e *Engine) streamRun(name string) *runningStream {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.streams[strings.ToLower(name)]
 }
 
 // stopIfRunning stops a stream running in this process at its next epoch

@@ -95,14 +95,10 @@ func (e *Engine) viewInfo(ctx context.Context, o *catalog.Object) StreamInfo {
 	_ = json.Unmarshal(o.Options, &spec)
 	sname := "mv_" + strings.ToLower(o.Name)
 	desired := DesiredStopped
-	trigger := "available_now"
 	if spec.AutoRefresh {
-		desired, trigger = DesiredRunning, spec.Interval
-		if trigger == "" {
-			trigger = "1 minute"
-		}
+		desired = DesiredRunning
 	}
-	st := e.streamStatus(ctx, &catalog.Object{Name: sname}, streamSpec{Table: o.Name, Trigger: trigger, Checkpoint: spec.Checkpoint})
+	st := e.streamStatus(ctx, &catalog.Object{Name: sname}, streamSpec{Table: o.Name, Trigger: spec.Trigger(), Checkpoint: spec.Checkpoint})
 	return StreamInfo{Name: o.Name, Kind: KindView, StreamName: sname, Sink: o.Name, Desired: desired, Query: o.SQL, Status: st}
 }
 

@@ -45,7 +45,7 @@ func (r tableResolver) ResolveTable(ctx context.Context, name string) (*plan.Tab
 		return nil, err
 	}
 	if fs, ok := src.(connector.FileSkipper); ok {
-		if data := r.e.fileSkipping(ctx, t.Spec.Name); data != nil {
+		if data := r.e.flint().FileSkipping(ctx, t.Spec.Name); data != nil {
 			src = fs.WithFileSkipping(data)
 		}
 	}

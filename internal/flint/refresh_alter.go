@@ -1,15 +1,16 @@
-package engine
+package flint
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
-	"sluice/internal/job"
 	"strings"
 
 	"sluice/internal/catalog"
+	"sluice/internal/job"
 	"sluice/internal/sql"
+	"sluice/internal/storage"
 	"sluice/internal/usererr"
 )
 
@@ -40,7 +41,7 @@ type refreshAlter struct {
 // before the definition is saved (a stream that read the old one must not
 // keep writing), and auto_refresh = true starts it after, in an engine
 // that runs streams in the background, unless it runs already.
-func (e *Engine) alterRefresh(ctx context.Context, a refreshAlter, with sql.Options) (*Result, error) {
+func (f *Flint) alterRefresh(ctx context.Context, a refreshAlter, with sql.Options) (*Result, error) {
 	for _, opt := range with {
 		k, v := strings.ToLower(opt.Key), opt.Value.Value
 		switch {
@@ -56,7 +57,7 @@ func (e *Engine) alterRefresh(ctx context.Context, a refreshAlter, with sql.Opti
 			return nil, usererr.Errorf(usererr.Invalid, "%s: option %q cannot be changed (%s)", a.stmt, k,
 				strings.Join(append([]string{"auto_refresh", "refresh_interval"}, a.keys...), ", "))
 		case k == "checkpoint_location":
-			*a.checkpoint = normalizeLocation(v)
+			*a.checkpoint = storage.NormalizeLocation(v)
 		default:
 			if *a.options == nil {
 				*a.options = map[string]string{}
@@ -68,14 +69,14 @@ func (e *Engine) alterRefresh(ctx context.Context, a refreshAlter, with sql.Opti
 		return nil, fmt.Errorf("%s: %w", a.stmt, err)
 	}
 	if !*a.auto {
-		e.stopIfRunning(a.stream)
+		f.h.StopIfRunning(a.stream)
 	}
 	raw, _ := json.Marshal(a.def)
 	a.obj.Options = raw
-	if err := e.catalog.PutObject(a.obj, true); err != nil {
+	if err := f.h.Catalog().PutObject(a.obj, true); err != nil {
 		return nil, err
 	}
-	if *a.auto && e.opts.Background != nil && !e.isRunning(a.stream) {
+	if *a.auto && f.h.Background() && !f.h.IsRunning(a.stream) {
 		if err := a.start(ctx); err != nil {
 			return nil, fmt.Errorf("%s: starting its refresh: %w", a.stmt, err)
 		}

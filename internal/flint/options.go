@@ -1,15 +1,15 @@
-package engine
+package flint
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sluice/internal/job"
 	"sort"
 	"strings"
 	"unicode"
 
 	"sluice/internal/connector/registry"
+	"sluice/internal/job"
 	"sluice/internal/sql"
 	"sluice/internal/usererr"
 )
@@ -61,7 +61,7 @@ func isColumnList(s string) bool {
 // own (maxFilesPerTrigger and the like, Spark's camelCase taken as
 // Sluice's snake_case); they apply to the view's stream. sink options go
 // to the view's sink table.
-func (e *Engine) extraOptions(ctx context.Context, text string, q *sql.Query) (source, sink map[string]string, err error) {
+func (f *Flint) extraOptions(ctx context.Context, text string, q *sql.Query) (source, sink map[string]string, err error) {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(text), &raw); err != nil {
 		return nil, nil, usererr.Errorf(usererr.Invalid, "extra_options: want a JSON object of {\"table\": {\"option\": \"value\"}}: %v", err)
@@ -69,7 +69,7 @@ func (e *Engine) extraOptions(ctx context.Context, text string, q *sql.Query) (s
 	source, sink = map[string]string{}, map[string]string{}
 	read := map[string]bool{}
 	for n := range sqlTableNames(q) {
-		if st, err := e.qualify(ctx, n); err == nil {
+		if st, err := f.h.Qualify(ctx, n); err == nil {
 			read[strings.ToLower(st)] = true
 		}
 	}
@@ -89,7 +89,7 @@ func (e *Engine) extraOptions(ctx context.Context, text string, q *sql.Query) (s
 			}
 			continue
 		}
-		stored, err := e.qualify(ctx, k)
+		stored, err := f.h.Qualify(ctx, k)
 		if err != nil {
 			return nil, nil, fmt.Errorf("extra_options %q: %w", k, err)
 		}
@@ -192,42 +192,6 @@ func sqlTableNames(q *sql.Query) map[string]bool {
 	return out
 }
 
-// windowTimeColumn is the time column of the query's GROUP BY window
-// call (TUMBLE(time, '1 Minute') gives time), "" when there is none:
-// where Flint's watermark_delay puts the watermark when the table
-// declares none.
-func windowTimeColumn(q *sql.Query) string {
-	var sel *sql.Select
-	for b := q.Body; sel == nil; {
-		switch t := b.(type) {
-		case *sql.Select:
-			sel = t
-		case *sql.Query:
-			b = t.Body
-		default:
-			return ""
-		}
-	}
-	for _, g := range sel.GroupBy {
-		c, ok := g.(*sql.Call)
-		if !ok || len(c.Args) == 0 {
-			continue
-		}
-		switch strings.ToLower(c.Name) {
-		case "tumble", "window", "hop", "session", "session_window":
-			if ref, ok := c.Args[0].(*sql.ColumnRef); ok {
-				return ref.Parts[len(ref.Parts)-1]
-			}
-		}
-	}
-	if sel.From != nil {
-		if st, ok := sel.From.(*sql.SubqueryTable); ok {
-			return windowTimeColumn(st.Query)
-		}
-	}
-	return ""
-}
-
 // checkRefreshModes checks Flint's incremental_refresh and
 // scheduler_mode. REFRESH is always an incremental catch-up from the
 // view's checkpoint, so incremental_refresh = true is what Sluice does
@@ -252,13 +216,13 @@ func checkRefreshModes(opts map[string]string, auto bool) error {
 
 // readsWatermarkedTable reports whether a table the query reads declares
 // a WATERMARK.
-func (e *Engine) readsWatermarkedTable(ctx context.Context, q *sql.Query) bool {
+func (f *Flint) readsWatermarkedTable(ctx context.Context, q *sql.Query) bool {
 	for n := range sqlTableNames(q) {
-		st, err := e.qualify(ctx, n)
+		st, err := f.h.Qualify(ctx, n)
 		if err != nil {
 			continue
 		}
-		if t, err := e.catalog.Table(st); err == nil && t.Watermark != nil {
+		if t, err := f.h.Catalog().Table(st); err == nil && t.Watermark != nil {
 			return true
 		}
 	}

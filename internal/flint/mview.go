@@ -1,11 +1,10 @@
-package engine
+package flint
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 
@@ -21,10 +20,13 @@ import (
 	"sluice/internal/storage"
 	"sluice/internal/stream"
 	"sluice/internal/types"
+	"sluice/internal/usererr"
 )
 
-// mviewSpec is a materialized view as kept in the catalog.
-type mviewSpec struct {
+// ViewSpec is a materialized view as kept in the catalog (kind "mview",
+// the view's stored name): the JSON keys are the stored format, so they
+// never change.
+type ViewSpec struct {
 	Query       string            `json:"query"`
 	AutoRefresh bool              `json:"auto_refresh"`
 	Interval    string            `json:"refresh_interval,omitempty"`
@@ -32,20 +34,20 @@ type mviewSpec struct {
 	Options     map[string]string `json:"options,omitempty"`
 }
 
-// createMView runs CREATE MATERIALIZED VIEW: it creates the view's sink
+// CreateMView runs CREATE MATERIALIZED VIEW: it creates the view's sink
 // table (the embedded index unless sink says otherwise), records the
 // definition, and refreshes it: in the foreground until stopped with
 // auto_refresh = true, else once, to catch up.
-func (e *Engine) createMView(ctx context.Context, s *sql.CreateMaterializedView) (*Result, error) {
-	return e.defineMView(ctx, s, false)
+func (f *Flint) CreateMView(ctx context.Context, s *sql.CreateMaterializedView) (*Result, error) {
+	return f.defineMView(ctx, s, false)
 }
 
 // defineMView is CREATE MATERIALIZED VIEW, or with explain its EXPLAIN:
 // the view's definition worked out the same way, then its stream's plan
 // printed instead of anything created.
-func (e *Engine) defineMView(ctx context.Context, s *sql.CreateMaterializedView, explain bool) (*Result, error) {
+func (f *Flint) defineMView(ctx context.Context, s *sql.CreateMaterializedView, explain bool) (*Result, error) {
 	if s.IfNotExists {
-		if _, err := e.catalog.Object("mview", s.Name); err == nil {
+		if _, err := f.h.Catalog().Object("mview", s.Name); err == nil {
 			return message("materialized view %s already exists", s.Name), nil
 		}
 	}
@@ -57,7 +59,7 @@ func (e *Engine) defineMView(ctx context.Context, s *sql.CreateMaterializedView,
 	if sinkUsing == "" {
 		sinkUsing = "index"
 	}
-	f, err := registry.Lookup(sinkUsing)
+	fac, err := registry.Lookup(sinkUsing)
 	if err != nil {
 		return nil, fmt.Errorf("CREATE MATERIALIZED VIEW %s: %w", s.Name, err)
 	}
@@ -66,7 +68,7 @@ func (e *Engine) defineMView(ctx context.Context, s *sql.CreateMaterializedView,
 	sinkOpts := map[string]string{}
 	viewOpts := map[string]string{}
 	sinkKeys := map[string]bool{}
-	for _, k := range f.OptionKeys {
+	for _, k := range fac.OptionKeys {
 		sinkKeys[k] = true
 	}
 	for k, v := range opts {
@@ -76,7 +78,7 @@ func (e *Engine) defineMView(ctx context.Context, s *sql.CreateMaterializedView,
 		}
 		viewOpts[k] = v
 	}
-	if err := job.Check(job.View, viewOpts, "for a materialized view", registry.StreamOptionKeys(), f.OptionKeys); err != nil {
+	if err := job.Check(job.View, viewOpts, "for a materialized view", registry.StreamOptionKeys(), fac.OptionKeys); err != nil {
 		return nil, fmt.Errorf("CREATE MATERIALIZED VIEW %s: %w", s.Name, err)
 	}
 	for k, v := range viewOpts {
@@ -100,7 +102,7 @@ func (e *Engine) defineMView(ctx context.Context, s *sql.CreateMaterializedView,
 		}
 	}
 	if extra := opts["extra_options"]; extra != "" {
-		src, snk, err := e.extraOptions(ctx, extra, s.Query)
+		src, snk, err := f.extraOptions(ctx, extra, s.Query)
 		if err != nil {
 			return nil, fmt.Errorf("CREATE MATERIALIZED VIEW %s: %w", s.Name, err)
 		}
@@ -112,14 +114,14 @@ func (e *Engine) defineMView(ctx context.Context, s *sql.CreateMaterializedView,
 		}
 	}
 	// The view's columns are the query's.
-	n, err := e.planQuery(e.queryContext(ctx), query)
+	n, err := f.h.PlanQuery(ctx, query)
 	if err != nil {
 		return nil, err
 	}
 	mode := opts["output_mode"]
 	if mode == "" {
 		mode = "append"
-		if hasAggregate(n) && (!hasWindowKey(n) || (opts["watermark_delay"] == "" && !e.readsWatermarkedTable(ctx, s.Query))) {
+		if hasAggregate(n) && (!hasWindowKey(n) || (opts["watermark_delay"] == "" && !f.readsWatermarkedTable(ctx, s.Query))) {
 			// Windows with no watermark never close in append mode:
 			// Flint's default for such a view is a full refresh, which
 			// complete mode gives.
@@ -133,8 +135,8 @@ func (e *Engine) defineMView(ctx context.Context, s *sql.CreateMaterializedView,
 		// Upserts need one id per group: the output columns carrying
 		// every GROUP BY key (a subset would merge groups into one
 		// document).
-		keys, _ := groupKeyOutputs(n)
-		switch a := aggregateUnder(n); {
+		keys, _ := plan.GroupKeyOutputs(n)
+		switch a := plan.AggregateUnder(n); {
 		case len(keys) > 0:
 			sinkOpts["id"] = strings.Join(keys, ",")
 		case a != nil && len(a.Keys) == 0:
@@ -142,54 +144,54 @@ func (e *Engine) defineMView(ctx context.Context, s *sql.CreateMaterializedView,
 			// by the view, as if id_expression were its name, so that
 			// each refresh replaces the answer instead of adding one.
 			idOpt, query = idColumn, withIDColumn(query, sql.StringLit(s.Name))
-			if n, err = e.planQuery(e.queryContext(ctx), query); err != nil {
+			if n, err = f.h.PlanQuery(ctx, query); err != nil {
 				return nil, err
 			}
 			sinkOpts["id"] = idOpt
 		}
 	}
-	if err := checkName(s.Name); err != nil {
+	if err := usererr.Wrap(usererr.Invalid, safepath.CheckName(s.Name)); err != nil {
 		return nil, fmt.Errorf("CREATE MATERIALIZED VIEW: view %w", err)
 	}
 	sinkSpec := connector.TableSpec{Name: s.Name, Using: sinkUsing, Options: sinkOpts, Schema: nullable(n.Schema())}
-	if _, err := registry.Prepare(&sinkSpec, e.env(ctx)); err != nil {
+	if _, err := registry.Prepare(&sinkSpec, f.h.Env(ctx)); err != nil {
 		return nil, fmt.Errorf("CREATE MATERIALIZED VIEW %s: %w", s.Name, err)
 	}
 	cpLoc := opts["checkpoint_location"]
 	if cpLoc == "" {
-		if e.opts.DataDir == "" {
+		if f.h.Env(ctx).DataDir == "" {
 			return nil, fmt.Errorf("CREATE MATERIALIZED VIEW %s: checkpoint_location is required without a data directory", s.Name)
 		}
-		p, err := safepath.Join(e.opts.DataDir, "checkpoints", "mv_"+strings.ToLower(s.Name))
+		p, err := safepath.Join(f.h.Env(ctx).DataDir, "checkpoints", "mv_"+strings.ToLower(s.Name))
 		if err != nil {
 			return nil, fmt.Errorf("CREATE MATERIALIZED VIEW %s: %w", s.Name, err)
 		}
 		cpLoc = p
 	}
 	// The view made its sink, so the sink's data is the view's to drop.
-	tbl := &catalog.Table{Spec: sinkSpec, Comment: "materialized view", Managed: true, Created: e.now()}
+	tbl := &catalog.Table{Spec: sinkSpec, Comment: "materialized view", Managed: true, Created: f.h.Now()}
 	if explain {
-		return e.explainMView(ctx, s.Name, tbl, query, mviewSpec{Query: query.String(), AutoRefresh: auto,
-			Interval: opts["refresh_interval"], Checkpoint: normalizeLocation(cpLoc), Options: opts})
+		return f.explainMView(ctx, s.Name, tbl, query, ViewSpec{Query: query.String(), AutoRefresh: auto,
+			Interval: opts["refresh_interval"], Checkpoint: storage.NormalizeLocation(cpLoc), Options: opts})
 	}
-	if err := e.catalog.CreateTable(tbl, false); err != nil {
+	if err := f.h.Catalog().CreateTable(tbl, false); err != nil {
 		return nil, fmt.Errorf("CREATE MATERIALIZED VIEW %s: %w", s.Name, err)
 	}
-	spec := mviewSpec{Query: query.String(), AutoRefresh: auto, Interval: opts["refresh_interval"],
-		Checkpoint: normalizeLocation(cpLoc), Options: opts}
+	spec := ViewSpec{Query: query.String(), AutoRefresh: auto, Interval: opts["refresh_interval"],
+		Checkpoint: storage.NormalizeLocation(cpLoc), Options: opts}
 	raw, _ := json.Marshal(spec)
-	if err := e.catalog.PutObject(&catalog.Object{Kind: "mview", Name: s.Name, SQL: s.String(), Options: raw, Created: e.now()}, false); err != nil {
-		_ = e.catalog.DropTable(s.Name, true)
+	if err := f.h.Catalog().PutObject(&catalog.Object{Kind: "mview", Name: s.Name, SQL: s.String(), Options: raw, Created: f.h.Now()}, false); err != nil {
+		_ = f.h.Catalog().DropTable(s.Name, true)
 		return nil, fmt.Errorf("CREATE MATERIALIZED VIEW %s: %w", s.Name, err)
 	}
-	before := e.streamRun("mv_" + s.Name)
-	cpExisted := e.checkpointExists(ctx, spec.Checkpoint)
-	r, err := e.refreshMView(ctx, s.Name, spec)
+	before := f.h.LastRun("mv_" + s.Name)
+	cpExisted := f.checkpointExists(ctx, spec.Checkpoint)
+	r, err := f.RefreshView(ctx, s.Name, spec)
 	if err != nil {
 		// DDL is atomic: a view whose first refresh failed before
 		// committing anything is removed again, so a retry can create it.
-		if run := e.streamRun("mv_" + s.Name); run == before || run.snapshot().Epochs == 0 {
-			if uerr := e.removeMView(ctx, s.Name, spec, false, !cpExisted); uerr != nil {
+		if run := f.h.LastRun("mv_" + s.Name); run == before || run.Status().Epochs == 0 {
+			if uerr := f.removeMView(ctx, s.Name, spec, false, !cpExisted); uerr != nil {
 				return nil, fmt.Errorf("%w (and undoing CREATE MATERIALIZED VIEW %s: %v)", err, s.Name, uerr)
 			}
 		}
@@ -198,6 +200,8 @@ func (e *Engine) defineMView(ctx context.Context, s *sql.CreateMaterializedView,
 	return message("materialized view %s created; %s", s.Name, r.Message), nil
 }
 
+// nullable is s with every field nullable: a view's sink takes any row
+// of its query.
 func nullable(s *arrow.Schema) *arrow.Schema {
 	fs := append([]arrow.Field{}, s.Fields()...)
 	for i := range fs {
@@ -206,54 +210,54 @@ func nullable(s *arrow.Schema) *arrow.Schema {
 	return arrow.NewSchema(fs, nil)
 }
 
-// refreshMView brings a view up to date through its stream: a catch-up
-// from its checkpoint (a full build the first time), or, with
-// auto_refresh, a stream triggered every refresh_interval in the
-// foreground until cancelled.
-func (e *Engine) refreshMView(ctx context.Context, name string, spec mviewSpec) (*Result, error) {
+// ExplainMView is EXPLAIN CREATE MATERIALIZED VIEW: the view's
+// definition worked out as CREATE does, then its stream planned into the
+// table the view would create, as RefreshView would run it; nothing is
+// created.
+func (f *Flint) ExplainMView(ctx context.Context, s *sql.CreateMaterializedView) (*Result, error) {
+	return f.defineMView(ctx, s, true)
+}
+
+func (f *Flint) explainMView(ctx context.Context, name string, t *catalog.Table, query *sql.Query, spec ViewSpec) (*Result, error) {
+	st := mviewStream(name, query, spec)
+	st.Sink = t
+	lines, err := f.h.ExplainStream(ctx, st)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]string, len(lines))
+	for i, l := range lines {
+		out[i] = []string{l}
+	}
+	return stringRows([]string{"plan"}, out), nil
+}
+
+// RefreshView brings view name up to date through its stream: a
+// catch-up from its checkpoint (a full build the first time), or, with
+// auto_refresh, a stream triggered every refresh_interval, launched
+// (Host.Launch): in the foreground until cancelled, or in the background.
+func (f *Flint) RefreshView(ctx context.Context, name string, spec ViewSpec) (*Result, error) {
 	query, err := parseQuery(spec.Query)
 	if err != nil {
 		return nil, fmt.Errorf("materialized view %s: stored query: %w", name, err)
 	}
-	st := mviewStreamSpec(name, spec)
-	run := func(ctx context.Context) (*Result, error) {
-		return e.runStream(ctx, "mv_"+name, streamWrite{Table: name, Query: query}, st)
-	}
-	if !spec.AutoRefresh {
-		return run(ctx) // a catch-up runs in the foreground, in any mode
-	}
-	return e.launch(ctx, "mv_"+name, run, nil)
+	st := mviewStream(name, query, spec)
+	return f.refresh(ctx, st, spec.AutoRefresh)
 }
 
-// mviewStreamSpec is the stream that refreshes view name: every
+// mviewStream is the stream that refreshes view name with query: every
 // refresh_interval with auto_refresh (1 minute when unset), else one
 // catch-up (available_now).
-func mviewStreamSpec(name string, spec mviewSpec) streamSpec {
+func mviewStream(name string, query *sql.Query, spec ViewSpec) Stream {
 	opts := map[string]string{}
 	for k, v := range spec.Options {
 		opts[k] = v
 	}
-	trigger := "available_now"
-	if spec.AutoRefresh {
-		trigger = spec.Interval
-		if trigger == "" {
-			trigger = "1 minute"
-		}
-	}
-	return streamSpec{Table: name, Trigger: trigger, Checkpoint: spec.Checkpoint, Options: streamOptions(opts)}
+	return Stream{Name: "mv_" + name, Table: name, Query: query, Trigger: spec.Trigger(), Checkpoint: spec.Checkpoint, Options: streamOptions(opts)}
 }
 
-// streamOptions keeps the options a stream understands.
-func streamOptions(m map[string]string) map[string]string {
-	out := map[string]string{}
-	for k, v := range m {
-		if k == "output_mode" || k == "watermark_delay" || k == "watermark_idle_timeout" || registry.IsStreamOption(k) {
-			out[k] = v
-		}
-	}
-	return out
-}
-
+// parseQuery reads a stored view's query (ViewSpec.Query): text Sluice
+// printed from a parsed or built tree, so it parses back to that tree.
 func parseQuery(text string) (*sql.Query, error) {
 	st, err := sql.ParseOne(text)
 	if err != nil {
@@ -266,9 +270,11 @@ func parseQuery(text string) (*sql.Query, error) {
 	return s.Query, nil
 }
 
-func (e *Engine) mviewDef(name string) (*catalog.Object, mviewSpec, error) {
-	var spec mviewSpec
-	o, err := e.catalog.Object("mview", name)
+// mviewDef reads view name's definition (catalog.ErrNotFound when
+// there is none).
+func (f *Flint) mviewDef(name string) (*catalog.Object, ViewSpec, error) {
+	var spec ViewSpec
+	o, err := f.h.Catalog().Object("mview", name)
 	if err != nil {
 		return nil, spec, err
 	}
@@ -278,44 +284,49 @@ func (e *Engine) mviewDef(name string) (*catalog.Object, mviewSpec, error) {
 	return o, spec, nil
 }
 
-func (e *Engine) refreshMViewStmt(ctx context.Context, name string) (*Result, error) {
-	o, spec, err := e.mviewDef(name)
+// refreshMViewStmt is REFRESH MATERIALIZED VIEW: one catch-up, whatever
+// the view's mode.
+func (f *Flint) refreshMViewStmt(ctx context.Context, name string) (*Result, error) {
+	o, spec, err := f.mviewDef(name)
 	if err != nil {
 		return nil, err
 	}
 	spec.AutoRefresh = false // REFRESH is one catch-up, whatever the view's mode
-	return e.refreshMView(ctx, o.Name, spec)
+	return f.RefreshView(ctx, o.Name, spec)
 }
 
-func (e *Engine) showMViews(ctx context.Context, in string) (*Result, error) {
-	db, err := e.databaseOf(ctx, in)
+// showMViews is SHOW MATERIALIZED VIEWS [IN db]: the views (not the
+// covering indexes' own), their refresh settings and this process's state
+// of each.
+func (f *Flint) showMViews(ctx context.Context, in string) (*Result, error) {
+	db, err := f.h.Database(ctx, in)
 	if err != nil {
 		return nil, fmt.Errorf("SHOW MATERIALIZED VIEWS: %w", err)
 	}
-	objs, err := e.catalog.Objects("mview")
+	objs, err := f.h.Catalog().Objects("mview")
 	if err != nil {
 		return nil, err
 	}
 	var rows [][]string
 	for _, o := range objs {
-		if odb, _ := catalog.SplitStored(o.Name); odb != db || e.isIndexView(o.Name) {
+		if odb, _ := catalog.SplitStored(o.Name); odb != db || f.isIndexView(o.Name) {
 			continue
 		}
-		var spec mviewSpec
+		var spec ViewSpec
 		_ = json.Unmarshal(o.Options, &spec)
 		state := "stopped"
-		e.mu.Lock()
-		if rs := e.streams["mv_"+strings.ToLower(o.Name)]; rs != nil {
-			state = rs.snapshot().State
+		if run := f.h.LastRun("mv_" + o.Name); run != nil {
+			state = run.Status().State
 		}
-		e.mu.Unlock()
 		rows = append(rows, []string{o.Name, strconv.FormatBool(spec.AutoRefresh), spec.Interval, state, spec.Checkpoint})
 	}
 	return stringRows([]string{"name", "auto_refresh", "refresh_interval", "state", "checkpoint"}, rows), nil
 }
 
-func (e *Engine) describeMView(ctx context.Context, name string) (*Result, error) {
-	o, spec, err := e.mviewDef(name)
+// describeMView is DESCRIBE MATERIALIZED VIEW: the definition, the
+// sink's columns and the refresh stream's status.
+func (f *Flint) describeMView(ctx context.Context, name string) (*Result, error) {
+	o, spec, err := f.mviewDef(name)
 	if err != nil {
 		return nil, err
 	}
@@ -332,61 +343,66 @@ func (e *Engine) describeMView(ctx context.Context, name string) (*Result, error
 			rows = append(rows, []string{k, v})
 		}
 	}
-	if t, err := e.catalog.Table(o.Name); err == nil {
+	if t, err := f.h.Catalog().Table(o.Name); err == nil {
 		rows = append(rows, []string{"sink", t.Spec.Using})
-		for _, f := range t.Spec.Schema.Fields() {
-			rows = append(rows, []string{"column " + f.Name, types.SQLName(f.Type)})
+		for _, fd := range t.Spec.Schema.Fields() {
+			rows = append(rows, []string{"column " + fd.Name, types.SQLName(fd.Type)})
 		}
 	}
-	if so, err := e.catalog.Object("stream", "mv_"+o.Name); err == nil {
-		var ss streamSpec
-		_ = json.Unmarshal(so.Options, &ss)
-		st := e.streamStatus(ctx, so, ss)
+	if st, ok := f.h.StreamStatus(ctx, "mv_"+o.Name); ok {
 		rows = append(rows, []string{"state", st.State}, []string{"epochs", strconv.FormatInt(st.Epochs, 10)},
 			[]string{"last_error", st.LastError})
 	}
 	return stringRows([]string{"key", "value"}, rows), nil
 }
 
-// alterMView changes a view's options; auto_refresh = false pauses it.
-func (e *Engine) alterMView(ctx context.Context, s *sql.AlterMaterializedView) (*Result, error) {
-	return e.alterView(ctx, s.Name, s.With)
-}
-
 // alterView is ALTER MATERIALIZED VIEW name WITH (with), also what
-// altering a covering index alters.
-func (e *Engine) alterView(ctx context.Context, name string, with sql.Options) (*Result, error) {
-	o, spec, err := e.mviewDef(name)
+// altering a covering index alters; auto_refresh = false pauses it.
+func (f *Flint) alterView(ctx context.Context, name string, with sql.Options) (*Result, error) {
+	o, spec, err := f.mviewDef(name)
 	if err != nil {
 		return nil, err
 	}
-	return e.alterRefresh(ctx, refreshAlter{
+	return f.alterRefresh(ctx, refreshAlter{
 		stmt: "ALTER MATERIALIZED VIEW " + o.Name, what: "materialized view " + o.Name, stream: "mv_" + o.Name,
 		keys: []string{"incremental_refresh", "scheduler_mode"},
 		auto: &spec.AutoRefresh, interval: &spec.Interval, checkpoint: &spec.Checkpoint, options: &spec.Options,
 		obj: o, def: &spec,
 		start: func(ctx context.Context) error {
-			_, err := e.refreshMView(ctx, o.Name, spec)
+			_, err := f.RefreshView(ctx, o.Name, spec)
 			return err
 		},
 	}, with)
 }
 
-// dropMView stops the view, and removes its sink table, its local index
+// DropMView stops the view, and removes its sink table, its local index
 // and its checkpoint.
-func (e *Engine) dropMView(ctx context.Context, s *sql.DropMaterializedView) (*Result, error) {
-	o, spec, err := e.mviewDef(s.Name)
+func (f *Flint) DropMView(ctx context.Context, s *sql.DropMaterializedView) (*Result, error) {
+	o, spec, err := f.mviewDef(s.Name)
 	if err != nil {
 		if s.IfExists {
 			return message("materialized view %s does not exist", s.Name), nil
 		}
 		return nil, err
 	}
-	e.stopIfRunning("mv_" + o.Name)
-	if err := e.removeMView(ctx, o.Name, spec, true, true); err != nil {
+	f.h.StopIfRunning("mv_" + o.Name)
+	if err := f.removeMView(ctx, o.Name, spec, true, true); err != nil {
 		return nil, fmt.Errorf("DROP MATERIALIZED VIEW %s: %w", o.Name, err)
 	}
 	return message("materialized view %s dropped", o.Name), nil
+}
+
+// vacuumMView runs Flint's VACUUM MATERIALIZED VIEW: DROP already removed
+// the view's data and checkpoint, so vacuuming a dropped view is done;
+// vacuuming one that exists drops it.
+func (f *Flint) vacuumMView(ctx context.Context, s *sql.VacuumMaterializedView) (*Result, error) {
+	if _, err := f.h.Catalog().Object("mview", s.Name); errors.Is(err, catalog.ErrNotFound) {
+		return message("materialized view %s vacuumed", s.Name), nil
+	}
+	if _, err := f.DropMView(ctx, &sql.DropMaterializedView{Name: s.Name}); err != nil {
+		return nil, err
+	}
+	return message("materialized view %s vacuumed", s.Name), nil
 }
 
 // removeMView deletes a view's checkpoint (only the checkpoint's own
@@ -395,7 +411,7 @@ func (e *Engine) dropMView(ctx context.Context, s *sql.DropMaterializedView) (*R
 // catalog to drop again; the undo of a failed CREATE is not strict: it
 // removes what it can, and never what the view did not write (a
 // checkpoint that was there before it).
-func (e *Engine) removeMView(ctx context.Context, name string, spec mviewSpec, strict, withCheckpoint bool) error {
+func (f *Flint) removeMView(ctx context.Context, name string, spec ViewSpec, strict, withCheckpoint bool) error {
 	var errs []error
 	fail := func(err error) bool {
 		errs = append(errs, err)
@@ -403,7 +419,7 @@ func (e *Engine) removeMView(ctx context.Context, name string, spec mviewSpec, s
 	}
 	if !withCheckpoint {
 		// Leave it.
-	} else if store, prefix, err := e.resolveCheckpoint(ctx, spec.Checkpoint); err != nil {
+	} else if store, prefix, err := f.h.ResolveCheckpoint(ctx, spec.Checkpoint); err != nil {
 		if fail(fmt.Errorf("checkpoint %s: %w", spec.Checkpoint, err)) {
 			return errors.Join(errs...)
 		}
@@ -412,46 +428,20 @@ func (e *Engine) removeMView(ctx context.Context, name string, spec mviewSpec, s
 			return errors.Join(errs...)
 		}
 	}
-	if t, err := e.catalog.Table(name); err == nil {
-		if err := e.forgetTable(ctx, t); err != nil {
+	if t, err := f.h.Catalog().Table(name); err == nil {
+		if err := f.h.DropTable(ctx, t); err != nil {
 			if fail(err) {
 				return errors.Join(errs...)
 			}
 			// Not strict: forget the table even though its data stays.
-			_ = e.catalog.DropTable(name, true)
+			_ = f.h.Catalog().DropTable(name, true)
 		}
 	}
-	_ = e.catalog.DropObject("stream", "mv_"+name, true)
-	if err := e.catalog.DropObject("mview", name, true); err != nil {
+	_ = f.h.Catalog().DropObject("stream", "mv_"+name, true)
+	if err := f.h.Catalog().DropObject("mview", name, true); err != nil {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
-}
-
-// checkpointExists reports whether anything is stored at a checkpoint
-// location (errors count as "yes": when in doubt, nothing is deleted).
-func (e *Engine) checkpointExists(ctx context.Context, loc string) bool {
-	if !strings.Contains(loc, "://") {
-		if _, err := os.Stat(loc); errors.Is(err, os.ErrNotExist) {
-			return false
-		}
-	}
-	store, prefix, err := e.resolveCheckpoint(ctx, loc)
-	if err != nil {
-		return true
-	}
-	found := errors.New("found")
-	err = store.List(ctx, prefix, "", func(storage.ObjectInfo) error { return found })
-	return err != nil
-}
-
-// streamRun is the latest run of the named stream in this process (nil
-// when there was none): a statement that compares it before and after
-// knows whether its stream started at all.
-func (e *Engine) streamRun(name string) *runningStream {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.streams[strings.ToLower(name)]
 }
 
 func hasAggregate(n plan.Node) bool {

@@ -30,13 +30,15 @@ const (
 )
 
 // keyNamesFile reports whether an object key can name a data file: not a
-// folder marker ("sub/", what a console's "Create folder" puts), and
-// without an empty, '.' or '..' segment ("a//b.json", "/x.json"). S3
-// accepts such keys, but no store here can read them (storage's key
-// check refuses them, and a posix path cannot spell them), so a HEAD for
-// one would fail every epoch and its message would never be acknowledged.
+// folder marker ("sub/", what a console's "Create folder" puts), without
+// an empty, '.' or '..' segment ("a//b.json", "/x.json"), and without a
+// NUL byte. S3 accepts such keys, but no store here can read them
+// (storage's key check refuses the segments, a posix path cannot spell
+// any of them: Versity answers a HEAD with a NUL with a 500), so a HEAD
+// for one would fail every epoch and its message would never be
+// acknowledged.
 func keyNamesFile(key string) bool {
-	if key == "" || strings.HasSuffix(key, "/") {
+	if key == "" || strings.HasSuffix(key, "/") || strings.IndexByte(key, 0) >= 0 {
 		return false
 	}
 	for seg := range strings.SplitSeq(key, "/") {

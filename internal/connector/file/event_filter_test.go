@@ -148,7 +148,7 @@ func TestKeyNamesFile(t *testing.T) {
 	for key, want := range map[string]bool{
 		"in/a.json": true, "a.json": true, "in/a b.json": true, "in/.hidden": true, "in/..x": true,
 		"": false, "in/": false, "in/sub/": false, "in/a//b.json": false, "/in/a.json": false,
-		"in/./a.json": false, "in/../a.json": false, "in/a/.": false,
+		"in/./a.json": false, "in/../a.json": false, "in/a/.": false, "in/a\x00b.json": false,
 	} {
 		if got := keyNamesFile(key); got != want {
 			t.Errorf("keyNamesFile(%q) = %v, want %v", key, got, want)

@@ -23,8 +23,9 @@ import (
 // test event, a malformed message once dead-lettered: event_filter.go,
 // bad_message.go). So a crash before the commit redelivers it, and the
 // seen-file log makes the redelivery harmless; no message's content can
-// fail an epoch, only a broker or store that cannot be reached. Nothing
-// assumes the events arrive in order, or once.
+// fail an epoch, only a broker that cannot be reached or a failing store
+// or dead-letter location. Nothing assumes the events arrive in order, or
+// once.
 type notifier struct {
 	q queue.Queue
 	// mu guards everything below; StreamSource.mu is taken first when both are.
@@ -54,7 +55,7 @@ type NotifyStats struct {
 	Files     int64 // files they named that became new input
 	Duplicate int64 // files already seen or already waiting
 	Filtered  int64 // files outside the table's location or filters
-	NotFiles  int64 // keys that can name no file: folder markers "sub/", "a//b.json" (keyNamesFile)
+	NotFiles  int64 // keys that can name no file: folder markers "sub/", "a//b.json", NUL (keyNamesFile)
 	Gone      int64 // files no longer there when the event was read
 	Foreign   int64 // records for other buckets, test events, other event types
 	Malformed int64 // messages that were no S3 event (dead-lettered or warned of: bad_message.go)

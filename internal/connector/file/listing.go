@@ -90,35 +90,46 @@ func isHiddenRel(rel string) bool {
 	return false
 }
 
-// accept applies the listing rules to one object: hidden names, the
-// glob, recursion, path_glob_filter and skip_files.
+// accept applies the listing rules to one object: its name's
+// (acceptKey), then modified_after and modified_before.
 func (l *location) accept(o storage.ObjectInfo, opts *sourceOptions) (fileEntry, bool) {
-	if !strings.HasPrefix(o.Key, l.base) {
+	parts, ok := l.acceptKey(o.Key, opts)
+	if !ok {
 		return fileEntry{}, false
-	}
-	rel := o.Key[len(l.base):]
-	if isHiddenRel(rel) || (l.glob != nil && !l.glob.Match(o.Key)) {
-		return fileEntry{}, false
-	}
-	parts := parsePartitionPath(rel)
-	if l.glob == nil && !opts.Recursive && strings.Count(rel, "/") > len(parts) {
-		// Not recursive: only partition folders may sit between the
-		// location and its files.
-		return fileEntry{}, false
-	}
-	if opts.PathGlobFilter != nil && !opts.PathGlobFilter.Match(path.Base(rel)) {
-		return fileEntry{}, false
-	}
-	for _, g := range opts.SkipFiles {
-		if g.Match(rel) {
-			return fileEntry{}, false
-		}
 	}
 	if mt := o.ModTime.UnixMicro(); (opts.ModifiedAfter != 0 && mt <= opts.ModifiedAfter) ||
 		(opts.ModifiedBefore != 0 && mt >= opts.ModifiedBefore) {
 		return fileEntry{}, false
 	}
 	return fileEntry{Key: o.Key, Size: o.Size, ETag: o.ETag, MTime: o.ModTime.UnixMicro(), parts: parts}, true
+}
+
+// acceptKey applies the rules a key alone decides: below the base, hidden
+// names, the glob, recursion, path_glob_filter and skip_files. It returns
+// the key's partition values. Notifications apply it before a HEAD.
+func (l *location) acceptKey(key string, opts *sourceOptions) ([]partSegment, bool) {
+	if !strings.HasPrefix(key, l.base) {
+		return nil, false
+	}
+	rel := key[len(l.base):]
+	if isHiddenRel(rel) || (l.glob != nil && !l.glob.Match(key)) {
+		return nil, false
+	}
+	parts := parsePartitionPath(rel)
+	if l.glob == nil && !opts.Recursive && strings.Count(rel, "/") > len(parts) {
+		// Not recursive: only partition folders may sit between the
+		// location and its files.
+		return nil, false
+	}
+	if opts.PathGlobFilter != nil && !opts.PathGlobFilter.Match(path.Base(rel)) {
+		return nil, false
+	}
+	for _, g := range opts.SkipFiles {
+		if g.Match(rel) {
+			return nil, false
+		}
+	}
+	return parts, true
 }
 
 // list returns the location's data files in key order. prefixes, when

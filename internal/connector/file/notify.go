@@ -1,17 +1,13 @@
 package file
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/cespare/xxhash/v2"
 
 	"sluice/internal/connector"
 	"sluice/internal/queue"
@@ -23,10 +19,13 @@ import (
 //
 // A message is acknowledged only once every file it named is recorded as
 // seen by a committed epoch (or needs no reading: a duplicate, a file
-// filtered out or gone, another bucket, a test event, a malformed message
-// once dead-lettered). So a crash before the commit redelivers it, and
-// the seen-file log makes the redelivery harmless. Nothing assumes the
-// events arrive in order, or once.
+// filtered out or gone, a key that can name no file, another bucket, a
+// test event, a malformed message once dead-lettered: event_filter.go,
+// bad_message.go). So a crash before the commit redelivers it, and the
+// seen-file log makes the redelivery harmless; no message's content can
+// fail an epoch, only a broker that cannot be reached or a failing store
+// or dead-letter location. Nothing assumes the events arrive in order, or
+// once.
 type notifier struct {
 	q queue.Queue
 	// mu guards everything below; StreamSource.mu is taken first when both are.
@@ -56,9 +55,10 @@ type NotifyStats struct {
 	Files     int64 // files they named that became new input
 	Duplicate int64 // files already seen or already waiting
 	Filtered  int64 // files outside the table's location or filters
+	NotFiles  int64 // keys that can name no file: folder markers "sub/", "a//b.json", NUL (keyNamesFile)
 	Gone      int64 // files no longer there when the event was read
 	Foreign   int64 // records for other buckets, test events, other event types
-	Malformed int64 // messages that were no S3 event (dead-lettered)
+	Malformed int64 // messages that were no S3 event (dead-lettered or warned of: bad_message.go)
 	Held      int   // messages waiting for their epoch to commit
 	Backlog   queue.Backlog
 }
@@ -288,7 +288,9 @@ func (s *StreamSource) markBackfilledLocked(ctx context.Context) error {
 }
 
 // take turns messages into pending files; messages that need no epoch
-// are acknowledged at once.
+// are acknowledged at once, also those before one that fails (a store or
+// dead-letter location that cannot be reached), so a retried epoch does
+// not count them again.
 func (s *StreamSource) take(ctx context.Context, msgs []queue.Message) error {
 	n := s.notify
 	bucket := ""
@@ -296,13 +298,21 @@ func (s *StreamSource) take(ctx context.Context, msgs []queue.Message) error {
 		bucket = b.Bucket()
 	}
 	var ackNow []queue.Message
+	defer func() {
+		if len(ackNow) > 0 {
+			if err := n.q.Ack(ctx, ackNow); err != nil {
+				// Redelivered later, and harmless again.
+				s.warnf("warning: table %s: %v", s.spec.Name, err)
+			}
+		}
+	}()
 	for _, m := range msgs {
 		n.mu.Lock()
 		n.stats.Messages++
 		n.mu.Unlock()
 		events, other, test, err := parseS3Event(m.Data())
 		if err != nil {
-			if derr := s.deadLetterMessage(ctx, m, err); derr != nil {
+			if derr := s.badMessage(ctx, m, err); derr != nil {
 				return derr
 			}
 			n.mu.Lock()
@@ -316,20 +326,22 @@ func (s *StreamSource) take(ctx context.Context, msgs []queue.Message) error {
 		if test {
 			foreign++
 		}
-		var filtered, gone int64
+		var filtered, notFiles, gone int64
 		for _, ev := range events {
 			if bucket != "" && ev.Bucket != bucket {
 				foreign++
 				continue
 			}
-			f, why, err := s.statEvent(ctx, ev)
+			f, verdict, err := s.statEvent(ctx, ev)
 			if err != nil {
 				return err
 			}
-			switch why {
-			case "filtered":
+			switch verdict {
+			case eventFiltered:
 				filtered++
-			case "gone":
+			case eventNotFile:
+				notFiles++
+			case eventGone:
 				gone++
 			default:
 				keys = append(keys, f)
@@ -339,6 +351,7 @@ func (s *StreamSource) take(ctx context.Context, msgs []queue.Message) error {
 		n.mu.Lock()
 		n.stats.Foreign += foreign
 		n.stats.Filtered += filtered
+		n.stats.NotFiles += notFiles
 		n.stats.Gone += gone
 		h := &heldMsg{m: m}
 		for _, f := range keys {
@@ -360,59 +373,6 @@ func (s *StreamSource) take(ctx context.Context, msgs []queue.Message) error {
 		if h.left == 0 {
 			ackNow = append(ackNow, m)
 		}
-	}
-	if len(ackNow) > 0 {
-		if err := n.q.Ack(ctx, ackNow); err != nil {
-			// Redelivered later, and harmless again.
-			s.warnf("warning: table %s: %v", s.spec.Name, err)
-		}
-	}
-	return nil
-}
-
-// statEvent finds the event's object (under either spelling of its key)
-// and applies the table's location and filters to it.
-func (s *StreamSource) statEvent(ctx context.Context, ev objectEvent) (fileEntry, string, error) {
-	for _, k := range ev.Keys {
-		if !strings.HasPrefix(k, s.loc.base) {
-			continue
-		}
-		o, err := s.loc.store.Stat(ctx, k)
-		if errors.Is(err, storage.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return fileEntry{}, "", fmt.Errorf("table %s: reading %s: %w", s.spec.Name, s.loc.keyURI(k), err)
-		}
-		if o.Key == "" {
-			o.Key = k
-		}
-		f, ok := s.loc.accept(o, &s.sopts)
-		if !ok {
-			return fileEntry{}, "filtered", nil
-		}
-		return f, "", nil
-	}
-	for _, k := range ev.Keys {
-		if strings.HasPrefix(k, s.loc.base) {
-			return fileEntry{}, "gone", nil
-		}
-	}
-	return fileEntry{}, "filtered", nil
-}
-
-// deadLetterMessage keeps a malformed message where bad rows go (or logs
-// that it was dropped, without one).
-func (s *StreamSource) deadLetterMessage(ctx context.Context, m queue.Message, why error) error {
-	if s.dead == nil {
-		s.warnf("warning: table %s: dropped queue message %s: %v", s.spec.Name, m.ID(), why)
-		return nil
-	}
-	var buf bytes.Buffer
-	_ = json.NewEncoder(&buf).Encode(map[string]any{"message": m.ID(), "reason": why.Error(), "raw": string(m.Data())})
-	key := s.dead.prefix + "bad-message-" + strconv.FormatUint(xxhash.Sum64(m.Data()), 16) + ".json"
-	if err := s.dead.store.Put(ctx, key, &buf, false); err != nil {
-		return fmt.Errorf("table %s: dead-lettering queue message %s: %w", s.spec.Name, m.ID(), err)
 	}
 	return nil
 }
@@ -508,6 +468,7 @@ func (s *StreamSource) QueueStatus() (connector.QueueStatus, bool) {
 			{Kind: "new_files", N: st.Files},
 			{Kind: "duplicates", N: st.Duplicate},
 			{Kind: "filtered", N: st.Filtered},
+			{Kind: "not_files", N: st.NotFiles},
 			{Kind: "gone", N: st.Gone},
 			{Kind: "foreign", N: st.Foreign},
 			{Kind: "malformed", N: st.Malformed},
@@ -530,6 +491,7 @@ func (s *StreamSource) StreamDescription() [][2]string {
 		{"queue_new_files", i(st.Files)},
 		{"queue_duplicates", i(st.Duplicate)},
 		{"queue_filtered", i(st.Filtered)},
+		{"queue_not_files", i(st.NotFiles)},
 		{"queue_gone", i(st.Gone)},
 		{"queue_foreign", i(st.Foreign)},
 		{"queue_malformed", i(st.Malformed)},

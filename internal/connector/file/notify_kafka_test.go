@@ -15,6 +15,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"sluice/internal/connector"
+	"sluice/internal/queue"
 	"sluice/internal/storage"
 	"sluice/internal/testutil/integration"
 	"sluice/internal/testutil/javabroker"
@@ -26,7 +27,9 @@ import (
 // object announced in its first Latest, although a new group member's
 // first polls come back empty while it joins (the backlog, end offsets
 // minus committed, says there is more), and the next Latest, with the
-// messages acknowledged, finds the queue drained.
+// messages acknowledged, finds the queue drained. Poison ahead of the
+// events in the topic (poisonMessages) holds nothing back: it is
+// acknowledged, so the committed offsets pass it.
 func TestNotificationsKafkaAvailableNow(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts Kafka and an S3 server")
@@ -48,6 +51,19 @@ func TestNotificationsKafkaAvailableNow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	prod, err := kgo.NewClient(kgo.SeedBrokers(kb.Addr), kgo.RecordPartitioner(kgo.ManualPartitioner()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range poisonMessages("lake") {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		err := prod.ProduceSync(ctx, &kgo.Record{Topic: "s3-events", Partition: int32(i % 2), Value: m}).FirstErr()
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	prod.Close()
 	srv := s3server.StartTB(t, "--event-kafka-url", kb.Addr, "--event-kafka-topic", "s3-events")
 	if err := srv.CreateBucket("lake"); err != nil {
 		t.Fatal(err)
@@ -70,11 +86,11 @@ func TestNotificationsKafkaAvailableNow(t *testing.T) {
 		ends, err := kadm.NewClient(cl).ListEndOffsets(context.Background(), "s3-events")
 		n := int64(0)
 		ends.Each(func(o kadm.ListedOffset) { n += o.Offset })
-		if err == nil && n >= 3 {
+		if err == nil && n >= 3+int64(len(poisonMessages("lake"))) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the topic holds %d events, want 3 (%v)", n, err)
+			t.Fatalf("the topic holds %d messages, want 3 events after the poison (%v)", n, err)
 		}
 	}
 	name := strings.NewReplacer("/", "_").Replace(t.Name())
@@ -116,5 +132,8 @@ func TestNotificationsKafkaAvailableNow(t *testing.T) {
 	}
 	if took := time.Since(t0); took > 10*time.Second {
 		t.Errorf("drained Latest took %s", took)
+	}
+	if st, _ := ss.NotifyStats(); st.NotFiles != poisonNotFiles || st.Malformed != poisonMalformed || st.Backlog != (queue.Backlog{}) {
+		t.Errorf("stats %+v, want not_files %d, malformed %d, no backlog", st, poisonNotFiles, poisonMalformed)
 	}
 }

@@ -52,7 +52,8 @@ var errNotAnEvent = errors.New("not an S3 event notification")
 
 // parseS3Event reads one message. test reports s3:TestEvent; other
 // (removed, tagging...) records are skipped (other counts them). An error
-// means the message is malformed.
+// (errNotAnEvent) means the message is malformed: not JSON, no Records, a
+// record without eventName, or a created record without bucket or key.
 func parseS3Event(data []byte) (created []objectEvent, other int, test bool, err error) {
 	var n s3Notification
 	if err := json.Unmarshal(data, &n); err != nil {
@@ -68,6 +69,9 @@ func parseS3Event(data []byte) (created []objectEvent, other int, test bool, err
 		return nil, 0, false, errNotAnEvent
 	}
 	for i, r := range n.Records {
+		if r.EventName == "" {
+			return nil, 0, false, fmt.Errorf("%w: record %d has no eventName", errNotAnEvent, i)
+		}
 		name := strings.TrimPrefix(r.EventName, "s3:")
 		if !strings.HasPrefix(name, "ObjectCreated:") {
 			other++

@@ -29,6 +29,11 @@ func TestParseS3Event(t *testing.T) {
 			keys: [][]string{{"k.json"}}, bucket: "b"},
 		{name: "not json", msg: `hello`, bad: true},
 		{name: "other json", msg: `{"hello": 1}`, bad: true},
+		{name: "no event name", msg: `{"Records":[{}]}`, bad: true},
+		{name: "no records", msg: `{"Records":null}`, bad: true},
+		{name: "null", msg: `null`, bad: true},
+		{name: "array", msg: `[]`, bad: true},
+		{name: "sns garbage", msg: `{"Type":"Notification","Message":"hello"}`, bad: true},
 		{name: "no key", msg: `{"Records":[{"eventName":"ObjectCreated:Put","s3":{"bucket":{"name":"b"},"object":{}}}]}`, bad: true},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -37,7 +37,7 @@ func TestRunScript(t *testing.T) {
 		script, out, err string
 	}{
 		{"CREATE TABLE t (a INT);\nSELECT a FROM t;", "[]\n", ""},
-		{"CREATE TABLE t (a INT);\n\n  BOGUS;\nSELECT a FROM t;", "", "x.sql:3: syntax error at line 1:1: expected a statement but found 'BOGUS'"},
+		{"CREATE TABLE t (a INT);\n\n  BOGUS;\nSELECT a FROM t;", "", "x.sql:3: syntax error at line 3:3: expected a statement but found 'BOGUS'"},
 		{"BOGUS", "", "syntax error at line 1:1: expected a statement but found 'BOGUS'"},
 		{"SELECT a FROM t;\nSELECT nope;", "[]\n", "x.sql:2: no answer for SELECT nope"},
 		{"-- nothing\n", "", ""},

@@ -36,7 +36,7 @@ func TestShell(t *testing.T) {
 	if !strings.Contains(out.String(), "Statements end with ';'") || !strings.Contains(errs.String(), "table t created\n") {
 		t.Errorf("stdout:\n%s\nstderr:\n%s", out.String(), errs.String())
 	}
-	if got := errs.String(); strings.Count(got, "error: ") != 2 || !strings.Contains(got, "error: syntax error at line 1:1: expected a statement but found 'BOGUS'\n") ||
+	if got := errs.String(); strings.Count(got, "error: ") != 2 || !strings.Contains(got, "error: syntax error at line 2:9: expected a statement but found 'BOGUS'\n") ||
 		!strings.Contains(got, "error: syntax error at line 3:1: expected end of input but found 'SELECT'\n") {
 		t.Errorf("stderr:\n%s", got)
 	}

@@ -23,9 +23,9 @@ func selectA() *engine.Result {
 
 // TestScriptSyntaxErrorInThirdStatement: statements are parsed one at a
 // time, so the two before a syntax error run (and print) first, and the
-// error names the script line the bad statement starts on. As before the
-// CLI parsed statements itself, a statement starts with the comments
-// before it: line 5 here, and the parser's 2:1 is within the statement.
+// error names the script line of the bad statement's first token (line 6,
+// past the comment before it) and the script's line and column of the
+// error, not the statement's.
 func TestScriptSyntaxErrorInThirdStatement(t *testing.T) {
 	exec := &scripted{answers: map[string]*engine.Result{
 		"CREATE TABLE t (a INT)": {Message: "table created"},
@@ -34,7 +34,7 @@ func TestScriptSyntaxErrorInThirdStatement(t *testing.T) {
 	var out, msgs bytes.Buffer
 	script := "CREATE TABLE t (a INT);\nSELECT a\n  FROM t;\n\n-- the third\nSELEC a FROM t;\nSELECT a FROM t;\n"
 	err := runScript(context.Background(), exec, nil, newOutput(JSON{}, &out, &msgs), "x.sql", script)
-	if want := "x.sql:5: syntax error at line 2:1: expected a statement but found 'SELEC'"; errString(err) != want {
+	if want := "x.sql:6: syntax error at line 6:1: expected a statement but found 'SELEC'"; errString(err) != want {
 		t.Fatalf("error %q, want %q", errString(err), want)
 	}
 	if strings.Join(exec.ran, "|") != "CREATE TABLE t (a INT)|SELECT a\n  FROM t" {
@@ -50,7 +50,7 @@ func TestSplitPieces(t *testing.T) {
 	if !unfinished || len(pieces) != 3 {
 		t.Fatalf("%v %v", pieces, unfinished)
 	}
-	for i, want := range []piece{{text: "SELECT 1", line: 10}, {text: "SELECT 2", line: 10}, {text: "-- c\nSELECT 'a;\nb'", line: 12}} {
+	for i, want := range []piece{{text: "SELECT 1", line: 10, start: 10, col: 1}, {text: "SELECT 2", line: 10, start: 10, col: 11}, {text: "-- c\nSELECT 'a;\nb'", line: 13, start: 12, col: 1}} {
 		if pieces[i] != want {
 			t.Errorf("piece %d: %+v, want %+v", i, pieces[i], want)
 		}
@@ -120,7 +120,7 @@ func (n *notifying) ExecuteStatement(ctx context.Context, st sql.Statement) (*en
 func TestRunReaderErrors(t *testing.T) {
 	exec := &scripted{answers: map[string]*engine.Result{"SELECT a FROM t": selectA()}}
 	tests := []struct{ in, err string }{
-		{"SELECT a FROM t;\n\nBOGUS;\nSELECT a FROM t;\n", "stdin:3: syntax error at line 1:1: expected a statement but found 'BOGUS'"},
+		{"SELECT a FROM t;\n\nBOGUS;\nSELECT a FROM t;\n", "stdin:3: syntax error at line 3:1: expected a statement but found 'BOGUS'"},
 		{"BOGUS", "syntax error at line 1:1: expected a statement but found 'BOGUS'"},
 		{"SELECT a FROM t;\nSELECT 'open\n", "stdin: unterminated quote or comment after the last statement"},
 		{"-- only a comment\n", ""},

@@ -42,8 +42,13 @@ type lexer struct {
 func newLexer(src string) *lexer { return &lexer{src: src, line: 1, col: 1} }
 
 // tokenize lexes all of src. The last token is tkEOF or tkError.
-func tokenize(src string) []token {
+func tokenize(src string) []token { return tokenizeAt(src, Pos{Line: 1, Col: 1}) }
+
+// tokenizeAt lexes src as text that starts at position at of a larger
+// input (a statement of a script), so every position is the input's.
+func tokenizeAt(src string, at Pos) []token {
 	lx := newLexer(src)
+	lx.line, lx.col = at.Line, at.Col
 	out := make([]token, 0, len(src)/4+2)
 	for {
 		t := lx.next()
@@ -136,9 +141,11 @@ func (lx *lexer) next() token {
 	}
 	c := lx.src[lx.off]
 	switch {
-	case c == '\'':
-		return lx.lexString(p, off)
-	case c == '`' || c == '"':
+	case c == '\'' || c == '"':
+		// "..." is a string, as in Spark (spark.sql.ansi.doubleQuotedIdentifiers
+		// is off by default); names are quoted with backticks.
+		return lx.lexString(p, off, c)
+	case c == '`':
 		return lx.lexQuotedIdent(p, off, c)
 	case c >= '0' && c <= '9' || c == '.' && isDigit(lx.peekByte(1)):
 		return lx.lexNumber(p, off)
@@ -229,7 +236,7 @@ func (lx *lexer) lexNumber(p Pos, off int) token {
 // lexString reads '...' with ” doubling and backslash escapes. An
 // unknown escape keeps its backslash, so regular expressions ('\d+') and
 // LIKE escapes ('100\%') read as users expect.
-func (lx *lexer) lexString(p Pos, off int) token {
+func (lx *lexer) lexString(p Pos, off int, q byte) token {
 	lx.advance()
 	var b strings.Builder
 	for {
@@ -238,11 +245,11 @@ func (lx *lexer) lexString(p Pos, off int) token {
 		}
 		c := lx.src[lx.off]
 		switch {
-		case c == '\'':
+		case c == q:
 			lx.advance()
-			if lx.peekByte(0) == '\'' {
+			if lx.peekByte(0) == q {
 				lx.advance()
-				b.WriteByte('\'')
+				b.WriteByte(q)
 				continue
 			}
 			return token{kind: tkString, text: b.String(), pos: p, off: off, end: lx.off}

@@ -25,7 +25,9 @@ var roundTrips = []struct {
 	{"SELECT array_sort(a, (left, right) -> left - right) FROM t", "SELECT array_sort(a, (`left`, `right`) -> `left` - `right`) FROM t"},
 	{"SELECT ALL a FROM t", "SELECT a FROM t"},
 	{"SELECT s.t.* FROM s", ""},
-	{"SELECT `@timestamp`, \"Mixed Case\" FROM `my table`", "SELECT `@timestamp`, `Mixed Case` FROM `my table`"},
+	{"SELECT `@timestamp`, `Mixed Case` FROM `my table`", "SELECT `@timestamp`, `Mixed Case` FROM `my table`"},
+	// "..." is a string literal, as in Spark.
+	{"SELECT \"404\", \"a\\\"b\" FROM t", "SELECT '404', 'a\"b' FROM t"},
 	{"SELECT `a``b` FROM t", ""},
 	{"SELECT `select` FROM `from`", ""},
 	{"SELECT date, timestamp, interval, stream, table FROM t", ""},

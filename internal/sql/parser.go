@@ -202,8 +202,13 @@ func Parse(text string) ([]Statement, error) {
 }
 
 // ParseOne reads exactly one statement; a trailing ';' is allowed.
-func ParseOne(text string) (Statement, error) {
-	p := newParser(text)
+func ParseOne(text string) (Statement, error) { return ParseOneAt(text, Pos{Line: 1, Col: 1}) }
+
+// ParseOneAt is ParseOne for a statement that starts at position at of a
+// script: the positions of its nodes and errors are the script's, so an
+// error names the script's line and column, not the statement's.
+func ParseOneAt(text string, at Pos) (Statement, error) {
+	p := &parser{src: text, toks: tokenizeAt(text, at)}
 	for p.acceptOp(";") {
 	}
 	if p.tok().kind == tkEOF {

@@ -39,6 +39,8 @@ func TestLayering(t *testing.T) {
 		{"internal/engine", true, func(d string) bool {
 			return strings.HasPrefix(d, "internal/connector/") && d != "internal/connector/registry"
 		}, "the engine reaches connectors only through the registry"},
+		{"internal/job", false, func(d string) bool { return d == "internal/engine" || d == "internal/server" },
+			"job is what the engine runs streams with: the engine imports it, never the other way"},
 		{"internal/plan", false, func(d string) bool {
 			return d == "internal/physical" || d == "internal/exec" || d == "internal/engine"
 		}, "plan never depends on physical planning or execution"},

@@ -273,7 +273,7 @@ func (e *Engine) dropFlintIndex(ctx context.Context, name string, spec flintInde
 		}
 		return e.catalog.DropObject(flintIndexKind, flintObj(name), true)
 	}
-	e.stopIfRunning("si_" + name)
+	e.jobs.StopIfRunning("si_" + name)
 	return e.removeSkipping(ctx, name, spec, true, true)
 }
 
@@ -431,13 +431,13 @@ func (e *Engine) showFlintIndexes(ctx context.Context, s *sql.ShowFlintIndexes) 
 		return nil, err
 	}
 	status := func(stream string) (string, string) {
-		rs := e.streamRun(stream)
+		rs := e.jobs.Current(stream)
 		if rs == nil {
 			return "active", ""
 		}
-		st := rs.snapshot()
+		st := rs.Snapshot()
 		switch {
-		case st.State == StateRunning:
+		case st.State == job.StateRunning:
 			return "refreshing", ""
 		case st.LastError != "":
 			return "failed", st.LastError
@@ -507,7 +507,7 @@ func (e *Engine) recoverIndexJob(ctx context.Context, s *sql.RecoverIndexJob) (*
 		if !spec.AutoRefresh {
 			return message("index %s is not auto refreshed: nothing to recover", spec.Flint), nil
 		}
-		if e.isRunning("si_" + spec.Flint) {
+		if e.jobs.IsRunning("si_" + spec.Flint) {
 			return message("index %s is refreshing", spec.Flint), nil
 		}
 		if _, err := e.refreshSkipping(ctx, spec.Flint, spec); err != nil {
@@ -537,7 +537,7 @@ func (e *Engine) recoverView(ctx context.Context, job, view string) (*Result, er
 	if !spec.AutoRefresh {
 		return message("index %s is not auto refreshed: nothing to recover", job), nil
 	}
-	if e.isRunning("mv_" + o.Name) {
+	if e.jobs.IsRunning("mv_" + o.Name) {
 		return message("index %s is refreshing", job), nil
 	}
 	if _, err := e.refreshMView(ctx, o.Name, spec); err != nil {

@@ -165,11 +165,11 @@ func (e *Engine) createSkippingIndex(ctx context.Context, s *sql.CreateSkippingI
 		_ = e.catalog.DropTable(idxTable, true)
 		return fail(err)
 	}
-	before := e.streamRun("si_" + fname)
+	before := e.jobs.Current("si_" + fname)
 	cpExisted := e.checkpointExists(ctx, spec.Checkpoint)
 	r, err := e.refreshSkipping(ctx, fname, spec)
 	if err != nil {
-		if run := e.streamRun("si_" + fname); run == before || run.snapshot().Epochs == 0 {
+		if run := e.jobs.Current("si_" + fname); run == before || run.Snapshot().Epochs == 0 {
 			if uerr := e.removeSkipping(ctx, fname, spec, false, !cpExisted); uerr != nil {
 				return nil, fmt.Errorf("%w (and undoing CREATE SKIPPING INDEX %s: %v)", err, fname, uerr)
 			}

@@ -182,13 +182,13 @@ func (e *Engine) defineMView(ctx context.Context, s *sql.CreateMaterializedView,
 		_ = e.catalog.DropTable(s.Name, true)
 		return nil, fmt.Errorf("CREATE MATERIALIZED VIEW %s: %w", s.Name, err)
 	}
-	before := e.streamRun("mv_" + s.Name)
+	before := e.jobs.Current("mv_" + s.Name)
 	cpExisted := e.checkpointExists(ctx, spec.Checkpoint)
 	r, err := e.refreshMView(ctx, s.Name, spec)
 	if err != nil {
 		// DDL is atomic: a view whose first refresh failed before
 		// committing anything is removed again, so a retry can create it.
-		if run := e.streamRun("mv_" + s.Name); run == before || run.snapshot().Epochs == 0 {
+		if run := e.jobs.Current("mv_" + s.Name); run == before || run.Snapshot().Epochs == 0 {
 			if uerr := e.removeMView(ctx, s.Name, spec, false, !cpExisted); uerr != nil {
 				return nil, fmt.Errorf("%w (and undoing CREATE MATERIALIZED VIEW %s: %v)", err, s.Name, uerr)
 			}
@@ -304,11 +304,9 @@ func (e *Engine) showMViews(ctx context.Context, in string) (*Result, error) {
 		var spec mviewSpec
 		_ = json.Unmarshal(o.Options, &spec)
 		state := "stopped"
-		e.mu.Lock()
-		if rs := e.streams["mv_"+strings.ToLower(o.Name)]; rs != nil {
-			state = rs.snapshot().State
+		if rs := e.jobs.Current("mv_" + o.Name); rs != nil {
+			state = rs.Snapshot().State
 		}
-		e.mu.Unlock()
 		rows = append(rows, []string{o.Name, strconv.FormatBool(spec.AutoRefresh), spec.Interval, state, spec.Checkpoint})
 	}
 	return stringRows([]string{"name", "auto_refresh", "refresh_interval", "state", "checkpoint"}, rows), nil
@@ -382,7 +380,7 @@ func (e *Engine) dropMView(ctx context.Context, s *sql.DropMaterializedView) (*R
 		}
 		return nil, err
 	}
-	e.stopIfRunning("mv_" + o.Name)
+	e.jobs.StopIfRunning("mv_" + o.Name)
 	if err := e.removeMView(ctx, o.Name, spec, true, true); err != nil {
 		return nil, fmt.Errorf("DROP MATERIALIZED VIEW %s: %w", o.Name, err)
 	}
@@ -443,15 +441,6 @@ func (e *Engine) checkpointExists(ctx context.Context, loc string) bool {
 	found := errors.New("found")
 	err = store.List(ctx, prefix, "", func(storage.ObjectInfo) error { return found })
 	return err != nil
-}
-
-// streamRun is the latest run of the named stream in this process (nil
-// when there was none): a statement that compares it before and after
-// knows whether its stream started at all.
-func (e *Engine) streamRun(name string) *runningStream {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.streams[strings.ToLower(name)]
 }
 
 func hasAggregate(n plan.Node) bool {

@@ -68,14 +68,14 @@ func (e *Engine) alterRefresh(ctx context.Context, a refreshAlter, with sql.Opti
 		return nil, fmt.Errorf("%s: %w", a.stmt, err)
 	}
 	if !*a.auto {
-		e.stopIfRunning(a.stream)
+		e.jobs.StopIfRunning(a.stream)
 	}
 	raw, _ := json.Marshal(a.def)
 	a.obj.Options = raw
 	if err := e.catalog.PutObject(a.obj, true); err != nil {
 		return nil, err
 	}
-	if *a.auto && e.opts.Background != nil && !e.isRunning(a.stream) {
+	if *a.auto && e.opts.Background != nil && !e.jobs.IsRunning(a.stream) {
 		if err := a.start(ctx); err != nil {
 			return nil, fmt.Errorf("%s: starting its refresh: %w", a.stmt, err)
 		}

@@ -93,6 +93,8 @@ func (e *Engine) stopWorkers(ctx context.Context, o *catalog.Object, spec stream
 	return message("%s", msg), nil
 }
 
+var _ job.StopMarker = (*stream.Checkpoint)(nil)
+
 // stopMarker is job.Config.StopMarker: the stop marker at the top of
 // stream name's checkpoint (nil when name is no catalog stream or its
 // checkpoint does not open), shared when the stream has workers = N.

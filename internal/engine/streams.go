@@ -359,16 +359,16 @@ func (e *Engine) runStream(ctx context.Context, name string, s streamWrite, spec
 	if err == nil && abandoned >= 0 {
 		err = fmt.Errorf("stream %s: abandoned epoch %d (it will be replayed on the next start)", name, abandoned)
 	}
-	st := rs.Update(func(st *job.Status) {
+	st := rs.Update(func(s *job.Status) {
 		switch {
 		case err != nil && abandoned >= 0:
-			st.State, st.LastError = job.StateCancelled, err.Error()
+			s.State, s.LastError = job.StateCancelled, err.Error()
 		case err != nil:
-			st.State, st.LastError = job.StateFailed, err.Error()
+			s.State, s.LastError = job.StateFailed, err.Error()
 		case ctx.Err() != nil:
-			st.State = job.StateCancelled
+			s.State = job.StateCancelled
 		default:
-			st.State = job.StateSuccess
+			s.State = job.StateSuccess
 		}
 	})
 	// What a later process says about the stream is what this one says

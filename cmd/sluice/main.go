@@ -23,7 +23,7 @@ import (
 	"time"
 
 	"sluice/internal/cli"
-	"sluice/internal/engine"
+	"sluice/internal/job"
 	"sluice/internal/lockwait"
 	"sluice/internal/server"
 )
@@ -68,8 +68,8 @@ func run(args []string) error {
 	fs.BoolVar(&o.Local, "local", false, "run here, failing if a sluice serve holds the data dir")
 	fs.StringVar(&o.MemoryLimit, "memory-limit", "", "memory for each query's state (default half of RAM)")
 	fs.DurationVar(&o.StopTimeout, "stop-timeout", cli.DefaultStopTimeout, "after SIGINT/SIGTERM, how long a stream's running epoch may take before it is abandoned")
-	fs.DurationVar(&o.RetryInitial, "stream-retry-initial", engine.DefaultRetryInitial, "first retry of a stream whose queue is unreachable; doubles each time (negative: exit with the error)")
-	fs.DurationVar(&o.RetryMax, "stream-retry-max", engine.DefaultRetryMax, "longest wait between those retries")
+	fs.DurationVar(&o.RetryInitial, "stream-retry-initial", job.DefaultRetryInitial, "first retry of a stream whose queue is unreachable; doubles each time (negative: exit with the error)")
+	fs.DurationVar(&o.RetryMax, "stream-retry-max", job.DefaultRetryMax, "longest wait between those retries")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
 	var rc remoteFlags
 	rc.register(fs)
@@ -128,8 +128,8 @@ func serve(args []string) error {
 	fs.DurationVar(&stopTimeout, "stop-timeout", 30*time.Second, "how long streams get to stop on SIGTERM")
 	fs.DurationVar(&o.QueryRetention, "query-retention", server.DefaultQueryRetention, "how long finished async queries are kept (negative: forever)")
 	fs.DurationVar(&o.SessionIdle, "session-idle", server.DefaultSessionIdle, "how long a client's session (its USE and SET) is kept after its last request")
-	fs.DurationVar(&o.Engine.RetryInitial, "stream-retry-initial", engine.DefaultRetryInitial, "first retry of a stream that failed transiently; doubles each time (negative: no retries)")
-	fs.DurationVar(&o.Engine.RetryMax, "stream-retry-max", engine.DefaultRetryMax, "longest wait between a failing stream's retries")
+	fs.DurationVar(&o.Engine.RetryInitial, "stream-retry-initial", job.DefaultRetryInitial, "first retry of a stream that failed transiently; doubles each time (negative: no retries)")
+	fs.DurationVar(&o.Engine.RetryMax, "stream-retry-max", job.DefaultRetryMax, "longest wait between a failing stream's retries")
 	fs.StringVar(&logFormat, "log-format", "text", "log format on stderr: text or json")
 	fs.StringVar(&logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	fs.StringVar(&o.Security.Users, "users", "", "users file (default DATA_DIR/users when it exists)")

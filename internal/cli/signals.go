@@ -6,7 +6,7 @@ import (
 	"os/signal"
 	"time"
 
-	"sluice/internal/engine"
+	"sluice/internal/job"
 )
 
 // DefaultStopTimeout is how long a streaming statement may take, after
@@ -18,7 +18,7 @@ const DefaultStopTimeout = 30 * time.Second
 // signals stop in two stages. The first cancels ctx: a batch statement
 // stops, a stream stops at its next epoch boundary. A second signal, or
 // timeout after the first (0: no timeout), abandons a stream's running
-// epoch (see engine.WithAbandon), which is safe since epochs replay; from
+// epoch (see job.WithAbandon), which is safe since epochs replay; from
 // then on the signals have their default effect again, so a third one
 // kills the process. stop releases the signals.
 func SignalContext(parent context.Context, timeout time.Duration, sigs ...os.Signal) (ctx context.Context, stop func()) {
@@ -59,7 +59,7 @@ func stages(parent context.Context, sigs <-chan os.Signal, timeout time.Duration
 		close(abandon)
 		reset()
 	}()
-	return engine.WithAbandon(ctx, abandon), func() {
+	return job.WithAbandon(ctx, abandon), func() {
 		close(done)
 		cancel()
 	}

@@ -7,14 +7,14 @@ import (
 	"testing"
 	"time"
 
-	"sluice/internal/engine"
+	"sluice/internal/job"
 )
 
-// abandoned reports whether the second stage of ctx (engine.WithAbandon)
+// abandoned reports whether the second stage of ctx (job.WithAbandon)
 // is reached within d.
 func abandoned(ctx context.Context, d time.Duration) bool {
 	select {
-	case <-engine.Abandon(ctx):
+	case <-job.Abandon(ctx):
 		return true
 	case <-time.After(d):
 		return false

@@ -6,127 +6,22 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
+
+	"sluice/internal/job"
 )
 
-// Background runs streams for a long-running process (sluice serve).
-// With Options.Background set, INSERT STREAM, START STREAM and every
-// materialized view with auto_refresh = true hand their stream to it and
-// return as soon as the stream has started (planned, its checkpoint
-// locked, its state restored), instead of running it in the foreground.
-//
-// Go runs run in a goroutine of its own until run returns, with the
-// stream's error (nil when it stopped or ended by itself). The ctx it
-// passes is cancelled when the process shuts down; the stream then stops
-// at its next epoch boundary and run returns. Go must not block.
-type Background interface {
-	Go(name string, run func(ctx context.Context) error)
-}
-
-// Desired states of a stream, as the catalog records what it was asked
-// to be in: a process with Options.Background resumes the running ones.
-const (
-	DesiredRunning = "running"
-	DesiredStopped = "stopped"
-)
-
-type startedKey struct{}
-
-// onStarted is what runStream calls once its stream started (nil when
-// nobody waits for that).
-func onStarted(ctx context.Context) func() {
-	f, _ := ctx.Value(startedKey{}).(func())
-	return f
-}
-
-// launch runs one stream: in the foreground without Options.Background;
-// else through it, returning once the stream started (or failed before
-// it could). settle, when set, runs after a background stream ended by
-// itself or was stopped (not when the process shuts down or the stream
-// failed), unless another run of the same stream replaced it.
+// launch runs one stream through the job manager (job.Manager.Launch):
+// in the foreground without Options.Background, else through it,
+// returning once the stream started (or failed before it could); failed
+// background runs retry. settle, when set, runs after a background
+// stream ended by itself or was stopped.
 func (e *Engine) launch(ctx context.Context, name string, run func(context.Context) (*Result, error), settle func()) (*Result, error) {
 	// The stream keeps the session as it is now: a later USE or SET in it,
 	// or its expiry, does not reach the running stream (nor its retries).
 	sess := e.session(ctx).detached()
-	ctx = WithSession(ctx, sess)
-	if e.opts.Background == nil {
-		return e.runForeground(ctx, name, run)
-	}
-	started := make(chan struct{})
-	done := make(chan error, 1)
-	var once sync.Once
-	e.opts.Background.Go(name, func(bg context.Context) error {
-		var mine, prev *runningStream
-		attempt := 0
-		for {
-			var epochsBefore int64
-			rctx := context.WithValue(WithSession(bg, sess), startedKey{}, func() {
-				mine = e.streamRun(name)
-				once.Do(func() { close(started) })
-			})
-			if prev != nil {
-				rctx = withRetryOf(rctx, prev)
-				epochsBefore = prev.snapshot().Epochs
-			}
-			_, err := run(rctx)
-			canRetry := err != nil && bg.Err() == nil && e.opts.RetryInitial >= 0 && retryable(err)
-			if prev == nil {
-				if canRetry && !isClosed(started) && resuming(ctx) {
-					// A resume that failed before it started is retried
-					// too: a store that is down at startup comes back.
-					e.registerFailed(name, err)
-					done <- &resumeRetryError{err: err}
-				} else {
-					done <- err
-				}
-			}
-			if errors.Is(err, errStoppedWhileRetrying) {
-				err = nil
-			} else if canRetry && (isClosed(started) || resuming(ctx)) {
-				if cur := e.streamRun(name); cur != nil && cur.snapshot().Epochs > epochsBefore {
-					attempt = 0 // it got going again: back off from the start
-				}
-				attempt++
-				if e.waitRetry(bg, name, err, attempt) {
-					prev = e.streamRun(name)
-					continue
-				}
-				err = nil // stopped, or shutting down, while it waited
-			}
-			if err != nil && prev != nil {
-				e.failRetrying(prev, err)
-			}
-			// OnStart runs on this goroutine, so mine is set once started.
-			if err == nil && bg.Err() == nil && settle != nil && (isClosed(started) || prev != nil) {
-				if cur := e.streamRun(name); cur == mine || cur == prev {
-					settle()
-				}
-			}
-			return err
-		}
-	})
-	select {
-	case <-started:
-		return message("stream %s started", name), nil
-	case err := <-done:
-		var rr *resumeRetryError
-		if errors.As(err, &rr) {
-			return message("stream %s is retrying: %v", name, rr.err), nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		return message("stream %s stopped before it started", name), nil
-	}
-}
-
-func isClosed(c chan struct{}) bool {
-	select {
-	case <-c:
-		return true
-	default:
-		return false
-	}
+	return e.jobs.Launch(WithSession(ctx, sess), name, func(ctx context.Context) (*Result, error) {
+		return run(WithSession(ctx, sess))
+	}, settle)
 }
 
 // setStreamDesired records the state a stream was asked to be in.
@@ -156,7 +51,7 @@ func (e *Engine) Resume(ctx context.Context) ([]string, error) {
 	if e.opts.Background == nil {
 		return nil, errors.New("resuming streams: the engine runs no background streams")
 	}
-	ctx = context.WithValue(ctx, resumingKey{}, true)
+	ctx = job.WithResuming(ctx)
 	var started []string
 	var errs []error
 	streams, err := e.catalog.Objects("stream")
@@ -165,7 +60,7 @@ func (e *Engine) Resume(ctx context.Context) ([]string, error) {
 	}
 	for _, o := range streams {
 		var spec streamSpec
-		if err := json.Unmarshal(o.Options, &spec); err != nil || spec.Desired != DesiredRunning {
+		if err := json.Unmarshal(o.Options, &spec); err != nil || spec.Desired != job.DesiredRunning {
 			continue
 		}
 		if _, err := e.startStream(ctx, o.Name); err != nil {
@@ -191,14 +86,4 @@ func (e *Engine) Resume(ctx context.Context) ([]string, error) {
 	}
 	indexes, err := e.resumeSkippingIndexes(ctx)
 	return append(started, indexes...), errors.Join(append(errs, err)...)
-}
-
-// isRunning reports whether the named stream runs in this process.
-func (e *Engine) isRunning(name string) bool {
-	rs := e.streamRun(name)
-	if rs == nil {
-		return false
-	}
-	st := rs.snapshot().State
-	return st == StateRunning || st == StateRetrying
 }

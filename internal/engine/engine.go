@@ -56,15 +56,19 @@
 //
 // # Background runs and retries
 //
-// With Options.Background streams start in the background and Resume
-// restarts those recorded as running. launch (background.go) reruns a
-// background stream whose run failed with an error retryable accepts
-// (retry.go: anything not a user error, plan error, state mismatch or state
-// over the limit); each rerun is a whole new run, the crash-recovery path,
-// so the replayed epoch is exactly once. Between runs the stream is
-// registered as retrying; STOP closes its retryStop under the engine's lock
-// and a rerun registers only if no STOP came first. A foreground stream
-// retries unreachable-broker errors too (retry_foreground.go).
+// The streams running in this process and the submitted queries are
+// internal/job's Manager (e.jobs): launch (background.go) captures the
+// statement's session and hands the run to job.Manager.Launch, which runs
+// it in the foreground or through Options.Background and reruns a
+// background stream whose run failed with an error job.Retryable accepts
+// (anything not a user error, plan error, state mismatch or state over
+// the limit); each rerun is a whole new run, the crash-recovery path, so
+// the replayed epoch is exactly once. A foreground stream retries
+// unreachable-broker errors too. runStream registers each run
+// (job.Manager.Register) and updates its job.Status; STOP reaches a run
+// here through the Manager, and a stream waiting to retry in another
+// process through its checkpoint's stop marker (stopMarker). With
+// Options.Background, Resume restarts the streams recorded as running.
 package engine
 
 import (
@@ -72,7 +76,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -81,6 +84,7 @@ import (
 	"sluice/internal/catalog"
 	"sluice/internal/connector"
 	"sluice/internal/exec"
+	"sluice/internal/job"
 	"sluice/internal/physical"
 	"sluice/internal/sql"
 	"sluice/internal/storage"
@@ -105,16 +109,16 @@ type Options struct {
 	// Clock drives streaming triggers; nil is the wall clock.
 	Clock stream.Clock
 	// Background, when set, runs streams in the background (see
-	// Background); nil runs them in the foreground of their statement.
-	Background Background
+	// job.Background); nil runs them in the foreground of their statement.
+	Background job.Background
 	// EpochSlots, when set, bounds how many epochs run at once across
 	// every stream of this engine.
 	EpochSlots stream.Semaphore
 	// RetryInitial and RetryMax are the backoff of background streams
-	// that fail with a transient error (retry.go), and of foreground ones
-	// whose queue is unreachable (retry_foreground.go): the first retry
-	// after RetryInitial, doubling up to RetryMax (0: DefaultRetryInitial,
-	// DefaultRetryMax). A negative RetryInitial turns retries off.
+	// that fail with a transient error (job.Retryable), and of foreground
+	// ones whose queue is unreachable: the first retry after
+	// RetryInitial, doubling up to RetryMax (0: job.DefaultRetryInitial,
+	// job.DefaultRetryMax). A negative RetryInitial turns retries off.
 	RetryInitial, RetryMax time.Duration
 	// MemoryLimit bounds each query's operator state in bytes (SET
 	// memory_limit overrides it for the session); 0 is unlimited.
@@ -152,10 +156,10 @@ type Engine struct {
 	opts    Options
 	catalog *catalog.Catalog
 
-	mu      sync.Mutex
-	def     *Session // the CLI's session: calls whose ctx carries none run in it
-	streams map[string]*runningStream
-	qm      manager
+	def *Session // the CLI's session: calls whose ctx carries none run in it
+	// jobs is the registry of the streams this process runs and of the
+	// submitted queries.
+	jobs *job.Manager[*Result]
 	// spills counts the spill files batch queries wrote (tests).
 	spills atomic.Int64
 }
@@ -175,6 +179,10 @@ func Open(opts Options) (*Engine, error) {
 		return nil, err
 	}
 	e := &Engine{opts: opts, catalog: cat}
+	e.jobs = job.NewManager(job.Config[*Result]{
+		Now: e.now, Background: opts.Background, RetryInitial: opts.RetryInitial, RetryMax: opts.RetryMax,
+		Warn: e.warnFunc(), Message: message, StopMarker: e.stopMarker,
+	})
 	e.def = e.NewSession("")
 	// Scratch files of a process that was killed mid-write are swept;
 	// those of processes still running hold a lock and stay.

@@ -10,6 +10,7 @@ import (
 	"sluice/internal/catalog"
 	"sluice/internal/connector"
 	"sluice/internal/flint"
+	"sluice/internal/job"
 	"sluice/internal/plan"
 	"sluice/internal/sql"
 	"sluice/internal/storage"
@@ -147,11 +148,11 @@ func (h flintHost) Launch(ctx context.Context, name string, run func(context.Con
 }
 
 func (h flintHost) Background() bool               { return h.e.opts.Background != nil }
-func (h flintHost) IsRunning(name string) bool     { return h.e.isRunning(name) }
-func (h flintHost) StopIfRunning(name string) bool { return h.e.stopIfRunning(name) }
+func (h flintHost) IsRunning(name string) bool     { return h.e.jobs.IsRunning(name) }
+func (h flintHost) StopIfRunning(name string) bool { return h.e.jobs.StopIfRunning(name) }
 
 func (h flintHost) LastRun(name string) flint.Run {
-	if rs := h.e.streamRun(name); rs != nil {
+	if rs := h.e.jobs.Current(name); rs != nil {
 		return flintRun{rs}
 	}
 	return nil
@@ -170,9 +171,9 @@ func (h flintHost) StreamStatus(ctx context.Context, name string) (flint.StreamS
 
 // flintRun is a run of this process as flint.Run: comparable, the same
 // run exactly when rs is.
-type flintRun struct{ rs *runningStream }
+type flintRun struct{ rs *job.Run }
 
 func (r flintRun) Status() flint.StreamStatus {
-	st := r.rs.snapshot()
+	st := r.rs.Snapshot()
 	return flint.StreamStatus{State: st.State, Epochs: st.Epochs, LastError: st.LastError}
 }

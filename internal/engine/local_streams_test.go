@@ -3,6 +3,8 @@ package engine
 import (
 	"path/filepath"
 	"testing"
+
+	"sluice/internal/job"
 )
 
 // TestLocalStreams: the streams this process ran, by lower-case stream
@@ -25,7 +27,7 @@ func TestLocalStreams(t *testing.T) {
 	)
 	got := eng.LocalStreams()
 	st, ok := got["feed"]
-	if len(got) != 1 || !ok || st.Name != "Feed" || st.State != StateSuccess || st.RowsIn != 2 {
+	if len(got) != 1 || !ok || st.Name != "Feed" || st.State != job.StateSuccess || st.RowsIn != 2 {
 		t.Fatalf("after a stream ran: %+v", got)
 	}
 }

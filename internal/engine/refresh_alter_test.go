@@ -52,7 +52,7 @@ func TestAlterRefresh(t *testing.T) {
 		if msg := exec(tc.alter + " WITH (auto_refresh = true, refresh_interval = '1 hour', scheduler_mode = 'internal')"); !strings.Contains(msg, "its refresh started") {
 			t.Errorf("%s auto_refresh = true: %q", tc.alter, msg)
 		}
-		if !eng.isRunning(tc.stream) {
+		if !eng.jobs.IsRunning(tc.stream) {
 			t.Errorf("%s auto_refresh = true: %s is not running", tc.alter, tc.stream)
 		}
 		// The stored definitions (a view's, an index's) share these keys.
@@ -76,7 +76,7 @@ func TestAlterRefresh(t *testing.T) {
 		if msg := exec(tc.alter + " WITH (auto_refresh = false)"); strings.Contains(msg, "started") {
 			t.Errorf("%s auto_refresh = false: %q", tc.alter, msg)
 		}
-		if eng.isRunning(tc.stream) {
+		if eng.jobs.IsRunning(tc.stream) {
 			t.Errorf("%s auto_refresh = false: %s still runs", tc.alter, tc.stream)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"sluice/internal/connector"
 	"sluice/internal/exec"
+	"sluice/internal/job"
 	"sluice/internal/stream"
 	"sluice/internal/stream/partition"
 )
@@ -23,7 +24,7 @@ const defaultPartitions = 32
 // and owns the partitions it leases, merging their partials and writing
 // closed windows to the sink (the owner). How the halves reach the
 // other workers is stream/partition's (Dial).
-func (e *Engine) runKeyed(ctx context.Context, rs *runningStream, q *stream.Query, src connector.StreamingSource, workers, at int, w *exec.WindowAggregate, fp string, opts map[string]string) error {
+func (e *Engine) runKeyed(ctx context.Context, rs *job.Run, q *stream.Query, src connector.StreamingSource, workers, at int, w *exec.WindowAggregate, fp string, opts map[string]string) error {
 	parts := defaultPartitions
 	if v := strings.TrimSpace(opts["partitions"]); v != "" {
 		n, err := strconv.Atoi(v)
@@ -44,9 +45,7 @@ func (e *Engine) runKeyed(ctx context.Context, rs *runningStream, q *stream.Quer
 		return err
 	}
 	defer k.Close()
-	rs.mu.Lock()
-	rs.source = k.Describe(rs.source)
-	rs.mu.Unlock()
+	rs.WrapSource(k.Describe)
 	return k.Run(ctx, func(ctx context.Context, reader *stream.Query) error {
 		return e.runSlots(ctx, rs, reader, src.(connector.Worker), workers)
 	})

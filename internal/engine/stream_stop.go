@@ -5,78 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"time"
 
 	"sluice/internal/catalog"
 	"sluice/internal/connector"
 	"sluice/internal/connector/registry"
+	"sluice/internal/job"
 	"sluice/internal/stream"
 )
-
-// stopPoll is how often a worker reads the stop marker at the top of the
-// stream's checkpoint (the slot's own marker is read every epoch).
-var stopPoll = time.Second
-
-// watchWorkerStop makes STOP STREAM, issued in any process, stop this
-// worker after its running epoch: at once through the source's
-// substrate when it has a stop signal (a JetStream key), and through
-// the stop marker at the top of the checkpoint, which workers never
-// clear: only a request made after this worker started (or, for a
-// retry, after the first attempt started) counts.
-// The returned func ends the watch.
-func (e *Engine) watchWorkerStop(ctx context.Context, rs *runningStream, base *stream.Checkpoint, src connector.StreamingSource) func() {
-	ctx, cancel := context.WithCancel(ctx)
-	stale := base.StopToken(ctx)
-	if prev := retryOf(ctx); prev != nil {
-		prev.mu.Lock()
-		stale = prev.stopToken
-		prev.mu.Unlock()
-	}
-	rs.mu.Lock()
-	rs.stopToken, rs.stopTokenKnown = stale, true
-	rs.mu.Unlock()
-	var signal <-chan struct{}
-	if ss, ok := src.(connector.StopSignal); ok {
-		ch, err := ss.StopWatch(ctx)
-		switch {
-		case err == nil:
-			signal = ch
-		case !errors.Is(err, errors.ErrUnsupported):
-			e.warnStop(rs, err)
-		}
-	}
-	go func() {
-		t := time.NewTicker(stopPoll)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-rs.done:
-				return
-			case <-signal:
-				rs.requestStop()
-				return
-			case <-t.C:
-				if tok := base.StopToken(ctx); tok != "" && tok != stale {
-					rs.requestStop()
-					return
-				}
-			}
-		}
-	}()
-	return cancel
-}
-
-// warnStop records, without failing the worker, that the queue's stop
-// signal cannot be watched (the checkpoint's marker still works).
-func (e *Engine) warnStop(rs *runningStream, err error) {
-	rs.mu.Lock()
-	defer rs.mu.Unlock()
-	if rs.status.LastError == "" {
-		rs.status.LastError = "watching stop requests: " + err.Error()
-	}
-}
 
 // broadcastStop sends STOP STREAM to every worker of a stream with
 // workers = N through its source's substrate. The stop marker at the
@@ -147,7 +82,7 @@ func (e *Engine) stopWorkers(ctx context.Context, o *catalog.Object, spec stream
 	if viaQueue {
 		how = "its queue and " + how
 	}
-	local := e.stopIfRunning(o.Name)
+	local := e.jobs.StopIfRunning(o.Name)
 	msg := fmt.Sprintf("stop requested for the workers of stream %s through %s (each stops after its running epoch)", o.Name, how)
 	if local {
 		msg = fmt.Sprintf("stream %s stopped here; ", o.Name) + msg
@@ -158,39 +93,20 @@ func (e *Engine) stopWorkers(ctx context.Context, o *catalog.Object, spec stream
 	return message("%s", msg), nil
 }
 
-// stopMarked returns a check, for a stream waiting to retry, of the stop
-// marker at the top of its checkpoint: how STOP STREAM reaches it from
-// another process while no run watches (nil when the stream has no
-// checkpoint to read). A marker counts when it differs from the one the
-// stream's first run found (a worker's watch read it), or else from the
-// one there when it first waited: a marker left before the start (which
-// a run that failed early did not clear) is stale. A single stream's
-// marker that counts is cleared, as its runs clear it.
-func (e *Engine) stopMarked(ctx context.Context, name string, rs *runningStream) func() bool {
+var _ job.StopMarker = (*stream.Checkpoint)(nil)
+
+// stopMarker is job.Config.StopMarker: the stop marker at the top of
+// stream name's checkpoint (nil when name is no catalog stream or its
+// checkpoint does not open), shared when the stream has workers = N.
+func (e *Engine) stopMarker(ctx context.Context, name string) (job.StopMarker, bool) {
 	_, spec, err := e.streamDef(name)
 	if err != nil {
-		return nil
+		return nil, false
 	}
 	store, prefix, err := e.resolveCheckpoint(ctx, spec.Checkpoint)
 	if err != nil {
-		return nil
+		return nil, false
 	}
-	cp := &stream.Checkpoint{Store: store, Prefix: prefix}
-	rs.mu.Lock()
-	if !rs.stopTokenKnown {
-		rs.stopToken, rs.stopTokenKnown = cp.StopToken(ctx), true
-	}
-	stale := rs.stopToken
-	rs.mu.Unlock()
 	workers, _ := workersOption(spec.Options)
-	return func() bool {
-		tok := cp.StopToken(ctx)
-		if tok == "" || tok == stale {
-			return false
-		}
-		if workers <= 1 {
-			_ = cp.ClearStop(ctx)
-		}
-		return true
-	}
+	return &stream.Checkpoint{Store: store, Prefix: prefix}, workers > 1
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"sluice/internal/job"
 	"sluice/internal/stream"
 )
 
@@ -161,7 +162,7 @@ func TestQueryManager(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info, err := eng.Wait(ctx, bid); err != nil || info.State != StateSuccess {
+	if info, err := eng.Wait(ctx, bid); err != nil || info.State != job.StateSuccess {
 		t.Fatalf("batch query: %+v %v", info, err)
 	}
 	deadline := time.Now().Add(20 * time.Second)
@@ -170,7 +171,7 @@ func TestQueryManager(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if st != nil && st.Epochs >= 1 && st.State == StateRunning {
+		if st != nil && st.Epochs >= 1 && st.State == job.StateRunning {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -185,7 +186,7 @@ func TestQueryManager(t *testing.T) {
 		t.Fatal(err)
 	}
 	info, err := eng.Wait(ctx, sid)
-	if err != nil || info.State != StateCancelled {
+	if err != nil || info.State != job.StateCancelled {
 		t.Fatalf("after cancel: %+v %v", info, err)
 	}
 	if err := eng.Cancel("q99"); err == nil {

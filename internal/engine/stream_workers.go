@@ -9,6 +9,7 @@ import (
 
 	"sluice/internal/connector"
 	"sluice/internal/exec"
+	"sluice/internal/job"
 	"sluice/internal/physical"
 	"sluice/internal/stream"
 	"sluice/internal/usererr"
@@ -36,7 +37,7 @@ func workersOption(opts map[string]string) (int, error) {
 // qualify: files are handed out by the source's queue, and each is
 // written under an id of its own (connector.EpochNamer), so a file read
 // by two workers is written once.
-func (e *Engine) runWorker(ctx context.Context, rs *runningStream, q *stream.Query, src connector.StreamingSource, workers int, opts map[string]string) error {
+func (e *Engine) runWorker(ctx context.Context, rs *job.Run, q *stream.Query, src connector.StreamingSource, workers int, opts map[string]string) error {
 	ops, err := exec.StatefulOps(q.Root)
 	if err != nil {
 		return err
@@ -45,7 +46,7 @@ func (e *Engine) runWorker(ctx context.Context, rs *runningStream, q *stream.Que
 	if !ok {
 		return fmt.Errorf("stream %s: its source cannot be shared by workers", q.Name)
 	}
-	defer e.watchWorkerStop(ctx, rs, q.Checkpoint, src)()
+	defer job.WatchStop(ctx, rs, q.Checkpoint, src)()
 	if len(ops) > 0 {
 		if at, wa, fp, ok := physical.KeyedSplit(q.Root, ops); ok {
 			return e.runKeyed(ctx, rs, q, src, workers, at, wa, fp, opts)
@@ -60,18 +61,18 @@ func (e *Engine) runWorker(ctx context.Context, rs *runningStream, q *stream.Que
 }
 
 // runSlots runs q in the first free worker slot.
-func (e *Engine) runSlots(ctx context.Context, rs *runningStream, q *stream.Query, w connector.Worker, workers int) error {
+func (e *Engine) runSlots(ctx context.Context, rs *job.Run, q *stream.Query, w connector.Worker, workers int) error {
 	base := q.Checkpoint
 	for slot := 0; slot < workers; slot++ {
 		if err := w.SetWorker(slot, workers); err != nil {
 			return fmt.Errorf("stream %s: %w", q.Name, err)
 		}
 		q.Checkpoint = slotCheckpoint(base, slot)
-		rs.mu.Lock()
-		rs.status.Worker = fmt.Sprintf("%d of %d", slot, workers)
-		rs.status.Slot, rs.status.Slots = slot, workers
-		rs.mu.Unlock()
-		err := q.Run(ctx, rs.stop)
+		rs.Update(func(st *job.Status) {
+			st.Worker = fmt.Sprintf("%d of %d", slot, workers)
+			st.Slot, st.Slots = slot, workers
+		})
+		err := q.Run(ctx, rs.Stopping())
 		if errors.Is(err, stream.ErrLocked) {
 			continue
 		}

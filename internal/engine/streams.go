@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"sync"
 	"time"
 
 	"sluice/internal/catalog"
@@ -25,23 +24,14 @@ import (
 	"sluice/internal/usererr"
 )
 
-// Query states reported by the query manager.
-const (
-	StateWaiting   = "waiting"
-	StateRunning   = "running"
-	StateSuccess   = "success"
-	StateFailed    = "failed"
-	StateCancelled = "cancelled"
-)
-
 // streamSpec is a stream definition as kept in the catalog.
 type streamSpec struct {
 	Table      string            `json:"table"`
 	Trigger    string            `json:"trigger,omitempty"`
 	Checkpoint string            `json:"checkpoint"`
 	Options    map[string]string `json:"options,omitempty"`
-	// Desired is the state the stream was asked to be in (DesiredRunning,
-	// DesiredStopped); empty for streams only ever run in the foreground.
+	// Desired is the state the stream was asked to be in (job.DesiredRunning,
+	// job.DesiredStopped); empty for streams only ever run in the foreground.
 	Desired string `json:"desired,omitempty"`
 	// Source is the catalog table the stream reads as a stream, recorded
 	// when it first planned: STOP STREAM opens it for its stop signal
@@ -52,86 +42,6 @@ type streamSpec struct {
 	// sink, when set, stands between the stream and its table's sink (a
 	// skipping index folds rows per file); never stored.
 	sink *sinkWrap
-}
-
-// StreamStatus is what SHOW STREAMS and DESCRIBE STREAM report.
-type StreamStatus struct {
-	Name       string
-	State      string
-	Trigger    string
-	Checkpoint string
-	Sink       string
-	Started    time.Time
-	Last       stream.Progress
-	Epochs     int64
-	RowsIn     int64
-	RowsOut    int64
-	BadRows    int64
-	// LateRows is the total dropped as late since the stream started here.
-	LateRows  int64
-	LastError string
-	// Attempts counts the retries of a background stream since it
-	// started here; NextAttempt is when the next runs, while State is
-	// retrying (see retry.go).
-	Attempts    int
-	NextAttempt time.Time
-	// QueueUnreachable counts the runs that failed because the stream's
-	// queue could not be reached, since it started here (across retries).
-	QueueUnreachable int64 `json:",omitempty"`
-	// Source is what the stream's source tells of itself (a notification
-	// queue's counters and backlog), key/value rows for DESCRIBE STREAM.
-	Source [][2]string `json:",omitempty"`
-	// Worker is "slot i of n" for a stream shared by several processes.
-	Worker string `json:",omitempty"`
-	// Slot and Slots are Worker in numbers; Slots is 0 for a stream this
-	// process runs alone.
-	Slot  int `json:",omitempty"`
-	Slots int `json:",omitempty"`
-	// Queue is the Source's queue in numbers, nil without one.
-	Queue *connector.QueueStatus `json:",omitempty"`
-	// Keyed is the partition ownership of a keyed (windowed) stream shared
-	// by workers, nil otherwise.
-	Keyed *connector.KeyedStatus `json:",omitempty"`
-}
-
-// runningStream is a stream this process is running.
-type runningStream struct {
-	mu     sync.Mutex
-	status StreamStatus
-	// retryStop, while the stream is retrying, is closed by STOP.
-	retryStop chan struct{}
-	stop      chan struct{}
-	once      sync.Once
-	done      chan struct{}
-	// source, when set, adds its rows to the status.
-	source connector.StreamDescriber
-	// stopToken: the checkpoint's stop marker a worker found at its start
-	// (a retry keeps it, so a STOP sent during the backoff still counts).
-	stopToken string
-	// stopTokenKnown: stopToken was read (a run watched, or a wait to
-	// retry read it), so "" means there was no marker.
-	stopTokenKnown bool
-}
-
-func (r *runningStream) requestStop() { r.once.Do(func() { close(r.stop) }) }
-
-func (r *runningStream) snapshot() StreamStatus {
-	r.mu.Lock()
-	st, src := r.status, r.source
-	r.mu.Unlock()
-	if src != nil {
-		st.Source = src.StreamDescription()
-		if q, ok := src.(connector.QueueReporter); ok {
-			if qs, ok := q.QueueStatus(); ok {
-				st.Queue = &qs
-			}
-		}
-		if k, ok := src.(connector.KeyedReporter); ok {
-			ks := k.KeyedStatus()
-			st.Keyed = &ks
-		}
-	}
-	return st
 }
 
 // insertStream runs INSERT STREAM in the foreground: it returns when the
@@ -147,7 +57,7 @@ func (e *Engine) insertStream(ctx context.Context, s *sql.InsertStream) (*Result
 		return nil, fmt.Errorf("INSERT STREAM %s: %w", name, err)
 	}
 	if e.opts.Background != nil {
-		spec.Desired = DesiredRunning
+		spec.Desired = job.DesiredRunning
 	}
 	raw, _ := json.Marshal(spec)
 	obj := &catalog.Object{Kind: "stream", Name: name, SQL: s.String(), Options: raw, Created: e.now()}
@@ -155,12 +65,12 @@ func (e *Engine) insertStream(ctx context.Context, s *sql.InsertStream) (*Result
 	if err := e.catalog.PutObject(obj, true); err != nil {
 		return nil, fmt.Errorf("INSERT STREAM %s: %w", name, err)
 	}
-	before := e.streamRun(name)
+	before := e.jobs.Current(name)
 	r, err := e.launch(ctx, name, func(ctx context.Context) (*Result, error) {
 		return e.runStream(ctx, name, insertWrite(s), spec)
-	}, func() { _ = e.setStreamDesired(name, DesiredStopped) })
+	}, func() { _ = e.setStreamDesired(name, job.DesiredStopped) })
 	var mismatch *stream.StateMismatchError
-	if err != nil && (e.streamRun(name) == before || errors.As(err, &mismatch)) {
+	if err != nil && (e.jobs.Current(name) == before || errors.As(err, &mismatch)) {
 		// The stream never started (its query did not plan, or its state
 		// does not match the checkpoint's): leave the catalog as it was. A stream that ran and then failed stays, so
 		// that START STREAM can resume it once the cause is fixed.
@@ -368,17 +278,14 @@ func (e *Engine) runStream(ctx context.Context, name string, s streamWrite, spec
 	} else if ok {
 		every = time.Duration(us) * time.Microsecond
 	}
-	rs := &runningStream{stop: make(chan struct{}), done: make(chan struct{}), status: StreamStatus{
-		Name: name, State: StateRunning, Trigger: trig.String(), Checkpoint: spec.Checkpoint,
-		Sink: t.Spec.Name, Started: e.now()}}
-	if d, ok := src.(connector.StreamDescriber); ok {
-		rs.source = d
-	}
+	d, _ := src.(connector.StreamDescriber)
+	rs := job.NewRun(job.Status{Name: name, State: job.StateRunning, Trigger: trig.String(), Checkpoint: spec.Checkpoint,
+		Sink: t.Spec.Name, Started: e.now()}, d)
 	workers, err := workersOption(spec.Options)
 	if err != nil {
 		return nil, usererr.Wrap(usererr.Invalid, fmt.Errorf("stream %s: %w", name, err))
 	}
-	if err := e.registerStream(ctx, rs); err != nil {
+	if err := e.jobs.Register(ctx, rs); err != nil {
 		return nil, err
 	}
 	host, _ := os.Hostname()
@@ -388,15 +295,15 @@ func (e *Engine) runStream(ctx context.Context, name string, s streamWrite, spec
 		Owner:     fmt.Sprintf("pid %d on %s", os.Getpid(), host),
 		EventTime: p.EventTime,
 		Slots:     e.opts.EpochSlots,
-		OnStart:   onStarted(ctx),
+		OnStart:   job.OnStarted(ctx),
 		OnProgress: func(p stream.Progress) {
-			rs.mu.Lock()
-			rs.status.Last = p
-			// Since the stream's first epoch, across runs and restarts.
-			rs.status.Epochs = p.Epoch + 1
-			rs.status.RowsIn, rs.status.RowsOut = p.Totals.RowsIn, p.Totals.RowsOut
-			rs.status.BadRows, rs.status.LateRows = p.Totals.BadRows, p.Totals.Late
-			rs.mu.Unlock()
+			rs.Update(func(st *job.Status) {
+				st.Last = p
+				// Since the stream's first epoch, across runs and restarts.
+				st.Epochs = p.Epoch + 1
+				st.RowsIn, st.RowsOut = p.Totals.RowsIn, p.Totals.RowsOut
+				st.BadRows, st.LateRows = p.Totals.BadRows, p.Totals.Late
+			})
 			if e.opts.StreamProgress != nil {
 				e.opts.StreamProgress(p)
 			}
@@ -431,14 +338,14 @@ func (e *Engine) runStream(ctx context.Context, name string, s streamWrite, spec
 	go func() {
 		select {
 		case <-ctx.Done():
-			rs.requestStop()
-		case <-rs.done:
+			rs.RequestStop()
+		case <-rs.Done():
 			return
 		}
 		select {
-		case <-Abandon(ctx):
+		case <-job.Abandon(ctx):
 			hardCancel()
-		case <-rs.done:
+		case <-rs.Done():
 		}
 	}()
 	abandoned := int64(-1)
@@ -446,34 +353,29 @@ func (e *Engine) runStream(ctx context.Context, name string, s streamWrite, spec
 	if workers > 1 {
 		err = e.runWorker(runCtx, rs, q, src, workers, spec.Options)
 	} else {
-		err = q.Run(runCtx, rs.stop)
+		err = q.Run(runCtx, rs.Stopping())
 	}
-	close(rs.done)
+	rs.Finish()
 	if err == nil && abandoned >= 0 {
 		err = fmt.Errorf("stream %s: abandoned epoch %d (it will be replayed on the next start)", name, abandoned)
 	}
-	rs.mu.Lock()
-	switch {
-	case err != nil && abandoned >= 0:
-		rs.status.State, rs.status.LastError = StateCancelled, err.Error()
-	case err != nil:
-		rs.status.State, rs.status.LastError = StateFailed, err.Error()
-	case ctx.Err() != nil:
-		rs.status.State = StateCancelled
-	default:
-		rs.status.State = StateSuccess
-	}
-	st := rs.status
-	rs.mu.Unlock()
+	st := rs.Update(func(s *job.Status) {
+		switch {
+		case err != nil && abandoned >= 0:
+			s.State, s.LastError = job.StateCancelled, err.Error()
+		case err != nil:
+			s.State, s.LastError = job.StateFailed, err.Error()
+		case ctx.Err() != nil:
+			s.State = job.StateCancelled
+		default:
+			s.State = job.StateSuccess
+		}
+	})
 	// What a later process says about the stream is what this one says
 	// now (a stop request, answered, leaves it stopped).
 	rec := stream.RunStatus{State: st.State, Error: st.LastError, Time: e.now().UnixMicro()}
-	select {
-	case <-rs.stop:
-		if rec.State == StateSuccess {
-			rec.State = "stopped"
-		}
-	default:
+	if rs.StopRequested() && rec.State == job.StateSuccess {
+		rec.State = "stopped"
 	}
 	if werr := q.Checkpoint.WriteRunStatus(context.WithoutCancel(ctx), rec); werr != nil && err == nil {
 		err = fmt.Errorf("stream %s: recording its end: %w", name, werr)
@@ -516,58 +418,4 @@ func (e *Engine) resolveCheckpoint(ctx context.Context, loc string) (storage.Sto
 		prefix += "/"
 	}
 	return st, prefix, nil
-}
-
-func (e *Engine) registerStream(ctx context.Context, rs *runningStream) error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.streams == nil {
-		e.streams = map[string]*runningStream{}
-	}
-	k := strings.ToLower(rs.status.Name)
-	old, ok := e.streams[k]
-	if ok && old.snapshot().State == StateRunning {
-		return usererr.Errorf(usererr.Exists, "stream %s is already running in this process", rs.status.Name)
-	}
-	if prev := retryOf(ctx); prev != nil {
-		// A retry's run: it replaces the retrying run it follows, unless a
-		// STOP came first.
-		if old != prev || prev.snapshot().State != StateRetrying {
-			return errStoppedWhileRetrying
-		}
-		st := prev.snapshot()
-		carryRetry(&st, &rs.status)
-		prev.mu.Lock()
-		rs.stopToken, rs.stopTokenKnown = prev.stopToken, prev.stopTokenKnown // stopMarked's
-		prev.mu.Unlock()
-	}
-	e.streams[k] = rs
-	return nil
-}
-
-// streamRun is the latest run of the named stream in this process (nil
-// when there was none): a statement that compares it before and after
-// knows whether its stream started at all.
-func (e *Engine) streamRun(name string) *runningStream {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.streams[strings.ToLower(name)]
-}
-
-// stopIfRunning stops a stream running in this process at its next epoch
-// boundary and waits for it; false when it is not running here.
-func (e *Engine) stopIfRunning(stream string) bool {
-	e.mu.Lock()
-	rs := e.streams[strings.ToLower(stream)]
-	if rs != nil && stopRetrying(rs) {
-		e.mu.Unlock()
-		return true
-	}
-	e.mu.Unlock()
-	if rs == nil || rs.snapshot().State != StateRunning {
-		return false
-	}
-	rs.requestStop()
-	<-rs.done
-	return true
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"sluice/internal/catalog"
+	"sluice/internal/job"
 )
 
 // Stream kinds in StreamInfo.
@@ -28,12 +29,12 @@ type StreamInfo struct {
 	StreamName string
 	// Sink is the table written.
 	Sink string
-	// Desired is the state it was asked to be in (DesiredRunning,
-	// DesiredStopped; empty for a stream only ever run in the foreground).
+	// Desired is the state it was asked to be in (job.DesiredRunning,
+	// job.DesiredStopped; empty for a stream only ever run in the foreground).
 	Desired string
 	// Query is its SQL.
 	Query  string
-	Status StreamStatus
+	Status job.Status
 }
 
 // Streams lists every stream and materialized view of the catalog, by
@@ -94,9 +95,9 @@ func (e *Engine) viewInfo(ctx context.Context, o *catalog.Object) StreamInfo {
 	var spec mviewSpec
 	_ = json.Unmarshal(o.Options, &spec)
 	sname := "mv_" + strings.ToLower(o.Name)
-	desired := DesiredStopped
+	desired := job.DesiredStopped
 	if spec.AutoRefresh {
-		desired = DesiredRunning
+		desired = job.DesiredRunning
 	}
 	st := e.streamStatus(ctx, &catalog.Object{Name: sname}, streamSpec{Table: o.Name, Trigger: spec.Trigger(), Checkpoint: spec.Checkpoint})
 	return StreamInfo{Name: o.Name, Kind: KindView, StreamName: sname, Sink: o.Name, Desired: desired, Query: o.SQL, Status: st}
@@ -106,16 +107,6 @@ func (e *Engine) viewInfo(ctx context.Context, o *catalog.Object) StreamInfo {
 // view's under mv_<view>), by lower-case stream name, from memory only:
 // no checkpoint is read, so it is cheap to poll (the server's history
 // samples it every few seconds, S3 checkpoints included).
-func (e *Engine) LocalStreams() map[string]StreamStatus {
-	e.mu.Lock()
-	rs := make(map[string]*runningStream, len(e.streams))
-	for k, r := range e.streams {
-		rs[k] = r
-	}
-	e.mu.Unlock()
-	out := make(map[string]StreamStatus, len(rs))
-	for k, r := range rs {
-		out[k] = r.snapshot()
-	}
-	return out
+func (e *Engine) LocalStreams() map[string]job.Status {
+	return e.jobs.Local()
 }

@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"sluice/internal/catalog"
+	"sluice/internal/job"
 	"sluice/internal/sql"
 	"sluice/internal/stream"
 	"sluice/internal/types"
@@ -29,13 +29,10 @@ func (e *Engine) streamDef(name string) (*catalog.Object, streamSpec, error) {
 
 // status merges what this process knows (a running stream) with the
 // checkpoint (the last committed epoch, for streams run elsewhere).
-func (e *Engine) streamStatus(ctx context.Context, o *catalog.Object, spec streamSpec) StreamStatus {
-	e.mu.Lock()
-	rs := e.streams[strings.ToLower(o.Name)]
-	e.mu.Unlock()
-	if rs != nil {
-		st := rs.snapshot()
-		if st.Epochs > 0 || st.State != StateRunning {
+func (e *Engine) streamStatus(ctx context.Context, o *catalog.Object, spec streamSpec) job.Status {
+	if rs := e.jobs.Current(o.Name); rs != nil {
+		st := rs.Snapshot()
+		if st.Epochs > 0 || st.State != job.StateRunning {
 			return st
 		}
 		// Running, no epoch yet in this run: the checkpoint's counts.
@@ -48,8 +45,8 @@ func (e *Engine) streamStatus(ctx context.Context, o *catalog.Object, spec strea
 
 // checkpointStatus is what the checkpoint says of a stream this process
 // does not run: how its last run ended, its last commit and its totals.
-func (e *Engine) checkpointStatus(ctx context.Context, o *catalog.Object, spec streamSpec) StreamStatus {
-	st := StreamStatus{Name: o.Name, State: "stopped", Trigger: spec.Trigger, Checkpoint: spec.Checkpoint, Sink: spec.Table}
+func (e *Engine) checkpointStatus(ctx context.Context, o *catalog.Object, spec streamSpec) job.Status {
+	st := job.Status{Name: o.Name, State: "stopped", Trigger: spec.Trigger, Checkpoint: spec.Checkpoint, Sink: spec.Table}
 	if store, prefix, err := e.resolveCheckpoint(ctx, spec.Checkpoint); err == nil {
 		cp := &stream.Checkpoint{Store: store, Prefix: prefix}
 		if rs, err := cp.ReadRunStatus(ctx); err == nil && rs != nil {
@@ -156,14 +153,14 @@ func (e *Engine) stopStream(ctx context.Context, name string) (*Result, error) {
 		return nil, err
 	}
 	if e.opts.Background != nil {
-		if err := e.setStreamDesired(name, DesiredStopped); err != nil {
+		if err := e.setStreamDesired(name, job.DesiredStopped); err != nil {
 			return nil, err
 		}
 	}
 	if workers, _ := workersOption(spec.Options); workers > 1 {
 		return e.stopWorkers(ctx, o, spec)
 	}
-	if e.stopIfRunning(name) {
+	if e.jobs.StopIfRunning(name) {
 		return message("stream %s stopped", name), nil
 	}
 	store, prefix, err := e.resolveCheckpoint(ctx, spec.Checkpoint)
@@ -192,14 +189,14 @@ func (e *Engine) startStream(ctx context.Context, name string) (*Result, error) 
 		return nil, fmt.Errorf("stream %s: stored query is not INSERT STREAM", name)
 	}
 	if e.opts.Background != nil {
-		if e.isRunning(o.Name) {
+		if e.jobs.IsRunning(o.Name) {
 			return message("stream %s is already running", o.Name), nil
 		}
-		if err := e.setStreamDesired(o.Name, DesiredRunning); err != nil {
+		if err := e.setStreamDesired(o.Name, job.DesiredRunning); err != nil {
 			return nil, err
 		}
 	}
 	return e.launch(ctx, o.Name, func(ctx context.Context) (*Result, error) {
 		return e.runStream(ctx, o.Name, insertWrite(is), spec)
-	}, func() { _ = e.setStreamDesired(o.Name, DesiredStopped) })
+	}, func() { _ = e.setStreamDesired(o.Name, job.DesiredStopped) })
 }

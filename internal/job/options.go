@@ -1,13 +1,29 @@
 // Package job is what a running stream is, apart from how the engine
-// starts one: today the one table of the WITH (...) options of streams,
-// materialized views and Flint indexes, each with its type, default, the
-// statements that take it and its doc line. Statements check their
-// options against it once (with a did-you-mean), read typed values from
-// it, and docs/sql.md's option tables are printed from it.
+// plans one. It holds two things.
+//
+// The one table of the WITH (...) options of streams, materialized views
+// and Flint indexes, each with its type, default, the statements that
+// take it and its doc line (options.go). Statements check their options
+// against it once (with a did-you-mean), read typed values from it, and
+// docs/sql.md's option tables are printed from it.
 //
 //	opts := map[string]string{"trigger": "10 seconds", "workers": "2"}
 //	if err := job.Check(job.Stream, opts, "for a stream", sourceKeys); err != nil { ... }
 //	every, ok, err := job.Interval(opts, "trigger") // 10 s in microseconds
+//
+// The Manager (manager.go): the registry of the streams this process
+// runs, one Run each (run.go, status.go), and of the queries submitted
+// to run in the background (queries.go). Launch (launch.go) runs a
+// stream in the foreground of its statement (foreground.go) or through a
+// Background runner, retrying failed runs with backoff (retry.go);
+// STOP reaches a run directly, or through its checkpoint's stop marker
+// (stop_watch.go). The engine owns planning, sessions and the catalog and
+// hands the Manager each run as a func; it passes what the Manager needs
+// of it in a Config (a clock, the runner, the backoff, the stop marker).
+// This package never imports the engine (internal/archtest checks it).
+//
+//	m := job.NewManager(job.Config[*Result]{Now: now, Background: bg, Message: message})
+//	res, err := m.Launch(ctx, "feed", run, settle) // run calls m.Register and job.OnStarted
 package job
 
 import (

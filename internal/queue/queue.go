@@ -22,7 +22,7 @@
 // kafka_health.go, SQS's latest request in sqs_health.go), so an
 // unreachable one fails the epoch with ErrUnreachable
 // (connector.ErrUnreachable), which a background stream retries and a
-// foreground one too (engine's retry_foreground.go).
+// foreground one too (internal/job's foreground.go).
 package queue
 
 import (

@@ -14,6 +14,7 @@ import (
 
 	"sluice/internal/catalog"
 	"sluice/internal/engine"
+	"sluice/internal/job"
 	"sluice/internal/ppl"
 	"sluice/internal/sql"
 )
@@ -161,11 +162,11 @@ func (a *asyncQueries) follow(ctx context.Context, r asyncRecord) {
 		status, errText = asyncCancelled, fmt.Sprintf("%s %s was dropped", r.StreamKind, r.Stream)
 	case err != nil:
 		return
-	case st.State == engine.StateRunning, st.State == engine.StateRetrying:
+	case st.State == job.StateRunning, st.State == job.StateRetrying:
 		return
-	case st.State == engine.StateFailed:
+	case st.State == job.StateFailed:
 		status, errText = asyncFailed, st.LastError
-	case st.State == "stopped" && info.Desired == engine.DesiredRunning:
+	case st.State == "stopped" && info.Desired == job.DesiredRunning:
 		// Not run here although it should run: its resume failed.
 		status, errText = asyncFailed, fmt.Sprintf("%s %s is not running: it did not resume when the server started", r.StreamKind, r.Stream)
 	case st.Trigger == "once" || st.Trigger == "available_now":

@@ -11,6 +11,7 @@ import (
 
 	"sluice/internal/catalog"
 	"sluice/internal/engine"
+	"sluice/internal/job"
 	"sluice/internal/stream"
 )
 
@@ -85,7 +86,7 @@ func (h *history) observe(p stream.Progress) {
 
 // record adds one sample at now for each stream of statuses (by
 // lower-case stream name) and forgets the streams no longer there.
-func (h *history) record(now time.Time, statuses map[string]engine.StreamStatus) {
+func (h *history) record(now time.Time, statuses map[string]job.Status) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for n, st := range statuses {

@@ -5,12 +5,12 @@ import (
 	"testing"
 	"time"
 
-	"sluice/internal/engine"
+	"sluice/internal/job"
 	"sluice/internal/stream"
 )
 
-func status(name string, lagFiles int, watermark int64) map[string]engine.StreamStatus {
-	return map[string]engine.StreamStatus{name: {Name: name, Last: stream.Progress{LagFiles: lagFiles, Watermark: watermark}}}
+func status(name string, lagFiles int, watermark int64) map[string]job.Status {
+	return map[string]job.Status{name: {Name: name, Last: stream.Progress{LagFiles: lagFiles, Watermark: watermark}}}
 }
 
 // TestHistoryRing: rates come from the rows committed between two

@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"sluice/internal/engine"
+	"sluice/internal/job"
 	"sluice/internal/stream"
 )
 
@@ -158,12 +159,12 @@ func (c *gaugeCollector) Collect(ch chan<- prometheus.Metric) {
 	for _, in := range infos {
 		n, st := in.StreamName, in.Status
 		running := 0.0
-		if st.State == engine.StateRunning {
+		if st.State == job.StateRunning {
 			running = 1
 		}
 		ch <- prometheus.MustNewConstMetric(descRunning, prometheus.GaugeValue, running, n, in.Kind)
 		retrying := 0.0
-		if st.State == engine.StateRetrying {
+		if st.State == job.StateRetrying {
 			retrying = 1
 		}
 		ch <- prometheus.MustNewConstMetric(descRetrying, prometheus.GaugeValue, retrying, n)
@@ -186,11 +187,11 @@ func (c *gaugeCollector) Collect(ch chan<- prometheus.Metric) {
 // scaleOut sends a shared stream's worker slot, queue and partition
 // ownership: the numbers behind DESCRIBE STREAM's worker, queue_ and
 // keyed_ rows, from the same status.
-func scaleOut(ch chan<- prometheus.Metric, n string, st engine.StreamStatus) {
+func scaleOut(ch chan<- prometheus.Metric, n string, st job.Status) {
 	gauge := func(d *prometheus.Desc, v float64, labels ...string) {
 		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, append([]string{n}, labels...)...)
 	}
-	if st.Slots > 0 && st.State == engine.StateRunning {
+	if st.Slots > 0 && st.State == job.StateRunning {
 		slot := strconv.Itoa(st.Slot)
 		gauge(descWorkerInfo, 1, slot, strconv.Itoa(st.Slots))
 		gauge(descWorkerEpochs, float64(st.Epochs), slot)

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"sluice/internal/engine"
+	"sluice/internal/job"
 	"sluice/internal/testutil/faultproxy"
 	ostest "sluice/internal/testutil/opensearch"
 )
@@ -69,13 +69,13 @@ func TestStreamRetriesOpenSearchDown(t *testing.T) {
 		fmt.Fprintf(&b, `{"id": %d, "name": "n%d"}`+"\n", i, i)
 	}
 	writeFile(t, filepath.Join(f.in, "part1.json"), b.String())
-	s := f.waitStream("feed", 30*time.Second, func(s StreamJSON) bool { return s.State == engine.StateRetrying && s.Attempts >= 2 })
+	s := f.waitStream("feed", 30*time.Second, func(s StreamJSON) bool { return s.State == job.StateRetrying && s.Attempts >= 2 })
 	if s.LastError == "" || s.NextAttempt == nil {
 		t.Fatalf("retrying without an error or a next attempt: %+v", s)
 	}
 
 	p.SetConfig(faultproxy.Config{})
-	f.waitStream("feed", 30*time.Second, func(s StreamJSON) bool { return s.State == engine.StateRunning })
+	f.waitStream("feed", 30*time.Second, func(s StreamJSON) bool { return s.State == job.StateRunning })
 	waitCount(15)
 	time.Sleep(300 * time.Millisecond)
 	waitCount(15)

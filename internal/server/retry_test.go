@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"sluice/internal/engine"
+	"sluice/internal/job"
 )
 
 // waitStream polls the streams API until ok accepts the stream.
@@ -50,7 +50,7 @@ func TestStreamRetriesTransientFailure(t *testing.T) {
 		fmt.Fprintf(&b, `{"id": %d, "name": "n%d"}`+"\n", i, i)
 	}
 	writeFile(t, filepath.Join(f.in, "part1.json"), b.String())
-	s := f.waitStream("feed", 10*time.Second, func(s StreamJSON) bool { return s.State == engine.StateRetrying && s.Attempts >= 3 })
+	s := f.waitStream("feed", 10*time.Second, func(s StreamJSON) bool { return s.State == job.StateRetrying && s.Attempts >= 3 })
 	if s.LastError == "" || s.NextAttempt == nil {
 		t.Fatalf("a retrying stream shows no error or next attempt: %+v", s)
 	}
@@ -58,7 +58,7 @@ func TestStreamRetriesTransientFailure(t *testing.T) {
 		t.Errorf("the retrying stream forgot its epochs: %+v", s)
 	}
 	// SHOW STREAMS and the metrics say so too.
-	if st := f.streamState("feed"); st != engine.StateRetrying {
+	if st := f.streamState("feed"); st != job.StateRetrying {
 		t.Errorf("SHOW STREAMS says %q", st)
 	}
 	if fams := f.scrape(); value(fams, "sluice_stream_retrying", "feed") != 1 || value(fams, "sluice_stream_retries", "feed") < 3 {
@@ -72,7 +72,7 @@ func TestStreamRetriesTransientFailure(t *testing.T) {
 	if err := os.Rename(aside, f.out); err != nil {
 		t.Fatal(err)
 	}
-	f.waitStream("feed", 10*time.Second, func(s StreamJSON) bool { return s.State == engine.StateRunning })
+	f.waitStream("feed", 10*time.Second, func(s StreamJSON) bool { return s.State == job.StateRunning })
 	f.waitCount("out", 15, 10*time.Second)
 	time.Sleep(100 * time.Millisecond) // a duplicate would land by now
 	r := f.sql(200, "SELECT count(*), count(DISTINCT id) FROM out")
@@ -86,10 +86,10 @@ func TestStreamRetriesTransientFailure(t *testing.T) {
 	}
 	writeFile(t, f.out, "not a folder")
 	writeFile(t, filepath.Join(f.in, "part2.json"), `{"id": 200, "name": "x"}`+"\n")
-	f.waitStream("feed", 10*time.Second, func(s StreamJSON) bool { return s.State == engine.StateRetrying })
+	f.waitStream("feed", 10*time.Second, func(s StreamJSON) bool { return s.State == job.StateRetrying })
 	f.sql(200, "STOP STREAM feed")
 	time.Sleep(300 * time.Millisecond) // several backoffs
-	if s := f.apiStream("feed"); s.State == engine.StateRunning || s.State == engine.StateRetrying {
+	if s := f.apiStream("feed"); s.State == job.StateRunning || s.State == job.StateRetrying {
 		t.Fatalf("after STOP STREAM: %s", s.State)
 	}
 }
@@ -105,9 +105,9 @@ func TestStreamPermanentFailureStaysFailed(t *testing.T) {
 	f.sql(200, "CREATE TABLE tf (id BIGINT, name STRING) USING json LOCATION '"+f.in+"/' OPTIONS (mode 'FAILFAST')")
 	f.sql(200, "CREATE TABLE out (id BIGINT) USING json LOCATION '"+f.out+"/'")
 	f.sql(200, "INSERT STREAM INTO out SELECT CAST(name AS BIGINT) FROM tf WITH (name = 'bad', trigger = '20 milliseconds')")
-	s := f.waitStream("bad", 10*time.Second, func(s StreamJSON) bool { return s.State == engine.StateFailed })
+	s := f.waitStream("bad", 10*time.Second, func(s StreamJSON) bool { return s.State == job.StateFailed })
 	time.Sleep(200 * time.Millisecond)
-	if s = f.apiStream("bad"); s.State != engine.StateFailed || s.Attempts != 0 || !strings.Contains(s.LastError, "cannot cast") {
+	if s = f.apiStream("bad"); s.State != job.StateFailed || s.Attempts != 0 || !strings.Contains(s.LastError, "cannot cast") {
 		t.Fatalf("a permanent failure: %+v", s)
 	}
 }
@@ -129,7 +129,7 @@ func TestResumeRetries(t *testing.T) {
 	}
 	writeFile(t, cp, "not a folder")
 	f.open()
-	s := f.waitStream("feed", 10*time.Second, func(s StreamJSON) bool { return s.State == engine.StateRetrying && s.Attempts >= 2 })
+	s := f.waitStream("feed", 10*time.Second, func(s StreamJSON) bool { return s.State == job.StateRetrying && s.Attempts >= 2 })
 	if s.LastError == "" {
 		t.Fatalf("retrying without its error: %+v", s)
 	}
@@ -140,7 +140,7 @@ func TestResumeRetries(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeFile(t, filepath.Join(f.in, "part1.json"), `{"id": 100, "name": "late"}`+"\n")
-	f.waitStream("feed", 10*time.Second, func(s StreamJSON) bool { return s.State == engine.StateRunning })
+	f.waitStream("feed", 10*time.Second, func(s StreamJSON) bool { return s.State == job.StateRunning })
 	f.waitCount("out", 6, 10*time.Second)
 	if r := f.sql(200, "SELECT count(DISTINCT id) FROM out"); r.Datarows[0][0] != float64(6) {
 		t.Fatalf("duplicates: %v distinct of 6", r.Datarows[0][0])

@@ -7,12 +7,12 @@ import (
 	"sync"
 	"time"
 
-	"sluice/internal/engine"
+	"sluice/internal/job"
 	"sluice/internal/stream"
 )
 
 // Scheduler runs every background stream of one server: the engine hands
-// it each stream (engine.Background), and the streams share one epoch
+// it each stream (job.Background), and the streams share one epoch
 // semaphore, so at most Slots epochs run at once whatever the number of
 // streams. Stop cancels them all (each finishes its epoch in flight) and
 // waits for them up to a deadline.
@@ -32,7 +32,7 @@ type Scheduler struct {
 	running map[string]int // streams by name, for logs and shutdown reports
 }
 
-var _ engine.Background = (*Scheduler)(nil)
+var _ job.Background = (*Scheduler)(nil)
 
 // NewScheduler returns a scheduler running at most maxEpochs epochs at
 // once (0: GOMAXPROCS). log hears of each stream that fails and of a
@@ -51,7 +51,7 @@ func NewScheduler(maxEpochs int, log *slog.Logger) *Scheduler {
 // Slots is the semaphore the engine's streams take around each epoch.
 func (s *Scheduler) Slots() stream.Semaphore { return s.slots }
 
-// Go implements engine.Background.
+// Go implements job.Background.
 func (s *Scheduler) Go(name string, run func(ctx context.Context) error) {
 	s.wg.Add(1)
 	s.mu.Lock()

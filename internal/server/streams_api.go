@@ -10,6 +10,7 @@ import (
 
 	"sluice/internal/catalog"
 	"sluice/internal/engine"
+	"sluice/internal/job"
 	"sluice/internal/sql"
 	"sluice/internal/stream"
 	"sluice/internal/types"
@@ -208,11 +209,11 @@ func (s *Server) streamJSON(in engine.StreamInfo, now time.Time) StreamJSON {
 		out.Started = &t
 	}
 	out.Attempts, out.QueueUnreachable = st.Attempts, st.QueueUnreachable
-	if st.State == engine.StateRetrying && !st.NextAttempt.IsZero() {
+	if st.State == job.StateRetrying && !st.NextAttempt.IsZero() {
 		t := st.NextAttempt.UTC()
 		out.NextAttempt = &t
 	}
-	if st.State != engine.StateRunning && st.Started.IsZero() {
+	if st.State != job.StateRunning && st.Started.IsZero() {
 		// Not run here: the totals are the last commit's.
 		out.RowsIn, out.RowsOut = st.Last.RowsIn, st.Last.RowsOut
 	}

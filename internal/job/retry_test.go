@@ -1,4 +1,4 @@
-package engine
+package job
 
 import (
 	"errors"
@@ -27,25 +27,25 @@ func TestRetryable(t *testing.T) {
 		{"state mismatch", fmt.Errorf("start: %w", &stream.StateMismatchError{}), false},
 		{"state too large", &exec.StateTooLargeError{}, false},
 	} {
-		if got := retryable(tt.err); got != tt.want {
-			t.Errorf("%s: retryable(%v) = %v, want %v", tt.name, tt.err, got, tt.want)
+		if got := Retryable(tt.err); got != tt.want {
+			t.Errorf("%s: Retryable(%v) = %v, want %v", tt.name, tt.err, got, tt.want)
 		}
 	}
 }
 
 func TestRetryDelay(t *testing.T) {
-	e := &Engine{opts: Options{RetryInitial: 100 * time.Millisecond, RetryMax: time.Second}}
+	m := NewManager(Config[string]{RetryInitial: 100 * time.Millisecond, RetryMax: time.Second})
 	var got []time.Duration
 	for n := 1; n <= 6; n++ {
-		got = append(got, e.retryDelay(n))
+		got = append(got, m.RetryDelay(n))
 	}
 	if fmt.Sprint(got) != "[100ms 200ms 400ms 800ms 1s 1s]" {
 		t.Errorf("delays %v", got)
 	}
-	if d := (&Engine{}).retryDelay(30); d != DefaultRetryMax {
+	if d := NewManager(Config[string]{}).RetryDelay(30); d != DefaultRetryMax {
 		t.Errorf("default cap: %v", d)
 	}
-	if d := (&Engine{}).retryDelay(1); d != DefaultRetryInitial {
+	if d := NewManager(Config[string]{}).RetryDelay(1); d != DefaultRetryInitial {
 		t.Errorf("default first delay: %v", d)
 	}
 }

@@ -1,4 +1,4 @@
-package engine
+package job
 
 import (
 	"context"
@@ -9,10 +9,10 @@ import (
 	"sluice/internal/stream"
 )
 
-// TestWatchWorkerStopMarker: a worker whose source has no stop signal
+// TestWatchStopMarker: a worker whose source has no stop signal
 // (an SQS or Kafka queue) stops on a stop marker written at the top of
 // the checkpoint after it started, and not on one left from before.
-func TestWatchWorkerStopMarker(t *testing.T) {
+func TestWatchStopMarker(t *testing.T) {
 	defer func(d time.Duration) { stopPoll = d }(stopPoll)
 	stopPoll = 20 * time.Millisecond
 	ctx := context.Background()
@@ -24,13 +24,12 @@ func TestWatchWorkerStopMarker(t *testing.T) {
 	if err := base.RequestStop(ctx); err != nil { // stale: before the worker started
 		t.Fatal(err)
 	}
-	e := &Engine{}
-	rs := &runningStream{stop: make(chan struct{}), done: make(chan struct{})}
-	defer close(rs.done)
-	cancel := e.watchWorkerStop(ctx, rs, base, nil)
+	rs := NewRun(Status{}, nil)
+	defer rs.Finish()
+	cancel := WatchStop(ctx, rs, base, nil)
 	defer cancel()
 	select {
-	case <-rs.stop:
+	case <-rs.Stopping():
 		t.Fatal("a stop request from before the worker started stopped it")
 	case <-time.After(200 * time.Millisecond):
 	}
@@ -38,15 +37,15 @@ func TestWatchWorkerStopMarker(t *testing.T) {
 		t.Fatal(err)
 	}
 	select {
-	case <-rs.stop:
+	case <-rs.Stopping():
 	case <-time.After(2 * time.Second):
 		t.Fatal("a stop request after the worker started did not stop it")
 	}
 }
 
-// TestWatchWorkerStopDuringRetry: a STOP STREAM sent while a worker
+// TestWatchStopDuringRetry: a STOP STREAM sent while a worker
 // waited to retry (no watch running) stops the retry once it starts.
-func TestWatchWorkerStopDuringRetry(t *testing.T) {
+func TestWatchStopDuringRetry(t *testing.T) {
 	defer func(d time.Duration) { stopPoll = d }(stopPoll)
 	stopPoll = 20 * time.Millisecond
 	ctx := context.Background()
@@ -55,20 +54,19 @@ func TestWatchWorkerStopDuringRetry(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := &stream.Checkpoint{Store: store, Prefix: "cp/"}
-	e := &Engine{}
-	first := &runningStream{stop: make(chan struct{}), done: make(chan struct{})}
-	cancel := e.watchWorkerStop(ctx, first, base, nil)
+	first := NewRun(Status{}, nil)
+	cancel := WatchStop(ctx, first, base, nil)
 	cancel()
-	close(first.done) // it failed; the retry waits
+	first.Finish() // it failed; the retry waits
 	if err := base.RequestStop(ctx); err != nil {
 		t.Fatal(err)
 	}
-	retry := &runningStream{stop: make(chan struct{}), done: make(chan struct{})}
-	defer close(retry.done)
-	cancel = e.watchWorkerStop(withRetryOf(ctx, first), retry, base, nil)
+	retry := NewRun(Status{}, nil)
+	defer retry.Finish()
+	cancel = WatchStop(withRetryOf(ctx, first), retry, base, nil)
 	defer cancel()
 	select {
-	case <-retry.stop:
+	case <-retry.Stopping():
 	case <-time.After(2 * time.Second):
 		t.Fatal("a stop sent during the retry's backoff did not stop the retry")
 	}

@@ -1,14 +1,19 @@
 package engine
 
 import (
+	"context"
 	"encoding/base64"
+	"encoding/json"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"sluice/internal/catalog"
 	"sluice/internal/usererr"
@@ -133,5 +138,72 @@ func TestRestrictedSessionCannotReadSecrets(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestStreamSecretsNotInCatalogJSON: a stream's definition keeps its
+// WITH options in the catalog; the password of its queue's URL is in
+// secrets.json, not catalog.json, and the definition read back has it.
+func TestStreamSecretsNotInCatalogJSON(t *testing.T) {
+	dir := t.TempDir()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close() // nothing listens there: the stream retries until cancelled
+	data := filepath.Join(dir, "data")
+	eng, err := Open(Options{DataDir: data, RetryInitial: 20 * time.Millisecond, RetryMax: 100 * time.Millisecond, Warn: func(string) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	in := filepath.Join(dir, "in")
+	if err := os.MkdirAll(in, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, eng, "CREATE TABLE src (id BIGINT) USING json LOCATION '"+in+"/'")
+	mustExec(t, eng, "CREATE TABLE out (id BIGINT) USING json LOCATION '"+filepath.Join(dir, "out")+"/'")
+	queueURL := "nats://sluice:QueuePw3@127.0.0.1:" + strconv.Itoa(port) + "/s3events/feed"
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = eng.Execute(ctx, "INSERT STREAM INTO out SELECT id FROM src WITH (name = 'feed', trigger = '50 milliseconds', "+
+			"discovery = 'notifications', queue = '"+queueURL+"', checkpoint_location = '"+filepath.Join(dir, "cp")+"')")
+	}()
+	defer func() { cancel(); <-done }()
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, err = eng.catalog.Object("stream", "feed"); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the stream was not stored: %v", err)
+		}
+	}
+	cat, err := os.ReadFile(filepath.Join(data, catalog.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(cat), "QueuePw3") || !strings.Contains(string(cat), `${secret:object/stream/feed/options/options/queue}`) {
+		t.Errorf("catalog.json:\n%s", cat)
+	}
+	if b, _ := os.ReadFile(filepath.Join(data, catalog.SecretsFile)); !strings.Contains(string(b), queueURL) {
+		t.Errorf("secrets.json lacks the queue:\n%s", b)
+	}
+	again, err := catalog.Open(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o2, err := again.Object("stream", "feed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var spec streamSpec
+	if err := json.Unmarshal(o2.Options, &spec); err != nil {
+		t.Fatal(err)
+	}
+	if spec.Options["queue"] != queueURL || spec.Table != "out" {
+		t.Errorf("stored stream read back: %s", o2.Options)
 	}
 }

@@ -60,12 +60,19 @@ func isSecret(key, v string) bool {
 	if strings.Contains(v, "${secret:") {
 		return true
 	}
-	if sql.IsSecretKey(key) && envRefs.ReplaceAllString(v, "") != "" {
+	hasEnv := strings.Contains(v, "${env:")
+	if sql.IsSecretKey(key) && (!hasEnv || envRefs.ReplaceAllString(v, "") != "") {
 		return true
+	}
+	if !strings.Contains(v, "@") {
+		return false // no URL user info
 	}
 	// RedactText leaves user info that is already "***": ${env:}
 	// references put as *** are left, anything else is a secret.
-	masked := envRefs.ReplaceAllString(v, "***")
+	masked := v
+	if hasEnv {
+		masked = envRefs.ReplaceAllString(v, "***")
+	}
 	return sql.RedactText(masked) != masked
 }
 

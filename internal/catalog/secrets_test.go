@@ -260,3 +260,27 @@ func TestNoSecretsNoStore(t *testing.T) {
 		t.Errorf("in-memory table: %+v", got.Spec.Options)
 	}
 }
+
+func TestIsSecret(t *testing.T) {
+	for _, c := range []struct {
+		key, v string
+		want   bool
+	}{
+		{"password", "hunter2", true},
+		{"s3.secret_key", "abc${env:X}", true},
+		{"password", "${env:OS_PW}", false},
+		{"password", "", false},
+		{"endpoint", "http://admin:pw@h:9200", true},
+		{"endpoint", "http://tok@h:9200", true},
+		{"queue", "nats://${env:U}:${env:P}@h/q", false},
+		{"queue", "nats://u:${env:P}x@h/q", true},
+		{"endpoint", "http://h:9200", false},
+		{"owner", "ops@example.com", false},
+		{"index", "${secret:table/a/options/password}", true},
+		{"index", "logs", false},
+	} {
+		if got := isSecret(c.key, c.v); got != c.want {
+			t.Errorf("isSecret(%q, %q) = %v, want %v", c.key, c.v, got, c.want)
+		}
+	}
+}

@@ -86,6 +86,8 @@ type Catalog struct {
 	// from before the store), which Open moves out.
 	secrets map[string]string
 	plain   bool
+	// locked: this handle holds the file lock (update), under c.mu.
+	locked bool
 }
 
 const fileName = "catalog.json"
@@ -336,6 +338,8 @@ func (c *Catalog) update(fn func() error) error {
 		return err
 	}
 	defer unlock()
+	c.locked = true
+	defer func() { c.locked = false }()
 	if err := c.reloadLocked(); err != nil {
 		return err
 	}

@@ -54,13 +54,25 @@ func (c *Catalog) load() error {
 	// A writer replaces secrets.json after catalog.json when it dropped
 	// secrets (storeSecrets): a catalog.json read just before may name
 	// one the store read after no longer has. Reading both again finds
-	// the pair that goes together.
+	// the pair that goes together; past a few tries, under the file lock
+	// writers hold (unless this is a writer, which holds it already).
 	for try := 0; ; try++ {
 		missing, err := c.loadOnce()
 		if err != nil || missing == "" {
 			return err
 		}
-		if try == 2 {
+		if try == 4 && !c.locked {
+			unlock, err := c.lockFile()
+			if err != nil {
+				return err
+			}
+			missing, err = c.loadOnce()
+			unlock()
+			if err != nil || missing == "" {
+				return err
+			}
+		}
+		if try >= 4 {
 			return fmt.Errorf("secret %q named in %s is missing from %s", missing, fileName, SecretsFile)
 		}
 	}

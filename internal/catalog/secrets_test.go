@@ -284,3 +284,46 @@ func TestIsSecret(t *testing.T) {
 		}
 	}
 }
+
+// TestSecretsConcurrentReader: a reader on a data dir where another
+// handle creates and drops tables with secrets never finds a secret
+// missing (the store is written around catalog.json) nor sees one other
+// than its own table's.
+func TestSecretsConcurrentReader(t *testing.T) {
+	dir := t.TempDir()
+	w, r := mustOpen(t, dir), mustOpen(t, dir)
+	done := make(chan error, 1)
+	go func() {
+		for i := 0; i < 30; i++ {
+			name := "t" + string(rune('a'+i%3))
+			if err := w.CreateTable(secretTable(name), false); err != nil {
+				done <- err
+				return
+			}
+			if err := w.DropTable(name, false); err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}()
+	for {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+			return
+		default:
+		}
+		ts, err := r.Tables()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tb := range ts {
+			if tb.Spec.Options["password"] != "hunter2" {
+				t.Fatalf("table %s read with password %q", tb.Spec.Name, tb.Spec.Options["password"])
+			}
+		}
+	}
+}

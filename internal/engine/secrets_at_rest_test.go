@@ -207,3 +207,48 @@ func TestStreamSecretsNotInCatalogJSON(t *testing.T) {
 		t.Errorf("stored stream read back: %s", o2.Options)
 	}
 }
+
+// TestSecretsMigratedOnOpen: a data dir whose catalog.json an earlier
+// build wrote, with an OpenSearch table's password in it, has the
+// password moved to secrets.json when the engine opens it; the table
+// still logs in with it.
+func TestSecretsMigratedOnOpen(t *testing.T) {
+	var mu sync.Mutex
+	var auths []string
+	fake := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		auths = append(auths, r.Header.Get("Authorization"))
+		mu.Unlock()
+		w.WriteHeader(http.StatusUnauthorized) // not retried
+	}))
+	defer fake.Close()
+	data := filepath.Join(t.TempDir(), "data")
+	old := `{"version": 1, "tables": [{"name": "os", "using": "opensearch",
+	  "options": {"endpoint": "` + fake.URL + `", "index": "i", "user": "admin", "password": "hunter2"},
+	  "schema": [{"name": "k", "type": {"kind": "string"}, "nullable": true}], "created": "2026-01-01T00:00:00Z"}]}`
+	writeFile(t, filepath.Join(data, catalog.FileName), old)
+	eng, err := Open(Options{DataDir: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	cat, err := os.ReadFile(filepath.Join(data, catalog.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(cat), "hunter2") || !strings.Contains(string(cat), "${secret:table/os/options/password}") {
+		t.Errorf("catalog.json after the migration:\n%s", cat)
+	}
+	if b, _ := os.ReadFile(filepath.Join(data, catalog.SecretsFile)); !strings.Contains(string(b), "hunter2") {
+		t.Errorf("secrets.json lacks the password:\n%s", b)
+	}
+	if _, err := eng.Execute(t.Context(), "SELECT * FROM os"); err == nil {
+		t.Fatal("SELECT from the fake server that refuses everything succeeded")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	want := "Basic " + base64.StdEncoding.EncodeToString([]byte("admin:hunter2"))
+	if len(auths) == 0 || auths[0] != want {
+		t.Fatalf("the connector sent %q, want %q", auths, want)
+	}
+}

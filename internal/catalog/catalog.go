@@ -81,6 +81,13 @@ type Catalog struct {
 	tables    map[string]*Table
 	objects   map[string]*Object
 	databases map[string]*Database
+	// secrets is the secrets store as last read or written (secrets.go);
+	// plain is set when the catalog.json read holds secret values (a file
+	// from before the store), which Open moves out.
+	secrets map[string]string
+	plain   bool
+	// locked: this handle holds the file lock (update), under c.mu.
+	locked bool
 }
 
 const fileName = "catalog.json"
@@ -98,6 +105,17 @@ func Open(dir string) (*Catalog, error) {
 	c.path = filepath.Join(dir, fileName)
 	if err := c.load(); err != nil {
 		return nil, fmt.Errorf("opening catalog %s: %w", c.path, err)
+	}
+	if c.plain {
+		err := c.update(func() error {
+			if !c.plain {
+				return nil
+			}
+			return c.saveLocked()
+		})
+		if err != nil {
+			return nil, fmt.Errorf("opening catalog %s: moving its secrets to %s: %w", c.path, SecretsFile, err)
+		}
 	}
 	return c, nil
 }
@@ -320,6 +338,8 @@ func (c *Catalog) update(fn func() error) error {
 		return err
 	}
 	defer unlock()
+	c.locked = true
+	defer func() { c.locked = false }()
 	if err := c.reloadLocked(); err != nil {
 		return err
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 	"time"
 
@@ -13,7 +12,9 @@ import (
 )
 
 // fileFormat is the on-disk layout of catalog.json. Version guards
-// against a newer binary's catalog being misread by an older one.
+// against a newer binary's catalog being misread by an older one: 1, or
+// 2 when it names values in the secrets store (secrets.go), which a
+// build before the store would take for the values themselves.
 type fileFormat struct {
 	Version int         `json:"version"`
 	Tables  []tableJSON `json:"tables"`
@@ -38,7 +39,7 @@ type tableJSON struct {
 	Created     time.Time         `json:"created"`
 }
 
-const formatVersion = 1
+const formatVersion = secretsVersion
 
 // reloadLocked re-reads the file when another process changed it, so two
 // invocations sharing a data directory see each other's tables.
@@ -50,64 +51,139 @@ func (c *Catalog) reloadLocked() error {
 }
 
 func (c *Catalog) load() error {
+	// A writer replaces secrets.json after catalog.json when it dropped
+	// secrets (storeSecrets): a catalog.json read just before may name
+	// one the store read after no longer has. Reading both again finds
+	// the pair that goes together; past a few tries, under the file lock
+	// writers hold (unless this is a writer, which holds it already).
+	for try := 0; ; try++ {
+		missing, err := c.loadOnce()
+		if err != nil || missing == "" {
+			return err
+		}
+		if try == 4 && !c.locked {
+			unlock, err := c.lockFile()
+			if err != nil {
+				return err
+			}
+			missing, err = c.loadOnce()
+			unlock()
+			if err != nil || missing == "" {
+				return err
+			}
+		}
+		if try >= 4 {
+			return fmt.Errorf("secret %q named in %s is missing from %s", missing, fileName, SecretsFile)
+		}
+	}
+}
+
+// loadOnce reads catalog.json and the secrets store; missing is a secret
+// the catalog names that the store does not have (nothing is loaded then).
+func (c *Catalog) loadOnce() (missing string, err error) {
 	data, err := os.ReadFile(c.path)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil
+		secrets, err := c.readSecrets()
+		if err == nil {
+			c.secrets = secrets
+		}
+		return "", err
 	}
 	if err != nil {
-		return err
+		return "", err
 	}
 	var f fileFormat
 	if err := json.Unmarshal(data, &f); err != nil {
-		return fmt.Errorf("corrupt catalog file: %w", err)
+		return "", fmt.Errorf("corrupt catalog file: %w", err)
 	}
 	if f.Version > formatVersion {
-		return fmt.Errorf("catalog version %d is newer than this build understands (%d)", f.Version, formatVersion)
+		return "", fmt.Errorf("catalog version %d is newer than this build understands (%d)", f.Version, formatVersion)
 	}
+	secrets, err := c.readSecrets()
+	if err != nil {
+		return "", err
+	}
+	op := &opener{in: secrets, refs: f.Version >= secretsVersion}
 	tables := map[string]*Table{}
 	for _, tj := range f.Tables {
 		s, err := decodeSchema(tj.Schema)
 		if err != nil {
-			return fmt.Errorf("table %s: %w", tj.Name, err)
+			return "", fmt.Errorf("table %s: %w", tj.Name, err)
 		}
+		op.values(tj.Options)
+		op.values(tj.Properties)
 		tables[key(tj.Name)] = &Table{
-			Spec: connector.TableSpec{Name: tj.Name, Using: tj.Using, Location: tj.Location,
+			Spec: connector.TableSpec{Name: tj.Name, Using: tj.Using, Location: op.value("", "location", tj.Location),
 				Options: tj.Options, Schema: s, PartitionBy: tj.PartitionBy},
-			Watermark: tj.Watermark, Comment: tj.Comment, Properties: tj.Properties, Inferred: tj.Inferred, Managed: tj.Managed, Dynamic: tj.Dynamic, Created: tj.Created,
+			Watermark: tj.Watermark, Comment: op.value("", "comment", tj.Comment), Properties: tj.Properties, Inferred: tj.Inferred, Managed: tj.Managed, Dynamic: tj.Dynamic, Created: tj.Created,
 		}
 	}
 	objects := map[string]*Object{}
 	for _, o := range f.Objects {
+		o.SQL = op.value("", "sql", o.SQL)
+		if o.Options, err = op.json(o.Options); err != nil {
+			return "", fmt.Errorf("%s %s: options: %w", o.Kind, o.Name, err)
+		}
 		objects[key(o.Name)] = o
 	}
 	databases := map[string]*Database{}
 	for _, d := range f.Databases {
+		d.Location = op.value("", "location", d.Location)
+		d.Comment = op.value("", "comment", d.Comment)
+		op.values(d.Properties)
 		databases[key(d.Name)] = d
 	}
+	if op.missing != "" {
+		return op.missing, nil
+	}
 	c.tables, c.objects, c.databases = tables, objects, databases
-	return nil
+	c.secrets, c.plain = secrets, op.plain
+	return "", nil
 }
 
+// saveLocked writes catalog.json with every secret value replaced by a
+// reference, and the secrets store with the values (secrets.go).
 func (c *Catalog) saveLocked() error {
 	if c.path == "" {
 		return nil
 	}
-	f := fileFormat{Version: formatVersion}
+	seal := &sealer{out: map[string]string{}}
+	f := fileFormat{Version: 1}
 	for _, t := range c.tables {
 		s, err := encodeSchema(t.Spec.Schema)
 		if err != nil {
 			return fmt.Errorf("saving table %s: %w", t.Spec.Name, err)
 		}
+		name := "table/" + key(t.Spec.Name)
 		f.Tables = append(f.Tables, tableJSON{Name: t.Spec.Name, Using: t.Spec.Using,
-			Location: t.Spec.Location, Options: t.Spec.Options, Schema: s,
-			PartitionBy: t.Spec.PartitionBy, Watermark: t.Watermark, Comment: t.Comment, Properties: t.Properties,
-			Inferred: t.Inferred, Managed: t.Managed, Dynamic: t.Dynamic, Created: t.Created})
+			Location: seal.value(name+"/location", "location", t.Spec.Location),
+			Options:  seal.values(name+"/options", t.Spec.Options), Schema: s,
+			PartitionBy: t.Spec.PartitionBy, Watermark: t.Watermark,
+			Comment:    seal.value(name+"/comment", "comment", t.Comment),
+			Properties: seal.values(name+"/properties", t.Properties),
+			Inferred:   t.Inferred, Managed: t.Managed, Dynamic: t.Dynamic, Created: t.Created})
 	}
 	for _, o := range c.objects {
-		f.Objects = append(f.Objects, o)
+		name := "object/" + o.Kind + "/" + key(o.Name)
+		so := *o
+		so.SQL = seal.value(name+"/sql", "sql", o.SQL)
+		opts, err := seal.json(name+"/options", o.Options)
+		if err != nil {
+			return fmt.Errorf("saving %s %s: options: %w", o.Kind, o.Name, err)
+		}
+		so.Options = opts
+		f.Objects = append(f.Objects, &so)
 	}
 	for _, d := range c.databases {
-		f.Databases = append(f.Databases, d)
+		name := "database/" + key(d.Name)
+		sd := *d
+		sd.Location = seal.value(name+"/location", "location", d.Location)
+		sd.Comment = seal.value(name+"/comment", "comment", d.Comment)
+		sd.Properties = seal.values(name+"/properties", d.Properties)
+		f.Databases = append(f.Databases, &sd)
+	}
+	if len(seal.out) > 0 {
+		f.Version = secretsVersion
 	}
 	sort.Slice(f.Databases, func(i, j int) bool { return f.Databases[i].Name < f.Databases[j].Name })
 	sortTables(f.Tables)
@@ -116,24 +192,14 @@ func (c *Catalog) saveLocked() error {
 	if err != nil {
 		return fmt.Errorf("saving catalog: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(c.path), ".catalog-*.tmp")
-	if err != nil {
-		return fmt.Errorf("saving catalog: %w", err)
+	err = c.storeSecrets(seal.out, func() error {
+		if err := writeAtomic(c.path, ".catalog-*.tmp", append(data, '\n')); err != nil {
+			return fmt.Errorf("saving catalog: %w", err)
+		}
+		return nil
+	})
+	if err == nil {
+		c.plain = false
 	}
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("saving catalog: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("saving catalog: %w", err)
-	}
-	tmp.Close()
-	if err := os.Rename(tmp.Name(), c.path); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("saving catalog: %w", err)
-	}
-	return nil
+	return err
 }

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 
+	"sluice/internal/catalog"
 	"sluice/internal/storage"
 	"sluice/internal/usererr"
 )
@@ -167,6 +168,10 @@ func resolveExisting(abs string) string {
 type dataAccess struct {
 	who     string // "user bob (role read)", for refusals
 	allowed Locations
+	// private are the data dir's catalog.json and secrets.json: refused
+	// even inside an allowed prefix, as is a directory or pattern that
+	// takes them in.
+	private Locations
 }
 
 // RestrictData limits s to catalog tables plus allowed: a direct file
@@ -177,8 +182,51 @@ type dataAccess struct {
 // every non-admin session; the CLI's and admin's are not.
 func (s *Session) RestrictData(who string, allowed Locations) {
 	s.mu.Lock()
-	s.access = &dataAccess{who: who, allowed: allowed}
+	s.access = &dataAccess{who: who, allowed: allowed, private: privateFiles(s.eng.opts.DataDir)}
 	s.mu.Unlock()
+}
+
+// privateFiles are dir's catalog files (none without a data dir).
+func privateFiles(dir string) Locations {
+	if dir == "" {
+		return Locations{}
+	}
+	ls, err := ParseLocations([]string{filepath.Join(dir, catalog.FileName), filepath.Join(dir, catalog.SecretsFile)})
+	if err != nil {
+		return Locations{}
+	}
+	return ls
+}
+
+// takesIn reports whether reading loc (a file, a directory with all
+// below it, or a pattern from its literal directories on) could read one
+// of ls.
+func (ls Locations) takesIn(loc string) bool {
+	if i := strings.IndexAny(loc, "*?["); i >= 0 {
+		loc = loc[:i]
+		if j := strings.LastIndex(loc, "/"); j >= 0 {
+			loc = loc[:j+1]
+		}
+	}
+	l, ok := canonicalLocation(loc)
+	if !ok {
+		return false
+	}
+	for _, p := range ls.list {
+		if p.scheme == l.scheme && pathWithin(l.path, p.path, l.scheme == "") {
+			return true
+		}
+	}
+	return false
+}
+
+// checkPrivate refuses an allowed location that takes in the data dir's
+// catalog files (an --allow-location prefix above the data dir).
+func (a *dataAccess) checkPrivate(what string, loc string) error {
+	if a.private.takesIn(loc) {
+		return usererr.Errorf(usererr.Forbidden, "%s may not reach the data dir's catalog or secrets files; %s takes them in", a.who, what)
+	}
+	return nil
 }
 
 // restriction is s's rule, nil when s is unrestricted.
@@ -191,8 +239,11 @@ func (s *Session) restriction() *dataAccess {
 // checkRead refuses a direct file query of a location outside the
 // allowed ones; what is how the query named it (csv.`/etc/passwd`).
 func (a *dataAccess) checkRead(what, loc string) error {
-	if a == nil || a.allowed.contains(loc) {
+	if a == nil {
 		return nil
+	}
+	if a.allowed.contains(loc) {
+		return a.checkPrivate(what, loc)
 	}
 	return usererr.Errorf(usererr.Forbidden, "%s may read files only through catalog tables or --allow-location prefixes; %s is neither", a.who, what)
 }
@@ -202,8 +253,11 @@ func (a *dataAccess) checkRead(what, loc string) error {
 // dir's own place for it, "" for none; named extraName so a refusal does
 // not print the server's paths).
 func (a *dataAccess) checkWrite(option, loc, extra, extraName string) error {
-	if a == nil || a.allowed.with(extra).contains(loc) {
+	if a == nil {
 		return nil
+	}
+	if a.allowed.with(extra).contains(loc) {
+		return a.checkPrivate(fmt.Sprintf("%s %q", option, loc), loc)
 	}
 	where := "--allow-location prefixes"
 	if extra != "" {

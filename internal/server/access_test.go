@@ -38,6 +38,7 @@ func TestReadUserFiles(t *testing.T) {
 		for _, path := range []string{"/_plugins/_sql", "/api/v1/statement"} {
 			for target, q := range map[string]string{
 				"csv.`" + filepath.Join(data, "catalog.json") + "`": "SELECT * FROM csv.`" + filepath.Join(data, "catalog.json") + "`",
+				"csv.`" + filepath.Join(data, "secrets.json") + "`": "SELECT * FROM csv.`" + filepath.Join(data, "secrets.json") + "`",
 				"csv.`" + filepath.Join(f.dir, "users") + "`":       "SELECT * FROM csv.`" + filepath.Join(f.dir, "users") + "`",
 				"csv.`/etc/passwd`":                "SELECT * FROM csv.`/etc/passwd`",
 				"json.`s3://bucket/logs/`":         "SELECT * FROM json.`s3://bucket/logs/`",

@@ -47,6 +47,9 @@ func readRequest(r *http.Request) (sqlRequest, error) {
 		return req, badRequest("request body is not a JSON object with a query: " + err.Error())
 	}
 	req.Query = strings.TrimSpace(req.Query)
+	if e := auditFrom(r.Context()); e != nil && strings.EqualFold(req.Lang, "ppl") {
+		e.lang = "ppl"
+	}
 	return req, nil
 }
 
@@ -93,6 +96,7 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request, parse func(
 			return
 		}
 		f = jdbcFormat{} // pages are jdbc, whatever the format asked
+		auditFetch(r.Context())
 	case req.Query == "":
 		writeError(w, badRequest("the request has no query"))
 		return
@@ -124,6 +128,7 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request, parse func(
 		p = wholePage(rs)
 	}
 	defer p.release()
+	auditPage(w, p)
 	w.Header().Set("Content-Type", f.contentType())
 	if err := f.write(w, p); err != nil {
 		s.log.Warn("writing a response", "error", err.Error())

@@ -30,6 +30,9 @@
 // parsed statement (sql.ReadOnly). TLS is tls.go; redactSecrets (redact.go)
 // cleans errors and log lines; http.CrossOriginProtection wraps everything
 // so a browser's stored basic-auth credentials cannot be used cross-site.
+// audit.go is the audit log (Security.AuditLog): limitQueries (and the
+// other routes that run statements) wrap their handler in audited, and
+// secure and checkHost log the requests they refuse.
 //
 // # Console, metrics, history
 //

@@ -383,6 +383,7 @@ func (s *Server) handleAsyncCancel(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	auditCancel(r.Context(), rec.ID)
 	if rec.finished() {
 		writeError(w, badRequest(fmt.Sprintf("query %s has already ended (%s)", rec.ID, rec.Status)))
 		return

@@ -60,13 +60,17 @@ import (
 // X-Forwarded-For is not trusted), session (the session id the request
 // named or was given; "" for a one-request session), endpoint (method
 // and path), lang (sql or ppl), statement, kind (select, insert, stream,
-// explain, set, metadata, ddl; fetch), role (the role the statement
+// explain, explain_analyze, set, metadata, ddl; unparsed for a text
+// that did not parse; fetch; cancel for an async DELETE), role (the role the statement
 // needs: sql.ReadOnly read, sql.WritesData write, else admin), query_id
 // (async), duration_ms, rows (returned in the response, or inserted by
 // an INSERT; absent when unknown), more (rows follow behind a cursor),
 // status (HTTP), outcome (ok, error, refused; cancelled for async),
 // error_class (the plugin's exception type, e.g. SyntaxCheckException)
-// and error (its message, redacted, cut at 300 bytes).
+// and error (its message, redacted, cut at 300 bytes). A request refused
+// at the door ("refused" but for 429) has no session, statement or
+// duration_ms, and says which credentials it tried: auth is basic,
+// bearer, none or other.
 //
 // # Secrets
 //
@@ -402,6 +406,14 @@ func auditFetch(ctx context.Context) {
 	}
 }
 
+// auditCancel marks a request as the cancel of async query id (a
+// streaming one's STOP STREAM is then its statement).
+func auditCancel(ctx context.Context, id string) {
+	if e := auditFrom(ctx); e != nil {
+		e.kind, e.queryID = "cancel", id
+	}
+}
+
 // auditError notes the error a response answers (writeError calls it).
 func auditError(w http.ResponseWriter, body errorBody) {
 	if e := auditEntryOf(w); e != nil {
@@ -492,7 +504,7 @@ func (s *Server) auditRefused(r *http.Request, user string, status int, err erro
 		e.errClass = "SecurityException"
 	}
 	attrs := []slog.Attr{slog.String("user", e.user), slog.String("auth", authScheme(r)), slog.String("remote", e.remote),
-		slog.String("endpoint", e.endpoint), durationMS(time.Since(e.start)), slog.Int("status", status), slog.String("outcome", outcome(status))}
+		slog.String("endpoint", e.endpoint), slog.Int("status", status), slog.String("outcome", outcome(status))}
 	attrs = e.appendError(attrs)
 	s.audit.log.LogAttrs(context.Background(), slog.LevelInfo, "refused", attrs...)
 }

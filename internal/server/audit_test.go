@@ -184,6 +184,15 @@ func TestAuditLog(t *testing.T) {
 			t.Fatalf("no async_end record: %v", recs)
 		}
 	}
+	// Cancelling it now is too late (400), and logged.
+	if b := f.call(http.MethodDelete, AsyncQueryPath+"/"+sub.QueryID, admin, adminPW, 400); !strings.Contains(string(b), "already ended") {
+		t.Fatalf("DELETE of an ended query: %s", b)
+	}
+	recs = readAudit(t, f.srv, logPath)
+	cancel := findAudit(t, recs, map[string]any{"kind": "cancel"})
+	if cancel.str("query_id") != sub.QueryID || cancel.str("outcome") != "error" || cancel.str("endpoint") != "DELETE "+AsyncQueryPath+"/"+sub.QueryID {
+		t.Errorf("async cancel record: %v", cancel)
+	}
 	for i, r := range recs {
 		if _, err := time.Parse(time.RFC3339Nano, r.str("time")); err != nil || !strings.HasSuffix(r.str("time"), "Z") {
 			t.Errorf("record %d: time %q is not RFC 3339 UTC", i, r.str("time"))
@@ -191,7 +200,7 @@ func TestAuditLog(t *testing.T) {
 		if r.str("remote") == "" || r.str("endpoint") == "" || r.str("outcome") == "" {
 			t.Errorf("record %d lacks remote, endpoint or outcome: %v", i, r)
 		}
-		if _, ok := r.num("duration_ms"); !ok {
+		if _, ok := r.num("duration_ms"); !ok && (r.str("event") != "refused" || r["status"] == 429.0) {
 			t.Errorf("record %d has no duration_ms: %v", i, r)
 		}
 		if _, ok := r["level"]; ok {
@@ -266,7 +275,7 @@ func TestAuditLog(t *testing.T) {
 		t.Errorf("429 record: %v", busy)
 	}
 
-	asub := findAudit(t, recs, map[string]any{"event": "statement", "query_id": sub.QueryID})
+	asub := findAudit(t, recs, map[string]any{"event": "statement", "kind": "select", "query_id": sub.QueryID})
 	if asub.str("session") != sub.SessionID || asub["status"] != 201.0 || asub.str("statement") != "SELECT count(*) FROM t" || asub.str("endpoint") != "POST "+AsyncQueryPath {
 		t.Errorf("async submission record: %v", asub)
 	}

@@ -205,7 +205,8 @@ func (a *auditLog) Close() error {
 
 // auditEntry is one record in the making: the audited wrapper starts it
 // with the request, the handlers note what they learn (one call each:
-// auditStatement, auditResult, auditPage, withSession, writeError), and
+// auditStatement, auditResult, auditPage, auditSession, auditLang,
+// auditFetch, auditCancel, auditAsync; writeError calls auditError), and
 // the wrapper writes it when the handler returns. It belongs to the
 // request's goroutine.
 type auditEntry struct {
@@ -403,6 +404,20 @@ func auditPage(w http.ResponseWriter, p page) {
 func auditFetch(ctx context.Context) {
 	if e := auditFrom(ctx); e != nil {
 		e.kind = "fetch"
+	}
+}
+
+// auditLang notes a request's language when its body names PPL.
+func auditLang(ctx context.Context, lang string) {
+	if e := auditFrom(ctx); e != nil && strings.EqualFold(lang, "ppl") {
+		e.lang = "ppl"
+	}
+}
+
+// auditSession notes the session id a request runs in.
+func auditSession(ctx context.Context, id string) {
+	if e := auditFrom(ctx); e != nil {
+		e.session = id
 	}
 }
 

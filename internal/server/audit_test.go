@@ -110,10 +110,19 @@ func TestAuditLog(t *testing.T) {
 	f.do(200, "/_plugins/_sql", admin, adminPW, "CREATE TABLE sec (id BIGINT) USING json LOCATION '"+filepath.Join(f.dir, "sec")+"/' OPTIONS (access_key 'AKIAEXAMPLE', secret_key 'hunter2')")
 	f.do(400, "/_plugins/_sql", admin, adminPW, "CREATE TABLE pw (id BIGINT) USING json LOCATION '"+filepath.Join(f.dir, "pw")+"/' OPTIONS (password 'hunter2')")
 	f.do(400, "/_plugins/_sql", admin, adminPW, "CREATE TABLE bad (id BIGINT OPTIONS (password 'hunter2'")
+	// A jdbc page with a cursor, and the next page.
+	st, body := auditPost(t, f.url, "/_plugins/_sql", admin, adminPW, map[string]any{"query": "SELECT name FROM t", "fetch_size": 4})
+	var page struct{ Cursor string }
+	if err := json.Unmarshal(body, &page); st != 200 || err != nil || page.Cursor == "" {
+		t.Fatalf("paged SELECT: %d %v %s", st, err, body)
+	}
+	if st, body := auditPost(t, f.url, "/_plugins/_sql", admin, adminPW, map[string]any{"cursor": page.Cursor}); st != 200 {
+		t.Fatalf("next page: %d %s", st, body)
+	}
 	// PPL.
 	f.do(200, "/_plugins/_ppl", admin, adminPW, "source=t | head 3")
 	// /api/v1/statement, in a session, and an INSERT's rows.
-	st, body := auditPost(t, f.url, APIStatementPath, admin, adminPW, map[string]any{"query": "SELECT 1 AS one"})
+	st, body = auditPost(t, f.url, APIStatementPath, admin, adminPW, map[string]any{"query": "SELECT 1 AS one"})
 	var sr StatementResponse
 	if err := json.Unmarshal(body, &sr); st != 200 || err != nil || sr.SessionID == "" {
 		t.Fatalf("statement: %d %v %s", st, err, body)
@@ -227,6 +236,17 @@ func TestAuditLog(t *testing.T) {
 	}
 	if s := ddl.str("statement"); !strings.Contains(s, "CREATE TABLE sec") || !strings.Contains(s, "***") || ddl.str("role") != "admin" || ddl.str("kind") != "ddl" || ddl.str("outcome") != "ok" {
 		t.Errorf("CREATE TABLE record: %v", ddl)
+	}
+	paged := findAudit(t, recs, map[string]any{"statement": "SELECT name FROM t"})
+	if paged["rows"] != 4.0 || paged["more"] != true {
+		t.Errorf("paged SELECT record: %v", paged)
+	}
+	fetch := findAudit(t, recs, map[string]any{"event": "fetch"})
+	if fetch["rows"] != 4.0 || fetch["more"] != true || fetch.str("kind") != "fetch" || fetch.str("outcome") != "ok" || fetch.str("statement") != "" {
+		t.Errorf("fetch record: %v", fetch)
+	}
+	if raw, _ := os.ReadFile(logPath); bytes.Contains(raw, []byte(page.Cursor)) {
+		t.Errorf("the audit log shows a cursor (it reads the rows)")
 	}
 	ddlErr := findAudit(t, recs, map[string]any{"kind": "ddl", "outcome": "error"})
 	if s := ddlErr.str("statement"); !strings.Contains(s, "CREATE TABLE pw") || !strings.Contains(s, "***") || ddlErr.str("error_class") != "IllegalArgumentException" {

@@ -47,9 +47,7 @@ func readRequest(r *http.Request) (sqlRequest, error) {
 		return req, badRequest("request body is not a JSON object with a query: " + err.Error())
 	}
 	req.Query = strings.TrimSpace(req.Query)
-	if e := auditFrom(r.Context()); e != nil && strings.EqualFold(req.Lang, "ppl") {
-		e.lang = "ppl"
-	}
+	auditLang(r.Context(), req.Lang)
 	return req, nil
 }
 
@@ -86,6 +84,7 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request, parse func(
 	var p page
 	switch {
 	case req.Cursor != "":
+		auditFetch(r.Context())
 		var ok bool
 		if p, ok, err = s.cursors.next(r.Context(), req.Cursor); !ok {
 			writeError(w, badRequest("cursor "+req.Cursor+" is not open (finished, closed or expired)"))
@@ -96,7 +95,6 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request, parse func(
 			return
 		}
 		f = jdbcFormat{} // pages are jdbc, whatever the format asked
-		auditFetch(r.Context())
 	case req.Query == "":
 		writeError(w, badRequest("the request has no query"))
 		return

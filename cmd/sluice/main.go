@@ -137,6 +137,7 @@ func serve(args []string) error {
 		o.Security.AllowedHosts = append(o.Security.AllowedHosts, v)
 		return nil
 	})
+	fs.StringVar(&o.Security.AuditLog, "audit-log", "", "log every API statement and refused request to this file (JSON lines, append-only, mode 0600)")
 	fs.StringVar(&o.Security.TLSCert, "tls-cert", "", "TLS certificate (PEM)")
 	fs.StringVar(&o.Security.TLSKey, "tls-key", "", "TLS private key (PEM)")
 	fs.Func("allow-location", "a path prefix or s3://bucket/prefix non-admin users may read directly (repeatable)", func(v string) error {

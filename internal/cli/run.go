@@ -150,6 +150,9 @@ Flags for serve:
   --allowed-hosts NAMES           without --users, Host names answered besides localhost, loopback
                                   addresses and --listen's (comma-separated, repeatable); others
                                   get 403 (DNS rebinding)
+  --audit-log FILE                append one JSON line per API statement (user, remote address,
+                                  session, redacted statement, kind, duration, rows, outcome)
+                                  and per refused request (401, 403, 429) to FILE, mode 0600
   --tls-cert FILE --tls-key FILE  serve HTTPS with this PEM certificate and key
   --allow-location PREFIX         a local path prefix or s3://bucket/prefix that read and
                                   write users may query by path and checkpoint streams in;

@@ -52,6 +52,7 @@ func (s *Server) handleStatement(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if req.Cursor != "" {
+		auditFetch(r.Context())
 		p, ok, err := s.cursors.next(r.Context(), req.Cursor)
 		if !ok {
 			writeError(w, badRequest("cursor "+req.Cursor+" is not open (finished, closed or expired)"))
@@ -96,6 +97,7 @@ func (s *Server) handleStatement(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := s.eng.ExecuteStatement(ctx, st)
+	auditResult(ctx, res)
 	if err != nil {
 		writeError(w, s.timeoutErr(ctx, err))
 		return
@@ -123,6 +125,7 @@ func (s *Server) writeStatementPage(w http.ResponseWriter, out StatementResponse
 		writeError(w, err)
 		return
 	}
+	auditPage(w, p)
 	out.Arrow, out.Cursor = base64.StdEncoding.EncodeToString(b), p.cursor
 	out.Statement, out.Message = redactSecrets(out.Statement), redactSecrets(out.Message)
 	w.Header().Set("Content-Type", "application/json; charset=UTF-8")

@@ -68,7 +68,7 @@ func (s *Server) asyncRoutes() {
 	// owner's (asyncRecord), so a read user may read and cancel its own.
 	s.readRoute("POST "+AsyncQueryPath, s.limitQueries(s.handleAsyncSubmit))
 	s.readRoute("GET "+AsyncQueryPath+"/{id}", s.handleAsyncGet)
-	s.readRoute("DELETE "+AsyncQueryPath+"/{id}", s.handleAsyncCancel)
+	s.readRoute("DELETE "+AsyncQueryPath+"/{id}", s.audited(s.handleAsyncCancel))
 }
 
 // startAsync opens the query store and starts watching its streaming
@@ -211,6 +211,7 @@ func (s *Server) handleAsyncSubmit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st, err := parse(text)
+	auditStatement(r.Context(), lang, text, st)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -231,7 +232,7 @@ func (s *Server) handleAsyncSubmit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// The query keeps its slot until it ends, not until this response.
-	s.async.run(s, rec, st, sess, detachQuerySlot(r.Context()))
+	s.async.run(s, rec, st, sess, detachQuerySlot(r.Context()), s.auditAsync(r.Context(), rec))
 	s.log.Info("async query submitted", "query", rec.ID, "session", rec.SessionID, "stream", rec.Stream)
 	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
 	w.WriteHeader(http.StatusCreated)
@@ -268,7 +269,8 @@ func streamOf(ctx context.Context, eng *engine.Engine, st sql.Statement) (name, 
 // run executes the statement in the background.
 // The statement runs under the server's context, not the request's (which
 // ends with the answer), in the client's session sess.
-func (a *asyncQueries) run(s *Server, rec asyncRecord, st sql.Statement, sess *engine.Session, release func()) {
+// ended logs its end to the audit log.
+func (a *asyncQueries) run(s *Server, rec asyncRecord, st sql.Statement, sess *engine.Session, release func(), ended func(asyncRecord, error)) {
 	ctx, cancel := context.WithTimeout(engine.WithSession(a.ctx, sess), s.limits.QueryTimeout)
 	ra := &runningAsync{cancel: cancel, done: make(chan struct{})}
 	a.mu.Lock()
@@ -319,6 +321,9 @@ func (a *asyncQueries) run(s *Server, rec asyncRecord, st sql.Statement, sess *e
 		})
 		if uerr != nil {
 			s.log.Error("recording an async query", "query", rec.ID, "error", uerr.Error())
+		}
+		if end, ok := a.store.get(rec.ID); ok {
+			ended(end, err)
 		}
 		if err != nil {
 			s.log.Info("async query failed", "query", rec.ID, "error", err.Error())
@@ -379,6 +384,7 @@ func (s *Server) handleAsyncCancel(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	auditCancel(r.Context(), rec.ID)
 	if rec.finished() {
 		writeError(w, badRequest(fmt.Sprintf("query %s has already ended (%s)", rec.ID, rec.Status)))
 		return

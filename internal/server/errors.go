@@ -108,6 +108,7 @@ func classifyUser(kind usererr.Kind, user func(status int, reason, typ string) e
 func writeError(w http.ResponseWriter, err error) {
 	body := classify(err)
 	body.Error.Details = redactSecrets(body.Error.Details)
+	auditError(w, body)
 	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
 	w.WriteHeader(body.Status)
 	_ = writeJSON(w, body, false)

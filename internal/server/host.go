@@ -31,7 +31,7 @@ func (s *Server) checkHost(next http.Handler) http.Handler {
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if s.auth == nil && !s.hostAllowed(r.Host, allowed) {
-			writeError(w, &forbiddenError{msg: fmt.Sprintf("Host %q is not one this server answers without authentication: "+
+			s.refuse(w, r, principal{}, &forbiddenError{msg: fmt.Sprintf("Host %q is not one this server answers without authentication: "+
 				"use localhost, a loopback address or its --listen address, or add the name with --allowed-hosts "+
 				"(this protects against DNS rebinding)", r.Host)})
 			return

@@ -194,6 +194,7 @@ func (s *Server) secure(next http.Handler) http.Handler {
 		if s.auth != nil {
 			var ok bool
 			if p, ok = s.auth.authenticate(r); !ok {
+				s.auditRefused(r, triedUser(r), http.StatusUnauthorized, errUnauthorized)
 				writeUnauthorized(w)
 				return
 			}
@@ -202,14 +203,14 @@ func (s *Server) secure(next http.Handler) http.Handler {
 			r = r.WithContext(engine.WithUser(r.Context(), p.name))
 		}
 		if err := s.checkCSRF(r, p); err != nil {
-			writeError(w, err)
+			s.refuse(w, r, p, err)
 			return
 		}
 		ctx, cancel := context.WithTimeout(withPrincipal(r.Context(), p), s.limits.QueryTimeout)
 		defer cancel()
 		r = r.WithContext(ctx)
 		if err := s.authorize(r, s.routeRole(r)); err != nil {
-			writeError(w, err)
+			s.refuse(w, r, p, err)
 			return
 		}
 		next.ServeHTTP(&deadlineWriter{ResponseWriter: w, rc: http.NewResponseController(w), limit: s.limits.WriteTimeout}, r)

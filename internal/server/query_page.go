@@ -14,6 +14,7 @@ const cursorBuffer = 2
 // parseAuthorized parses one statement and checks the caller may run it.
 func (s *Server) parseAuthorized(ctx context.Context, text string, parse func(string) (sql.Statement, error)) (sql.Statement, error) {
 	st, err := parse(text)
+	auditStatement(ctx, "", text, st)
 	if err != nil {
 		return nil, err
 	}
@@ -38,6 +39,7 @@ func (s *Server) queryPage(ctx context.Context, text string, size int, parse fun
 	}
 	if !ok {
 		res, err := s.eng.ExecuteStatement(ctx, st)
+		auditResult(ctx, res)
 		if err != nil {
 			return page{}, s.timeoutErr(ctx, err)
 		}

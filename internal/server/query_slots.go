@@ -72,8 +72,9 @@ func detachQuerySlot(ctx context.Context) func() {
 
 // limitQueries runs h in a query slot, or answers 429 with Retry-After
 // when there is none free.
+// Each request is audited (audit.go), a 429 too.
 func (s *Server) limitQueries(h http.HandlerFunc) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
+	return s.audited(func(w http.ResponseWriter, r *http.Request) {
 		if !s.queries.tryTake() {
 			w.Header().Set("Retry-After", "1")
 			writeError(w, &busyError{limit: s.limits.MaxConcurrentQueries})
@@ -86,5 +87,5 @@ func (s *Server) limitQueries(h http.HandlerFunc) http.HandlerFunc {
 			}
 		}()
 		h(w, r.WithContext(context.WithValue(r.Context(), querySlotKey{}, qs)))
-	}
+	})
 }

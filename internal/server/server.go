@@ -30,6 +30,9 @@
 // parsed statement (sql.ReadOnly). TLS is tls.go; redactSecrets (redact.go)
 // cleans errors and log lines; http.CrossOriginProtection wraps everything
 // so a browser's stored basic-auth credentials cannot be used cross-site.
+// audit.go is the audit log (Security.AuditLog): limitQueries (and the
+// other routes that run statements) wrap their handler in audited, and
+// secure and checkHost log the requests they refuse.
 //
 // # Console, metrics, history
 //
@@ -140,6 +143,7 @@ type Server struct {
 	handler    http.Handler    // mux behind the security middleware
 	servedHost servedAddr      // the host Serve listens on (host.go)
 	csrfKey    []byte          // signs the console's anti-CSRF tokens (csrf.go)
+	audit      *auditLog       // Security.AuditLog; nil: none (audit.go)
 }
 
 // Open locks the data dir (failing with ErrDataDirInUse when another
@@ -168,9 +172,16 @@ func Open(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	var audit *auditLog
+	if opts.Security.AuditLog != "" {
+		if audit, err = openAuditLog(opts.Security.AuditLog, logf); err != nil {
+			lock.release()
+			return nil, err
+		}
+	}
 	sched := NewScheduler(opts.MaxConcurrentEpochs, log)
 	s := &Server{opts: opts, lock: lock, sched: sched, cursors: newCursorStore(), log: log, logf: logf, auth: auth, allowed: allowed,
-		limits: opts.Limits.withDefaults(), history: newHistory(opts.HistoryInterval)}
+		limits: opts.Limits.withDefaults(), history: newHistory(opts.HistoryInterval), audit: audit}
 	s.queries = newQuerySlots(s.limits.MaxConcurrentQueries)
 	s.csrfKey = newCSRFKey()
 	s.metrics = newMetrics(func() *engine.Engine { return s.eng }, func() map[string]int {
@@ -184,6 +195,7 @@ func Open(opts Options) (*Server, error) {
 	eo.StreamProgress = s.progress(eo.StreamProgress)
 	eng, err := engine.Open(eo)
 	if err != nil {
+		_ = audit.Close()
 		lock.release()
 		return nil, err
 	}
@@ -279,6 +291,10 @@ func (s *Server) Close(deadline time.Duration) error {
 	}
 	s.cursors.closeAll()
 	err := s.eng.Close()
+	// After stopAsync, so the async queries' ends are in it.
+	if aerr := s.audit.Close(); err == nil {
+		err = aerr
+	}
 	if lerr := s.lock.release(); err == nil {
 		err = lerr
 	}
@@ -298,6 +314,7 @@ func (s *Server) executeWith(ctx context.Context, text string, parse func(string
 		return nil, err
 	}
 	res, err := s.eng.ExecuteStatement(ctx, st)
+	auditResult(ctx, res)
 	return res, s.timeoutErr(ctx, err)
 }
 

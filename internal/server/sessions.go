@@ -91,6 +91,7 @@ func (st *sessionStore) len() int {
 func (s *Server) withSession(r *http.Request, id string) (context.Context, string) {
 	p, _ := principalFrom(r.Context())
 	sid, sess := s.sessions.get(id, p)
+	auditSession(r.Context(), sid)
 	return engine.WithSession(r.Context(), sess), sid
 }
 

@@ -47,6 +47,7 @@ func readRequest(r *http.Request) (sqlRequest, error) {
 		return req, badRequest("request body is not a JSON object with a query: " + err.Error())
 	}
 	req.Query = strings.TrimSpace(req.Query)
+	auditLang(r.Context(), req.Lang)
 	return req, nil
 }
 
@@ -83,6 +84,7 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request, parse func(
 	var p page
 	switch {
 	case req.Cursor != "":
+		auditFetch(r.Context())
 		var ok bool
 		if p, ok, err = s.cursors.next(r.Context(), req.Cursor); !ok {
 			writeError(w, badRequest("cursor "+req.Cursor+" is not open (finished, closed or expired)"))
@@ -124,6 +126,7 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request, parse func(
 		p = wholePage(rs)
 	}
 	defer p.release()
+	auditPage(w, p)
 	w.Header().Set("Content-Type", f.contentType())
 	if err := f.write(w, p); err != nil {
 		s.log.Warn("writing a response", "error", err.Error())

@@ -126,8 +126,8 @@ func (s *Server) streamAPIRoutes() {
 	s.readRoute("GET "+APIStreamsPath, s.handleStreams)
 	s.readRoute("GET "+APIStreamsPath+"/{name}", s.handleStream)
 	s.readRoute("GET "+APIStreamsPath+"/{name}/history", s.handleStreamHistory)
-	s.writeRoute("POST "+APIStreamsPath+"/{name}/start", s.handleStreamStart)
-	s.writeRoute("POST "+APIStreamsPath+"/{name}/stop", s.handleStreamStop)
+	s.writeRoute("POST "+APIStreamsPath+"/{name}/start", s.audited(s.handleStreamStart))
+	s.writeRoute("POST "+APIStreamsPath+"/{name}/stop", s.audited(s.handleStreamStop))
 	s.readRoute("GET "+APITablesPath, s.handleTables)
 }
 

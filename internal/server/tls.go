@@ -30,6 +30,10 @@ type Security struct {
 	// authentication besides localhost, loopback addresses and the
 	// listen address (host.go).
 	AllowedHosts []string
+	// AuditLog, when set, is the file every API statement and every
+	// refused request (401, 403, 429) is logged to, one JSON object a
+	// line, opened append-only with mode 0600 (audit.go).
+	AuditLog string
 }
 
 // ErrNoAuth is returned by Serve for a listener outside loopback when no

@@ -86,6 +86,11 @@ func (s *Server) limitQueries(h http.HandlerFunc) http.HandlerFunc {
 				qs.once.Do(qs.slots.release)
 			}
 		}()
+		leave, err := s.priority.enter(r.Context())
+		if err != nil {
+			return // the client went away while epochs ran
+		}
+		defer leave()
 		h(w, r.WithContext(context.WithValue(r.Context(), querySlotKey{}, qs)))
 	})
 }

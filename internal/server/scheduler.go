@@ -17,10 +17,11 @@ import (
 // streams. Stop cancels them all (each finishes its epoch in flight) and
 // waits for them up to a deadline.
 //
-// Epochs come before API queries: the epoch slots are theirs alone, and
-// API queries are bounded apart (querySlots, --max-concurrent-queries),
-// admitted at once or refused with 429, never queued, so no API query
-// ever waits for a slot ahead of an epoch or holds one an epoch needs.
+// Epochs come before API queries: the epoch slots are theirs alone; API
+// queries are bounded apart (querySlots, --max-concurrent-queries),
+// admitted at once or refused with 429, and while an epoch runs they pass
+// the priority gate one at a time (query_priority.go), so 64 clients
+// querying leave a stream most of its throughput.
 type Scheduler struct {
 	slots  stream.Semaphore
 	ctx    context.Context

@@ -128,6 +128,8 @@ type Server struct {
 	metrics *metrics
 	async   *asyncQueries
 	history *history
+	// priority puts API queries behind running epochs (query_priority.go).
+	priority *priorityGate
 	// sessions are the clients' sessions, by the id their requests carry.
 	sessions *sessionStore
 	// stopHistory ends the history sampler; Close calls it.
@@ -183,6 +185,7 @@ func Open(opts Options) (*Server, error) {
 	s := &Server{opts: opts, lock: lock, sched: sched, cursors: newCursorStore(), log: log, logf: logf, auth: auth, allowed: allowed,
 		limits: opts.Limits.withDefaults(), history: newHistory(opts.HistoryInterval), audit: audit}
 	s.queries = newQuerySlots(s.limits.MaxConcurrentQueries)
+	s.priority = newPriorityGate(sched.Slots())
 	s.csrfKey = newCSRFKey()
 	s.metrics = newMetrics(func() *engine.Engine { return s.eng }, func() map[string]int {
 		if s.async == nil {

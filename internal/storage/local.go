@@ -276,7 +276,7 @@ func localInfo(key string, fi fs.FileInfo) ObjectInfo {
 	return ObjectInfo{
 		Key:     key,
 		Size:    fi.Size(),
-		ETag:    fmt.Sprintf("%x-%x", fi.Size(), mt.UnixNano()),
+		ETag:    localVersion(fi),
 		ModTime: mt,
 	}
 }

@@ -267,7 +267,7 @@ func (s *StreamSource) backfillOnce(ctx context.Context) error {
 	n.listed = true
 	n.backfill = map[string]bool{}
 	for _, f := range files {
-		if old, ok := s.seen[f.Key]; ok && (old.ETag == f.ETag || !s.sopts.ReprocessChangedFiles) {
+		if old, ok := s.seen[f.Key]; ok && (storage.SameVersion(old.ETag, f.ETag) || !s.sopts.ReprocessChangedFiles) {
 			continue
 		}
 		n.pending[f.Key] = f
@@ -355,7 +355,7 @@ func (s *StreamSource) take(ctx context.Context, msgs []queue.Message) error {
 		n.stats.Gone += gone
 		h := &heldMsg{m: m}
 		for _, f := range keys {
-			if old, ok := s.seen[f.Key]; ok && (old.ETag == f.ETag || old.ETag == "" || f.ETag == "" || !s.sopts.ReprocessChangedFiles) {
+			if old, ok := s.seen[f.Key]; ok && (storage.SameVersion(old.ETag, f.ETag) || old.ETag == "" || f.ETag == "" || !s.sopts.ReprocessChangedFiles) {
 				n.stats.Duplicate++
 				continue
 			}

@@ -30,7 +30,7 @@ func (s *StreamSource) PrepareReplay(ctx context.Context, offset connector.Offse
 		if err != nil {
 			return fmt.Errorf("table %s: %w", s.spec.Name, err)
 		}
-		if oi.ETag != "" && oi.ETag != f.ETag {
+		if oi.ETag != "" && !storage.SameVersion(f.ETag, oi.ETag) {
 			now[f.Key] = oi.ETag
 		}
 	}

@@ -3,6 +3,7 @@ package file
 import (
 	"context"
 	"fmt"
+	"sluice/internal/storage"
 	"strings"
 
 	"sluice/internal/connector"
@@ -34,7 +35,8 @@ func (s *Source) FileVersion(ctx context.Context, uri string) (string, error) {
 }
 
 // skipIndexed keeps the files the skipping index cannot rule out: a file
-// is dropped only when it is indexed as it is now (same ETag) and some conjunct cannot match the
+// is dropped only when it is indexed as it is now (same ETag, one that tells a rewrite apart:
+// storage.Trusted) and some conjunct cannot match the
 // index's MIN_MAX range, VALUE_SET or BLOOM_FILTER for it.
 func (s *Source) skipIndexed(files []fileEntry) []fileEntry {
 	if s.skipping == nil || len(s.statPreds) == 0 || len(files) == 0 {
@@ -43,7 +45,7 @@ func (s *Source) skipIndexed(files []fileEntry) []fileEntry {
 	out := files[:0:0]
 	for _, f := range files {
 		st := s.skipping.Files[s.loc.keyURI(f.Key)]
-		if st == nil || st.Version != f.ETag || fileMayMatch(st, s.statPreds) {
+		if st == nil || st.Version != f.ETag || !storage.Trusted(st.Version) || fileMayMatch(st, s.statPreds) {
 			out = append(out, f)
 		}
 	}

@@ -311,7 +311,7 @@ func (s *StreamSource) choose(files []fileEntry) (connector.Offset, []fileEntry,
 			continue
 		}
 		if ok {
-			if old.ETag == f.ETag || old.ETag == "" || f.ETag == "" {
+			if storage.SameVersion(old.ETag, f.ETag) || old.ETag == "" || f.ETag == "" {
 				drop = append(drop, f)
 				continue
 			}

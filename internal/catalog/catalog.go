@@ -60,6 +60,12 @@ type Table struct {
 	// to it, as OpenSearch's dynamic mapping: a search table declared
 	// without columns starts with none and INSERTs add new ones.
 	Dynamic bool
+	// Pending names the process (Owner) whose statement creating the
+	// table has not finished: a CTAS before its first write commits, a
+	// materialized view's sink before its view is made. Empty once done;
+	// a table still pending when its process is gone is undone at the
+	// next start (DDL is atomic, kill -9 included).
+	Pending string
 	Created time.Time
 }
 
@@ -70,7 +76,10 @@ type Object struct {
 	Name    string          `json:"name"`
 	SQL     string          `json:"sql"`
 	Options json.RawMessage `json:"options,omitempty"`
-	Created time.Time       `json:"created"`
+	// Pending is Table.Pending for an object: the Owner whose statement
+	// creating it has not finished.
+	Pending string    `json:"pending,omitempty"`
+	Created time.Time `json:"created"`
 }
 
 // Catalog is safe for concurrent use within a process. Writes replace the
@@ -174,6 +183,26 @@ func (c *Catalog) CreateTable(t *Table, ifNotExists bool) error {
 		c.tables[k] = t
 		if err := c.saveLocked(); err != nil {
 			delete(c.tables, k)
+			return err
+		}
+		return nil
+	})
+}
+
+// CompleteTable marks a pending table done (Table.Pending).
+func (c *Catalog) CompleteTable(name string) error {
+	return c.update(func() error {
+		t, ok := c.tables[key(name)]
+		if !ok {
+			return fmt.Errorf("table %q %w", name, ErrNotFound)
+		}
+		if t.Pending == "" {
+			return nil
+		}
+		was := t.Pending
+		t.Pending = ""
+		if err := c.saveLocked(); err != nil {
+			t.Pending = was
 			return err
 		}
 		return nil

@@ -36,6 +36,7 @@ type tableJSON struct {
 	Inferred    bool              `json:"inferred,omitempty"`
 	Managed     bool              `json:"managed,omitempty"`
 	Dynamic     bool              `json:"dynamic,omitempty"`
+	Pending     string            `json:"pending,omitempty"`
 	Created     time.Time         `json:"created"`
 }
 
@@ -115,7 +116,7 @@ func (c *Catalog) loadOnce() (missing string, err error) {
 		tables[key(tj.Name)] = &Table{
 			Spec: connector.TableSpec{Name: tj.Name, Using: tj.Using, Location: op.value("", "location", tj.Location),
 				Options: tj.Options, Schema: s, PartitionBy: tj.PartitionBy},
-			Watermark: tj.Watermark, Comment: op.value("", "comment", tj.Comment), Properties: tj.Properties, Inferred: tj.Inferred, Managed: tj.Managed, Dynamic: tj.Dynamic, Created: tj.Created,
+			Watermark: tj.Watermark, Comment: op.value("", "comment", tj.Comment), Properties: tj.Properties, Inferred: tj.Inferred, Managed: tj.Managed, Dynamic: tj.Dynamic, Pending: tj.Pending, Created: tj.Created,
 		}
 	}
 	objects := map[string]*Object{}
@@ -161,7 +162,7 @@ func (c *Catalog) saveLocked() error {
 			PartitionBy: t.Spec.PartitionBy, Watermark: t.Watermark,
 			Comment:    seal.value(name+"/comment", "comment", t.Comment),
 			Properties: seal.values(name+"/properties", t.Properties),
-			Inferred:   t.Inferred, Managed: t.Managed, Dynamic: t.Dynamic, Created: t.Created})
+			Inferred:   t.Inferred, Managed: t.Managed, Dynamic: t.Dynamic, Pending: t.Pending, Created: t.Created})
 	}
 	for _, o := range c.objects {
 		name := "object/" + o.Kind + "/" + key(o.Name)

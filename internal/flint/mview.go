@@ -169,7 +169,7 @@ func (f *Flint) defineMView(ctx context.Context, s *sql.CreateMaterializedView, 
 		cpLoc = p
 	}
 	// The view made its sink, so the sink's data is the view's to drop.
-	tbl := &catalog.Table{Spec: sinkSpec, Comment: "materialized view", Managed: true, Created: f.h.Now()}
+	tbl := &catalog.Table{Spec: sinkSpec, Comment: "materialized view", Managed: true, Created: f.h.Now(), Pending: catalog.Owner()}
 	if explain {
 		return f.explainMView(ctx, s.Name, tbl, query, ViewSpec{Query: query.String(), AutoRefresh: auto,
 			Interval: opts["refresh_interval"], Checkpoint: storage.NormalizeLocation(cpLoc), Options: opts})
@@ -180,7 +180,11 @@ func (f *Flint) defineMView(ctx context.Context, s *sql.CreateMaterializedView, 
 	spec := ViewSpec{Query: query.String(), AutoRefresh: auto, Interval: opts["refresh_interval"],
 		Checkpoint: storage.NormalizeLocation(cpLoc), Options: opts}
 	raw, _ := json.Marshal(spec)
-	if err := f.h.Catalog().PutObject(&catalog.Object{Kind: "mview", Name: s.Name, SQL: s.String(), Options: raw, Created: f.h.Now()}, false); err != nil {
+	// Until this statement returns, the view and its sink are marked
+	// pending: a kill -9 before then leaves them to be undone at the next
+	// start (SweepPending), as a failure now undoes them.
+	obj := &catalog.Object{Kind: "mview", Name: s.Name, SQL: s.String(), Options: raw, Created: f.h.Now(), Pending: catalog.Owner()}
+	if err := f.h.Catalog().PutObject(obj, false); err != nil {
 		_ = f.h.Catalog().DropTable(s.Name, true)
 		return nil, fmt.Errorf("CREATE MATERIALIZED VIEW %s: %w", s.Name, err)
 	}
@@ -196,6 +200,9 @@ func (f *Flint) defineMView(ctx context.Context, s *sql.CreateMaterializedView, 
 			}
 		}
 		return nil, err
+	}
+	if err := f.complete(s.Name); err != nil {
+		return nil, fmt.Errorf("CREATE MATERIALIZED VIEW %s: %w", s.Name, err)
 	}
 	return message("materialized view %s created; %s", s.Name, r.Message), nil
 }

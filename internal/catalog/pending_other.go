@@ -1,0 +1,5 @@
+//go:build !unix
+
+package catalog
+
+func processAlive(int) bool { return true }

@@ -12,7 +12,7 @@ import (
 )
 
 // Explain is EXPLAIN INSERT STREAM: the stream's plan as it would
-// run, planned and compiled as runStream does but with nothing opened
+// run, planned and compiled as Run does but with nothing opened
 // (no sink, checkpoint, lock or queue connection) and nothing recorded.
 // Under the logical plan, the streaming plan is a tree: the stream and
 // its trigger, the sink, the physical operators with each stateful one's

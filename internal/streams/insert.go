@@ -40,7 +40,7 @@ func (m *Streams) insertStream(ctx context.Context, s *sql.InsertStream) (*Resul
 	}
 	before := m.h.Runs().Current(name)
 	r, err := m.h.Launch(ctx, name, func(ctx context.Context) (*Result, error) {
-		return m.runStream(ctx, name, insertWrite(s), spec)
+		return m.Run(ctx, name, insertWrite(s), spec)
 	}, func() { _ = m.setStreamDesired(name, job.DesiredStopped) })
 	var mismatch *stream.StateMismatchError
 	if err != nil && (m.h.Runs().Current(name) == before || errors.As(err, &mismatch)) {

@@ -19,7 +19,7 @@ import (
 )
 
 // plannedStream is a stream's query planned and compiled, before
-// anything is opened: what EXPLAIN prints and runStream runs.
+// anything is opened: what EXPLAIN prints and Run runs.
 type plannedStream struct {
 	qctx     context.Context
 	trig     stream.Trigger

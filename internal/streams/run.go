@@ -14,16 +14,12 @@ import (
 	"sluice/internal/usererr"
 )
 
-// Run plans stream name's query w (with spec's trigger, checkpoint and
+// Run plans stream name's query s (with spec's trigger, checkpoint and
 // options), wires it to the runner and runs it in the foreground of ctx
-// until it ends by itself, ctx is cancelled, or it fails (a view's or an
-// index's refresh; INSERT and START STREAM run it through Host.Launch).
-func (m *Streams) Run(ctx context.Context, name string, w Write, spec Spec) (*Result, error) {
-	return m.runStream(ctx, name, w, spec)
-}
-
-// runStream plans the stream's query, wires it to the runner and runs it.
-func (m *Streams) runStream(ctx context.Context, name string, s Write, spec Spec) (*Result, error) {
+// until it ends by itself, ctx is cancelled, or it fails. INSERT and
+// START STREAM run it through Host.Launch; a view's or an index's
+// refresh through the engine's flint adapter.
+func (m *Streams) Run(ctx context.Context, name string, s Write, spec Spec) (*Result, error) {
 	ps, err := m.planStream(ctx, name, s, spec, false)
 	if err != nil {
 		return nil, err

@@ -32,7 +32,7 @@ func (m *Streams) startStream(ctx context.Context, name string) (*Result, error)
 		}
 	}
 	return m.h.Launch(ctx, o.Name, func(ctx context.Context) (*Result, error) {
-		return m.runStream(ctx, o.Name, insertWrite(is), spec)
+		return m.Run(ctx, o.Name, insertWrite(is), spec)
 	}, func() { _ = m.setStreamDesired(o.Name, job.DesiredStopped) })
 }
 

@@ -14,9 +14,9 @@
 // (internal/archtest checks it). It and its packages know some connector
 // facts by name: internal/streams fills a stream sink's "id" option when
 // the sink's Factory declares that key (slices.Contains(f.OptionKeys,
-// "id"): streams/keyed_ids.go), as internal/flint, by the same rule, defaults a
-// view's and an index's sink to the "index" connector and fills their
-// "index" and "id". Neither the engine nor internal/streams imports a
+// "id"): streams/keyed_ids.go), as internal/flint, by the same rule,
+// defaults a view's and an index's sink to the "index" connector and
+// fills their "index" and "id". Neither the engine nor internal/streams imports a
 // transport (NATS, Kafka, SQS, internal/queue): workers of a shared
 // stream reach each other through stream/partition (Dial) and connector
 // abilities (archtest again).

@@ -42,6 +42,13 @@ func TestLayering(t *testing.T) {
 		{"internal/flint", true, func(d string) bool {
 			return d == "internal/engine" || (strings.HasPrefix(d, "internal/connector/") && d != "internal/connector/registry")
 		}, "flint reaches the engine only through flint.Host, connectors only through the registry"},
+		{"internal/streams", false, func(d string) bool {
+			return d == "internal/engine" || d == "internal/server"
+		}, "streams reach the engine only through streams.Host: the engine imports them, never the other way"},
+		{"internal/streams", true, func(d string) bool {
+			return strings.HasPrefix(d, "internal/connector/") && d != "internal/connector/registry"
+		},
+			"streams reach connectors only through the registry"},
 		{"internal/job", false, func(d string) bool { return d == "internal/engine" || d == "internal/server" },
 			"job is what the engine runs streams with: the engine imports it, never the other way"},
 		{"internal/plan", false, func(d string) bool {

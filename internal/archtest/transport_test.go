@@ -22,14 +22,17 @@ var transports = []string{
 // connectors, which it asks through their constructors and
 // connector abilities (docs/architecture.md).
 func TestEngineImportsNoTransport(t *testing.T) {
-	out, err := exec.Command("go", "list", "-f", `{{join .Imports "\n"}}`, "sluice/internal/engine").Output()
-	if err != nil {
-		t.Fatalf("go list sluice/internal/engine: %v", err)
-	}
-	for _, imp := range strings.Fields(string(out)) {
-		for _, tr := range transports {
-			if imp == tr || strings.HasPrefix(imp, tr+"/") {
-				t.Errorf("internal/engine imports %s: transports belong to stream/partition or a connector", imp)
+	// internal/streams runs the engine's keyed streams: the same rule.
+	for _, pkg := range []string{"sluice/internal/engine", "sluice/internal/streams"} {
+		out, err := exec.Command("go", "list", "-f", `{{join .Imports "\n"}}`, pkg).Output()
+		if err != nil {
+			t.Fatalf("go list %s: %v", pkg, err)
+		}
+		for _, imp := range strings.Fields(string(out)) {
+			for _, tr := range transports {
+				if imp == tr || strings.HasPrefix(imp, tr+"/") {
+					t.Errorf("%s imports %s: transports belong to stream/partition or a connector", pkg, imp)
+				}
 			}
 		}
 	}

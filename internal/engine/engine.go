@@ -11,12 +11,13 @@
 //
 // The engine opens, infers and drops tables through connector/registry and
 // the connector package's interfaces; it imports no connector folder
-// (internal/archtest checks it). It does know some connector facts by name:
-// it fills a stream sink's "id" option when the sink's Factory declares
-// that key (slices.Contains(f.OptionKeys, "id"): stream_keyed_ids.go), as
-// internal/flint, by the same rule, defaults a view's and an index's sink
-// to the "index" connector and fills their "index" and "id". It imports
-// no transport (NATS, Kafka, SQS, internal/queue): workers of a shared
+// (internal/archtest checks it). It and its packages know some connector
+// facts by name: internal/streams fills a stream sink's "id" option when
+// the sink's Factory declares that key (slices.Contains(f.OptionKeys,
+// "id"): streams/keyed_ids.go), as internal/flint, by the same rule,
+// defaults a view's and an index's sink to the "index" connector and
+// fills their "index" and "id". Neither the engine nor internal/streams imports a
+// transport (NATS, Kafka, SQS, internal/queue): workers of a shared
 // stream reach each other through stream/partition (Dial) and connector
 // abilities (archtest again).
 //
@@ -40,35 +41,34 @@
 //
 // # Streams, views and indexes
 //
-// Each stream runs a streamWrite (stream_write.go: query and table);
-// streams.go compiles it with physical.CompileStream and runs a
-// stream.Query; explain_stream.go is EXPLAIN INSERT STREAM, the same
-// planning with nothing opened. With workers = N (stream_workers.go) the
-// run takes the first free slot <checkpoint>/workers/<i>/; a keyed stream
-// (stream_keyed.go) runs a reader and an owner through stream/partition;
-// STOP STREAM reaches other processes through connector.StopSignal and the
-// checkpoint's stop marker (stream_stop.go). Materialized views, covering
-// and skipping indexes are internal/flint's: dispatch hands their
-// statements to it, and flint_host.go is all it asks of the engine
-// (flint.Host: the catalog, planning and running queries and streams in
-// the caller's session). Stream and view WITH options are checked
+// Streams are internal/streams': dispatch hands INSERT, START, STOP,
+// SHOW and DESCRIBE STREAM to it (and EXPLAIN INSERT STREAM), and
+// streams_host.go is all it asks of the engine (streams.Host: the
+// catalog and clock, binding a query in the caller's session through
+// tableResolver, evolving a dynamic sink, compile options, checkpoints,
+// sinks and sources opened through the registry, the job manager and
+// launch, which captures the statement's session). The public Streams,
+// Stream, Resume, StreamName and LocalStreams forward there.
+// Materialized views, covering and skipping indexes are internal/flint's:
+// dispatch hands their statements to it, and flint_host.go is all it
+// asks of the engine (flint.Host; its streams run through
+// internal/streams too). Stream and view WITH options are checked
 // against internal/job's table.
 //
 // # Background runs and retries
 //
 // The streams running in this process and the submitted queries are
-// internal/job's Manager (e.jobs): launch (background.go) captures the
+// internal/job's Manager (e.jobs): launch (streams_host.go) captures the
 // statement's session and hands the run to job.Manager.Launch, which runs
 // it in the foreground or through Options.Background and reruns a
 // background stream whose run failed with an error job.Retryable accepts
 // (anything not a user error, plan error, state mismatch or state over
 // the limit); each rerun is a whole new run, the crash-recovery path, so
 // the replayed epoch is exactly once. A foreground stream retries
-// unreachable-broker errors too. runStream registers each run
-// (job.Manager.Register) and updates its job.Status; STOP reaches a run
-// here through the Manager, and a stream waiting to retry in another
-// process through its checkpoint's stop marker (stopMarker). With
-// Options.Background, Resume restarts the streams recorded as running.
+// unreachable-broker errors too. STOP reaches a run here through the
+// Manager, and a stream waiting to retry in another process through its
+// checkpoint's stop marker (streams.StopMarker). With Options.Background,
+// Resume restarts the streams recorded as running.
 package engine
 
 import (
@@ -181,7 +181,9 @@ func Open(opts Options) (*Engine, error) {
 	e := &Engine{opts: opts, catalog: cat}
 	e.jobs = job.NewManager(job.Config[*Result]{
 		Now: e.now, Background: opts.Background, RetryInitial: opts.RetryInitial, RetryMax: opts.RetryMax,
-		Warn: e.warnFunc(), Message: message, StopMarker: e.stopMarker,
+		Warn: e.warnFunc(), Message: message, StopMarker: func(ctx context.Context, name string) (job.StopMarker, bool) {
+			return e.streams().StopMarker(ctx, name)
+		},
 	})
 	e.def = e.NewSession("")
 	// Scratch files of a process that was killed mid-write are swept;
@@ -281,16 +283,6 @@ func (e *Engine) dispatch(ctx context.Context, st sql.Statement) (*Result, error
 		return e.reset(ctx, s)
 	case *sql.ShowSettings:
 		return e.showSettings(ctx)
-	case *sql.InsertStream:
-		return e.insertStream(ctx, s)
-	case *sql.ShowStreams:
-		return e.showStreams(ctx)
-	case *sql.DescribeStream:
-		return e.describeStream(ctx, s.Name)
-	case *sql.StopStream:
-		return e.stopStream(ctx, s.Name)
-	case *sql.StartStream:
-		return e.startStream(ctx, s.Name)
 	case *sql.CreateDatabase:
 		return e.createDatabase(ctx, s)
 	case *sql.DropDatabase:
@@ -301,6 +293,10 @@ func (e *Engine) dispatch(ctx context.Context, st sql.Statement) (*Result, error
 		return e.showDatabases(ctx, s)
 	case *sql.ShowTblProperties:
 		return e.showTblProperties(s)
+	}
+	// Streams (internal/streams).
+	if r, ok, err := e.streams().Execute(ctx, st); ok {
+		return streamsResult(r, err)
 	}
 	// Materialized views and Flint indexes (internal/flint).
 	if r, ok, err := e.flint().Execute(ctx, st); ok {

@@ -22,7 +22,7 @@ func (e *Engine) explain(ctx context.Context, s *sql.Explain) (*Result, error) {
 	var header string
 	switch st := s.Stmt.(type) {
 	case *sql.InsertStream:
-		return e.explainStream(ctx, st)
+		return streamsResult(e.streams().Explain(ctx, st))
 	case *sql.CreateMaterializedView:
 		return flintResult(e.flint().ExplainMView(ctx, st))
 	case *sql.SelectStmt:
@@ -43,7 +43,7 @@ func (e *Engine) explain(ctx context.Context, s *sql.Explain) (*Result, error) {
 		if t, b, cols, err = e.evolveTable(t, b, cols, true); err != nil {
 			return nil, err
 		}
-		if b, err = conformToTable(b, t.Spec.Schema, cols, t.Spec.Name); err != nil {
+		if b, err = plan.ConformToTable(b, t.Spec.Schema, cols, t.Spec.Name); err != nil {
 			return nil, err
 		}
 		if n, err = plan.OptimizeContext(ctx, b); err != nil {
@@ -87,4 +87,13 @@ func indent(s string) string {
 		ls[i] = "  " + ls[i]
 	}
 	return strings.Join(ls, "\n")
+}
+
+// planResult is an EXPLAIN's answer: one "plan" row per line.
+func planResult(lines []string) *Result {
+	rows := make([][]string, len(lines))
+	for i, l := range lines {
+		rows[i] = []string{l}
+	}
+	return stringRows([]string{"plan"}, rows)
 }

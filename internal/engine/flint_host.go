@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -14,6 +13,7 @@ import (
 	"sluice/internal/plan"
 	"sluice/internal/sql"
 	"sluice/internal/storage"
+	"sluice/internal/streams"
 )
 
 // Materialized views and Flint's indexes live in internal/flint; this
@@ -40,21 +40,6 @@ func flintResult(r *flint.Result, err error) (*Result, error) {
 		return stringRows(r.Columns, r.Rows), nil
 	}
 	return &Result{Message: r.Message}, nil
-}
-
-// mviewSpec is a view's stored definition, as Resume and the streams API
-// read it.
-type mviewSpec = flint.ViewSpec
-
-// refreshMView refreshes a view (Resume: one with auto_refresh).
-func (e *Engine) refreshMView(ctx context.Context, name string, spec mviewSpec) (*Result, error) {
-	return flintResult(e.flint().RefreshView(ctx, name, spec))
-}
-
-// resumeSkippingIndexes starts the refresh of every skipping index with
-// auto_refresh = true (Resume), returning their streams' names.
-func (e *Engine) resumeSkippingIndexes(ctx context.Context) ([]string, error) {
-	return e.flint().ResumeSkippingIndexes(ctx)
 }
 
 func (h flintHost) Catalog() *catalog.Catalog             { return h.e.catalog }
@@ -106,18 +91,18 @@ func (h flintHost) DropTable(ctx context.Context, t *catalog.Table) error {
 	return h.e.forgetTable(ctx, t)
 }
 
-// stream is s as the engine's streams take it.
-func (flintHost) stream(s flint.Stream) (streamWrite, streamSpec) {
-	spec := streamSpec{Table: s.Table, Trigger: s.Trigger, Checkpoint: s.Checkpoint, Options: s.Options}
+// stream is s as internal/streams takes it.
+func (flintHost) stream(s flint.Stream) (streams.Write, streams.Spec) {
+	spec := streams.Spec{Table: s.Table, Trigger: s.Trigger, Checkpoint: s.Checkpoint, Options: s.Options}
 	if s.Wrap != nil {
-		spec.sink = &sinkWrap{schema: s.Wrap.Schema, wrap: s.Wrap.Wrap}
+		spec.Wrap = &streams.SinkWrap{Schema: s.Wrap.Schema, Wrap: s.Wrap.Wrap}
 	}
-	return streamWrite{Table: s.Table, Query: s.Query, sink: s.Sink}, spec
+	return streams.Write{Table: s.Table, Query: s.Query, Sink: s.Sink}, spec
 }
 
 func (h flintHost) RunStream(ctx context.Context, s flint.Stream) (string, error) {
 	w, spec := h.stream(s)
-	r, err := h.e.runStream(ctx, s.Name, w, spec)
+	r, err := h.e.streams().Run(ctx, s.Name, w, spec)
 	if err != nil {
 		return "", err
 	}
@@ -126,11 +111,7 @@ func (h flintHost) RunStream(ctx context.Context, s flint.Stream) (string, error
 
 func (h flintHost) ExplainStream(ctx context.Context, s flint.Stream) ([]string, error) {
 	w, spec := h.stream(s)
-	ps, err := h.e.planStream(ctx, s.Name, w, spec, true)
-	if err != nil {
-		return nil, err
-	}
-	return streamPlanLines(s.Name, spec, ps), nil
+	return h.e.streams().ExplainLines(ctx, s.Name, w, spec)
 }
 
 func (h flintHost) Launch(ctx context.Context, name string, run func(context.Context) (string, error)) (string, error) {
@@ -159,13 +140,10 @@ func (h flintHost) LastRun(name string) flint.Run {
 }
 
 func (h flintHost) StreamStatus(ctx context.Context, name string) (flint.StreamStatus, bool) {
-	o, err := h.e.catalog.Object("stream", name)
-	if err != nil {
+	st, ok := h.e.streams().Status(ctx, name)
+	if !ok {
 		return flint.StreamStatus{}, false
 	}
-	var spec streamSpec
-	_ = json.Unmarshal(o.Options, &spec)
-	st := h.e.streamStatus(ctx, o, spec)
 	return flint.StreamStatus{State: st.State, Epochs: st.Epochs, LastError: st.LastError}, true
 }
 

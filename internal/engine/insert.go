@@ -5,20 +5,14 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"strings"
 	"sync/atomic"
-
-	"github.com/apache/arrow-go/v18/arrow"
 
 	"sluice/internal/connector"
 	"sluice/internal/connector/registry"
 	"sluice/internal/exec"
-	"sluice/internal/expr"
 	"sluice/internal/physical"
 	"sluice/internal/plan"
 	"sluice/internal/sql"
-	"sluice/internal/types"
-	"sluice/internal/usererr"
 )
 
 // insert runs INSERT INTO t [(cols)] query: the query's columns are
@@ -44,7 +38,7 @@ func (e *Engine) insert(ctx context.Context, s *sql.Insert) (*Result, error) {
 	if t, n, cols, err = e.evolveTable(t, n, cols, false); err != nil {
 		return nil, err
 	}
-	n, err = conformToTable(n, t.Spec.Schema, cols, t.Spec.Name)
+	n, err = plan.ConformToTable(n, t.Spec.Schema, cols, t.Spec.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +68,7 @@ func (e *Engine) runInto(ctx context.Context, n plan.Node, sink connector.Sink, 
 	if err != nil {
 		return 0, err
 	}
-	listed, err := prepare(ctx, p)
+	listed, err := p.Prepare(ctx)
 	if err != nil {
 		return 0, err
 	}
@@ -113,73 +107,6 @@ func (o *sinkOutput) Send(ctx context.Context, m exec.Message) error {
 	}
 	o.rows.Add(m.Batch.NumRows())
 	return o.sink.Write(ctx, m.Batch)
-}
-
-// conformToTable projects a query's output onto a table's columns: by
-// position, or by the INSERT's column list (unlisted columns get NULL),
-// casting each value to the column's type.
-// Every error it returns is the statement's: a user error.
-func conformToTable(n plan.Node, target *arrow.Schema, cols []string, table string) (plan.Node, error) {
-	out, err := conform(n, target, cols, table)
-	return out, usererr.Wrap(usererr.Invalid, err)
-}
-
-func conform(n plan.Node, target *arrow.Schema, cols []string, table string) (plan.Node, error) {
-	src := n.Schema()
-	srcFor := make([]int, target.NumFields())
-	for i := range srcFor {
-		srcFor[i] = -1
-	}
-	if len(cols) == 0 {
-		if src.NumFields() != target.NumFields() {
-			return nil, fmt.Errorf("INSERT INTO %s: the query has %d columns but the table has %d", table, src.NumFields(), target.NumFields())
-		}
-		for i := range srcFor {
-			srcFor[i] = i
-		}
-	} else {
-		if len(cols) != src.NumFields() {
-			return nil, fmt.Errorf("INSERT INTO %s: %d columns listed but the query has %d", table, len(cols), src.NumFields())
-		}
-		for j, c := range cols {
-			found := false
-			for i, f := range target.Fields() {
-				if strings.EqualFold(f.Name, c) {
-					if srcFor[i] >= 0 {
-						return nil, fmt.Errorf("INSERT INTO %s: column %s listed twice", table, c)
-					}
-					srcFor[i], found = j, true
-				}
-			}
-			if !found {
-				return nil, fmt.Errorf("INSERT INTO %s: no column %s", table, c)
-			}
-		}
-	}
-	exprs := make([]expr.Expr, target.NumFields())
-	names := make([]string, target.NumFields())
-	for i, f := range target.Fields() {
-		names[i] = f.Name
-		var e expr.Expr
-		if j := srcFor[i]; j >= 0 {
-			sf := src.Field(j)
-			e = expr.Col(j, sf.Name, sf.Type)
-		} else {
-			var err error
-			if e, err = expr.Lit(nil, types.Null); err != nil {
-				return nil, err
-			}
-		}
-		if !arrow.TypeEqual(e.Type(), f.Type) {
-			c, err := expr.Cast(e, f.Type)
-			if err != nil {
-				return nil, fmt.Errorf("INSERT INTO %s: column %s: %w", table, f.Name, err)
-			}
-			e = c
-		}
-		exprs[i] = e
-	}
-	return &plan.Project{Input: n, Exprs: exprs, Names: names}, nil
 }
 
 // newQueryID names one run: unique across processes, so file sinks never

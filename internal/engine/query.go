@@ -77,23 +77,6 @@ func (e *Engine) memoryLimit(ctx context.Context) int64 {
 
 const memoryLimitKey = "memory_limit"
 
-// prepare does the I/O that compiling leaves out, before a plan runs: it
-// lists the scans (all but a stream's input, which its runner feeds) and
-// loads every join's build side. What it listed is what progress counts
-// against.
-func prepare(ctx context.Context, p *physical.Plan) (exec.Listing, error) {
-	listed, err := exec.ListScans(ctx, p.Root, p.StreamScan)
-	if err != nil {
-		return listed, err
-	}
-	for _, l := range p.Lookups {
-		if err := exec.LoadBuildSide(ctx, l.Join); err != nil {
-			return listed, fmt.Errorf("building join side: %w", err)
-		}
-	}
-	return listed, nil
-}
-
 // collect runs a plan as one bounded epoch and gathers its output.
 func (e *Engine) collect(ctx context.Context, n plan.Node) ([]arrow.RecordBatch, error) {
 	opts := e.compileOptions(ctx)
@@ -102,7 +85,7 @@ func (e *Engine) collect(ctx context.Context, n plan.Node) ([]arrow.RecordBatch,
 		return nil, err
 	}
 	defer func() { e.spills.Add(opts.Memory.Spills()) }()
-	listed, err := prepare(ctx, p)
+	listed, err := p.Prepare(ctx)
 	if err != nil {
 		return nil, err
 	}

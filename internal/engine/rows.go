@@ -62,7 +62,7 @@ func (e *Engine) OpenRows(ctx context.Context, st sql.Statement, buffer int) (ro
 		cancel()
 		return nil, true, sql.RedactError(err)
 	}
-	listed, err := prepare(qctx, p)
+	listed, err := p.Prepare(qctx)
 	if err != nil {
 		cancel()
 		return nil, true, sql.RedactError(err)

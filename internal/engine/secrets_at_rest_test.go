@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"sluice/internal/catalog"
+	"sluice/internal/streams"
 	"sluice/internal/usererr"
 )
 
@@ -199,7 +200,7 @@ func TestStreamSecretsNotInCatalogJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var spec streamSpec
+	var spec streams.Spec
 	if err := json.Unmarshal(o2.Options, &spec); err != nil {
 		t.Fatal(err)
 	}

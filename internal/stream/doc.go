@@ -7,8 +7,8 @@
 //
 // # A worked example
 //
-// The engine builds a Query from INSERT STREAM INTO out SELECT ... FROM
-// logs WITH (trigger = '10 seconds') roughly so (engine/streams.go):
+// internal/streams builds a Query from INSERT STREAM INTO out SELECT ... FROM
+// logs WITH (trigger = '10 seconds') roughly so (internal/streams, run.go):
 //
 //	p, _ := physical.CompileStream(node, physical.Options{})
 //	q := &stream.Query{

@@ -1,4 +1,4 @@
-package engine
+package streams
 
 import (
 	"context"
@@ -24,7 +24,7 @@ const defaultPartitions = 32
 // and owns the partitions it leases, merging their partials and writing
 // closed windows to the sink (the owner). How the halves reach the
 // other workers is stream/partition's (Dial).
-func (e *Engine) runKeyed(ctx context.Context, rs *job.Run, q *stream.Query, src connector.StreamingSource, workers, at int, w *exec.WindowAggregate, fp string, opts map[string]string) error {
+func (m *Streams) runKeyed(ctx context.Context, rs *job.Run, q *stream.Query, src connector.StreamingSource, workers, at int, w *exec.WindowAggregate, fp string, opts map[string]string) error {
 	parts := defaultPartitions
 	if v := strings.TrimSpace(opts["partitions"]); v != "" {
 		n, err := strconv.Atoi(v)
@@ -47,6 +47,6 @@ func (e *Engine) runKeyed(ctx context.Context, rs *job.Run, q *stream.Query, src
 	defer k.Close()
 	rs.WrapSource(k.Describe)
 	return k.Run(ctx, func(ctx context.Context, reader *stream.Query) error {
-		return e.runSlots(ctx, rs, reader, src.(connector.Worker), workers)
+		return m.runSlots(ctx, rs, reader, src.(connector.Worker), workers)
 	})
 }

@@ -1,4 +1,4 @@
-package engine
+package streams
 
 import (
 	"context"
@@ -37,7 +37,7 @@ func workersOption(opts map[string]string) (int, error) {
 // qualify: files are handed out by the source's queue, and each is
 // written under an id of its own (connector.EpochNamer), so a file read
 // by two workers is written once.
-func (e *Engine) runWorker(ctx context.Context, rs *job.Run, q *stream.Query, src connector.StreamingSource, workers int, opts map[string]string) error {
+func (m *Streams) runWorker(ctx context.Context, rs *job.Run, q *stream.Query, src connector.StreamingSource, workers int, opts map[string]string) error {
 	ops, err := exec.StatefulOps(q.Root)
 	if err != nil {
 		return err
@@ -49,7 +49,7 @@ func (e *Engine) runWorker(ctx context.Context, rs *job.Run, q *stream.Query, sr
 	defer job.WatchStop(ctx, rs, q.Checkpoint, src)()
 	if len(ops) > 0 {
 		if at, wa, fp, ok := physical.KeyedSplit(q.Root, ops); ok {
-			return e.runKeyed(ctx, rs, q, src, workers, at, wa, fp, opts)
+			return m.runKeyed(ctx, rs, q, src, workers, at, wa, fp, opts)
 		}
 		if physical.CompleteMode(ops) {
 			return usererr.Errorf(usererr.Unsupported, "stream %s: workers = %d cannot run output_mode = 'complete': it rewrites every group at every epoch, "+
@@ -57,11 +57,11 @@ func (e *Engine) runWorker(ctx context.Context, rs *job.Run, q *stream.Query, sr
 		}
 		return fmt.Errorf("stream %s: workers = %d needs a stateless query, one windowed aggregation (append or update mode) or one update-mode GROUP BY; %s keeps state", q.Name, workers, ops[0].ID)
 	}
-	return e.runSlots(ctx, rs, q, w, workers)
+	return m.runSlots(ctx, rs, q, w, workers)
 }
 
 // runSlots runs q in the first free worker slot.
-func (e *Engine) runSlots(ctx context.Context, rs *job.Run, q *stream.Query, w connector.Worker, workers int) error {
+func (m *Streams) runSlots(ctx context.Context, rs *job.Run, q *stream.Query, w connector.Worker, workers int) error {
 	base := q.Checkpoint
 	for slot := 0; slot < workers; slot++ {
 		if err := w.SetWorker(slot, workers); err != nil {

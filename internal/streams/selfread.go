@@ -1,4 +1,4 @@
-package engine
+package streams
 
 import (
 	"strings"
@@ -16,7 +16,7 @@ import (
 // table over the same data (the same location, one folder inside the
 // other, or the same index path). A materialized view's stream writes the
 // view itself, so a view that reads itself is refused the same way.
-func (e *Engine) checkSelfRead(stream string, n plan.Node, sink connector.TableSpec) error {
+func (m *Streams) checkSelfRead(stream string, n plan.Node, sink connector.TableSpec) error {
 	var err error
 	walkScans(n, func(s *plan.Scan) {
 		if err != nil {
@@ -26,7 +26,7 @@ func (e *Engine) checkSelfRead(stream string, n plan.Node, sink connector.TableS
 			err = usererr.Errorf(usererr.Invalid, "stream %s: the query reads %s, the table it writes: each epoch would read its own output", stream, sink.Name)
 			return
 		}
-		t, terr := e.catalog.Table(s.Table)
+		t, terr := m.h.Catalog().Table(s.Table)
 		if terr != nil {
 			return
 		}

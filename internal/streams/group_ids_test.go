@@ -1,18 +1,14 @@
-package engine
+package streams
 
 import (
-	"path/filepath"
 	"testing"
 
 	"sluice/internal/connector"
-	"sluice/internal/sql"
 )
 
 // TestIDsNameGroups: a sink's id names groups (a NULL key is then a
 // value, docid's \N) only when every id column carries a GROUP BY key.
 func TestIDsNameGroups(t *testing.T) {
-	eng := newTestEngine(t)
-	mustExec(t, eng, "CREATE TABLE src (id BIGINT, status INT, host STRING, ts TIMESTAMP) USING json LOCATION '"+filepath.Join(t.TempDir(), "in")+"/'")
 	for _, c := range []struct {
 		query, id string
 		want      bool
@@ -25,14 +21,7 @@ func TestIDsNameGroups(t *testing.T) {
 		{"SELECT status, count(*) AS n FROM src GROUP BY status", "", false},
 		{"SELECT id, status FROM src", "id", false},
 	} {
-		st, err := sql.ParseOne(c.query)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n, err := eng.bindQuery(t.Context(), st.(*sql.SelectStmt).Query)
-		if err != nil {
-			t.Fatalf("%s: %v", c.query, err)
-		}
+		n := bind(t, c.query)
 		spec := connector.TableSpec{Name: "out", Using: "index", Options: map[string]string{"id": c.id}}
 		if got := idsNameGroups(spec, n); got != c.want {
 			t.Errorf("%s with id %q: %v, want %v", c.query, c.id, got, c.want)

@@ -1,14 +1,13 @@
-package engine
+package streams
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"sluice/internal/connector"
-	"sluice/internal/sql"
+	"sluice/internal/plan"
 )
 
 // TestKeyedSinkSpec: a stream shared by workers in update mode into a
@@ -17,9 +16,6 @@ import (
 // and is refused when the output drops a key; file sinks, one worker
 // and append mode are left alone.
 func TestKeyedSinkSpec(t *testing.T) {
-	eng := newTestEngine(t)
-	dir := t.TempDir()
-	mustExec(t, eng, "CREATE TABLE src (id BIGINT, status INT, ts TIMESTAMP) USING json LOCATION '"+filepath.Join(dir, "in")+"/'")
 	update := map[string]string{"output_mode": "update", "workers": "3"}
 	cases := []struct {
 		query, using, id string
@@ -38,15 +34,8 @@ func TestKeyedSinkSpec(t *testing.T) {
 		{"SELECT count(*) AS n FROM src GROUP BY status", "index", "", map[string]string{"workers": "3"}, "", ""},
 	}
 	for _, c := range cases {
-		st, err := sql.ParseOne(c.query)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n, err := eng.bindQuery(t.Context(), st.(*sql.SelectStmt).Query)
-		if err != nil {
-			t.Fatalf("%s: %v", c.query, err)
-		}
-		n, err = conformToTable(n, allNullable(n.Schema()), nil, "out")
+		n := bind(t, c.query)
+		n, err := plan.ConformToTable(n, allNullable(n.Schema()), nil, "out")
 		if err != nil {
 			t.Fatal(err)
 		}

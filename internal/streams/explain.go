@@ -1,4 +1,4 @@
-package engine
+package streams
 
 import (
 	"context"
@@ -11,29 +11,29 @@ import (
 	"sluice/internal/sql"
 )
 
-// explainStream is EXPLAIN INSERT STREAM: the stream's plan as it would
-// run, planned and compiled as runStream does but with nothing opened
+// Explain is EXPLAIN INSERT STREAM: the stream's plan as it would
+// run, planned and compiled as Run does but with nothing opened
 // (no sink, checkpoint, lock or queue connection) and nothing recorded.
 // Under the logical plan, the streaming plan is a tree: the stream and
 // its trigger, the sink, the physical operators with each stateful one's
 // state id, then the state ids with their fingerprints (what a restart
 // checks against the checkpoint), the source's discovery and, with
 // workers, where the keyed cut falls.
-func (e *Engine) explainStream(ctx context.Context, s *sql.InsertStream) (*Result, error) {
-	name, spec, err := e.insertStreamSpec(s)
+func (m *Streams) Explain(ctx context.Context, s *sql.InsertStream) (*Result, error) {
+	name, spec, err := m.insertStreamSpec(s)
 	if err != nil {
 		return nil, err
 	}
-	ps, err := e.planStream(ctx, name, insertWrite(s), spec, true)
+	ps, err := m.planStream(ctx, name, insertWrite(s), spec, true)
 	if err != nil {
 		return nil, err
 	}
-	return planResult(streamPlanLines(name, spec, ps)), nil
+	return planResult(planLines(name, spec, ps)), nil
 }
 
-// streamPlanLines prints a planned stream (explainStream, and a view's
-// EXPLAIN CREATE MATERIALIZED VIEW through flintHost).
-func streamPlanLines(name string, spec streamSpec, ps *plannedStream) []string {
+// planLines prints a planned stream (Explain, and a view's
+// EXPLAIN CREATE MATERIALIZED VIEW through ExplainLines).
+func planLines(name string, spec Spec, ps *plannedStream) []string {
 	lines := []string{"== Logical Plan =="}
 	lines = append(lines, strings.Split(strings.TrimRight(plan.Format(ps.logical), "\n"), "\n")...)
 	lines = append(lines, "== Streaming Plan ==")
@@ -85,6 +85,17 @@ func streamPlanLines(name string, spec streamSpec, ps *plannedStream) []string {
 		}
 	}
 	return lines
+}
+
+// ExplainLines plans stream name as Run would, opening and recording
+// nothing, and returns EXPLAIN's lines (a view's EXPLAIN CREATE
+// MATERIALIZED VIEW).
+func (m *Streams) ExplainLines(ctx context.Context, name string, w Write, spec Spec) ([]string, error) {
+	ps, err := m.planStream(ctx, name, w, spec, true)
+	if err != nil {
+		return nil, err
+	}
+	return planLines(name, spec, ps), nil
 }
 
 // microsText prints a delay in µs as an interval.

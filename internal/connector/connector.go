@@ -36,6 +36,12 @@ type Split interface {
 	Size() int64
 }
 
+// NamedSplit is a Split with a name for errors and logs other than its
+// ID (a file's URI, where the ID adds the file's version).
+type NamedSplit interface {
+	Name() string
+}
+
 // RecordReader yields batches from one split; io.EOF ends it.
 type RecordReader interface {
 	Next(ctx context.Context) (arrow.RecordBatch, error)

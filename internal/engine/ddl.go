@@ -15,6 +15,7 @@ import (
 	"sluice/internal/safepath"
 	"sluice/internal/sql"
 	"sluice/internal/storage"
+	"sluice/internal/stream"
 	"sluice/internal/types"
 	"sluice/internal/usererr"
 )
@@ -118,12 +119,22 @@ func (e *Engine) createTable(ctx context.Context, s *sql.CreateTable) (*Result, 
 		}
 		tbl.Watermark = &catalog.Watermark{Column: s.Watermark.Column, Expr: s.Watermark.Expr.String()}
 	}
+	if s.As != nil {
+		// Pending until its rows are in: a kill -9 before then leaves the
+		// table to be dropped at the next start (sweepPending).
+		tbl.Pending = catalog.Owner()
+	}
 	if err := e.catalog.CreateTable(tbl, s.IfNotExists); err != nil {
 		return nil, err
 	}
 	if s.As != nil {
+		stream.DDLPoint("ddl-registered")
 		ins := &sql.Insert{Table: s.Name, Query: s.As}
 		r, err := e.insert(ctx, ins)
+		if err == nil {
+			stream.DDLPoint("ddl-written")
+			err = e.catalog.CompleteTable(s.Name)
+		}
 		if err != nil {
 			// A failed CTAS leaves no table behind (DDL is atomic).
 			if uerr := e.forgetTable(ctx, tbl); uerr != nil {

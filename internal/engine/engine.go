@@ -195,6 +195,9 @@ func Open(opts Options) (*Engine, error) {
 			}
 		}
 	}
+	if err := e.sweepPending(context.Background()); err != nil {
+		return nil, fmt.Errorf("opening data directory: %w", err)
+	}
 	return e, nil
 }
 

@@ -230,6 +230,7 @@ type item struct {
 type splitFeed struct {
 	idx  int
 	id   string
+	name string // id as errors show it (SplitName)
 	ch   chan item
 	gate *byteGate // nil: only ch's capacity bounds the feed
 }
@@ -294,7 +295,7 @@ func (d *driver) scan(ctx context.Context, sc *Scan, c *chain, merger InOrderPar
 			case <-wctx.Done():
 				return
 			}
-			f := splitFeed{idx: i, id: s.ID()}
+			f := splitFeed{idx: i, id: s.ID(), name: SplitName(s)}
 			if merger != nil {
 				f.ch = make(chan item, feedDepth)
 			} else {
@@ -335,9 +336,9 @@ func (d *driver) scan(ctx context.Context, sc *Scan, c *chain, merger InOrderPar
 				var pe *partialError
 				if errors.As(it.err, &pe) {
 					// The worker's partial failed where the stage would have.
-					return fmt.Errorf("processing split %s: %w", f.id, pe.err)
+					return fmt.Errorf("processing split %s: %w", f.name, pe.err)
 				}
-				return fmt.Errorf("reading split %s: %w", f.id, it.err)
+				return fmt.Errorf("reading split %s: %w", f.name, it.err)
 			}
 			var err error
 			switch {
@@ -356,7 +357,7 @@ func (d *driver) scan(ctx context.Context, sc *Scan, c *chain, merger InOrderPar
 				if errors.Is(err, ErrLimitReached) {
 					return err
 				}
-				return fmt.Errorf("processing split %s: %w", f.id, err)
+				return fmt.Errorf("processing split %s: %w", f.name, err)
 			}
 		}
 		if err := ctx.Err(); err != nil {

@@ -105,9 +105,9 @@ func (d *driver) scanUnordered(ctx context.Context, sc *Scan, c *chain, first Or
 			var pe *partialError
 			if errors.As(it.err, &pe) {
 				// The worker's partial failed where the stage would have.
-				return fmt.Errorf("processing split %s: %w", sc.Splits[it.split].ID(), pe.err)
+				return fmt.Errorf("processing split %s: %w", SplitName(sc.Splits[it.split]), pe.err)
 			}
-			return fmt.Errorf("reading split %s: %w", sc.Splits[it.split].ID(), it.err)
+			return fmt.Errorf("reading split %s: %w", SplitName(sc.Splits[it.split]), it.err)
 		}
 		var err error
 		if it.partial != nil {
@@ -122,7 +122,7 @@ func (d *driver) scanUnordered(ctx context.Context, sc *Scan, c *chain, first Or
 			if errors.Is(err, ErrLimitReached) {
 				return err
 			}
-			return fmt.Errorf("processing split %s: %w", sc.Splits[it.split].ID(), err)
+			return fmt.Errorf("processing split %s: %w", SplitName(sc.Splits[it.split]), err)
 		}
 	}
 	// A worker cut short by cancellation stops silently.

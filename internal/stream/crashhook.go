@@ -10,7 +10,16 @@ package stream
 //	after-flush    the sink flushed, state and commit not yet written
 //	after-commit   commits/N written, the source's seen-file log not yet
 //	done           the source recorded the epoch too
+//
+// and, outside epochs, the points of DDL that writes (DDLPoint, epoch 0):
+//
+//	ddl-registered a CTAS's table is in the catalog, nothing written yet
+//	ddl-written    its rows are in, the statement has not finished
 var CrashHook func(point string, epoch int64)
+
+// DDLPoint is a crash point of a statement that creates and fills an
+// object (CTAS): see CrashHook.
+func DDLPoint(point string) { crashPoint(point, 0) }
 
 func crashPoint(point string, epoch int64) {
 	if CrashHook != nil {

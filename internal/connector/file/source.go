@@ -404,6 +404,16 @@ type Split struct {
 	idx int
 }
 
+var _ connector.NamedSplit = (*Split)(nil)
+
+// Name is the split's URI, a part's with its start offset (#N).
+func (sp *Split) Name() string {
+	if sp.Part != nil {
+		return sp.URI + "#" + strconv.FormatInt(sp.Part.Start, 10)
+	}
+	return sp.URI
+}
+
 // ID is uri@etag: a rewritten file is a different split; a part adds
 // its start offset.
 func (sp *Split) ID() string {

@@ -259,9 +259,9 @@ func (sp *jfSpec) check(fn string) error {
 		if err := numeric(); err != nil {
 			return err
 		}
-		// Java allows + ( and space only for BigInteger, which Spark
-		// never passes.
-		return bad(",+ (")
+		// '+', ' ' and '(' are refused when the value prints (Java
+		// takes them for BigInteger only): a NULL still prints "null".
+		return bad(",")
 	case 'e', 'E', 'f', 'g', 'G', 'a', 'A':
 		if err := numeric(); err != nil {
 			return err
@@ -430,6 +430,11 @@ func formatJavaArg(fn string, sp *jfSpec, a jfArg, pos int) (string, error) {
 		}
 		if c == 'd' {
 			return formatJavaDecimalInt(sp, a.i), nil
+		}
+		for _, f := range []byte("+ (") {
+			if sp.has(f) {
+				return "", jfErr(fn, "flag '%c' does not apply to %%%c of argument %d of type %s (in %q)", f, c, pos, a.sql, sp.text)
+			}
 		}
 		return formatJavaRadix(sp, a.i, bitsN), nil
 	case 'e', 'E', 'f', 'g', 'G', 'a', 'A':

@@ -113,6 +113,7 @@ func TestJavaFormat(t *testing.T) {
 		{"%+s", []jfArg{s("a")}, "error: flag '+' does not apply to %s"},
 		{"%,x", []jfArg{i(255)}, "error: flag ',' does not apply to %x"},
 		{"%(x", []jfArg{i(255)}, "error: flag '(' does not apply to %x"},
+		{"<%+012x>|%(o", []jfArg{null, null}, "<        null>|null"},
 		{"%,.2e", []jfArg{d(1)}, "error: flag ',' does not apply to %e"},
 		{"%#g", []jfArg{d(1)}, "error: flag '#' does not apply to %g"},
 		{"%(a", []jfArg{d(1)}, "error: flag '(' does not apply to %a"},

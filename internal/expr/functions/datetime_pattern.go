@@ -407,6 +407,13 @@ func (dp *dtPattern) parseSpark(s string) (int64, bool, error) {
 func (p *dtParser) seq(toks []dtTok) bool {
 	for i, tk := range toks {
 		if tk.opt != nil {
+			if p.legacy {
+				// SimpleDateFormat has no optional sections: [ and ] are text.
+				if !p.literal("[") || !p.seq(tk.opt) || !p.literal("]") {
+					return false
+				}
+				continue
+			}
 			save, f := p.pos, p.f
 			if !p.seq(tk.opt) {
 				p.pos, p.f = save, f
@@ -663,10 +670,14 @@ var zoneAbbrevs = map[string]int{
 	"CET": 3600, "CEST": 7200, "EET": 7200, "WET": 0, "BST": 3600, "JST": 9 * 3600, "IST": 19800,
 }
 
-// offset parses O (GMT+01:00), X (Z or +01, +0100, +01:00), x, Z.
+// offset parses O (GMT, GMT+1, GMT+01:00), X (Z or an offset), x and
+// Z, each count with Java's layout: X/x 1 +HH[mm], 2 +HHmm, 3 +HH:mm,
+// 4 +HHmm[ss], 5 +HH:mm[:ss]; Z 1-3 +HHmm, 4 GMT+HH:mm, 5 Z or +HH:mm[:ss].
 func (p *dtParser) offset(tk dtTok) bool {
 	rest := p.s[p.pos:]
-	if tk.letter == 'O' || tk.letter == 'Z' && tk.n == 4 {
+	n := tk.n
+	gmt := tk.letter == 'O' || tk.letter == 'Z' && n == 4
+	if gmt {
 		if len(rest) < 3 || !strings.EqualFold(rest[:3], "GMT") {
 			return false
 		}
@@ -677,7 +688,7 @@ func (p *dtParser) offset(tk dtTok) bool {
 			return true
 		}
 	}
-	if (tk.letter == 'X' || tk.letter == 'Z' && tk.n == 5) && len(rest) > 0 && (rest[0] == 'Z' || rest[0] == 'z') {
+	if (tk.letter == 'X' || tk.letter == 'Z' && n == 5) && len(rest) > 0 && rest[0] == 'Z' {
 		p.pos++
 		p.f.offsetSec, p.f.zone = 0, 1
 		return true
@@ -690,34 +701,82 @@ func (p *dtParser) offset(tk dtTok) bool {
 		sign = -1
 	}
 	i := 1
-	two := func() (int, bool) {
-		if i+2 > len(rest) || rest[i] < '0' || rest[i] > '9' || rest[i+1] < '0' || rest[i+1] > '9' {
+	digits := func(k int) (int, bool) {
+		if i+k > len(rest) {
 			return 0, false
 		}
-		v := int(rest[i]-'0')*10 + int(rest[i+1]-'0')
-		i += 2
+		v := 0
+		for j := 0; j < k; j++ {
+			c := rest[i+j]
+			if c < '0' || c > '9' {
+				return 0, false
+			}
+			v = v*10 + int(c-'0')
+		}
+		i += k
 		return v, true
 	}
-	h, ok := two()
-	if !ok {
+	colon := func() bool {
+		if i < len(rest) && rest[i] == ':' {
+			i++
+			return true
+		}
 		return false
 	}
-	m := 0
-	if i < len(rest) && rest[i] == ':' && i+1 < len(rest) {
-		i++
-		if m, ok = two(); !ok {
+	var h, m, sec int
+	var ok bool
+	if gmt && tk.letter == 'O' && n == 1 {
+		// GMT+H[:mm] or GMT+HH[:mm]
+		if h, ok = digits(2); !ok {
+			if h, ok = digits(1); !ok {
+				return false
+			}
+		}
+		if save := i; colon() {
+			if m, ok = digits(2); !ok {
+				i = save
+				m = 0
+			}
+		}
+	} else {
+		if h, ok = digits(2); !ok {
 			return false
 		}
-	} else if i+1 < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
-		if m, ok = two(); !ok {
-			return false
+		withColon := gmt || tk.letter != 'Z' && (n == 3 || n == 5) || tk.letter == 'Z' && n == 5
+		optionalMin := tk.letter != 'Z' && n == 1
+		save := i
+		if withColon {
+			if colon() {
+				if m, ok = digits(2); !ok {
+					return false
+				}
+			} else if !gmt {
+				return false
+			}
+		} else if m, ok = digits(2); !ok {
+			if !optionalMin {
+				return false
+			}
+			i, m = save, 0
+		}
+		if n >= 4 || tk.letter == 'Z' && n == 5 {
+			save := i
+			if withColon {
+				if colon() {
+					if sec, ok = digits(2); !ok {
+						i, sec = save, 0
+					}
+				}
+			} else if sec, ok = digits(2); !ok {
+				i, sec = save, 0
+			}
 		}
 	}
-	if h > 18 || m > 59 {
+	if h > 18 || m > 59 || sec > 59 {
 		return false
 	}
 	p.pos += i
-	p.f.offsetSec, p.f.zone = sign*(h*3600+m*60), 1
+	p.f.offsetSec, p.f.zone = sign*(h*3600+m*60+sec), 1
 	return true
 }
 
@@ -731,6 +790,10 @@ func (f *dtFields) resolve(legacy bool) (int64, bool) {
 		}
 	case f.yy >= 0:
 		year = 2000 + f.yy
+	}
+	if year > 294247 || year < -290307 {
+		// Beyond TIMESTAMP's microseconds.
+		return 0, false
 	}
 	month, day := 1, 1
 	if f.month >= 0 {

@@ -398,6 +398,9 @@ func (dp *dtPattern) parseSpark(s string) (int64, bool, error) {
 	if us, ok := dp.parse(s, false); ok {
 		return us, true, nil
 	}
+	if !legacyAccepts(dp.src) {
+		return 0, false, nil
+	}
 	if _, ok := dp.parse(s, true); ok {
 		return 0, false, fmt.Errorf("[INCONSISTENT_BEHAVIOR_CROSS_VERSION.PARSE_DATETIME_BY_NEW_PARSER] Spark 3 fails to parse '%s' by the pattern '%s' where Spark 2 parsed it (Spark raises this error rather than return NULL)", s, dp.src)
 	}
@@ -622,15 +625,101 @@ func (p *dtParser) field(tk dtTok, rest []dtTok) bool {
 		f.ampm = i
 		return ok
 	case 'V', 'z':
+		if p.legacy {
+			return p.legacyZone(tk.letter, tk.n)
+		}
 		return p.zoneName(tk.letter == 'V')
 	case 'O', 'X', 'x', 'Z':
+		if p.legacy {
+			return p.legacyZone(tk.letter, tk.n)
+		}
 		return p.offset(tk)
 	}
 	return false
 }
 
+// legacyZone is SimpleDateFormat's zone parsing after whitespace: X
+// takes Z or an ISO offset by its count (+01, +0130, +01:30); z and Z take GMT,
+// GMT+h[h][:mm], an RFC 822 offset (+0130) or a zone name.
+func (p *dtParser) legacyZone(letter byte, n int) bool {
+	for p.pos < len(p.s) && (p.s[p.pos] == ' ' || p.s[p.pos] == '\t') {
+		p.pos++
+	}
+	try := func(tk dtTok) bool {
+		save := p.pos
+		if p.offset(tk) {
+			return true
+		}
+		p.pos = save
+		return false
+	}
+	if letter == 'X' {
+		return try(dtTok{letter: 'X', n: min(n, 3)})
+	}
+	if try(dtTok{letter: 'O', n: 1}) || try(dtTok{letter: 'Z', n: 1}) {
+		return true
+	}
+	rest := p.s[p.pos:]
+	j := 0
+	for j < len(rest) && isASCIILetter(rest[j]) {
+		j++
+	}
+	name := strings.ToUpper(rest[:j])
+	switch name {
+	case "UTC", "GMT", "UT":
+		p.f.loc = time.UTC
+	default:
+		off, ok := zoneAbbrevs[name]
+		if !ok {
+			return false
+		}
+		p.f.loc = time.FixedZone(name, off)
+	}
+	p.pos += j
+	return true
+}
+
+// zoneOffsetID parses an offset zone id: +01:30, GMT+01:00, UTC+1.
+func (p *dtParser) zoneOffsetID() bool {
+	rest := p.s[p.pos:]
+	prefix := 0
+	for _, pre := range []string{"GMT", "UTC", "UT"} {
+		if len(rest) > len(pre) && strings.EqualFold(rest[:len(pre)], pre) && (rest[len(pre)] == '+' || rest[len(pre)] == '-') {
+			prefix = len(pre)
+			break
+		}
+	}
+	if prefix == 0 && (rest == "" || rest[0] != '+' && rest[0] != '-') {
+		return false
+	}
+	save := p.pos
+	p.pos += prefix
+	for _, tk := range []dtTok{{letter: 'X', n: 5}, {letter: 'X', n: 4}, {letter: 'O', n: 1}} {
+		if tk.letter == 'O' {
+			// O wants its GMT; offer the digits with one.
+			q := &dtParser{s: "GMT" + p.s[p.pos:], f: p.f}
+			if q.offset(tk) {
+				p.pos += q.pos - 3
+				p.f.offsetSec, p.f.zone = q.f.offsetSec, 1
+				return true
+			}
+			continue
+		}
+		at := p.pos
+		if p.offset(tk) {
+			return true
+		}
+		p.pos = at
+	}
+	p.pos = save
+	return false
+}
+
 // zoneName parses a zone id (VV) or a zone name (z).
 func (p *dtParser) zoneName(id bool) bool {
+	if p.zoneOffsetID() {
+		return true
+	}
 	rest := p.s[p.pos:]
 	j := 0
 	for j < len(rest) && (isASCIILetter(rest[j]) || rest[j] == '/' || rest[j] == '_' || (id && (rest[j] == '+' || rest[j] == '-' || rest[j] >= '0' && rest[j] <= '9'))) {
@@ -854,6 +943,9 @@ func (f *dtFields) resolve(legacy bool) (int64, bool) {
 		if f.ampm == 1 {
 			hour += 12
 		}
+	}
+	if f.hour < 0 && f.hour24k < 0 && f.hour12 < 0 && f.hour11 < 0 && f.ampm == 1 {
+		hour = 12 // PM alone is noon
 	}
 	minute, second, nanos := max(f.minute, 0), max(f.second, 0), max(f.nanos, 0)
 	if minute > 59 || second > 59 {

@@ -830,35 +830,8 @@ func javaToString(a jfArg) string {
 	return a.s
 }
 
-func javaDoubleString(x float64) string {
-	switch {
-	case math.IsNaN(x):
-		return "NaN"
-	case math.IsInf(x, 1):
-		return "Infinity"
-	case math.IsInf(x, -1):
-		return "-Infinity"
-	case x == 0 && math.Signbit(x):
-		return "-0.0"
-	case x == 0:
-		return "0.0"
-	}
-	ax := math.Abs(x)
-	if ax >= 1e-3 && ax < 1e7 {
-		s := strconv.FormatFloat(x, 'f', -1, 64)
-		if !strings.ContainsRune(s, '.') {
-			s += ".0"
-		}
-		return s
-	}
-	s := strconv.FormatFloat(x, 'e', -1, 64)
-	mant, exp, _ := strings.Cut(s, "e")
-	if !strings.ContainsRune(mant, '.') {
-		mant += ".0"
-	}
-	e, _ := strconv.Atoi(exp)
-	return mant + "E" + strconv.Itoa(e)
-}
+// javaDoubleString is Double.toString (types.FormatDouble).
+func javaDoubleString(x float64) string { return types.FormatDouble(x) }
 
 func longHash(v int64) int32 { return int32(v ^ int64(uint64(v)>>32)) }
 

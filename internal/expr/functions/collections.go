@@ -32,7 +32,7 @@ func bindSize(args []Arg) (*Bound, error) {
 
 // element_at(array, i) (1-based, negative from the end) and
 // element_at(map, key).
-func bindElementAt(args []Arg) (*Bound, error) { return BindElementAt(args, false) }
+func bindElementAt(args []Arg) (*Bound, error) { return bindElementAtMode(args, false, true) }
 
 // array_contains(array, value) -> BOOLEAN: NULL when the array is NULL,
 // or when there is no match and the array holds a NULL.

@@ -4,9 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"strings"
-	"sync"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -14,164 +11,44 @@ import (
 	"sluice/internal/types"
 )
 
-// JavaLayout translates a Java/Spark datetime pattern (yyyy-MM-dd
-// HH:mm:ss.SSS) into a Go time layout. Supported letters: y, M (1-4),
-// d, D, H, h, m, s, S (fraction), a, E, Z, X, x, z, and 'quoted text'.
-func JavaLayout(p string) (string, error) {
-	var b strings.Builder
-	rs := []rune(p)
-	for i := 0; i < len(rs); {
-		c := rs[i]
-		j := i
-		for j < len(rs) && rs[j] == c {
-			j++
-		}
-		n := j - i
-		switch c {
-		case '\'':
-			// 'text' is literal; '' is a quote.
-			k := i + 1
-			if k < len(rs) && rs[k] == '\'' {
-				b.WriteRune('\'')
-				i = k + 1
-				continue
-			}
-			for k < len(rs) && rs[k] != '\'' {
-				b.WriteRune(rs[k])
-				k++
-			}
-			if k == len(rs) {
-				return "", fmt.Errorf("unterminated quote in datetime pattern %q", p)
-			}
-			i = k + 1
-			continue
-		case 'y', 'u':
-			if n == 2 {
-				b.WriteString("06")
-			} else {
-				b.WriteString("2006")
-			}
-		case 'M', 'L':
-			switch n {
-			case 1:
-				b.WriteString("1")
-			case 2:
-				b.WriteString("01")
-			case 3:
-				b.WriteString("Jan")
-			default:
-				b.WriteString("January")
-			}
-		case 'd':
-			if n == 1 {
-				b.WriteString("2")
-			} else {
-				b.WriteString("02")
-			}
-		case 'D':
-			b.WriteString("002")
-		case 'H', 'k':
-			b.WriteString("15")
-		case 'h', 'K':
-			if n == 1 {
-				b.WriteString("3")
-			} else {
-				b.WriteString("03")
-			}
-		case 'm':
-			if n == 1 {
-				b.WriteString("4")
-			} else {
-				b.WriteString("04")
-			}
-		case 's':
-			if n == 1 {
-				b.WriteString("5")
-			} else {
-				b.WriteString("05")
-			}
-		case 'S':
-			// Go needs the fraction right after a '.' or ','.
-			if out := b.String(); !strings.HasSuffix(out, ".") && !strings.HasSuffix(out, ",") {
-				b.WriteString(".")
-			}
-			b.WriteString(strings.Repeat("0", n))
-		case 'a':
-			b.WriteString("PM")
-		case 'E':
-			if n >= 4 {
-				b.WriteString("Monday")
-			} else {
-				b.WriteString("Mon")
-			}
-		case 'Z':
-			b.WriteString("-0700")
-		case 'X':
-			switch n {
-			case 1:
-				b.WriteString("Z07")
-			case 2:
-				b.WriteString("Z0700")
-			default:
-				b.WriteString("Z07:00")
-			}
-		case 'x':
-			switch n {
-			case 1:
-				b.WriteString("-07")
-			case 2:
-				b.WriteString("-0700")
-			default:
-				b.WriteString("-07:00")
-			}
-		case 'z', 'V':
-			b.WriteString("MST")
-		default:
-			if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
-				return "", fmt.Errorf("unsupported letter %q in datetime pattern %q", c, p)
-			}
-			b.WriteString(string(rs[i:j]))
-		}
-		i = j
-	}
-	return b.String(), nil
-}
-
-// layoutCache memoizes translated patterns (formats repeat per row).
-var layoutCache sync.Map
-
-func layoutOf(p string) (string, error) {
-	if l, ok := layoutCache.Load(p); ok {
-		return l.(string), nil
-	}
-	l, err := JavaLayout(p)
-	if err != nil {
-		return "", err
-	}
-	layoutCache.Store(p, l)
-	return l, nil
-}
-
 const defaultTimestampPattern = "yyyy-MM-dd HH:mm:ss"
 
-// formatArg resolves the pattern argument j of a kernel per row.
-func patternAt(args []arrow.Array, j, i int, def string) (string, error) {
+// patternAt resolves the pattern argument j of a kernel per row
+// (datetime_pattern.go's table, shared by formatting and parsing).
+func patternAt(args []arrow.Array, j, i int, def string) (*dtPattern, error) {
 	if j >= len(args) {
-		return layoutOf(def)
+		return compileDatetimePattern(def)
 	}
-	return layoutOf(args[j].(*array.String).Value(i))
+	return compileDatetimePattern(args[j].(*array.String).Value(i))
 }
 
 // checkPattern validates a constant pattern at bind time.
 func checkPattern(fn string, args []Arg, j int) error {
+	_, err := checkPatternFor(fn, args, j)
+	return err
+}
+
+// checkParsePattern is checkPattern for the parsing functions, which
+// also refuse the letters Spark only formats (E F q Q).
+func checkParsePattern(fn string, args []Arg, j int) error {
+	dp, err := checkPatternFor(fn, args, j)
+	if err == nil && dp != nil && dp.parseErr != nil {
+		err = fmt.Errorf("%s: %w", fn, dp.parseErr)
+	}
+	return err
+}
+
+func checkPatternFor(fn string, args []Arg, j int) (*dtPattern, error) {
 	if j < len(args) {
 		if p, ok := constString(args[j]); ok {
-			if _, err := layoutOf(p); err != nil {
-				return fmt.Errorf("%s: %w", fn, err)
+			dp, err := compileDatetimePattern(p)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", fn, err)
 			}
+			return dp, nil
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // date_format(ts, pattern) -> STRING.
@@ -191,12 +68,12 @@ func bindDateFormat(args []Arg) (*Bound, error) {
 func formatMicros(n int, args []arrow.Array, us func(i int) int64) (arrow.Array, error) {
 	var ferr error
 	out := strResult(n, args, false, func(i int) (string, bool) {
-		l, err := patternAt(args, 1, i, defaultTimestampPattern)
+		dp, err := patternAt(args, 1, i, defaultTimestampPattern)
 		if err != nil {
 			ferr = err
 			return "", false
 		}
-		return types.FromMicros(us(i)).Format(l), true
+		return dp.format(types.FromMicros(us(i))), true
 	})
 	if ferr != nil {
 		out.Release()
@@ -232,21 +109,22 @@ func bindFromUnixtime(args []Arg) (*Bound, error) {
 	}}, nil
 }
 
-// parseWith parses s with a Java pattern (UTC unless the text has a zone),
-// or as ISO-8601 when there is no pattern.
-func parseWith(s string, args []arrow.Array, j, i int) (int64, bool) {
+// parseWith parses s with a Spark pattern (UTC unless the text has a
+// zone), or as ISO-8601 when there is no pattern. A bad pattern, or
+// text only Spark 2's parser would take, is an error (as in Spark).
+func parseWith(s string, args []arrow.Array, j, i int) (int64, bool, error) {
 	if j >= len(args) {
-		return types.ParseTimestamp(s)
+		us, ok := types.ParseTimestamp(s)
+		return us, ok, nil
 	}
-	l, err := patternAt(args, j, i, "")
+	if args[j].IsNull(i) {
+		return 0, false, nil
+	}
+	dp, err := patternAt(args, j, i, "")
 	if err != nil {
-		return 0, false
+		return 0, false, err
 	}
-	t, err := time.ParseInLocation(l, strings.TrimSpace(s), time.UTC)
-	if err != nil {
-		return 0, false
-	}
-	return t.UnixMicro(), true
+	return dp.parseSpark(s)
 }
 
 // to_timestamp(s[, pattern]) and to_date(s[, pattern]): NULL when the
@@ -257,7 +135,7 @@ func bindToTimestamp(date bool) Binder {
 		fn, rt = "to_date", types.Date
 	}
 	return func(args []Arg) (*Bound, error) {
-		if err := checkPattern(fn, args, 1); err != nil {
+		if err := checkParsePattern(fn, args, 1); err != nil {
 			return nil, err
 		}
 		t := types.Normalize(args[0].Type)
@@ -280,16 +158,31 @@ func bindToTimestamp(date bool) Binder {
 				return nullArray(rt, n), nil
 			}
 			s := args[0].(*array.String)
-			if date {
-				return fixedResult(rt, n, args, func(i int) (arrow.Date32, bool) {
-					us, ok := parseWith(s.Value(i), args, 1, i)
-					return arrow.Date32(floorDiv(us, microsPerDay)), ok
-				}), nil
+			var perr error
+			parse := func(i int) (int64, bool) {
+				us, ok, err := parseWith(s.Value(i), args, 1, i)
+				if err != nil && perr == nil {
+					perr = err
+				}
+				return us, ok
 			}
-			return fixedResult(rt, n, args, func(i int) (arrow.Timestamp, bool) {
-				us, ok := parseWith(s.Value(i), args, 1, i)
-				return arrow.Timestamp(us), ok
-			}), nil
+			var out arrow.Array
+			if date {
+				out = fixedResult(rt, n, args, func(i int) (arrow.Date32, bool) {
+					us, ok := parse(i)
+					return arrow.Date32(floorDiv(us, microsPerDay)), ok
+				})
+			} else {
+				out = fixedResult(rt, n, args, func(i int) (arrow.Timestamp, bool) {
+					us, ok := parse(i)
+					return arrow.Timestamp(us), ok
+				})
+			}
+			if perr != nil {
+				out.Release()
+				return nil, perr
+			}
+			return out, nil
 		}}, nil
 	}
 }
@@ -303,7 +196,7 @@ func bindUnixTimestamp(args []Arg) (*Bound, error) {
 			return repeatFixed(types.BigInt, Now(ctx).Unix(), n), nil
 		}}, nil
 	}
-	if err := checkPattern("unix_timestamp", args, 1); err != nil {
+	if err := checkParsePattern("unix_timestamp", args, 1); err != nil {
 		return nil, err
 	}
 	t := types.Normalize(args[0].Type)
@@ -322,15 +215,24 @@ func bindUnixTimestamp(args []Arg) (*Bound, error) {
 			return nullArray(types.BigInt, n), nil
 		}
 		s := args[0].(*array.String)
-		return fixedResult(types.BigInt, n, args, func(i int) (int64, bool) {
+		var perr error
+		out := fixedResult(types.BigInt, n, args, func(i int) (int64, bool) {
 			if len(args) == 1 {
 				if us, ok := types.ParseTimestamp(s.Value(i)); ok {
 					return floorDiv(us, 1_000_000), true
 				}
 				return 0, false
 			}
-			us, ok := parseWith(s.Value(i), args, 1, i)
+			us, ok, err := parseWith(s.Value(i), args, 1, i)
+			if err != nil && perr == nil {
+				perr = err
+			}
 			return floorDiv(us, 1_000_000), ok
-		}), nil
+		})
+		if perr != nil {
+			out.Release()
+			return nil, perr
+		}
+		return out, nil
 	}}, nil
 }

@@ -33,6 +33,17 @@ func StructField(ctx context.Context, s *array.Struct, idx int) (arrow.Array, er
 // range or 0 gives NULL), MAP values by key (absent gives NULL). With
 // zeroBased, array index 0 is the first element.
 func BindElementAt(args []Arg, zeroBased bool) (*Bound, error) {
+	return bindElementAtMode(args, zeroBased, false)
+}
+
+// errIndexZero is Spark's INVALID_INDEX_OF_ZERO: element_at and
+// try_element_at count from 1 (or from -1 at the end), so 0 names no
+// element and is an error in both, even outside ANSI mode.
+var errIndexZero = fmt.Errorf("[INVALID_INDEX_OF_ZERO] the index 0 is invalid: an index shall be either < 0 or > 0 (the first element has index 1)")
+
+// bindElementAtMode is BindElementAt; with zeroErr an array index of 0
+// fails the query (element_at, try_element_at) instead of giving NULL.
+func bindElementAtMode(args []Arg, zeroBased, zeroErr bool) (*Bound, error) {
 	ct := types.Normalize(args[0].Type)
 	switch t := ct.(type) {
 	case *arrow.ListType:
@@ -54,6 +65,9 @@ func BindElementAt(args []Arg, zeroBased bool) (*Bound, error) {
 				}
 				start, end := l.ValueOffsets(i)
 				k := ix[i]
+				if k == 0 && zeroErr {
+					return nil, errIndexZero
+				}
 				if zeroBased {
 					k++
 				}

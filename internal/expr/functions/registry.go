@@ -291,7 +291,7 @@ var registry = []Def{
 		Doc: "one row per ARRAY element or MAP entry; see ExplodeType"},
 
 	// More arrays and maps (arrays_more.go).
-	{Name: "try_element_at", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: func(args []Arg) (*Bound, error) { return BindElementAt(args, true) }},
+	{Name: "try_element_at", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindElementAt},
 	{Name: "array_append", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindArrayAppend},
 	{Name: "array_prepend", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindArrayPrepend},
 	{Name: "array_compact", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindArrayCompact},

@@ -335,65 +335,6 @@ var bindFormatNumber = rowFn("format_number", types.String, ps(pDouble, pString)
 	return out, nil
 })
 
-var javaFormatVerb = regexp.MustCompile(`%(\d+\$)?[-#+ 0,(]*\d*(\.\d+)?[a-zA-Z%]`)
-
-// format_string(fmt, args...): Java's String.format for the common verbs
-// (%s %d %f %x %e %%, with width and precision).
-var bindFormatString = rowFnNulls("format_string", types.String, ps(pString, pAny), func(v []any) (any, error) {
-	if v[0] == nil {
-		return nil, nil
-	}
-	args := v[1:]
-	next := 0
-	var ferr error
-	out := javaFormatVerb.ReplaceAllStringFunc(v[0].(string), func(spec string) string {
-		verb := spec[len(spec)-1]
-		if verb == '%' {
-			return "%"
-		}
-		if verb == 'n' {
-			return "\n"
-		}
-		idx := next
-		body := spec[1 : len(spec)-1]
-		if i := strings.Index(body, "$"); i >= 0 {
-			k, _ := strconv.Atoi(body[:i])
-			idx, body = k-1, body[i+1:]
-		} else {
-			next++
-		}
-		if idx < 0 || idx >= len(args) {
-			ferr = fmt.Errorf("missing argument for %s", spec)
-			return spec
-		}
-		a := args[idx]
-		if a == nil {
-			a = "null"
-			verb = 's'
-		}
-		body = strings.ReplaceAll(body, ",", "")
-		if str, ok := a.(string); ok && strings.ContainsRune("feEgG", rune(verb)) {
-			// DECIMAL arrives as its text.
-			if f, err := strconv.ParseFloat(str, 64); err == nil {
-				a = f
-			}
-		}
-		switch verb {
-		case 'S':
-			return strings.ToUpper(fmt.Sprintf("%"+body+"v", a))
-		case 's':
-			return fmt.Sprintf("%"+body+"v", a)
-		case 'b', 'B':
-			return fmt.Sprintf("%"+body+"t", a != nil && a != false)
-		}
-		return fmt.Sprintf("%"+body+string(verb), a)
-	})
-	if ferr != nil {
-		return nil, ferr
-	}
-	return out, nil
-})
-
 // str_to_map(s[, pair_delim[, kv_delim]]): delimiters are regexps
 // (',' and ':' by default); a key without value maps to NULL.
 var bindStrToMap = rowFn("str_to_map", types.Map(types.String), ps(pString), func(v []any) (any, error) {

@@ -240,10 +240,11 @@ func TestNested(t *testing.T) {
 		return x
 	}
 	tagsCol := Col(1, "tags", tags)
-	check(t, sub(tagsCol, lit(t, int32(1), types.Int)), b, "a", nil, nil)
-	check(t, sub(tagsCol, lit(t, int32(2), types.Int)), b, "b", nil, nil)
-	check(t, sub(tagsCol, lit(t, int32(3), types.Int)), b, nil, nil, nil)
-	check(t, sub(tagsCol, lit(t, int32(-1), types.Int)), b, "b", nil, nil)
+	// 0-based, as Spark's arr[i]; a negative index is NULL.
+	check(t, sub(tagsCol, lit(t, int32(0), types.Int)), b, "a", nil, nil)
+	check(t, sub(tagsCol, lit(t, int32(1), types.Int)), b, "b", nil, nil)
+	check(t, sub(tagsCol, lit(t, int32(2), types.Int)), b, nil, nil, nil)
+	check(t, sub(tagsCol, lit(t, int32(-1), types.Int)), b, nil, nil, nil)
 	check(t, sub(Col(2, "attrs", attrs), lit(t, "y", types.String)), b, int64(2), nil, nil)
 	mf, err := Field(Col(2, "attrs", attrs), "x")
 	if err != nil {

@@ -83,7 +83,8 @@ func (f *FieldExpr) withChildren(ch []Expr) Expr {
 	return &c
 }
 
-// SubscriptExpr is arr[i] (1-based, NULL out of range) or map[key].
+// SubscriptExpr is arr[i] (0-based as in Spark, NULL out of range) or
+// map[key].
 type SubscriptExpr struct {
 	Arg   Expr
 	Index Expr
@@ -92,10 +93,11 @@ type SubscriptExpr struct {
 
 var _ Expr = (*SubscriptExpr)(nil)
 
-// Subscript builds e[idx]: ARRAY elements 1-based (NULL when out of
-// range), MAP values by key (NULL when absent).
+// Subscript builds e[idx]: ARRAY elements 0-based, as Spark's arr[0] is
+// the first (NULL when out of range, negative included), MAP values by
+// key (NULL when absent).
 func Subscript(e, idx Expr) (Expr, error) {
-	b, err := functions.BindElementAt([]functions.Arg{{Type: e.Type()}, {Type: idx.Type()}}, false)
+	b, err := functions.BindElementAt([]functions.Arg{{Type: e.Type()}, {Type: idx.Type()}}, true)
 	if err != nil {
 		return nil, err
 	}

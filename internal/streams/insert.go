@@ -81,7 +81,8 @@ func (m *Streams) insertStreamSpec(s *sql.InsertStream) (string, Spec, error) {
 		}
 		cpLoc = p
 	}
-	return name, Spec{Table: s.Table, Trigger: opts["trigger"], Checkpoint: storage.NormalizeLocation(cpLoc), Options: opts}, nil
+	return name, Spec{Table: s.Table, Trigger: opts["trigger"], Checkpoint: storage.NormalizeLocation(cpLoc), Options: opts,
+		Query: s.Query.String(), Columns: s.Columns}, nil
 }
 
 func validateStreamOptions(opts map[string]string) error {

@@ -24,6 +24,14 @@ type Spec struct {
 	// before it was recorded (their workers then stop by the
 	// checkpoint's marker alone).
 	Source string `json:"source,omitempty"`
+	// Query and Columns are what the stream runs, kept apart from the
+	// statement's display form (the catalog object's SQL, redacted as
+	// SHOW prints it): Query is the query's canonical text, which no
+	// printer redacts (a query holds no OPTIONS), so storage is never
+	// redacted. Empty in definitions written before (START STREAM then
+	// reads the statement).
+	Query   string   `json:"query,omitempty"`
+	Columns []string `json:"columns,omitempty"`
 	// Wrap, when set, stands between the stream and its table's sink (a
 	// skipping index folds rows per file); never stored.
 	Wrap *SinkWrap `json:"-"`

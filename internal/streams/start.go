@@ -15,13 +15,9 @@ func (m *Streams) startStream(ctx context.Context, name string) (*Result, error)
 	if err != nil {
 		return nil, err
 	}
-	st, err := sql.ParseOne(o.SQL)
+	w, err := storedWrite(o.SQL, spec)
 	if err != nil {
 		return nil, fmt.Errorf("stream %s: stored query: %w", name, err)
-	}
-	is, ok := st.(*sql.InsertStream)
-	if !ok {
-		return nil, fmt.Errorf("stream %s: stored query is not INSERT STREAM", name)
 	}
 	if m.h.Background() {
 		if m.h.Runs().IsRunning(o.Name) {
@@ -32,7 +28,7 @@ func (m *Streams) startStream(ctx context.Context, name string) (*Result, error)
 		}
 	}
 	return m.h.Launch(ctx, o.Name, func(ctx context.Context) (*Result, error) {
-		return m.Run(ctx, o.Name, insertWrite(is), spec)
+		return m.Run(ctx, o.Name, w, spec)
 	}, func() { _ = m.setStreamDesired(o.Name, job.DesiredStopped) })
 }
 
@@ -52,4 +48,24 @@ func (m *Streams) setStreamDesired(name, desired string) error {
 		return fmt.Errorf("stream %s: recording state %s: %w", name, desired, err)
 	}
 	return nil
+}
+
+// storedWrite is what a stored stream runs: its definition's query, or,
+// for definitions written before they kept it, its statement's.
+func storedWrite(statement string, spec Spec) (Write, error) {
+	text := spec.Query
+	if text == "" {
+		text = statement
+	}
+	st, err := sql.ParseOne(text)
+	if err != nil {
+		return Write{}, err
+	}
+	switch s := st.(type) {
+	case *sql.SelectStmt:
+		return Write{Table: spec.Table, Columns: spec.Columns, Query: s.Query}, nil
+	case *sql.InsertStream:
+		return insertWrite(s), nil
+	}
+	return Write{}, fmt.Errorf("not INSERT STREAM")
 }

@@ -85,6 +85,11 @@ func TestCLIAbandonEpoch(t *testing.T) {
 		}
 		t.Logf("epoch %s planned after %s; exited %s after the abandon request: %v", epoch, planned.Round(time.Millisecond),
 			time.Since(t1).Round(time.Millisecond), strings.TrimSpace(stderr.String()))
+		if err == nil && exists("commits/"+epoch) {
+			// The epoch finished between the check above and the stop
+			// timeout: it stopped at its boundary, as it may.
+			t.Skipf("epoch %s of %d files committed within the stop timeout: too fast to abandon here", epoch, abandonFiles)
+		}
 		var ee *exec.ExitError
 		if !errors.As(err, &ee) || ee.ExitCode() != 1 {
 			t.Fatalf("want exit status 1, got %v", err)

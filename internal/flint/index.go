@@ -265,3 +265,18 @@ func (f *Flint) DropTableIndexes(ctx context.Context, table string) error {
 	}
 	return nil
 }
+
+// Definition is the index's definition in the one shape of every job
+// (job.Definition). A skipping index reads its table's files and indexed
+// columns into its index table; a covering index is the materialized view
+// named IndexTable, whose definition is the view's (ViewSpec.Definition),
+// so view is that view's stored spec (ignored for a skipping index).
+func (s indexSpec) Definition(view ViewSpec) job.Definition {
+	if s.Kind == kindCovering {
+		d := view.Definition(s.IndexTable)
+		d.Name, d.Kind = s.Flint, job.Covering
+		return d
+	}
+	return job.Definition{Name: s.Flint, Kind: job.Skipping, Query: skippingQuery(s.Table, s.Columns).String(),
+		Sink: s.IndexTable, Options: s.Options}
+}

@@ -34,6 +34,12 @@ type ViewSpec struct {
 	Options     map[string]string `json:"options,omitempty"`
 }
 
+// Definition is the view's definition in the one shape of every job
+// (job.Definition); it writes the table named after it.
+func (v ViewSpec) Definition(name string) job.Definition {
+	return job.Definition{Name: name, Kind: job.View, Query: v.Query, Sink: name, Options: v.Options}
+}
+
 // CreateMView runs CREATE MATERIALIZED VIEW: it creates the view's sink
 // table (the embedded index unless sink says otherwise), records the
 // definition, and refreshes it: in the foreground until stopped with

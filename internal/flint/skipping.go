@@ -189,17 +189,15 @@ func (f *Flint) refreshSkipping(ctx context.Context, name string, spec indexSpec
 	if err != nil {
 		return nil, fmt.Errorf("skipping index %s: %w", name, err)
 	}
-	items := []*sql.SelectItem{sql.Alias(sql.Col(connector.FileColumn), skipindex.FileColumn)}
 	var colTypes []arrow.DataType
 	for _, c := range spec.Columns {
-		items = append(items, sql.Item(sql.Col(c.Name)))
 		i := fieldFold(t.Spec.Schema, c.Name)
 		if i < 0 {
 			return nil, fmt.Errorf("skipping index %s: table %s has no column %s any more", name, t.Spec.Name, c.Name)
 		}
 		colTypes = append(colTypes, t.Spec.Schema.Field(i).Type)
 	}
-	q := sql.NewQuery(sql.NewSelect(sql.TableRef(t.Spec.Name), items...))
+	q := skippingQuery(t.Spec.Name, spec.Columns)
 	src, err := registry.OpenSource(ctx, t.Spec, f.h.Env(ctx), nil)
 	if err != nil {
 		return nil, fmt.Errorf("skipping index %s: %w", name, err)
@@ -216,6 +214,16 @@ func (f *Flint) refreshSkipping(ctx context.Context, name string, spec indexSpec
 			return skipindex.NewSink(cols, in, inner, fs.FileVersion)
 		}}}
 	return f.refresh(ctx, st, spec.AutoRefresh)
+}
+
+// skippingQuery is what a skipping index's refresh reads: each row's
+// file and the indexed columns.
+func skippingQuery(table string, cols []skipindex.Column) *sql.Query {
+	items := []*sql.SelectItem{sql.Alias(sql.Col(connector.FileColumn), skipindex.FileColumn)}
+	for _, c := range cols {
+		items = append(items, sql.Item(sql.Col(c.Name)))
+	}
+	return sql.NewQuery(sql.NewSelect(sql.TableRef(table), items...))
 }
 
 // selectAll is SELECT * FROM table.

@@ -33,9 +33,12 @@ type Info struct {
 	// Desired is the state it was asked to be in (job.DesiredRunning,
 	// job.DesiredStopped; empty for a stream only ever run in the foreground).
 	Desired string
-	// Query is its SQL.
-	Query  string
-	Status job.Status
+	// Query is its statement as SHOW shows it (redacted).
+	Query string
+	// Definition is what it is (job.Definition), as it may be shown
+	// (Display: redacted).
+	Definition job.Definition
+	Status     job.Status
 }
 
 // List lists every stream and materialized view of the catalog, by
@@ -89,7 +92,7 @@ func (m *Streams) streamInfo(ctx context.Context, o *catalog.Object) (Info, bool
 		}
 	}
 	return Info{Name: o.Name, Kind: KindStream, StreamName: o.Name, Sink: spec.Table, Desired: spec.Desired,
-		Query: o.SQL, Status: m.streamStatus(ctx, o, spec)}, true
+		Query: o.SQL, Definition: spec.Definition(o.Name).Display(), Status: m.streamStatus(ctx, o, spec)}, true
 }
 
 func (m *Streams) viewInfo(ctx context.Context, o *catalog.Object) Info {
@@ -101,5 +104,6 @@ func (m *Streams) viewInfo(ctx context.Context, o *catalog.Object) Info {
 		desired = job.DesiredRunning
 	}
 	st := m.streamStatus(ctx, &catalog.Object{Name: sname}, Spec{Table: o.Name, Trigger: spec.Trigger(), Checkpoint: spec.Checkpoint})
-	return Info{Name: o.Name, Kind: KindView, StreamName: sname, Sink: o.Name, Desired: desired, Query: o.SQL, Status: st}
+	return Info{Name: o.Name, Kind: KindView, StreamName: sname, Sink: o.Name, Desired: desired, Query: o.SQL,
+		Definition: spec.Definition(o.Name).Display(), Status: st}
 }

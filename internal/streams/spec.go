@@ -5,6 +5,7 @@ import (
 
 	"sluice/internal/catalog"
 	"sluice/internal/connector"
+	"sluice/internal/job"
 	"sluice/internal/sql"
 )
 
@@ -35,6 +36,13 @@ type Spec struct {
 	// Wrap, when set, stands between the stream and its table's sink (a
 	// skipping index folds rows per file); never stored.
 	Wrap *SinkWrap `json:"-"`
+}
+
+// Definition is the stream's definition in the one shape of every job
+// (job.Definition): for one stored before definitions kept their query,
+// Query is empty.
+func (s Spec) Definition(name string) job.Definition {
+	return job.Definition{Name: name, Kind: job.Stream, Query: s.Query, Sink: s.Table, Options: s.Options}
 }
 
 // Write is what a stream runs: the query whose rows it writes and the

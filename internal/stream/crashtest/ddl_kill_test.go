@@ -25,6 +25,9 @@ func TestDDLKilled(t *testing.T) {
 		{"ctas written", "CREATE TABLE c USING json LOCATION '%s/c/' AS SELECT id, status FROM src", "ddl-written#1", false},
 		{"view planned", "CREATE MATERIALIZED VIEW mv AS SELECT window.start AS w, count(*) AS n FROM src GROUP BY TUMBLE(ts, '1 minute') WITH (auto_refresh = false)", "planned#1", false},
 		{"view flushed", "CREATE MATERIALIZED VIEW mv AS SELECT window.start AS w, count(*) AS n FROM src GROUP BY TUMBLE(ts, '1 minute') WITH (auto_refresh = false)", "after-flush#1", false},
+		{"skipping index planned", "CREATE SKIPPING INDEX ON src (status VALUE_SET)", "planned#1", false},
+		{"skipping index committed", "CREATE SKIPPING INDEX ON src (status VALUE_SET) WITH (max_files_per_trigger = 1)", "after-commit#1", true},
+		{"covering index planned", "CREATE INDEX ix ON src (id, status)", "planned#1", false},
 		{"view committed", "CREATE MATERIALIZED VIEW mv AS SELECT window.start AS w, count(*) AS n FROM src GROUP BY TUMBLE(ts, '1 minute') WITH (auto_refresh = false, max_files_per_trigger = 1)", "after-commit#1", true},
 	}
 	for _, c := range cases {
@@ -52,8 +55,13 @@ func TestDDLKilled(t *testing.T) {
 			defer eng.Close()
 			ctx := context.Background()
 			name := "c"
-			if strings.Contains(stmt, "VIEW") {
+			switch {
+			case strings.Contains(stmt, "VIEW"):
 				name = "mv"
+			case strings.Contains(stmt, "SKIPPING INDEX"):
+				name = "flint_spark_catalog_default_src_skipping_index"
+			case strings.Contains(stmt, "INDEX"):
+				name = "flint_spark_catalog_default_src_ix_index"
 			}
 			rows, err := resultRows(t, eng, "SHOW TABLES")
 			if err != nil {
@@ -67,8 +75,12 @@ func TestDDLKilled(t *testing.T) {
 				t.Fatalf("after a kill at %s the object is there: %v, want %v (%v)", c.point, there, c.kept, rows)
 			}
 			if c.kept {
-				if _, err := eng.Execute(ctx, "REFRESH MATERIALIZED VIEW mv"); err != nil {
-					t.Fatalf("refreshing the kept view: %v", err)
+				refresh := "REFRESH MATERIALIZED VIEW mv"
+				if name != "mv" {
+					refresh = "REFRESH SKIPPING INDEX ON src"
+				}
+				if _, err := eng.Execute(ctx, refresh); err != nil {
+					t.Fatalf("refreshing the kept object: %v", err)
 				}
 				return
 			}

@@ -10,7 +10,7 @@ import (
 )
 
 // TestCheckpointFromPreviousBinary resumes streams from a data dir that
-// an earlier binary wrote (testdata/checkpoints/<commit>: made.sql run
+// an earlier binary wrote (testdata/compat/datadirs/<commit>: made.sql run
 // by `sluice sql` at that commit, in /tmp/cpfix). A pass-through stream
 // must not read its files again, and a windowed one must restore the
 // open window it kept in its state (a snapshot plus a delta), so the
@@ -20,7 +20,7 @@ func TestCheckpointFromPreviousBinary(t *testing.T) {
 	for _, commit := range []string{"8e1be89"} {
 		t.Run(commit, func(t *testing.T) {
 			root := filepath.Join(t.TempDir(), "root")
-			copyFixture(t, filepath.Join("..", "..", "testdata", "checkpoints", commit, "root"), root)
+			copyFixture(t, filepath.Join("..", "..", "testdata", "compat", "datadirs", commit, "root"), root)
 			// The data dir moved: its catalog names the folders it had.
 			cat := filepath.Join(root, "data", "catalog.json")
 			b, err := os.ReadFile(cat)

@@ -15,6 +15,7 @@ func (s *Server) clusterRoutes() {
 	s.readRoute("HEAD /{$}", s.handleInfo)
 	s.readRoute("GET /_cat/plugins", s.handleCatPlugins)
 	s.readRoute("GET /_alias", s.handleAliases)
+	s.readRoute("GET /_cluster/health", s.handleClusterHealth)
 }
 
 // compatVersion is the OpenSearch version Sluice answers as: clients pick

@@ -211,7 +211,7 @@ func Open(opts Options) (*Server, error) {
 	// Browsers hold the console's basic-auth credentials, so a page of
 	// another site must not make them POST here (CSRF); clients that are
 	// not browsers send no Origin or Sec-Fetch-Site and pass.
-	s.handler = s.checkHost(http.NewCrossOriginProtection().Handler(s.secure(s.mux)))
+	s.handler = s.probes(s.checkHost(http.NewCrossOriginProtection().Handler(s.secure(s.mux))))
 	started, err := eng.Resume(context.Background())
 	for _, n := range started {
 		log.Info("resumed stream", "stream", n)

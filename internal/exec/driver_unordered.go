@@ -105,9 +105,9 @@ func (d *driver) scanUnordered(ctx context.Context, sc *Scan, c *chain, first Or
 			var pe *partialError
 			if errors.As(it.err, &pe) {
 				// The worker's partial failed where the stage would have.
-				return fmt.Errorf("processing split %s: %w", SplitName(sc.Splits[it.split]), pe.err)
+				return fmt.Errorf("processing %s: %w", splitLabel(sc, it.split), pe.err)
 			}
-			return fmt.Errorf("reading split %s: %w", SplitName(sc.Splits[it.split]), it.err)
+			return fmt.Errorf("reading %s: %w", splitLabel(sc, it.split), it.err)
 		}
 		var err error
 		if it.partial != nil {
@@ -122,11 +122,21 @@ func (d *driver) scanUnordered(ctx context.Context, sc *Scan, c *chain, first Or
 			if errors.Is(err, ErrLimitReached) {
 				return err
 			}
-			return fmt.Errorf("processing split %s: %w", SplitName(sc.Splits[it.split]), err)
+			return fmt.Errorf("processing %s: %w", splitLabel(sc, it.split), err)
 		}
 	}
 	// A worker cut short by cancellation stops silently.
 	return ctx.Err()
+}
+
+// splitLabel names split i of sc for an error: "split <name>", or, for a
+// worker's last partial (i = -1, many splits folded), "a worker's
+// partial result".
+func splitLabel(sc *Scan, i int) string {
+	if i < 0 || i >= len(sc.Splits) {
+		return "a worker's partial result"
+	}
+	return "split " + SplitName(sc.Splits[i])
 }
 
 // unorderedWorker takes the next undispatched split until none is left.
@@ -164,7 +174,9 @@ func (d *driver) unorderedWorker(ctx context.Context, sc *Scan, next *atomic.Int
 		idx := int(next.Add(1) - 1)
 		if idx >= len(sc.Splits) {
 			if part != nil {
-				hand(ctx, idx-1)
+				// The last partial folds splits of this worker's, none
+				// in particular: it names none (splitLabel).
+				hand(ctx, -1)
 			}
 			return
 		}

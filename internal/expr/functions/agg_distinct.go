@@ -57,7 +57,15 @@ func rowKey(args []arrow.Array, i int, buf []byte) ([]byte, bool) {
 		case *array.Int64:
 			buf = binary.LittleEndian.AppendUint64(buf, uint64(v.Value(i)))
 		case *array.Float64:
-			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v.Value(i)))
+			// As grouping keys: -0.0 is 0.0 and every NaN one value (Spark).
+			f := v.Value(i)
+			switch {
+			case f == 0:
+				f = 0
+			case math.IsNaN(f):
+				f = math.NaN()
+			}
+			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(f))
 		case *array.String:
 			buf = binary.AppendUvarint(buf, uint64(len(v.Value(i))))
 			buf = append(buf, v.Value(i)...)

@@ -63,7 +63,10 @@ func drawSettings(g *exprGen, t *Table) check {
 	case 1:
 		k, c := col(), col()
 		aggs := []string{"count(*)", "count(" + c.Name + ")", "min(" + c.Name + ")", "max(" + c.Name + ")"}
-		if c.Type.numeric() {
+		if c.Type == Int || c.Type == Double {
+			// Not BIGINT: a sum that overflows fails while merging a
+			// worker's partial, which panics, a known engine bug not
+			// fixed yet (testdata/slt/fuzz/aggregate_merge_error_panic.slt).
 			aggs = append(aggs, "sum("+c.Name+")")
 		}
 		if c.Type == String || c.Type.numeric() {
@@ -91,7 +94,7 @@ func drawSettings(g *exprGen, t *Table) check {
 		for _, v := range variants {
 			if v.name == "memory_limit" && strings.Contains(q, "count(DISTINCT") {
 				// Known engine bug, not fixed yet: this panics about half
-				// the time (testdata/slt/fuzz/distinct_spill_panic.slt).
+				// the time (testdata/slt/fuzz/aggregate_merge_error_panic.slt).
 				continue
 			}
 			var got answer

@@ -49,6 +49,11 @@ func TestFuzzSlice(t *testing.T) {
 		el := time.Since(start)
 		t.Logf("seed %d: %d checks on %d tables (%d skipped) in %v, %.1f checks/s, %d divergences",
 			seed, st.Checks, st.Tables, st.Skipped, el.Round(time.Millisecond), float64(st.Checks)/el.Seconds(), len(divs))
+		if testing.Verbose() {
+			for reason, n := range st.SkipReasons {
+				t.Logf("skipped %d: %s", n, reason)
+			}
+		}
 		for i, d := range divs {
 			if i == 5 {
 				t.Errorf("... and %d more", len(divs)-5)

@@ -27,8 +27,11 @@ func drawNoREC(g *exprGen, t *Table) check {
 	q2 := "SELECT coalesce(sum(CASE WHEN " + p + " THEN 1 ELSE 0 END), 0) FROM " + t.Name
 	return check{oracle: "norec", pred: p, run: func(ctx context.Context, e env) *finding {
 		a1, a2 := query(ctx, e.eng, q1), query(ctx, e.eng, q2)
-		if a1.err != nil || a2.err != nil {
-			return skipped
+		if a1.err != nil {
+			return skip(a1.err)
+		}
+		if a2.err != nil {
+			return skip(a2.err)
 		}
 		if !a1.equal(a2) {
 			return &finding{query1: q1, answer1: a1.String(), query2: q2, answer2: a2.String()}

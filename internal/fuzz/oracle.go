@@ -25,15 +25,16 @@ type check struct {
 	run  func(ctx context.Context, e env) *finding
 }
 
-// finding is a check whose two sides disagreed.
+// finding is a check whose two sides disagreed, or one that was skipped.
 type finding struct {
 	query1, answer1 string
 	query2, answer2 string
+	// skipped is why a check could not run (the engine rejected a
+	// generated query); such a check is counted, not reported.
+	skipped error
 }
 
-// skipped marks a check that could not run (a generated query the engine
-// rejects on both sides); it is counted, not reported.
-var skipped = &finding{}
+func skip(err error) *finding { return &finding{skipped: err} }
 
 // oracles draw a check for table t.
 var oracles = []struct {

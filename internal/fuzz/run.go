@@ -45,8 +45,23 @@ func (d Divergence) String() string {
 // Stats counts what a run did.
 type Stats struct {
 	Tables, Checks, Skipped int
-	// Statements is every SQL statement executed, setup included.
+	// SetupFailures counts tables whose CREATE or INSERT failed.
 	SetupFailures int
+	// SkipReasons counts skipped checks by the start of their error.
+	SkipReasons map[string]int
+}
+
+// skipReason is the gist of a skipped check's error: its message with
+// file names and values cut, so that like errors count together.
+func skipReason(err error) string {
+	msg := err.Error()
+	if i := strings.LastIndex(msg, ": "); i >= 0 && strings.Contains(msg[:i], "split") {
+		msg = msg[i+2:]
+	}
+	if len(msg) > 70 {
+		msg = msg[:70]
+	}
+	return msg
 }
 
 // Run runs cfg.Queries checks and returns the divergences found. An error
@@ -96,10 +111,14 @@ func Run(ctx context.Context, cfg Config) ([]Divergence, Stats, error) {
 		c := o.draw(&exprGen{r: r, cols: t.Cols}, t)
 		st.Checks++
 		f := runCheck(ctx, e, c)
-		switch f {
-		case nil:
-		case skipped:
+		switch {
+		case f == nil:
+		case f.skipped != nil:
 			st.Skipped++
+			if st.SkipReasons == nil {
+				st.SkipReasons = map[string]int{}
+			}
+			st.SkipReasons[skipReason(f.skipped)]++
 		default:
 			divs = append(divs, Divergence{
 				Seed: cfg.Seed, Oracle: c.oracle,

@@ -89,7 +89,7 @@ func drawSettings(g *exprGen, t *Table) check {
 	return check{oracle: "settings", pred: q, run: func(ctx context.Context, e env) *finding {
 		want := query(ctx, e.eng, q)
 		if want.err != nil {
-			return skipped
+			return skip(want.err)
 		}
 		for _, v := range variants {
 			if v.name == "memory_limit" && strings.Contains(q, "count(DISTINCT") {

@@ -35,14 +35,14 @@ func drawTLPCount(g *exprGen, t *Table) check {
 	return check{oracle: "tlp-count", pred: p, run: func(ctx context.Context, e env) *finding {
 		total, err := one(ctx, e.eng, base)
 		if err != nil {
-			return skipped
+			return skip(err)
 		}
 		sum := new(big.Int)
 		var got []string
 		for _, q := range parts {
 			v, err := one(ctx, e.eng, q)
 			if err != nil {
-				return skipped
+				return skip(err)
 			}
 			n, ok := new(big.Int).SetString(v, 10)
 			if !ok {
@@ -90,13 +90,13 @@ func drawTLPGroupBy(g *exprGen, t *Table) check {
 	return check{oracle: "tlp-groupby", pred: p, run: func(ctx context.Context, e env) *finding {
 		want := query(ctx, e.eng, whole)
 		if want.err != nil {
-			return skipped
+			return skip(want.err)
 		}
 		merged := map[string][]*big.Int{}
 		for _, q := range parts {
 			a := query(ctx, e.eng, q)
 			if a.err != nil {
-				return skipped
+				return skip(a.err)
 			}
 			for _, row := range a.rows {
 				cells := strings.Split(row, " | ")

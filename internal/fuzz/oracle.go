@@ -43,6 +43,7 @@ var oracles = []struct {
 }{
 	{"tlp-count", drawTLPCount},
 	{"tlp-groupby", drawTLPGroupBy},
+	{"tlp-distinct", drawTLPDistinct},
 	{"norec", drawNoREC},
 	{"settings", drawSettings},
 }

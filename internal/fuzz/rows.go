@@ -40,6 +40,7 @@ func (a answer) equal(b answer) bool {
 // query runs one statement and renders its rows.
 func query(ctx context.Context, eng *engine.Engine, q string) answer {
 	lastQuery = q
+	statements++
 	res, err := eng.Execute(ctx, q)
 	if err != nil {
 		return answer{err: err}
@@ -53,6 +54,9 @@ func query(ctx context.Context, eng *engine.Engine, q string) answer {
 // lastQuery is the statement query last ran, so a panic can name it
 // (checks run one at a time).
 var lastQuery string
+
+// statements counts the queries query ran (Stats.Queries).
+var statements int
 
 // render prints each row as the slt runner does (types.Text with doubles
 // rounded to 12 significant digits, so a sum added in another order reads

@@ -45,6 +45,8 @@ func (d Divergence) String() string {
 // Stats counts what a run did.
 type Stats struct {
 	Tables, Checks, Skipped int
+	// Queries is how many SQL queries the checks ran.
+	Queries int
 	// SetupFailures counts tables whose CREATE or INSERT failed.
 	SetupFailures int
 	// SkipReasons counts skipped checks by the start of their error.
@@ -66,12 +68,14 @@ func skipReason(err error) string {
 
 // Run runs cfg.Queries checks and returns the divergences found. An error
 // is returned only when the engines cannot be opened.
-func Run(ctx context.Context, cfg Config) ([]Divergence, Stats, error) {
+//
+// Runs share package state (the query counter, the panic context), so
+// they must not run concurrently.
+func Run(ctx context.Context, cfg Config) (divs []Divergence, st Stats, err error) {
 	per := cfg.PerTable
 	if per <= 0 {
 		per = 20
 	}
-	var st Stats
 	eng, err := engine.Open(engine.Options{DataDir: filepath.Join(cfg.Dir, "data")})
 	if err != nil {
 		return nil, st, err
@@ -86,7 +90,8 @@ func Run(ctx context.Context, cfg Config) ([]Divergence, Stats, error) {
 		return nil, st, err
 	}
 	r := newRand(cfg.Seed)
-	var divs []Divergence
+	before := statements
+	defer func() { st.Queries = statements - before }()
 	var t *Table
 	var setup []string
 	for i := 0; i < cfg.Queries; i++ {

@@ -28,9 +28,19 @@ import (
 	"strings"
 )
 
+// drawTLPCount partitions a count(*) over the table or, one time in
+// three, over a self-join (the predicate then over the left side, so the
+// join's filter pushdown is exercised too).
 func drawTLPCount(g *exprGen, t *Table) check {
+	from := t.Name
+	if g.r.IntN(3) == 0 {
+		k := t.Cols[g.r.IntN(len(t.Cols))].Name
+		join := []string{"JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL JOIN"}[g.r.IntN(4)]
+		from = fmt.Sprintf("%s a %s %s b ON a.%s = b.%s", t.Name, join, t.Name, k, k)
+		g = &exprGen{r: g.r, cols: g.cols, qual: []string{"a.", "b."}[g.r.IntN(2)]}
+	}
 	p := g.pred(3)
-	base := "SELECT count(*) FROM " + t.Name
+	base := "SELECT count(*) FROM " + from
 	parts := tlpParts(base, p)
 	return check{oracle: "tlp-count", pred: p, run: func(ctx context.Context, e env) *finding {
 		total, err := one(ctx, e.eng, base)
@@ -146,6 +156,41 @@ func drawTLPGroupBy(g *exprGen, t *Table) check {
 		got := answer{rows: sortRows(rows)}
 		if !got.equal(want) {
 			return &finding{query1: whole, answer1: want.String(), query2: joinQueries(parts...), answer2: got.String()}
+		}
+		return nil
+	}}
+}
+
+// drawTLPDistinct: the distinct values of some columns are the union of
+// their distinct values under p, NOT p and p IS NULL.
+func drawTLPDistinct(g *exprGen, t *Table) check {
+	r := g.r
+	a, b := t.Cols[r.IntN(len(t.Cols))], t.Cols[r.IntN(len(t.Cols))]
+	base := fmt.Sprintf("SELECT DISTINCT %s, %s FROM %s", a.Name, b.Name, t.Name)
+	p := g.pred(3)
+	parts := tlpParts(base, p)
+	return check{oracle: "tlp-distinct", pred: p, run: func(ctx context.Context, e env) *finding {
+		want := query(ctx, e.eng, base)
+		if want.err != nil {
+			return skip(want.err)
+		}
+		seen := map[string]bool{}
+		var rows []string
+		for _, q := range parts {
+			a := query(ctx, e.eng, q)
+			if a.err != nil {
+				return skip(a.err)
+			}
+			for _, row := range a.rows {
+				if !seen[row] {
+					seen[row] = true
+					rows = append(rows, row)
+				}
+			}
+		}
+		got := answer{rows: sortRows(rows)}
+		if !got.equal(want) {
+			return &finding{query1: base, answer1: want.String(), query2: joinQueries(parts...), answer2: got.String()}
 		}
 		return nil
 	}}

@@ -22,9 +22,13 @@ package fuzz
 import "context"
 
 func drawNoREC(g *exprGen, t *Table) check {
-	p := g.pred(3)
-	q1 := "SELECT count(*) FROM " + t.Name + " WHERE " + p
-	q2 := "SELECT coalesce(sum(CASE WHEN " + p + " THEN 1 ELSE 0 END), 0) FROM " + t.Name
+	return noREC(t.Name, g.pred(3))
+}
+
+// noREC is the NoREC check of predicate p over table name.
+func noREC(name, p string) check {
+	q1 := "SELECT count(*) FROM " + name + " WHERE " + p
+	q2 := "SELECT coalesce(sum(CASE WHEN " + p + " THEN 1 ELSE 0 END), 0) FROM " + name
 	return check{oracle: "norec", pred: p, run: func(ctx context.Context, e env) *finding {
 		a1, a2 := query(ctx, e.eng, q1), query(ctx, e.eng, q2)
 		if a1.err != nil {

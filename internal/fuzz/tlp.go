@@ -39,7 +39,11 @@ func drawTLPCount(g *exprGen, t *Table) check {
 		from = fmt.Sprintf("%s a %s %s b ON a.%s = b.%s", t.Name, join, t.Name, k, k)
 		g = &exprGen{r: g.r, cols: g.cols, qual: []string{"a.", "b."}[g.r.IntN(2)]}
 	}
-	p := g.pred(3)
+	return tlpCount(from, g.pred(3))
+}
+
+// tlpCount is the TLP check of count(*) FROM from partitioned by p.
+func tlpCount(from, p string) check {
 	base := "SELECT count(*) FROM " + from
 	parts := tlpParts(base, p)
 	return check{oracle: "tlp-count", pred: p, run: func(ctx context.Context, e env) *finding {

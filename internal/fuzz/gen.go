@@ -42,6 +42,9 @@ type Table struct {
 	Part int
 	// Batches are the rows of each INSERT, each value an SQL literal.
 	Batches [][][]string
+	// Twins are the same rows written in the other formats (Run
+	// creates them; see formats.go).
+	Twins []*Table
 }
 
 // newRand is the generator's random source for a seed: PCG, so runs
@@ -85,6 +88,24 @@ func genTable(r *rand.Rand, name, dir string) *Table {
 	return t
 }
 
+// twin is t's rows in another format, under name (for the formats oracle).
+func (t *Table) twin(format, name, dir string) *Table {
+	c := *t
+	c.Name, c.Format, c.Location = name, format, dir+"/"+name+"/"
+	return &c
+}
+
+// lossyCSV reports whether t is a CSV table with one data column (the
+// partition column aside): a NULL there is written as an empty line,
+// which the reader skips, as Spark's does, so the row is lost.
+func (t *Table) lossyCSV() bool {
+	n := len(t.Cols)
+	if t.Part >= 0 {
+		n--
+	}
+	return t.Format == "csv" && n == 1
+}
+
 // Statements are the CREATE TABLE and INSERT statements that write t.
 func (t *Table) Statements() []string {
 	var cols []string
@@ -93,7 +114,9 @@ func (t *Table) Statements() []string {
 	}
 	create := fmt.Sprintf("CREATE TABLE %s (%s) USING %s LOCATION '%s'", t.Name, strings.Join(cols, ", "), t.Format, t.Location)
 	if t.Format == "csv" {
-		create += " OPTIONS (header 'true')"
+		// multiLine: strings hold newlines, which the writer quotes; read
+		// one record per line (Spark's default) they split the record.
+		create += " OPTIONS (header 'true', multiLine 'true')"
 	}
 	if t.Part >= 0 {
 		create += " PARTITIONED BY (" + t.Cols[t.Part].Name + ")"

@@ -46,6 +46,7 @@ var oracles = []struct {
 	{"tlp-distinct", drawTLPDistinct},
 	{"norec", drawNoREC},
 	{"settings", drawSettings},
+	{"formats", drawFormats},
 }
 
 // one runs q and returns its single value, or ok false if it failed.

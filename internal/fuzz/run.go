@@ -97,7 +97,16 @@ func Run(ctx context.Context, cfg Config) (divs []Divergence, st Stats, err erro
 	for i := 0; i < cfg.Queries; i++ {
 		if i%per == 0 {
 			t = genTable(r, fmt.Sprintf("t%d", i/per), files)
+			t.Twins = nil
+			for _, f := range []string{"json", "csv", "parquet"} {
+				if f != t.Format {
+					t.Twins = append(t.Twins, t.twin(f, t.Name+"_"+f, files))
+				}
+			}
 			setup = t.Statements()
+			for _, tw := range t.Twins {
+				setup = append(setup, tw.Statements()...)
+			}
 			if err := createOn(ctx, eng, setup); err != nil {
 				st.SetupFailures++
 				divs = append(divs, Divergence{Seed: cfg.Seed, Oracle: "setup", Query1: err.Error(), Repro: joinQueries(setup...)})

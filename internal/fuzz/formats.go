@@ -3,12 +3,14 @@ package fuzz
 // Format equivalence, a differential oracle: the same INSERTs written as
 // JSON lines, CSV and Parquet must read back as the same rows, and a
 // query over each must give the same answer. Each table has twins in the
-// other two formats (Table.Twins), with the same partitioning.
+// other two formats (Table.Twins), with the same partitioning, and a
+// partitioned table one more, flat (not partitioned) in Parquet.
 //
 // It catches: values a writer or reader gets wrong for one format (NULL
 // against the empty string in CSV, NaN and ±Infinity in JSON, quotes,
 // separators and newlines inside CSV fields, timestamp fractions, unicode,
-// Hive partition values), and pushdown or statistics that are wrong for
+// Hive partition values against the same values stored in the file),
+// and pushdown or statistics that are wrong for
 // one format's reader only.
 //
 // CSV tables are read with multiLine 'true' (strings hold newlines); a CSV

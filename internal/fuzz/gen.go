@@ -152,8 +152,11 @@ var (
 		"CAST('NaN' AS DOUBLE)", "CAST('-0.0' AS DOUBLE)", "CAST('Infinity' AS DOUBLE)", "CAST('-Infinity' AS DOUBLE)"}
 	stringPool = []string{"''", "'a'", "'A'", "'ab'", "'b'", "'abc'", "'a|b'", "'x,y'", `'q"uote'`, `'it''s'`,
 		`'line\nbreak'`, "' '", "'é'", "'日本'", "'%'", "'_'", "'10'", "'-1'", "'null'", "'a\\\\b'", "'Zz'"}
-	// Partition values avoid characters a path cannot hold portably.
-	partStringPool = []string{"''", "'a'", "'b'", "'ab'", "'x y'", "'é'", "'10'", "'a=b'", "'p/q'", "'%'"}
+	// Partition values avoid characters a path cannot hold portably, and
+	// the empty string, which Spark writes as __HIVE_DEFAULT_PARTITION__
+	// and reads back as NULL (so a partitioned table and its flat twin
+	// differ there by design).
+	partStringPool = []string{"'a'", "'b'", "'ab'", "'x y'", "'é'", "'10'", "'a=b'", "'p/q'", "'%'"}
 	datePool       = []string{"DATE '2026-01-01'", "DATE '2026-11-30'", "DATE '1970-01-01'", "DATE '2000-02-29'", "DATE '1969-12-31'", "DATE '2026-12-01'"}
 	tsPool         = []string{"TIMESTAMP '2026-01-01 00:00:00'", "TIMESTAMP '2026-11-30 12:00:00'", "TIMESTAMP '2026-11-30 12:00:00.5'",
 		"TIMESTAMP '1970-01-01 00:00:00'", "TIMESTAMP '1969-12-31 23:59:59.999'", "TIMESTAMP '2000-02-29 08:15:30'"}

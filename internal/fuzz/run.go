@@ -20,7 +20,7 @@ type Config struct {
 	// should be empty (a test's t.TempDir()).
 	Dir string
 	// PerTable is how many checks run against each generated table
-	// before a new one is drawn; 0 means 20.
+	// before a new one is drawn; 0 means 30.
 	PerTable int
 }
 
@@ -74,7 +74,7 @@ func skipReason(err error) string {
 func Run(ctx context.Context, cfg Config) (divs []Divergence, st Stats, err error) {
 	per := cfg.PerTable
 	if per <= 0 {
-		per = 20
+		per = 30
 	}
 	eng, err := engine.Open(engine.Options{DataDir: filepath.Join(cfg.Dir, "data")})
 	if err != nil {
@@ -102,6 +102,11 @@ func Run(ctx context.Context, cfg Config) (divs []Divergence, st Stats, err erro
 				if f != t.Format {
 					t.Twins = append(t.Twins, t.twin(f, t.Name+"_"+f, files))
 				}
+			}
+			if t.Part >= 0 {
+				flat := t.twin("parquet", t.Name+"_flat", files)
+				flat.Part = -1
+				t.Twins = append(t.Twins, flat)
 			}
 			setup = t.Statements()
 			for _, tw := range t.Twins {

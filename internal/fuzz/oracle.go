@@ -47,6 +47,7 @@ var oracles = []struct {
 	{"norec", drawNoREC},
 	{"settings", drawSettings},
 	{"formats", drawFormats},
+	{"distinct", drawDistinct},
 }
 
 // one runs q and returns its single value, or ok false if it failed.

@@ -13,7 +13,11 @@
 //   - norec.go: non-optimizing reference (WHERE p against a
 //     sum(CASE WHEN p ...) the scan cannot push down);
 //   - settings.go: the same query with spilling forced, tiny splits and
-//     one reader at a time.
+//     one reader at a time;
+//   - formats.go: the same rows written as JSON lines, CSV and Parquet
+//     (and a partitioned table flat) answer alike;
+//   - distinct.go: count/sum/avg(DISTINCT c) against the plain aggregate
+//     over a DISTINCT subquery.
 //
 // Everything is deterministic from the seed (math/rand/v2, PCG), so a
 // divergence replays from its seed alone. Each Divergence carries a
@@ -34,7 +38,7 @@
 //
 // Run it:
 //
-//	divs, err := fuzz.Run(ctx, fuzz.Config{Seed: 7, Queries: 200, Dir: t.TempDir()})
+//	divs, stats, err := fuzz.Run(ctx, fuzz.Config{Seed: 7, Queries: 200, Dir: t.TempDir()})
 //
 // TestFuzzSlice runs a bounded slice in CI; see TESTING.md at the
 // repository root for the longer runs.

@@ -4,7 +4,7 @@
 // as JSON lines, CSV or Parquet, optionally Hive-partitioned), random
 // predicates and GROUP BY queries over it, and checks each query with
 // oracles that need no second engine: the engine must agree with itself
-// across rewrites that cannot change the answer.
+// across rewrites, settings and file formats that cannot change the answer.
 //
 // The oracles, one a file:
 //

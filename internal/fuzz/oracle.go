@@ -1,0 +1,72 @@
+package fuzz
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"sluice/internal/engine"
+)
+
+// env is what an oracle runs against: the engine the table was written
+// with and a second one over the same files that reads with one reader
+// at a time (see settings.go).
+type env struct {
+	eng    *engine.Engine
+	serial *engine.Engine
+}
+
+// check is one oracle check, drawn before anything runs (so the random
+// stream never depends on the engine's answers) and run by run.
+type check struct {
+	oracle string
+	// pred is the generated predicate or query the check is about.
+	pred string
+	run  func(ctx context.Context, e env) *finding
+}
+
+// finding is a check whose two sides disagreed, or one that was skipped.
+type finding struct {
+	query1, answer1 string
+	query2, answer2 string
+	// skipped is why a check could not run (the engine rejected a
+	// generated query); such a check is counted, not reported.
+	skipped error
+}
+
+func skip(err error) *finding { return &finding{skipped: err} }
+
+// oracles draw a check for table t.
+var oracles = []struct {
+	name string
+	draw func(g *exprGen, t *Table) check
+}{
+	{"tlp-count", drawTLPCount},
+	{"tlp-groupby", drawTLPGroupBy},
+	{"tlp-distinct", drawTLPDistinct},
+	{"norec", drawNoREC},
+	{"settings", drawSettings},
+	{"formats", drawFormats},
+	{"distinct", drawDistinct},
+}
+
+// one runs q and returns its single value, or ok false if it failed.
+func one(ctx context.Context, eng *engine.Engine, q string) (string, error) {
+	a := query(ctx, eng, q)
+	if a.err != nil {
+		return "", a.err
+	}
+	if len(a.rows) != 1 {
+		return "", fmt.Errorf("%d rows from %s", len(a.rows), q)
+	}
+	return a.rows[0], nil
+}
+
+// joinQueries lists queries one a line, each ended by a semicolon.
+func joinQueries(qs ...string) string {
+	var out []string
+	for _, q := range qs {
+		out = append(out, strings.TrimSuffix(q, ";"))
+	}
+	return strings.Join(out, ";\n") + ";"
+}

@@ -1,0 +1,188 @@
+package fuzz
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"sluice/internal/engine"
+)
+
+// Config is one fuzzing run.
+type Config struct {
+	// Seed makes the run: the same seed draws the same tables and queries.
+	Seed uint64
+	// Queries is how many oracle checks to run.
+	Queries int
+	// Dir holds the engines' data directories and the tables' files; it
+	// should be empty (a test's t.TempDir()).
+	Dir string
+	// PerTable is how many checks run against each generated table
+	// before a new one is drawn; 0 means 30.
+	PerTable int
+}
+
+// Divergence is an oracle check whose two sides disagreed.
+type Divergence struct {
+	Seed   uint64
+	Oracle string
+	// Query1 and Query2 are the two sides; Answer1 and Answer2 what
+	// they returned (rows one a line, sorted).
+	Query1, Answer1 string
+	Query2, Answer2 string
+	// Repro is a script that reproduces it: the table's CREATE and
+	// INSERT statements, then both sides' queries.
+	Repro string
+}
+
+func (d Divergence) String() string {
+	return fmt.Sprintf("fuzz seed %d, oracle %s:\n-- side 1:\n%s\n-- gives:\n%s\n-- side 2:\n%s\n-- gives:\n%s\n-- reproduction:\n%s",
+		d.Seed, d.Oracle, d.Query1, d.Answer1, d.Query2, d.Answer2, d.Repro)
+}
+
+// Stats counts what a run did.
+type Stats struct {
+	Tables, Checks, Skipped int
+	// Queries is how many SQL queries the checks ran.
+	Queries int
+	// SetupFailures counts tables whose CREATE or INSERT failed.
+	SetupFailures int
+	// SkipReasons counts skipped checks by the start of their error.
+	SkipReasons map[string]int
+}
+
+// skipReason is the gist of a skipped check's error: its message with
+// file names and values cut, so that like errors count together.
+func skipReason(err error) string {
+	msg := err.Error()
+	if i := strings.LastIndex(msg, ": "); i >= 0 && strings.Contains(msg[:i], "split") {
+		msg = msg[i+2:]
+	}
+	if len(msg) > 70 {
+		msg = msg[:70]
+	}
+	return msg
+}
+
+// Run runs cfg.Queries checks and returns the divergences found. An error
+// is returned only when the engines cannot be opened.
+//
+// Runs share package state (the query counter, the panic context), so
+// they must not run concurrently.
+func Run(ctx context.Context, cfg Config) (divs []Divergence, st Stats, err error) {
+	per := cfg.PerTable
+	if per <= 0 {
+		per = 30
+	}
+	eng, err := engine.Open(engine.Options{DataDir: filepath.Join(cfg.Dir, "data")})
+	if err != nil {
+		return nil, st, err
+	}
+	serial, err := engine.Open(engine.Options{DataDir: filepath.Join(cfg.Dir, "serial"), Parallelism: 1})
+	if err != nil {
+		return nil, st, err
+	}
+	e := env{eng: eng, serial: serial}
+	files := filepath.Join(cfg.Dir, "files")
+	if err := os.MkdirAll(files, 0o755); err != nil {
+		return nil, st, err
+	}
+	r := newRand(cfg.Seed)
+	before := statements
+	defer func() { st.Queries = statements - before }()
+	var t *Table
+	var setup []string
+	for i := 0; i < cfg.Queries; i++ {
+		if i%per == 0 {
+			t = genTable(r, fmt.Sprintf("t%d", i/per), files)
+			t.Twins = nil
+			for _, f := range []string{"json", "csv", "parquet"} {
+				if f != t.Format {
+					t.Twins = append(t.Twins, t.twin(f, t.Name+"_"+f, files))
+				}
+			}
+			if t.Part >= 0 {
+				flat := t.twin("parquet", t.Name+"_flat", files)
+				flat.Part = -1
+				t.Twins = append(t.Twins, flat)
+			}
+			setup = t.Statements()
+			for _, tw := range t.Twins {
+				setup = append(setup, tw.Statements()...)
+			}
+			if err := createOn(ctx, eng, setup); err != nil {
+				st.SetupFailures++
+				divs = append(divs, Divergence{Seed: cfg.Seed, Oracle: "setup", Query1: err.Error(), Repro: joinQueries(setup...)})
+				t = nil
+			} else if err := createOn(ctx, serial, setup[:1]); err != nil {
+				return nil, st, err
+			}
+			st.Tables++
+		}
+		o := oracles[r.IntN(len(oracles))]
+		if t == nil {
+			// Keep the random stream the same whether or not setup worked.
+			o.draw(&exprGen{r: r, cols: []Column{{"c0", Int}}}, &Table{Name: "none", Cols: []Column{{"c0", Int}}})
+			continue
+		}
+		c := o.draw(&exprGen{r: r, cols: t.Cols}, t)
+		st.Checks++
+		f := runCheck(ctx, e, c)
+		switch {
+		case f == nil:
+		case f.skipped != nil:
+			st.Skipped++
+			if st.SkipReasons == nil {
+				st.SkipReasons = map[string]int{}
+			}
+			st.SkipReasons[skipReason(f.skipped)]++
+		default:
+			divs = append(divs, Divergence{
+				Seed: cfg.Seed, Oracle: c.oracle,
+				Query1: f.query1, Answer1: f.answer1, Query2: f.query2, Answer2: f.answer2,
+				Repro: joinQueries(append(append([]string{}, setup...), f.query1, f.query2)...),
+			})
+		}
+	}
+	return divs, st, nil
+}
+
+// runCheck runs c, turning a panic in the engine into a finding (and
+// putting the session's settings back).
+func runCheck(ctx context.Context, e env, c check) (f *finding) {
+	defer func() {
+		if p := recover(); p != nil {
+			for _, v := range variants {
+				if v.undo != "" {
+					e.eng.Execute(ctx, v.undo)
+				}
+			}
+			q := lastQuery
+			if activeSetting != "" {
+				q = joinQueries(activeSetting, q)
+			}
+			activeSetting = ""
+			f = &finding{query1: c.pred, answer1: "(the check's queries)", query2: q, answer2: fmt.Sprintf("panic: %v", p)}
+		}
+	}()
+	return c.run(ctx, e)
+}
+
+// createOn runs the setup statements on eng.
+func createOn(ctx context.Context, eng *engine.Engine, stmts []string) error {
+	for _, s := range stmts {
+		if _, err := eng.Execute(ctx, s); err != nil {
+			return fmt.Errorf("%s: %w", firstLine(s), err)
+		}
+	}
+	return nil
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + "..."
+	}
+	return s
+}

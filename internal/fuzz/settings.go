@@ -92,11 +92,6 @@ func drawSettings(g *exprGen, t *Table) check {
 			return skip(want.err)
 		}
 		for _, v := range variants {
-			if v.name == "memory_limit" && strings.Contains(q, "count(DISTINCT") {
-				// Known engine bug, not fixed yet: this panics about half
-				// the time (testdata/slt/fuzz/aggregate_merge_error_panic.slt).
-				continue
-			}
 			var got answer
 			if v.serial {
 				got = query(ctx, e.serial, q)

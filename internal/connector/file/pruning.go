@@ -151,7 +151,8 @@ func statValue(c pushdown.Value) (any, bool) {
 }
 
 // compareStat orders two statistics values of the same family (numbers,
-// strings, bools); ok is false when they cannot be compared.
+// in Spark's order with NaN largest; strings; bools); ok is false when
+// they cannot be compared.
 func compareStat(a, b any) (int, bool) {
 	switch x := a.(type) {
 	case int64:
@@ -159,17 +160,14 @@ func compareStat(a, b any) (int, bool) {
 		case int64:
 			return cmp3(x, y), true
 		case float64:
-			return cmp3(float64(x), y), true
+			return floatOrder(float64(x), y), true
 		}
 	case float64:
 		switch y := b.(type) {
 		case int64:
-			return cmp3(x, float64(y)), true
+			return floatOrder(x, float64(y)), true
 		case float64:
-			if x != x || y != y { // NaN orders nowhere
-				return 0, false
-			}
-			return cmp3(x, y), true
+			return floatOrder(x, y), true
 		}
 	case string:
 		if y, ok := b.(string); ok {
@@ -187,6 +185,22 @@ func compareStat(a, b any) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// floatOrder is Spark's order, as comparisons evaluate: NaN above every
+// number and equal to NaN (a Parquet float max recorded as NaN bounds
+// nothing from above).
+func floatOrder(a, b float64) int {
+	an, bn := a != a, b != b
+	switch {
+	case an && bn:
+		return 0
+	case an:
+		return 1
+	case bn:
+		return -1
+	}
+	return cmp3(a, b)
 }
 
 func cmp3[T int64 | float64](a, b T) int {

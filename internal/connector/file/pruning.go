@@ -160,14 +160,14 @@ func compareStat(a, b any) (int, bool) {
 		case int64:
 			return cmp3(x, y), true
 		case float64:
-			return floatOrder(float64(x), y), true
+			return types.FloatOrder(float64(x), y), true
 		}
 	case float64:
 		switch y := b.(type) {
 		case int64:
-			return floatOrder(x, float64(y)), true
+			return types.FloatOrder(x, float64(y)), true
 		case float64:
-			return floatOrder(x, y), true
+			return types.FloatOrder(x, y), true
 		}
 	case string:
 		if y, ok := b.(string); ok {
@@ -185,22 +185,6 @@ func compareStat(a, b any) (int, bool) {
 		}
 	}
 	return 0, false
-}
-
-// floatOrder is Spark's order, as comparisons evaluate: NaN above every
-// number and equal to NaN (a Parquet float max recorded as NaN bounds
-// nothing from above).
-func floatOrder(a, b float64) int {
-	an, bn := a != a, b != b
-	switch {
-	case an && bn:
-		return 0
-	case an:
-		return 1
-	case bn:
-		return -1
-	}
-	return cmp3(a, b)
 }
 
 func cmp3[T int64 | float64](a, b T) int {

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
-	"math"
+	"sluice/internal/types"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -144,20 +144,8 @@ func floatAt(a arrow.Array, i int) float64 {
 	return a.(*array.Float64).Value(i)
 }
 
-// FloatOrder is Spark's order of floating-point values: NaN above every
-// number (and equal to NaN), -0.0 equal to 0.0. Sorts use it too.
-func FloatOrder(a, b float64) int {
-	an, bn := math.IsNaN(a), math.IsNaN(b)
-	switch {
-	case an && bn:
-		return 0
-	case an:
-		return 1
-	case bn:
-		return -1
-	}
-	return cmp.Compare(a, b)
-}
+// FloatOrder is types.FloatOrder, Spark's order of floating-point values.
+func FloatOrder(a, b float64) int { return types.FloatOrder(a, b) }
 
 // isNested reports whether t is an ARRAY, STRUCT or MAP.
 func isNested(t arrow.DataType) bool {

@@ -119,7 +119,7 @@ func run(args []string) error {
 func serve(args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	o := server.Options{Version: cli.Version}
+	o := server.Options{Version: cli.VersionString()}
 	var stopTimeout time.Duration
 	var logFormat, logLevel string
 	fs.StringVar(&o.Listen, "listen", server.DefaultListen, "HTTP listen address")

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -22,8 +21,6 @@ import (
 	"sluice/internal/stream"
 )
 
-// Version is the build's version, set with -ldflags "-X sluice/internal/cli.Version=v1.2.3".
-var Version = "dev"
 
 // Options is what `sluice sql` was asked to do.
 type Options struct {
@@ -84,10 +81,6 @@ func (o Options) Interactive() bool {
 	return o.Exec == "" && o.File == "" && ok && IsTerminal(f)
 }
 
-// PrintVersion writes "sluice <version> (<go version> <os>/<arch>)".
-func PrintVersion(w io.Writer) {
-	fmt.Fprintf(w, "sluice %s (%s %s/%s)\n", Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
-}
 
 // Usage is the text of `sluice help`.
 const Usage = `Sluice runs SQL over JSON, CSV and Parquet files on local disk or S3.

@@ -60,7 +60,7 @@ func shell(ctx context.Context, o Options, eng executor, bar *progressBar, f For
 		return fmt.Errorf("starting shell: %w", err)
 	}
 	defer rl.Close()
-	fmt.Fprintf(o.Stdout, "Sluice %s. End statements with ';'. Type help for help, exit or Ctrl-D to leave.\n", Version)
+	fmt.Fprintf(o.Stdout, "Sluice %s. End statements with ';'. Type help for help, exit or Ctrl-D to leave.\n", VersionString())
 
 	out := newOutput(f, o.Stdout, o.Stderr)
 	lang := o.Lang

@@ -21,7 +21,6 @@ import (
 	"sluice/internal/stream"
 )
 
-
 // Options is what `sluice sql` was asked to do.
 type Options struct {
 	DataDir string // the engine's data directory
@@ -80,7 +79,6 @@ func (o Options) Interactive() bool {
 	f, ok := o.Stdin.(*os.File)
 	return o.Exec == "" && o.File == "" && ok && IsTerminal(f)
 }
-
 
 // Usage is the text of `sluice help`.
 const Usage = `Sluice runs SQL over JSON, CSV and Parquet files on local disk or S3.

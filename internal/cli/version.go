@@ -5,6 +5,7 @@ import (
 	"io"
 	"runtime"
 	"runtime/debug"
+	"strings"
 )
 
 // Version is the build's version, set with -ldflags "-X sluice/internal/cli.Version=v1.2.3".
@@ -42,7 +43,9 @@ func versionFromBuildInfo(bi *debug.BuildInfo) string {
 			}
 		}
 	}
-	if rev != "" {
+	// A pseudo-version (v0.0.0-20261202062116-695e42bcb935+dirty) names
+	// the commit already; a tag or "(devel)" gets it appended.
+	if rev != "" && !strings.Contains(v, rev[:min(12, len(rev))]) {
 		v += " " + rev + dirty
 	}
 	return v

@@ -100,6 +100,9 @@ func run(args []string) error {
 		return err
 	}
 	if o.Server != "" {
+		if o.Server, err = cli.ServerURL(o.Server, rc.caCert != ""); err != nil {
+			return err
+		}
 		if o.Remote, err = rc.remote(); err != nil {
 			return err
 		}

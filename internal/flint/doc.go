@@ -36,7 +36,7 @@
 // status as the sink's document id, creates the sink table and records
 // the ViewSpec in the catalog, then runs the view's first catch-up
 // (Host.RunStream) and answers "materialized view by_status created;
-// stream mv_by_status stopped after 1 epochs: ...". A first refresh that
+// stream mv_by_status stopped after 1 epoch: ...". A first refresh that
 // fails before committing an epoch removes the view again: DDL here is
 // atomic.
 package flint

@@ -1,6 +1,7 @@
 package job
 
 import (
+	"fmt"
 	"time"
 
 	"sluice/internal/connector"
@@ -82,4 +83,20 @@ func carryRetry(old, next *Status) {
 	next.Attempts = old.Attempts
 	next.QueueUnreachable = old.QueueUnreachable
 	next.LastError = old.LastError
+}
+
+// Stopped is the one-line summary of a run that ended: "stream s stopped
+// after 1 epoch: 10 rows in, 3 rows out", the message the statement, the
+// async API and the console show alike.
+func (s Status) Stopped(name string) string {
+	return fmt.Sprintf("stream %s stopped after %s: %s in, %s out", name,
+		countOf(s.Epochs, "epoch"), countOf(s.RowsIn, "row"), countOf(s.RowsOut, "row"))
+}
+
+// countOf is "1 row", "2 rows".
+func countOf(n int64, unit string) string {
+	if n == 1 {
+		return "1 " + unit
+	}
+	return fmt.Sprintf("%d %ss", n, unit)
 }

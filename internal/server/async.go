@@ -175,7 +175,7 @@ func (a *asyncQueries) follow(ctx context.Context, r asyncRecord) {
 		status = asyncCancelled
 	}
 	if status != asyncFailed {
-		msg = fmt.Sprintf("stream %s stopped after %d epochs: %d rows in, %d rows out", info.StreamName, st.Epochs, st.RowsIn, st.RowsOut)
+		msg = st.Stopped(info.StreamName)
 	}
 	_, _ = a.store.update(r.ID, func(r *asyncRecord) {
 		r.Status, r.Error, r.Finished = status, errText, time.Now().UTC()
@@ -428,7 +428,7 @@ func (s *Server) handleAsyncCancel(w http.ResponseWriter, r *http.Request) {
 		}
 		info, _ := s.eng.Stream(r.Context(), rec.Stream)
 		if st := info.Status; st.Epochs > 0 || msg == "" {
-			msg = fmt.Sprintf("stream %s stopped after %d epochs: %d rows in, %d rows out", info.StreamName, st.Epochs, st.RowsIn, st.RowsOut)
+			msg = st.Stopped(info.StreamName)
 		}
 		if _, err := a.store.update(rec.ID, func(r *asyncRecord) {
 			r.Status, r.Finished, r.Message = asyncCancelled, time.Now().UTC(), msg

@@ -35,7 +35,7 @@
 // GROUP BY key status as its document id (keyedSinkSpec), compiles it
 // with physical.CompileStream, opens the checkpoint and the sink, and
 // runs stream.Query until the source is drained: "stream out_stream
-// stopped after 1 epochs: 10 rows in, 3 rows out". Each run registers
+// stopped after 1 epoch: 10 rows in, 3 rows out". Each run registers
 // with the job manager (Runs.Register) and keeps its job.Status there,
 // what SHOW, DESCRIBE and the API read, else the checkpoint. STOP STREAM reaches a
 // run of this process through the job manager and one elsewhere through

@@ -172,5 +172,5 @@ func (m *Streams) Run(ctx context.Context, name string, s Write, spec Spec) (*Re
 	if err != nil {
 		return nil, err
 	}
-	return message("stream %s stopped after %d epochs: %d rows in, %d rows out", name, st.Epochs, st.RowsIn, st.RowsOut), nil
+	return message("%s", st.Stopped(name)), nil
 }

@@ -115,9 +115,14 @@ func run(args []string) error {
 
 // serve runs `sluice serve` until SIGTERM or SIGINT, then stops the
 // streams at their next epoch boundary (within --stop-timeout) and
-// returns nil, so the process exits 0. The settings come from
-// internal/server/config: defaults < --config file < SLUICE_* < flags.
+// returns nil, so the process exits 0; SIGHUP reloads (Server.Reload).
+// The settings come from internal/server/config: defaults < --config
+// file < SLUICE_* < flags.
 func serve(args []string) error {
+	// From the start: SIGHUP's default would end the process.
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fl := config.Register(fs)
@@ -140,11 +145,11 @@ func serve(args []string) error {
 	}
 	o := cfg.Server
 	o.Version = cli.Version
-	logger, err := server.NewLogger(os.Stderr, cfg.LogFormat, cfg.LogLevel)
+	logger, level, err := cfg.Logger(os.Stderr)
 	if err != nil {
 		return fmt.Errorf("%v (see 'sluice help')", err)
 	}
-	o.Logger = logger
+	o.Logger, o.LogLevel, o.Reconfigure = logger, level, cfg.Reconfigure(fl, os.Environ)
 	// A wait on a lock (a local index a `sluice sql` has open) is logged
 	// like the rest, not printed raw between JSON lines.
 	defer lockwait.SetNotify(func(msg string) { logger.Warn(msg) })()
@@ -154,6 +159,7 @@ func serve(args []string) error {
 	if err != nil {
 		return err
 	}
+	go srv.ReloadOn(ctx, hup)
 	serveErr := srv.ListenAndServe(ctx)
 	if err := srv.Close(cfg.StopTimeout); err != nil && serveErr == nil {
 		serveErr = err

@@ -98,21 +98,3 @@ func checkLogLevel(v string) error {
 	_, err := server.ParseLogLevel(v)
 	return err
 }
-
-// Reloadable is what a reload takes from c.
-func (c Config) Reloadable() server.Reloadable {
-	sec := c.Server.Security
-	return server.Reloadable{Users: sec.Users, TLSCert: sec.TLSCert, TLSKey: sec.TLSKey, LogLevel: c.LogLevel}
-}
-
-// NeedsRestart names the settings that differ between old and new but a
-// reload does not apply.
-func NeedsRestart(old, new Config) []string {
-	var out []string
-	for _, f := range fields {
-		if !f.Reloadable && f.format(&old) != f.format(&new) {
-			out = append(out, f.Name())
-		}
-	}
-	return out
-}

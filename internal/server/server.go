@@ -19,7 +19,10 @@
 // that routes (server.go) calls. Response formats have a file each
 // (format_*.go); cursor.go holds paging cursors; logging.go the slog
 // logger; sessions.go the clients' engine.Sessions, keyed by the sessionId
-// their requests carry.
+// their requests carry; reload.go re-reads the users file, the TLS pair
+// and the log level (SIGHUP, POST /api/v1/reload) without touching the
+// engine. The settings themselves (flags, --config file, SLUICE_*
+// variables) are internal/server/config's one table.
 //
 // # Security
 //

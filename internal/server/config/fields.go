@@ -10,7 +10,8 @@ package config
 import (
 	"time"
 
-	"sluice/internal/cli"
+	"sluice/internal/connector"
+	"sluice/internal/connector/registry"
 	"sluice/internal/job"
 	"sluice/internal/server"
 )
@@ -30,7 +31,7 @@ func Default() Config {
 	c := Config{
 		Server: server.Options{
 			Listen:         server.DefaultListen,
-			DataDir:        cli.DefaultDataDir(),
+			DataDir:        registry.DataDir(connector.Env{}), // cli.DefaultDataDir's: the server imports no CLI
 			QueryRetention: server.DefaultQueryRetention,
 			SessionIdle:    server.DefaultSessionIdle,
 			Limits: server.Limits{

@@ -21,7 +21,8 @@ const envPrefix = "SLUICE_"
 // setting's variable is comma-separated.
 func applyEnv(c *Config, env []string) error {
 	var errs []error
-	sort.Strings(env)
+	env = append([]string(nil), env...)
+	sort.Strings(env) // errors in a stable order
 	for _, kv := range env {
 		name, val, _ := strings.Cut(kv, "=")
 		section, key, ok := envSetting(name)

@@ -312,3 +312,33 @@ func TestReloadUnderLoad(t *testing.T) {
 		t.Fatal("no query ran")
 	}
 }
+
+// TestReloadCannotTurnOnAuth: a server started without a users file or
+// TLS reloads nothing of them; a users file appearing in the data dir
+// needs a restart (authentication is not switched on under running
+// clients), as does a certificate.
+func TestReloadCannotTurnOnAuth(t *testing.T) {
+	var next Reloadable
+	f := newFixtureWith(t, 1, func(o *Options) {
+		o.Reconfigure = func() (Reloadable, []string, error) { return next, nil, nil }
+	})
+	var r ReloadResult
+	_ = json.Unmarshal(f.post(APIReloadPath, nil, 200), &r)
+	if got := fmt.Sprint(r.Reloaded, r.NeedsRestart); got != "[config] []" {
+		t.Fatalf("reload: %s", got)
+	}
+	u := &Users{}
+	if err := u.SetPassword("alice", "alice-pw", RoleAdmin, bcrypt.MinCost); err != nil {
+		t.Fatal(err)
+	}
+	if err := u.Save(DefaultUsersFile(filepath.Join(f.dir, "data"))); err != nil {
+		t.Fatal(err)
+	}
+	next.TLSCert, next.TLSKey = "cert.pem", "key.pem"
+	r = ReloadResult{}
+	_ = json.Unmarshal(f.post(APIReloadPath, nil, 200), &r)
+	if got := fmt.Sprint(r.Reloaded, r.NeedsRestart); got != "[config] [auth.users tls.cert]" {
+		t.Fatalf("reload: %s", got)
+	}
+	f.sql(200, "SELECT 1") // still no authentication
+}

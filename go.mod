@@ -35,6 +35,8 @@ require (
 	golang.org/x/text v0.43.0
 )
 
+require github.com/BurntSushi/toml v1.6.0
+
 require (
 	github.com/RoaringBitmap/roaring/v2 v2.14.5 // indirect
 	github.com/andybalholm/brotli v1.2.3 // indirect

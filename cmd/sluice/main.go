@@ -20,12 +20,12 @@ import (
 	"os/signal"
 	"runtime/pprof"
 	"syscall"
-	"time"
 
 	"sluice/internal/cli"
 	"sluice/internal/job"
 	"sluice/internal/lockwait"
 	"sluice/internal/server"
+	"sluice/internal/server/config"
 )
 
 func main() {
@@ -118,41 +118,17 @@ func run(args []string) error {
 
 // serve runs `sluice serve` until SIGTERM or SIGINT, then stops the
 // streams at their next epoch boundary (within --stop-timeout) and
-// returns nil, so the process exits 0.
+// returns nil, so the process exits 0; SIGHUP reloads (Server.Reload).
+// The settings come from internal/server/config: defaults < --config
+// file < SLUICE_* < flags.
 func serve(args []string) error {
+	// From the start: SIGHUP's default would end the process.
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	o := server.Options{Version: cli.VersionString()}
-	var stopTimeout time.Duration
-	var logFormat, logLevel string
-	fs.StringVar(&o.Listen, "listen", server.DefaultListen, "HTTP listen address")
-	fs.StringVar(&o.DataDir, "data-dir", cli.DefaultDataDir(), "data directory")
-	fs.IntVar(&o.MaxConcurrentEpochs, "max-concurrent-epochs", 0, "epochs running at once (0: GOMAXPROCS)")
-	fs.DurationVar(&stopTimeout, "stop-timeout", 30*time.Second, "how long streams get to stop on SIGTERM")
-	fs.DurationVar(&o.QueryRetention, "query-retention", server.DefaultQueryRetention, "how long finished async queries are kept (negative: forever)")
-	fs.DurationVar(&o.SessionIdle, "session-idle", server.DefaultSessionIdle, "how long a client's session (its USE and SET) is kept after its last request")
-	fs.DurationVar(&o.Engine.RetryInitial, "stream-retry-initial", job.DefaultRetryInitial, "first retry of a stream that failed transiently; doubles each time (negative: no retries)")
-	fs.DurationVar(&o.Engine.RetryMax, "stream-retry-max", job.DefaultRetryMax, "longest wait between a failing stream's retries")
-	fs.StringVar(&logFormat, "log-format", "text", "log format on stderr: text or json")
-	fs.StringVar(&logLevel, "log-level", "info", "log level: debug, info, warn or error")
-	fs.StringVar(&o.Security.Users, "users", "", "users file (default DATA_DIR/users when it exists)")
-	fs.Func("allowed-hosts", "Host names answered without authentication besides localhost and loopback (comma-separated, repeatable)", func(v string) error {
-		o.Security.AllowedHosts = append(o.Security.AllowedHosts, v)
-		return nil
-	})
-	fs.StringVar(&o.Security.AuditLog, "audit-log", "", "log every API statement and refused request to this file (JSON lines, append-only, mode 0600)")
-	fs.StringVar(&o.Security.TLSCert, "tls-cert", "", "TLS certificate (PEM)")
-	fs.StringVar(&o.Security.TLSKey, "tls-key", "", "TLS private key (PEM)")
-	fs.Func("allow-location", "a path prefix or s3://bucket/prefix non-admin users may read directly (repeatable)", func(v string) error {
-		o.Security.AllowLocations = append(o.Security.AllowLocations, v)
-		return nil
-	})
-	fs.Int64Var(&o.Limits.MaxBody, "max-body", server.DefaultMaxBody, "largest request body in bytes")
-	fs.DurationVar(&o.Limits.QueryTimeout, "query-timeout", server.DefaultQueryTimeout, "cancel a statement after this long")
-	fs.IntVar(&o.Limits.MaxRows, "max-rows", server.DefaultMaxRows, "rows per response; more are paged")
-	fs.IntVar(&o.Limits.MaxConcurrentQueries, "max-concurrent-queries", server.DefaultMaxConcurrentQueries, "API queries running at once; more get 429")
-	fs.Int64Var(&o.Limits.MaxResultBytes, "max-result-bytes", server.DefaultMaxResultBytes, "largest async query result on disk in bytes")
-	fs.DurationVar(&o.Limits.WriteTimeout, "write-timeout", server.DefaultWriteTimeout, "longest time writing one response may take")
+	fl := config.Register(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(os.Stdout, cli.Usage)
@@ -163,11 +139,20 @@ func serve(args []string) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q (see 'sluice help')", fs.Arg(0))
 	}
-	logger, err := server.NewLogger(os.Stderr, logFormat, logLevel)
+	cfg, err := config.Load(fl, os.Environ())
+	if err != nil {
+		return err
+	}
+	if fl.PrintConfig {
+		return config.Print(os.Stdout, cfg)
+	}
+	o := cfg.Server
+	o.Version = cli.VersionString()
+	logger, level, err := cfg.Logger(os.Stderr)
 	if err != nil {
 		return fmt.Errorf("%v (see 'sluice help')", err)
 	}
-	o.Logger = logger
+	o.Logger, o.LogLevel, o.Reconfigure = logger, level, cfg.Reconfigure(fl, os.Environ)
 	// A wait on a lock (a local index a `sluice sql` has open) is logged
 	// like the rest, not printed raw between JSON lines.
 	defer lockwait.SetNotify(func(msg string) { logger.Warn(msg) })()
@@ -177,8 +162,9 @@ func serve(args []string) error {
 	if err != nil {
 		return err
 	}
+	go srv.ReloadOn(ctx, hup)
 	serveErr := srv.ListenAndServe(ctx)
-	if err := srv.Close(stopTimeout); err != nil && serveErr == nil {
+	if err := srv.Close(cfg.StopTimeout); err != nil && serveErr == nil {
 		serveErr = err
 	}
 	return serveErr

@@ -125,12 +125,18 @@ Flags for sql:
   --token TOKEN                   API token for --server (default $SLUICE_TOKEN)
   --ca-cert FILE                  trust this PEM certificate for an https --server
 
-Flags for serve:
+Flags for serve (each is also a key of the --config file and a SLUICE_<SECTION>_<KEY>
+variable; see the README's Configuration):
+  --config FILE                   TOML settings file; the environment overrides it and
+                                  flags given override both
+  --print-config                  print the effective settings as TOML (secrets as ***) and exit
   --listen ADDR                   HTTP address (default 127.0.0.1:9210)
   --data-dir DIR                  as for sql; one server per data dir
   --max-concurrent-epochs N       epochs running at once over all streams (default GOMAXPROCS)
   --stop-timeout D                on SIGTERM, how long streams get to finish their epoch (default 30s)
   --query-retention D             how long finished async queries are kept (default 24h)
+  --session-idle D                how long a client's session (its USE and SET) is kept after
+                                  its last request (default 30m)
   --stream-retry-initial D        first retry of a stream that failed transiently, doubling
                                   each time (default 1s; negative: no retries)
   --stream-retry-max D            longest wait between a failing stream's retries (default 5m)

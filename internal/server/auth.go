@@ -182,6 +182,20 @@ func (a *authenticator) reload() error {
 	return nil
 }
 
+// reloadNow re-reads the users file, now at path: a file that fails to
+// load keeps the users (and the path) loaded before.
+func (a *authenticator) reloadNow(path string) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	old := a.path
+	a.path = path
+	if err := a.reload(); err != nil {
+		a.path = old
+		return err
+	}
+	return nil
+}
+
 // current returns the users, reloaded first if the file changed; a file
 // that fails to load keeps the last good one (and is logged).
 func (a *authenticator) current() (*Users, []byte) {

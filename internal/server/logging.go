@@ -13,11 +13,17 @@ import (
 // (key=value lines, the default) or "json" (one object per line), at
 // level "debug", "info" (the default), "warn" or "error", written to w.
 func NewLogger(w io.Writer, format, level string) (*slog.Logger, error) {
-	var lv slog.Level
-	if err := lv.UnmarshalText([]byte(strings.TrimSpace(level))); err != nil && level != "" {
-		return nil, fmt.Errorf("log level %q: want debug, info, warn or error", level)
+	lv, err := ParseLogLevel(level)
+	if err != nil {
+		return nil, err
 	}
-	ho := &slog.HandlerOptions{Level: lv}
+	return NewLevelLogger(w, format, levelVar(lv))
+}
+
+// NewLevelLogger is NewLogger at the level level holds, read at each
+// record, so setting it (a reload: Options.LogLevel) takes effect at once.
+func NewLevelLogger(w io.Writer, format string, level *slog.LevelVar) (*slog.Logger, error) {
+	ho := &slog.HandlerOptions{Level: level}
 	switch strings.ToLower(format) {
 	case "", "text":
 		return slog.New(slog.NewTextHandler(w, ho)), nil
@@ -25,6 +31,21 @@ func NewLogger(w io.Writer, format, level string) (*slog.Logger, error) {
 		return slog.New(slog.NewJSONHandler(w, ho)), nil
 	}
 	return nil, fmt.Errorf("log format %q: want text or json", format)
+}
+
+// ParseLogLevel reads "debug", "info", "warn" or "error" ("" is info).
+func ParseLogLevel(level string) (slog.Level, error) {
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(strings.TrimSpace(level))); err != nil && level != "" {
+		return 0, fmt.Errorf("log level %q: want debug, info, warn or error", level)
+	}
+	return lv, nil
+}
+
+func levelVar(l slog.Level) *slog.LevelVar {
+	v := new(slog.LevelVar)
+	v.Set(l)
+	return v
 }
 
 // logfWriter hands each line a text handler writes to a printf-style

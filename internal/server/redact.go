@@ -22,6 +22,10 @@ var (
 	keyValue = regexp.MustCompile(`(?i)([a-z0-9_.\-]*(?:password|passwd|secret|token|credential|access_key|accesskey|api_key|apikey|private_key|auth)[a-z0-9_.\-]*["']?)(\s*[:=]\s*|\s+)('(?:[^']|'')*'|"(?:[^"\\]|\\.)*"|[^\s,)'"]+)`)
 )
 
+// RedactSecrets is s with the credentials it may quote replaced by ***,
+// as the server's errors and logs show them (serve --print-config).
+func RedactSecrets(s string) string { return redactSecrets(s) }
+
 func redactSecrets(s string) string {
 	s = urlUserinfo.ReplaceAllString(s, "$1:***@")
 	s = escapedUserinfo.ReplaceAllString(s, "$1%3A***%40")

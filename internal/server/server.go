@@ -19,7 +19,10 @@
 // that routes (server.go) calls. Response formats have a file each
 // (format_*.go); cursor.go holds paging cursors; logging.go the slog
 // logger; sessions.go the clients' engine.Sessions, keyed by the sessionId
-// their requests carry.
+// their requests carry; reload.go re-reads the users file, the TLS pair
+// and the log level (SIGHUP, POST /api/v1/reload) without touching the
+// engine. The settings themselves (flags, --config file, SLUICE_*
+// variables) are internal/server/config's one table.
 //
 // # Security
 //
@@ -60,12 +63,15 @@ package server
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
 	"os"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"sluice/internal/engine"
@@ -109,6 +115,14 @@ type Options struct {
 	// Engine is passed to engine.Open (DataDir, Background and EpochSlots
 	// are the server's to set).
 	Engine engine.Options
+	// LogLevel, when set, is the level Logger's handler reads
+	// (NewLevelLogger): a reload sets it.
+	LogLevel *slog.LevelVar
+	// Reconfigure, when set, gives each reload (SIGHUP, POST
+	// /api/v1/reload) the reloadable settings' new values, and the
+	// changed settings it cannot apply (cmd/sluice reads its config file
+	// again); nil re-reads the files the server started with.
+	Reconfigure func() (Reloadable, []string, error)
 	// Version is the build's version GET / reports as sluice_version
 	// ("dev" if empty); cmd/sluice passes cli.Version, so the server
 	// does not import the CLI.
@@ -146,6 +160,10 @@ type Server struct {
 	servedHost servedAddr      // the host Serve listens on (host.go)
 	csrfKey    []byte          // signs the console's anti-CSRF tokens (csrf.go)
 	audit      *auditLog       // Security.AuditLog; nil: none (audit.go)
+
+	reloadMu sync.Mutex                      // one reload at a time (reload.go)
+	live     Reloadable                      // the reloadable settings in effect
+	cert     atomic.Pointer[tls.Certificate] // served to new handshakes; nil: no TLS
 }
 
 // Open locks the data dir (failing with ErrDataDirInUse when another
@@ -184,6 +202,7 @@ func Open(opts Options) (*Server, error) {
 	sched := NewScheduler(opts.MaxConcurrentEpochs, log)
 	s := &Server{opts: opts, lock: lock, sched: sched, cursors: newCursorStore(), log: log, logf: logf, auth: auth, allowed: allowed,
 		limits: opts.Limits.withDefaults(), history: newHistory(opts.HistoryInterval), audit: audit}
+	s.live = Reloadable{Users: opts.Security.Users, TLSCert: opts.Security.TLSCert, TLSKey: opts.Security.TLSKey}
 	s.queries = newQuerySlots(s.limits.MaxConcurrentQueries)
 	s.priority = newPriorityGate(sched.Slots())
 	s.csrfKey = newCSRFKey()
@@ -331,6 +350,7 @@ func (s *Server) routes() {
 	s.streamAPIRoutes()
 	s.metricsRoutes()
 	s.consoleRoutes()
+	s.reloadRoutes()
 }
 
 // progress is the engine's StreamProgress: metrics and one log record per

@@ -89,11 +89,18 @@ func (s *Server) httpServer(h http.Handler) (*http.Server, error) {
 		return nil, errors.New("TLS needs both --tls-cert and --tls-key")
 	}
 	if sec.TLSCert != "" {
-		cert, err := tls.LoadX509KeyPair(sec.TLSCert, sec.TLSKey)
-		if err != nil {
-			return nil, fmt.Errorf("loading the TLS certificate: %w", err)
+		if s.cert.Load() == nil {
+			cert, err := tls.LoadX509KeyPair(sec.TLSCert, sec.TLSKey)
+			if err != nil {
+				return nil, fmt.Errorf("loading the TLS certificate: %w", err)
+			}
+			s.cert.CompareAndSwap(nil, &cert)
 		}
-		hs.TLSConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+		// Read at each handshake, so a reload's new pair serves the next
+		// connection and open ones keep theirs.
+		hs.TLSConfig = &tls.Config{MinVersion: tls.VersionTLS12, GetCertificate: func(*tls.ClientHelloInfo) (*tls.Certificate, error) {
+			return s.cert.Load(), nil
+		}}
 	}
 	return hs, nil
 }

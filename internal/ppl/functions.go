@@ -1,6 +1,7 @@
 package ppl
 
 import (
+	"regexp"
 	"strings"
 
 	"sluice/internal/sql"
@@ -14,8 +15,12 @@ var renames = map[string]string{
 	"dc":                "count",
 	"var_samp":          "var_samp",
 	"stddev_samp":       "stddev_samp",
-	"list":              "collect_list",
-	"values":            "collect_set",
+	"list":              "ppl_list",
+	"values":            "ppl_values",
+	"replace":           "ppl_replace",
+	"dayname":           "ppl_dayname",
+	"monthname":         "ppl_monthname",
+	"unix_timestamp":    "ppl_unix_timestamp",
 	"adddate":           "date_add",
 	"subdate":           "date_sub",
 	"week":              "weekofyear",
@@ -28,10 +33,12 @@ var renames = map[string]string{
 	"current_time":      "now",
 	"utc_timestamp":     "now",
 	"mean":              "avg",
-	"percentile":        "approx_percentile",
-	"percentile_approx": "approx_percentile",
-	"perc":              "approx_percentile",
+	"percentile":        "ppl_percentile",
+	"percentile_approx": "ppl_percentile",
 }
+
+// percShortcut is perc<p>(x) / p<p>(x), PPL's percentile(x, p).
+var percShortcut = regexp.MustCompile(`^(?i)(?:perc|p)(\d+(?:\.\d+)?)$`)
 
 // mapCall turns a PPL call into the SQL expression the registry knows.
 func mapCall(c *sql.Call) (sql.Expr, error) {
@@ -83,31 +90,35 @@ func mapCall(c *sql.Call) (sql.Expr, error) {
 		t, _ := sql.ParseType(strings.ToUpper(name))
 		return &sql.Cast{At: c.At, X: args[0], Type: t}, nil
 	case "date_format", "time_format":
-		// PPL writes MySQL's %Y-%m-%d; the registry reads yyyy-MM-dd.
+		// MySQL's %Y-%m-%d, not Spark's yyyy-MM-dd.
 		if err := want(2); err != nil {
 			return nil, err
 		}
-		if l, ok := args[1].(*sql.Literal); ok && l.Kind == sql.LitString {
-			if p, ok := javaPattern(l.Value); ok {
-				args = []sql.Expr{args[0], &sql.Literal{At: l.At, Kind: sql.LitString, Value: p}}
-			}
-		}
-		c.Name = "date_format"
+		c.Name = "ppl_" + name
 	case "distinct_count", "dc":
 		c.Distinct = true
 	case "median":
 		if err := want(1); err != nil {
 			return nil, err
 		}
-		return &sql.Call{At: c.At, Name: "approx_percentile", Args: []sql.Expr{args[0],
-			&sql.Literal{At: c.At, Kind: sql.LitDecimal, Value: "0.5"}}}, nil
-	case "percentile", "percentile_approx", "perc":
-		// PPL's percent is 0..100; the registry's is 0..1.
+		return &sql.Call{At: c.At, Name: "ppl_percentile", Args: []sql.Expr{args[0],
+			&sql.Literal{At: c.At, Kind: sql.LitInteger, Value: "50"}}}, nil
+	case "percentile", "percentile_approx":
 		if err := want(2); err != nil {
 			return nil, err
 		}
-		args = []sql.Expr{args[0], &sql.Binary{At: c.At, Op: sql.OpDiv, L: args[1],
-			R: &sql.Literal{At: c.At, Kind: sql.LitDecimal, Value: "100.0"}}}
+	default:
+		if m := percShortcut.FindStringSubmatch(name); m != nil {
+			if err := want(1); err != nil {
+				return nil, err
+			}
+			kind := sql.LitInteger
+			if strings.Contains(m[1], ".") {
+				kind = sql.LitDecimal
+			}
+			return &sql.Call{At: c.At, Name: "ppl_percentile", Args: []sql.Expr{args[0],
+				&sql.Literal{At: c.At, Kind: kind, Value: m[1]}}}, nil
+		}
 	}
 	if n, ok := renames[name]; ok {
 		c.Name = n

@@ -163,6 +163,7 @@ func (lx *lexer) next() token {
 		for lx.off < len(lx.src) && isIdentPart(lx.src[lx.off]) {
 			lx.bump()
 		}
+		lx.percFraction(lx.src[off:lx.off])
 		return mk(tkIdent, lx.src[off:lx.off])
 	case c == '`':
 		lx.bump()
@@ -237,3 +238,21 @@ func (lx *lexer) next() token {
 }
 
 func quoteRune(r rune) string { return "'" + string(r) + "'" }
+
+// percFraction takes the fraction of a percentile shortcut into its name
+// (perc99.5(x), p99.9(x)) when a call follows, so it is one identifier.
+func (lx *lexer) percFraction(name string) {
+	if !percShortcut.MatchString(name) || lx.peek(0) != '.' || !isDigit(lx.peek(1)) {
+		return
+	}
+	n := 1
+	for isDigit(lx.peek(n)) {
+		n++
+	}
+	if lx.peek(n) != '(' {
+		return
+	}
+	for ; n > 0; n-- {
+		lx.bump()
+	}
+}

@@ -101,7 +101,7 @@ func TestParseCommands(t *testing.T) {
 		{"fields + a", "fields exclude=false a"},
 		{"eval x = -a * (b + 2) % 3, y = \"s\"", "eval x=-a * (b + 2) % 3;y='s'"},
 		{"stats count(), avg(v) as m by g, span(ts, 30m) as w", "stats count(*) as count();avg(v) as m;by g as g;by span(ts,30,\"m\") as w"},
-		{"stats dc(a), distinct_count(b), percentile(c, 90) by span(x, 0.5)", "stats count(DISTINCT a) as dc(a);count(DISTINCT b) as distinct_count(b);approx_percentile(c, 90 / 100.0) as percentile(c, 90);by span(x,0.5,\"\") as span(x, 0.5)"},
+		{"stats dc(a), distinct_count(b), percentile(c, 90) by span(x, 0.5)", "stats count(DISTINCT a) as dc(a);count(DISTINCT b) as distinct_count(b);ppl_percentile(c, 90) as percentile(c, 90);by span(x,0.5,\"\") as span(x, 0.5)"},
 		{"stats count() by span(ts, 1 h)", "stats count(*) as count();by span(ts,1,\"h\") as span(ts, 1 h)"},
 		{"sort - a, +b, c desc, abs(d)", "sort a desc=true;b desc=false;c desc=true;abs(d) desc=false"},
 		{"head", "head 10 from 0"},

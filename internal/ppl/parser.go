@@ -493,6 +493,10 @@ func (p *parser) stats(at sql.Pos) (*Stats, error) {
 			g.Expr = e
 		}
 		g.Name = p.text(from)
+		if p.i == from+1 && p.toks[from].quoted {
+			// by `a.b` names its column a.b, without the back-quotes.
+			g.Name = p.toks[from].text
+		}
 		if n, err := p.alias(); err != nil {
 			return nil, err
 		} else if n != "" {

@@ -207,18 +207,6 @@ func TestStatement(t *testing.T) {
 	}
 }
 
-func TestJavaPattern(t *testing.T) {
-	for in, want := range map[string]string{
-		"%Y-%m-%d %H:%i:%s": "yyyy-MM-dd HH:mm:ss",
-		"%d/%b/%Y at %T":    "dd/MMM/yyyy 'at' HH:mm:ss",
-		"yyyy-MM-dd":        "yyyy-MM-dd",
-	} {
-		if got, _ := javaPattern(in); got != want {
-			t.Errorf("%q: %q, want %q", in, got, want)
-		}
-	}
-}
-
 // TestColumnsAskedOnce: commands that name all their output columns do
 // not ask Columns again (each ask binds the query so far).
 func TestColumnsAskedOnce(t *testing.T) {

@@ -472,6 +472,17 @@ func (t *translator) fields(c *Fields) error {
 		return nil
 	}
 	var items []*sql.SelectItem
+	// A field named twice (fields a, a* or a*, *b) comes once, where it
+	// was first named, as in OpenSearch.
+	seen := map[string]bool{}
+	first := func(name string) bool {
+		k := strings.ToLower(name)
+		if seen[k] {
+			return false
+		}
+		seen[k] = true
+		return true
+	}
 	for _, n := range c.Names {
 		if isWildcard(n.Name) {
 			cols, err := t.columns()
@@ -481,7 +492,9 @@ func (t *translator) fields(c *Fields) error {
 			hit := false
 			for _, cc := range cols {
 				if matchWild(n.Name, cc) {
-					items = append(items, item(col(n.At, cc), cc))
+					if first(cc) {
+						items = append(items, item(col(n.At, cc), cc))
+					}
 					hit = true
 				}
 			}
@@ -497,6 +510,13 @@ func (t *translator) fields(c *Fields) error {
 		alias := ""
 		if strings.Contains(n.Name, ".") {
 			alias = n.Name
+		}
+		out := n.Name
+		if r, ok := e.(*sql.ColumnRef); ok && alias == "" {
+			out = r.Parts[len(r.Parts)-1]
+		}
+		if !first(out) {
+			continue
 		}
 		items = append(items, item(e, alias))
 	}

@@ -256,6 +256,13 @@ var registry = []Def{
 	{Name: "weekday", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindWeekday},
 	{Name: "dayname", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindDayname},
 	{Name: "monthname", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindMonthname},
+	// PPL's own meanings of names Spark uses otherwise (ppl_*.go).
+	{Name: "ppl_replace", MinArgs: 3, MaxArgs: 3, Kind: Scalar, Bind: bindPPLReplace},
+	{Name: "ppl_dayname", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindPPLDayname},
+	{Name: "ppl_monthname", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindPPLMonthname},
+	{Name: "ppl_date_format", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindPPLDateFormat},
+	{Name: "ppl_time_format", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindPPLTimeFormat},
+	{Name: "ppl_unix_timestamp", MinArgs: 0, MaxArgs: 1, Kind: Scalar, Volatile: true, Bind: bindPPLUnixTimestamp},
 	{Name: "add_months", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindAddMonths},
 	{Name: "months_between", MinArgs: 2, MaxArgs: 3, Kind: Scalar, Bind: bindMonthsBetween},
 	{Name: "trunc", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindTrunc},
@@ -482,5 +489,9 @@ var registry = []Def{
 	// HLL sketches (hll_sketch.go).
 	{Name: "hll_sketch_agg", MinArgs: 1, MaxArgs: 2, Kind: Aggregate, Agg: makeHLLSketchAgg},
 	{Name: "hll_union_agg", MinArgs: 1, MaxArgs: 2, Kind: Aggregate, Agg: makeHLLUnionAgg},
+	// PPL's own meanings of names Spark uses otherwise (ppl_*.go).
+	{Name: "ppl_values", MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: makePPLValues},
+	{Name: "ppl_list", MinArgs: 1, MaxArgs: 1, Kind: Aggregate, Agg: makePPLList},
+	{Name: "ppl_percentile", MinArgs: 2, MaxArgs: 2, Kind: Aggregate, Agg: makePPLPercentile},
 	{Name: "listagg", Aliases: []string{"string_agg"}, MinArgs: 1, MaxArgs: 2, Kind: Aggregate, Agg: makeListAgg},
 }

@@ -38,24 +38,14 @@ func (q *NATS) Check() error {
 	if st := q.nc.Status(); st != nats.CONNECTED {
 		why := "connection " + strings.ToLower(st.String())
 		if err := q.nc.LastError(); err != nil {
+			if ClassifyNATS(err) == NATSDenied {
+				return fmt.Errorf("jetstream %s/%s: %w", q.stream, q.durable, natsErr(err))
+			}
 			why += ": " + err.Error()
 		}
 		return fmt.Errorf("jetstream %s/%s: %w: not connected to the NATS server (%s)", q.stream, q.durable, ErrUnreachable, why)
 	}
 	return nil
-}
-
-// natsUnreachable marks the errors of a server that did not answer (a
-// JetStream request that timed out, or that no server took, as while a
-// restarted server recovers its streams: the connection is back, so
-// Check passes, but a fetch or an ack finds no responder) as
-// ErrUnreachable: they pass, unlike a stream that does not exist.
-func natsUnreachable(err error) error {
-	if errors.Is(err, nats.ErrTimeout) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrNoResponders) ||
-		errors.Is(err, jetstream.ErrJetStreamNotEnabled) || errors.Is(err, nats.ErrConnectionClosed) {
-		return fmt.Errorf("%w: %w", ErrUnreachable, err)
-	}
-	return err
 }
 
 type natsMsg struct{ m jetstream.Msg }
@@ -89,17 +79,17 @@ func OpenNATS(ctx context.Context, u *url.URL) (*NATS, error) {
 	}
 	nc, err := nats.Connect(server.String(), nats.Name("sluice"), nats.MaxReconnects(-1))
 	if err != nil {
-		return nil, fmt.Errorf("connecting to %s: %w: %w", Redact(server.String()), ErrUnreachable, err)
+		return nil, fmt.Errorf("connecting to %s: %w", Redact(server.String()), connectErr(err))
 	}
 	js, err := jetstream.New(nc)
 	if err != nil {
 		nc.Close()
-		return nil, fmt.Errorf("jetstream on %s: %w", Redact(server.String()), err)
+		return nil, fmt.Errorf("jetstream on %s: %w", Redact(server.String()), natsErr(err))
 	}
 	st, err := js.Stream(ctx, parts[0])
 	if err != nil {
 		nc.Close()
-		return nil, fmt.Errorf("jetstream stream %s on %s: %w", parts[0], Redact(server.String()), natsUnreachable(err))
+		return nil, fmt.Errorf("jetstream stream %s on %s: %w", parts[0], Redact(server.String()), natsErr(err))
 	}
 	cons, err := st.Consumer(ctx, parts[1])
 	if errors.Is(err, jetstream.ErrConsumerNotFound) {
@@ -119,7 +109,7 @@ func OpenNATS(ctx context.Context, u *url.URL) (*NATS, error) {
 	}
 	if err != nil {
 		nc.Close()
-		return nil, fmt.Errorf("jetstream consumer %s/%s: %w", parts[0], parts[1], natsUnreachable(err))
+		return nil, fmt.Errorf("jetstream consumer %s/%s: %w", parts[0], parts[1], natsErr(err))
 	}
 	q := &NATS{nc: nc, js: js, cons: cons, stream: parts[0], durable: parts[1], ackWait: ackWait}
 	if info := cons.CachedInfo(); info != nil && info.Config.AckWait > 0 {
@@ -149,14 +139,14 @@ func (q *NATS) Receive(ctx context.Context, max int, wait time.Duration) ([]Mess
 		batch, err = q.cons.Fetch(max, jetstream.FetchMaxWait(wait))
 	}
 	if err != nil {
-		return nil, fmt.Errorf("fetching from jetstream %s/%s: %w", q.stream, q.durable, natsUnreachable(err))
+		return nil, fmt.Errorf("fetching from jetstream %s/%s: %w", q.stream, q.durable, natsErr(err))
 	}
 	var out []Message
 	for m := range batch.Messages() {
 		out = append(out, natsMsg{m})
 	}
 	if err := batch.Error(); err != nil && !errors.Is(err, nats.ErrTimeout) && !errors.Is(err, jetstream.ErrNoMessages) {
-		return out, fmt.Errorf("fetching from jetstream %s/%s: %w", q.stream, q.durable, natsUnreachable(err))
+		return out, fmt.Errorf("fetching from jetstream %s/%s: %w", q.stream, q.durable, natsErr(err))
 	}
 	return out, nil
 }
@@ -177,7 +167,7 @@ func (q *NATS) Ack(ctx context.Context, msgs []Message) error {
 			return fmt.Errorf("acking %T on jetstream", m)
 		}
 		if err := nm.m.DoubleAck(ctx); err != nil {
-			return fmt.Errorf("acking %s on jetstream %s/%s: %w", m.ID(), q.stream, q.durable, natsUnreachable(err))
+			return fmt.Errorf("acking %s on jetstream %s/%s: %w", m.ID(), q.stream, q.durable, natsErr(err))
 		}
 	}
 	return nil
@@ -188,7 +178,7 @@ func (q *NATS) Nak(_ context.Context, msgs []Message) error {
 	for _, m := range msgs {
 		if nm, ok := m.(natsMsg); ok {
 			if err := nm.m.Nak(); err != nil {
-				return fmt.Errorf("nak %s on jetstream %s/%s: %w", m.ID(), q.stream, q.durable, err)
+				return fmt.Errorf("nak %s on jetstream %s/%s: %w", m.ID(), q.stream, q.durable, natsErr(err))
 			}
 		}
 	}
@@ -200,7 +190,7 @@ func (q *NATS) Extend(_ context.Context, msgs []Message) error {
 	for _, m := range msgs {
 		if nm, ok := m.(natsMsg); ok {
 			if err := nm.m.InProgress(); err != nil {
-				return fmt.Errorf("extending %s on jetstream %s/%s: %w", m.ID(), q.stream, q.durable, err)
+				return fmt.Errorf("extending %s on jetstream %s/%s: %w", m.ID(), q.stream, q.durable, natsErr(err))
 			}
 		}
 	}
@@ -214,7 +204,7 @@ func (q *NATS) Deadline() time.Duration { return q.ackWait }
 func (q *NATS) Backlog(ctx context.Context) (Backlog, error) {
 	info, err := q.cons.Info(ctx)
 	if err != nil {
-		return Backlog{}, fmt.Errorf("jetstream consumer %s/%s: %w", q.stream, q.durable, err)
+		return Backlog{}, fmt.Errorf("jetstream consumer %s/%s: %w", q.stream, q.durable, natsErr(err))
 	}
 	return Backlog{Pending: int64(info.NumPending), Unacked: int64(info.NumAckPending)}, nil
 }

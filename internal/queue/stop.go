@@ -52,7 +52,7 @@ func (q *NATS) stopKV(ctx context.Context) (jetstream.KeyValue, error) {
 		}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("jetstream key-value bucket %s: %w", stopBucket, err)
+		return nil, fmt.Errorf("jetstream key-value bucket %s: %w", stopBucket, natsErr(err))
 	}
 	return kv, nil
 }
@@ -64,7 +64,7 @@ func (q *NATS) RequestStop(ctx context.Context) error {
 		return err
 	}
 	if _, err := kv.Put(ctx, q.stopKey(), []byte(strconv.FormatInt(time.Now().UnixMicro(), 10))); err != nil {
-		return fmt.Errorf("requesting stop of jetstream consumer %s/%s: %w", q.stream, q.durable, err)
+		return fmt.Errorf("requesting stop of jetstream consumer %s/%s: %w", q.stream, q.durable, natsErr(err))
 	}
 	return nil
 }
@@ -77,7 +77,7 @@ func (q *NATS) StopWatch(ctx context.Context) (<-chan struct{}, error) {
 	}
 	w, err := kv.Watch(ctx, q.stopKey(), jetstream.UpdatesOnly())
 	if err != nil {
-		return nil, fmt.Errorf("watching stop requests of jetstream consumer %s/%s: %w", q.stream, q.durable, err)
+		return nil, fmt.Errorf("watching stop requests of jetstream consumer %s/%s: %w", q.stream, q.durable, natsErr(err))
 	}
 	stopped := make(chan struct{})
 	go func() {

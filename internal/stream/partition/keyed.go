@@ -103,12 +103,12 @@ func Dial(ctx context.Context, c Config) (*Keyed, error) {
 	server.Path, server.RawPath, server.RawQuery = "", "", ""
 	nc, err := nats.Connect(server.String(), nats.Name("sluice-keyed"), nats.MaxReconnects(-1))
 	if err != nil {
-		return nil, fmt.Errorf("stream %s: connecting to %s: %w", q.Name, queue.Redact(server.String()), err)
+		return nil, fmt.Errorf("stream %s: connecting to %s: %w", q.Name, queue.Redact(server.String()), queue.NATSError(err))
 	}
 	k, err := open(ctx, c, nc, path, held)
 	if err != nil {
 		nc.Close()
-		return nil, fmt.Errorf("stream %s: %w", q.Name, err)
+		return nil, fmt.Errorf("stream %s: %w", q.Name, queue.NATSError(err))
 	}
 	return k, nil
 }

@@ -21,6 +21,7 @@ import (
 
 	"sluice/internal/connector"
 	"sluice/internal/exec"
+	"sluice/internal/queue"
 	"sluice/internal/storage"
 	"sluice/internal/stream"
 )
@@ -121,7 +122,7 @@ func (o *Owner) Run(ctx context.Context) error {
 	o.wm = math.MinInt64
 	beat := o.Leases.TTL / 3
 	if _, err := o.Leases.Heartbeat(ctx); err != nil {
-		return err
+		return fmt.Errorf("keyed stream %s: %w", o.Stream, queue.NATSError(err))
 	}
 	hbDone := make(chan struct{})
 	go func() {

@@ -13,6 +13,7 @@ import (
 
 	"sluice/internal/connector"
 	"sluice/internal/exec"
+	"sluice/internal/queue"
 )
 
 // Subjects and names of a keyed stream's JetStream objects.
@@ -222,7 +223,7 @@ func (p *Publisher) publish(ctx context.Context, subject, id string, data []byte
 	msg := &nats.Msg{Subject: subject, Data: data, Header: nats.Header{}}
 	msg.Header.Set(jetstream.MsgIDHeader, id)
 	if _, err := p.JS.PublishMsg(ctx, msg); err != nil {
-		return fmt.Errorf("publishing partials to %s: %w", subject, err)
+		return fmt.Errorf("publishing partials to %s: %w", subject, queue.NATSError(err))
 	}
 	return nil
 }

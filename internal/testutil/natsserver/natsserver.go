@@ -22,15 +22,22 @@ import (
 
 // Server is an embedded NATS server.
 type Server struct {
-	URL  string // nats://127.0.0.1:PORT
-	srv  *server.Server
-	dir  string
-	opts *server.Options
+	URL string // nats://127.0.0.1:PORT
+	// Client is how the helpers (AddStream, Publish, ...) connect: the
+	// credentials of a server StartWith gave users or TLS.
+	Client []nats.Option
+	srv    *server.Server
+	dir    string
+	opts   *server.Options
 }
 
 // Start runs a server with JetStream enabled; Stop ends it. dir holds
 // its store ("" for a fresh temp directory, removed by Stop).
-func Start(dir string) (*Server, error) {
+func Start(dir string) (*Server, error) { return StartWith(dir, nil) }
+
+// StartWith is Start with configure applied to the server's options
+// first (users, TLS, cluster routes).
+func StartWith(dir string, configure func(*server.Options)) (*Server, error) {
 	own := dir == ""
 	if own {
 		d, err := os.MkdirTemp("", "sluice-nats-*")
@@ -46,6 +53,9 @@ func Start(dir string) (*Server, error) {
 		StoreDir:  dir,
 		NoLog:     true,
 		NoSigs:    true,
+	}
+	if configure != nil {
+		configure(opts)
 	}
 	srv, err := server.NewServer(opts)
 	if err != nil {
@@ -88,7 +98,7 @@ func (s *Server) Stop() {
 
 // AddStream creates a JetStream stream capturing subjects (file storage).
 func (s *Server) AddStream(name string, subjects ...string) error {
-	nc, err := nats.Connect(s.URL)
+	nc, err := s.connect()
 	if err != nil {
 		return err
 	}
@@ -105,7 +115,7 @@ func (s *Server) AddStream(name string, subjects ...string) error {
 
 // Publish sends one core NATS message (as the S3 server does).
 func (s *Server) Publish(subject string, data []byte) error {
-	nc, err := nats.Connect(s.URL)
+	nc, err := s.connect()
 	if err != nil {
 		return err
 	}
@@ -118,7 +128,7 @@ func (s *Server) Publish(subject string, data []byte) error {
 
 // Consumer reports a durable consumer's pending and ack-pending counts.
 func (s *Server) Consumer(stream, durable string) (pending, ackPending int, err error) {
-	nc, err := nats.Connect(s.URL)
+	nc, err := s.connect()
 	if err != nil {
 		return 0, 0, err
 	}
@@ -142,7 +152,7 @@ func (s *Server) Consumer(stream, durable string) (pending, ackPending int, err 
 
 // StreamMsgs is how many messages a stream holds.
 func (s *Server) StreamMsgs(name string) (uint64, error) {
-	nc, err := nats.Connect(s.URL)
+	nc, err := s.connect()
 	if err != nil {
 		return 0, err
 	}
@@ -202,3 +212,5 @@ func (s *Server) up(jetStream bool) error {
 	s.srv = srv
 	return nil
 }
+
+func (s *Server) connect() (*nats.Conn, error) { return nats.Connect(s.URL, s.Client...) }

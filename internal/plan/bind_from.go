@@ -35,6 +35,9 @@ func (b *Binder) bindFrom(t sql.TableExpr) (Node, *scope, error) {
 			}
 			return n, scopeFor(alias, n.Schema(), nil), nil
 		}
+		if n, sc, ok, err := b.bindView(te, alias); ok {
+			return n, sc, err
+		}
 		tbl, err := b.tables.ResolveTable(b.ctx, te.Name)
 		if err != nil {
 			return nil, nil, &Error{Pos: te.Pos(), Msg: err.Error(), Err: err}

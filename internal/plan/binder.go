@@ -87,6 +87,9 @@ type Binder struct {
 	groupSubqueries map[string]expr.Expr
 	// steps counts expression nodes bound, to look at ctx every so often.
 	steps int
+	// viewStack names the views being expanded, outermost first (a view
+	// that reads itself is an error, not a loop).
+	viewStack []string
 }
 
 // cancelEvery is how many expression nodes the binder binds between two

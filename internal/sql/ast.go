@@ -607,16 +607,22 @@ type DropTable struct {
 	Name     string
 }
 
-// ShowTables is SHOW TABLES [IN | FROM [catalog.]db].
+// ShowTables is SHOW TABLES [IN | FROM [catalog.]db] [[LIKE] 'pattern'].
 type ShowTables struct {
 	StmtBase
-	In string // "" for the current database
+	In   string // "" for the current database
+	Like string // Spark's pattern (* and |); "" lists all
 }
 
-// DescribeTable is DESCRIBE [TABLE] name or DESC name.
+// DescribeTable is DESCRIBE [EXTENDED | FORMATTED] [TABLE] name [column]
+// or DESC name.
 type DescribeTable struct {
 	StmtBase
 	Name string
+	// Extended adds Spark's "# Detailed Table Information" section;
+	// Formatted is how it was spelled (the same output).
+	Extended, Formatted bool
+	Column              string // one column's row only
 }
 
 // ShowCreateTable is SHOW CREATE TABLE name.

@@ -349,12 +349,30 @@ func ifNotExists(b bool) string {
 
 func (s *DropTable) String() string { return "DROP TABLE " + ifExists(s.IfExists) + QuoteName(s.Name) }
 func (s *ShowTables) String() string {
+	out := "SHOW TABLES"
 	if s.In != "" {
-		return "SHOW TABLES IN " + QuoteName(s.In)
+		out += " IN " + QuoteName(s.In)
 	}
-	return "SHOW TABLES"
+	if s.Like != "" {
+		out += " LIKE " + QuoteString(s.Like)
+	}
+	return out
 }
-func (s *DescribeTable) String() string   { return "DESCRIBE TABLE " + QuoteName(s.Name) }
+func (s *DescribeTable) String() string {
+	// Spark's order: TABLE before EXTENDED.
+	out := "DESCRIBE TABLE "
+	switch {
+	case s.Formatted:
+		out += "FORMATTED "
+	case s.Extended:
+		out += "EXTENDED "
+	}
+	out += QuoteName(s.Name)
+	if s.Column != "" {
+		out += " " + QuoteName(s.Column)
+	}
+	return out
+}
 func (s *ShowCreateTable) String() string { return "SHOW CREATE TABLE " + QuoteName(s.Name) }
 
 func (s *Insert) String() string {

@@ -39,9 +39,15 @@ func (p *parser) statementBody() (Statement, error) {
 	if s, ok, err := p.flintIndexStatement(); ok {
 		return s, err
 	}
+	if s, ok, err := p.tableCommand(); ok {
+		return s, err
+	}
 	switch strings.ToUpper(t.text) {
 	case "CREATE":
 		p.advance()
+		if s, ok, err := p.createView(); ok {
+			return s, err
+		}
 		if p.atKw("EXTERNAL") && isKw(p.peek(1), "TABLE") {
 			p.advance()
 			p.advance()
@@ -65,7 +71,7 @@ func (p *parser) statementBody() (Statement, error) {
 			}
 			return p.createMV()
 		}
-		return nil, p.errExpected("TABLE, EXTERNAL TABLE, DATABASE or MATERIALIZED VIEW")
+		return nil, p.errExpected("TABLE, EXTERNAL TABLE, DATABASE, VIEW or MATERIALIZED VIEW")
 	case "DROP":
 		p.advance()
 		if p.acceptKw("TABLE") {
@@ -80,8 +86,11 @@ func (p *parser) statementBody() (Statement, error) {
 			p.advance()
 			return p.dropDatabase()
 		}
+		if p.atKw("VIEW") {
+			return p.dropView()
+		}
 		if !p.atKw("MATERIALIZED") {
-			return nil, p.errExpected("TABLE, DATABASE or MATERIALIZED VIEW")
+			return nil, p.errExpected("TABLE, DATABASE, VIEW or MATERIALIZED VIEW")
 		}
 		if err := p.materializedView(); err != nil {
 			return nil, err
@@ -109,6 +118,14 @@ func (p *parser) statementBody() (Statement, error) {
 		return p.insert()
 	case "REFRESH":
 		p.advance()
+		if !p.atKw("MATERIALIZED") {
+			// Spark's REFRESH [TABLE] name.
+			if p.atKw("TABLE") && isIdentTok(p.peek(1)) {
+				p.advance()
+			}
+			name, _, err := p.qualifiedName("table name")
+			return &TableCommand{Command: RefreshTable, Name: name}, err
+		}
 		if err := p.materializedView(); err != nil {
 			return nil, err
 		}
@@ -116,6 +133,9 @@ func (p *parser) statementBody() (Statement, error) {
 		return &RefreshMaterializedView{Name: name}, err
 	case "ALTER":
 		p.advance()
+		if p.acceptKw("TABLE") {
+			return p.alterTable()
+		}
 		if err := p.materializedView(); err != nil {
 			return nil, err
 		}
@@ -202,10 +222,17 @@ func (p *parser) ifNotExists() (bool, error) {
 
 func (p *parser) show() (Statement, error) {
 	p.advance()
+	if s, ok, err := p.showSpark(); ok {
+		return s, err
+	}
 	switch {
 	case p.acceptKw("TABLES"):
 		in, err := p.showIn()
-		return &ShowTables{In: in}, err
+		if err != nil {
+			return nil, err
+		}
+		like, err := p.showLike()
+		return &ShowTables{In: in, Like: like}, err
 	case p.acceptKw("DATABASES") || p.acceptKw("SCHEMAS") || p.acceptKw("NAMESPACES"):
 		s := &ShowDatabases{}
 		if p.acceptKw("LIKE") {
@@ -250,29 +277,7 @@ func (p *parser) show() (Statement, error) {
 		name, _, err := p.qualifiedName("table name")
 		return &ShowCreateTable{Name: name}, err
 	}
-	return nil, p.errExpected("TABLES, DATABASES, TBLPROPERTIES, STREAMS, SETTINGS, MATERIALIZED VIEWS or CREATE TABLE")
-}
-
-func (p *parser) describe() (Statement, error) {
-	p.advance()
-	// STREAM and MATERIALIZED are keywords only when a name follows, so a
-	// table called stream can still be described.
-	if p.atKw("STREAM") && isIdentTok(p.peek(1)) {
-		p.advance()
-		name, _, err := p.ident("stream name")
-		return &DescribeStream{Name: name}, err
-	}
-	if p.atKw("MATERIALIZED") && isKw(p.peek(1), "VIEW") {
-		p.advance()
-		p.advance()
-		name, _, err := p.qualifiedName("view name")
-		return &DescribeMaterializedView{Name: name}, err
-	}
-	if p.atKw("TABLE") && isIdentTok(p.peek(1)) {
-		p.advance()
-	}
-	name, _, err := p.qualifiedName("table name")
-	return &DescribeTable{Name: name}, err
+	return nil, p.errExpected("TABLES, DATABASES, TBLPROPERTIES, COLUMNS, PARTITIONS, FUNCTIONS, VIEWS, STREAMS, SETTINGS, MATERIALIZED VIEWS or CREATE TABLE")
 }
 
 // insertTarget reads name [(cols)]. A '(' that opens a query is left for
@@ -372,6 +377,9 @@ func (p *parser) createTable() (Statement, error) {
 	name, _, err := p.qualifiedName("table name")
 	if err != nil {
 		return nil, err
+	}
+	if p.atKw("LIKE") {
+		return p.createTableLike(ine, name)
 	}
 	c := &CreateTable{IfNotExists: ine, Name: name}
 	if p.atOp("(") {

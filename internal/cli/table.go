@@ -24,12 +24,18 @@ type Table struct {
 	// MaxWidth caps a column's width in terminal cells; longer values are
 	// cut with "…". Zero means 120.
 	MaxWidth int
+	// Expanded prints one block per row, a line per column, as psql's \x
+	// (table_expanded.go).
+	Expanded bool
 }
 
 var _ Formatter = Table{}
 
 // Format implements Formatter.
 func (t Table) Format(w io.Writer, schema *arrow.Schema, batches []arrow.RecordBatch) error {
+	if t.Expanded {
+		return t.formatExpanded(w, schema, batches)
+	}
 	maxWidth := t.MaxWidth
 	if maxWidth <= 0 {
 		maxWidth = 120

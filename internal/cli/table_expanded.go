@@ -41,9 +41,9 @@ func (t Table) formatExpanded(w io.Writer, schema *arrow.Schema, batches []arrow
 					s = "NULL"
 				}
 				row[j] = cellLines(s)
-				if t.MaxWidth > 0 {
+				if t.Width > 0 {
 					for k := range row[j] {
-						row[j][k] = t.clip(row[j][k], max(t.MaxWidth-nameWidth-3, 8))
+						row[j][k] = clip(row[j][k], max(t.Width-nameWidth-3, minColumnWidth))
 					}
 				}
 				for _, l := range row[j] {

@@ -39,6 +39,19 @@ func FormatNames() []string {
 	return names
 }
 
+// formatName is the --format name of f ("table" for an unknown one).
+func formatName(f Formatter) string {
+	switch f.(type) {
+	case CSV:
+		return "csv"
+	case JSON:
+		return "json"
+	case JSONLines:
+		return "jsonl"
+	}
+	return "table"
+}
+
 // NewFormatter returns the formatter called name (table, csv, json, jsonl).
 func NewFormatter(name string) (Formatter, error) {
 	mk, ok := formatters[strings.ToLower(name)]

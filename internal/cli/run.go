@@ -426,7 +426,13 @@ func newOutput(f Formatter, stdout, stderr io.Writer) output {
 
 func (o output) write(r *engine.Result) error {
 	if r.Schema != nil {
-		if err := WriteResult(o.rows, o.f, &engine.Result{Schema: r.Schema, Batches: r.Batches}); err != nil {
+		f := o.f
+		// Asked at each result, so a resized terminal is fitted.
+		if t, ok := f.(Table); ok && t.Width == 0 {
+			t.Width = terminalWidth(o.rows)
+			f = t
+		}
+		if err := WriteResult(o.rows, f, &engine.Result{Schema: r.Schema, Batches: r.Batches}); err != nil {
 			return err
 		}
 	}

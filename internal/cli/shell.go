@@ -8,8 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/chzyer/readline"
+	"golang.org/x/term"
 )
 
 const (
@@ -19,9 +21,10 @@ const (
 )
 
 // Shell runs the interactive shell: line editing and history (kept in
-// the data dir), statements that span lines until a semicolon, Ctrl-C to
-// drop the current input or cancel a running statement, Ctrl-D or "exit"
-// to leave. An error is printed and the shell goes on.
+// the data dir), statements that span lines until a semicolon, meta
+// commands (\dt, \x, .mode ...: meta.go), Ctrl-C to drop the current
+// input or cancel a running statement, Ctrl-D or "exit" to leave. An
+// error is printed and the shell goes on.
 func Shell(ctx context.Context, o Options) error {
 	f, err := NewFormatter(o.Format)
 	if err != nil {
@@ -36,6 +39,27 @@ func Shell(ctx context.Context, o Options) error {
 	return shell(ctx, o, eng, bar, f)
 }
 
+// session is the shell's state between lines: what the meta commands
+// change and the statement being typed.
+type session struct {
+	ctx  context.Context
+	o    Options
+	eng  executor
+	bar  *progressBar
+	rl   *readline.Instance
+	f    Formatter
+	mode string // the format's name, for .mode
+	// rows is where results go: stdout, or the file of \o (outFile).
+	rows     io.Writer
+	outFile  *os.File
+	timing   bool
+	expanded bool
+	lang     string
+	lines    []string // the unfinished statement
+	depth    int      // \i nesting
+	quit     bool
+}
+
 // shell is the read-eval-print loop, apart from the engine so tests can
 // drive it with a fake executor and piped input.
 func shell(ctx context.Context, o Options, eng executor, bar *progressBar, f Formatter) error {
@@ -46,94 +70,191 @@ func shell(ctx context.Context, o Options, eng executor, bar *progressBar, f For
 	if f, err := os.OpenFile(history, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600); err == nil {
 		f.Close()
 	}
+	s := &session{ctx: ctx, o: o, eng: eng, bar: bar, f: f, mode: formatName(f), rows: o.Stdout, lang: o.Lang}
 	stdin, _ := o.Stdin.(io.ReadCloser)
-	rl, err := readline.NewEx(&readline.Config{
-		Prompt:                 prompt,
+	cfg := &readline.Config{
+		Prompt:                 s.prompt(),
 		HistoryFile:            history,
 		DisableAutoSaveHistory: true,
 		InterruptPrompt:        "^C",
 		Stdin:                  stdin,
 		Stdout:                 o.Stdout,
 		Stderr:                 o.Stderr,
-	})
+		AutoComplete:           &completer{eng: eng, ctx: ctx},
+	}
+	bindTerminal(cfg, o)
+	rl, err := readline.NewEx(cfg)
 	if err != nil {
 		return fmt.Errorf("starting shell: %w", err)
 	}
 	defer rl.Close()
-	fmt.Fprintf(o.Stdout, "Sluice %s. End statements with ';'. Type help for help, exit or Ctrl-D to leave.\n", VersionString())
+	s.rl = rl
+	defer s.closeOut()
+	fmt.Fprintf(o.Stdout, "Sluice %s. End statements with ';'. Type \\? for help, exit or Ctrl-D to leave.\n", VersionString())
 
-	out := newOutput(f, o.Stdout, o.Stderr)
-	lang := o.Lang
-	if lang == LangPPL {
-		rl.SetPrompt(pplPrompt)
-	}
-	promptFor := func() string {
-		if lang == LangPPL {
-			return pplPrompt
-		}
-		return prompt
-	}
-	var lines []string
-	for {
+	for !s.quit {
 		line, err := rl.Readline()
 		switch {
 		case errors.Is(err, readline.ErrInterrupt):
-			lines = nil
-			rl.SetPrompt(promptFor())
+			s.lines = nil
+			rl.SetPrompt(s.prompt())
 			continue
 		case errors.Is(err, io.EOF):
 			return nil
 		case err != nil:
 			return fmt.Errorf("reading input: %w", err)
 		}
-		if len(lines) == 0 {
-			switch strings.TrimSuffix(strings.TrimSpace(line), ";") {
-			case "exit", "quit", `\q`, ".exit", ".quit":
-				return nil
-			case "help", `\?`, ".help", `\h`:
-				fmt.Fprint(o.Stdout, shellHelp)
-				continue
-			case `\ppl`:
-				lang = LangPPL
-				rl.SetPrompt(promptFor())
-				continue
-			case `\sql`:
-				lang = LangSQL
-				rl.SetPrompt(promptFor())
-				continue
-			case "":
-				continue
-			}
+		s.feed(line)
+		rl.SetPrompt(s.prompt())
+	}
+	return nil
+}
+
+// bindTerminal points readline's terminal handling at the shell's own
+// stdin and stdout: its defaults look at the process's, which are not
+// the shell's under a test's pseudo-terminal.
+func bindTerminal(cfg *readline.Config, o Options) {
+	in, ok := o.Stdin.(*os.File)
+	if !ok {
+		return
+	}
+	out, _ := o.Stdout.(*os.File)
+	var saved *term.State
+	cfg.FuncIsTerminal = func() bool { return term.IsTerminal(int(in.Fd())) && out != nil && term.IsTerminal(int(out.Fd())) }
+	cfg.FuncMakeRaw = func() error {
+		st, err := term.MakeRaw(int(in.Fd()))
+		if err == nil {
+			saved = st
 		}
-		lines = append(lines, line)
-		text := strings.Join(lines, "\n")
-		pieces, unfinished := splitPieces(text, 1)
-		if unfinished {
-			rl.SetPrompt(contPrompt)
-			continue
+		return err
+	}
+	cfg.FuncExitRaw = func() error {
+		if saved == nil {
+			return nil
 		}
-		// One history entry per statement, on one line, so Up recalls it
-		// whole; credentials redacted.
-		rl.SaveHistory(historyEntry(strings.Join(lines, " ")))
-		lines = nil
-		rl.SetPrompt(promptFor())
-		for _, p := range asPPL(pieces, lang) {
-			sctx, stop := SignalContext(ctx, o.StopTimeout, os.Interrupt)
-			unbind := bindWaits(sctx, o)
-			err := runPiece(sctx, eng, bar, out, p)
-			unbind()
-			stop()
+		st := saved
+		saved = nil
+		return term.Restore(int(in.Fd()), st)
+	}
+	if out != nil {
+		cfg.FuncGetWidth = func() int {
+			w, _, err := term.GetSize(int(out.Fd()))
 			if err != nil {
-				fmt.Fprintln(o.Stderr, "error:", err)
-				break
+				return -1
 			}
+			return w
 		}
 	}
 }
 
-const shellHelp = `Statements end with ';' and may span lines.
-  SHOW TABLES;  DESCRIBE t;  EXPLAIN SELECT ...;
-  \ppl          type PPL queries (source=t | where ... ;), \sql to go back
-  Ctrl-C        drop the current input, or cancel a running statement
-  exit, Ctrl-D  leave the shell
-`
+func (s *session) prompt() string {
+	switch {
+	case len(s.lines) > 0:
+		return contPrompt
+	case s.lang == LangPPL:
+		return pplPrompt
+	}
+	return prompt
+}
+
+// feed takes one line of input: a meta command when no statement is
+// pending, else part of a statement, run once its ';' is typed.
+func (s *session) feed(line string) {
+	if len(s.lines) == 0 {
+		t := strings.TrimSpace(line)
+		switch strings.TrimSuffix(t, ";") {
+		case "exit", "quit":
+			s.quit = true
+			return
+		case "help":
+			s.help()
+			return
+		case "":
+			return
+		}
+		if strings.HasPrefix(t, `\`) || strings.HasPrefix(t, ".") {
+			s.saveHistory(t)
+			if err := s.meta(t); err != nil {
+				s.printError(t, err)
+			}
+			return
+		}
+	}
+	s.lines = append(s.lines, line)
+	pieces, unfinished := splitPieces(strings.Join(s.lines, "\n"), 1)
+	if unfinished {
+		return
+	}
+	// One history entry per statement, on one line, so Up recalls it
+	// whole; credentials redacted.
+	s.saveHistory(historyEntry(strings.Join(s.lines, " ")))
+	s.lines = nil
+	s.runPieces(pieces)
+}
+
+// saveHistory keeps what was typed, not the lines of a \i script.
+func (s *session) saveHistory(entry string) {
+	if s.depth == 0 && s.rl != nil {
+		s.rl.SaveHistory(entry)
+	}
+}
+
+// runPieces runs statements until one fails, printing the error.
+func (s *session) runPieces(pieces []piece) {
+	for _, p := range asPPL(pieces, s.lang) {
+		start := time.Now()
+		sctx, stop := SignalContext(s.ctx, s.o.StopTimeout, os.Interrupt)
+		unbind := bindWaits(sctx, s.o)
+		err := runPiece(sctx, s.eng, s.bar, s.output(), p)
+		unbind()
+		stop()
+		s.printTime(start)
+		if err != nil {
+			s.printError(p.text, err)
+			return
+		}
+	}
+}
+
+// output is where results go now: the format of .mode and \x, the file
+// of \o.
+func (s *session) output() output {
+	f := s.f
+	if t, ok := f.(Table); ok {
+		t.Expanded = s.expanded
+		f = t
+	}
+	out := newOutput(f, s.o.Stdout, s.o.Stderr)
+	out.rows = s.rows
+	return out
+}
+
+// printTime prints how long a statement took, when \timing is on, where
+// messages go (stderr with machine formats, so they stay parseable).
+func (s *session) printTime(start time.Time) {
+	if !s.timing {
+		return
+	}
+	d := time.Since(start)
+	fmt.Fprintf(s.output().msgs, "Time: %.1f ms\n", float64(d.Microseconds())/1000)
+}
+
+// printError prints err, and a hint when the input looks like a habit
+// from another database (hints.go).
+func (s *session) printError(input string, err error) {
+	fmt.Fprintln(s.o.Stderr, "error:", err)
+	if h := hint(input, err); h != "" {
+		fmt.Fprintln(s.o.Stderr, "hint:", h)
+	}
+}
+
+// closeOut ends \o's redirection.
+func (s *session) closeOut() error {
+	s.rows = s.o.Stdout
+	if s.outFile == nil {
+		return nil
+	}
+	err := s.outFile.Close()
+	s.outFile = nil
+	return err
+}

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -12,7 +13,8 @@ import (
 )
 
 // Table prints an aligned ASCII box, psql/DuckDB style: NULL spelled
-// NULL, numbers right-aligned, nested values as JSON, a row count below.
+// NULL, numbers right-aligned, nested values as JSON, a value of several
+// lines (EXPLAIN, SHOW CREATE TABLE) on as many lines, a row count below.
 //
 //	+--------+-----+
 //	| status | n   |
@@ -21,47 +23,58 @@ import (
 //	+--------+-----+
 //	(1 row)
 type Table struct {
-	// MaxWidth caps a column's width in terminal cells; longer values are
-	// cut with "…". Zero means 120.
-	MaxWidth int
+	// Width is the terminal's width in cells: the widest columns are cut
+	// (with "…") until a line fits it. Zero prints every value whole, as
+	// a pipe or a file wants.
+	Width int
+	// Expanded prints one block per row, a line per column, as psql's \x
+	// (table_expanded.go).
+	Expanded bool
 }
 
 var _ Formatter = Table{}
 
+// minColumnWidth is as narrow as fitting the terminal cuts a column.
+const minColumnWidth = 6
+
 // Format implements Formatter.
 func (t Table) Format(w io.Writer, schema *arrow.Schema, batches []arrow.RecordBatch) error {
-	maxWidth := t.MaxWidth
-	if maxWidth <= 0 {
-		maxWidth = 120
+	if t.Expanded {
+		return t.formatExpanded(w, schema, batches)
 	}
 	ncol := schema.NumFields()
 	widths := make([]int, ncol)
 	right := make([]bool, ncol)
-	header := make([]string, ncol)
+	header := make([][]string, ncol)
 	for j, f := range schema.Fields() {
-		header[j] = t.clip(escapeControl(f.Name), maxWidth)
-		widths[j] = runewidth.StringWidth(header[j])
+		header[j] = []string{escapeControl(f.Name)}
+		widths[j] = runewidth.StringWidth(header[j][0])
 		right[j] = isNumeric(f.Type)
 	}
 	// Rendering every cell first costs memory proportional to the result,
 	// which is already materialized; widths need every row anyway.
-	var rows [][]string
+	var rows [][][]string // row, column, lines
 	for _, b := range batches {
 		if b == nil {
 			continue
 		}
 		for i := 0; i < int(b.NumRows()); i++ {
-			row := make([]string, ncol)
+			row := make([][]string, ncol)
 			for j := 0; j < ncol && j < int(b.NumCols()); j++ {
 				s, ok := types.Text(b.Column(j), i)
 				if !ok {
 					s = "NULL"
 				}
-				row[j] = t.clip(escapeControl(s), maxWidth)
-				widths[j] = max(widths[j], runewidth.StringWidth(row[j]))
+				row[j] = cellLines(s)
+				for _, l := range row[j] {
+					widths[j] = max(widths[j], runewidth.StringWidth(l))
+				}
 			}
 			rows = append(rows, row)
 		}
+	}
+	if t.Width > 0 {
+		widths = fitWidths(widths, t.Width-3*ncol-1)
 	}
 
 	var sb strings.Builder
@@ -73,19 +86,29 @@ func (t Table) Format(w io.Writer, schema *arrow.Schema, batches []arrow.RecordB
 		}
 		sb.WriteByte('\n')
 	}
-	line := func(cells []string, alignRight []bool) {
-		sb.WriteByte('|')
-		for j, c := range cells {
-			pad := strings.Repeat(" ", widths[j]-runewidth.StringWidth(c))
-			sb.WriteByte(' ')
-			if alignRight != nil && alignRight[j] {
-				sb.WriteString(pad + c)
-			} else {
-				sb.WriteString(c + pad)
-			}
-			sb.WriteString(" |")
+	line := func(cells [][]string, alignRight []bool) {
+		n := 1
+		for _, c := range cells {
+			n = max(n, len(c))
 		}
-		sb.WriteByte('\n')
+		for k := 0; k < n; k++ {
+			sb.WriteByte('|')
+			for j, c := range cells {
+				s := ""
+				if k < len(c) {
+					s = clip(c[k], widths[j])
+				}
+				pad := strings.Repeat(" ", max(widths[j]-runewidth.StringWidth(s), 0))
+				sb.WriteByte(' ')
+				if alignRight != nil && alignRight[j] {
+					sb.WriteString(pad + s)
+				} else {
+					sb.WriteString(s + pad)
+				}
+				sb.WriteString(" |")
+			}
+			sb.WriteByte('\n')
+		}
 	}
 	rule()
 	line(header, nil)
@@ -105,7 +128,54 @@ func (t Table) Format(w io.Writer, schema *arrow.Schema, batches []arrow.RecordB
 	return err
 }
 
-func (t Table) clip(s string, width int) string {
+// fitWidths narrows the widest columns, evenly, until they sum to at
+// most avail cells; no column goes below minColumnWidth (or its own
+// width), so a terminal too narrow for even that overflows.
+func fitWidths(widths []int, avail int) []int {
+	total := 0
+	for _, w := range widths {
+		total += w
+	}
+	if total <= avail {
+		return widths
+	}
+	// The largest cap on every column's width that fits.
+	sum := func(c int) int {
+		n := 0
+		for _, w := range widths {
+			n += min(w, max(c, minColumnWidth))
+		}
+		return n
+	}
+	lo, hi := 0, slices.Max(widths)
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if sum(mid) <= avail {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	out := make([]int, len(widths))
+	for j, w := range widths {
+		out[j] = min(w, max(lo, minColumnWidth))
+	}
+	// Give what the cap leaves over to the cut columns, left first.
+	spare := avail - sum(lo)
+	for j := range out {
+		if spare <= 0 {
+			break
+		}
+		if out[j] < widths[j] {
+			out[j]++
+			spare--
+		}
+	}
+	return out
+}
+
+// clip cuts s to width cells, ending it with "…".
+func clip(s string, width int) string {
 	if runewidth.StringWidth(s) <= width {
 		return s
 	}

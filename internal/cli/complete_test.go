@@ -11,10 +11,10 @@ import (
 
 func TestCompleterDo(t *testing.T) {
 	exec := &scripted{answers: map[string]*engine.Result{
-		"SHOW TABLES":      stringResult([]string{"name", "using", "location"}, [][]string{{"logs", "json", ""}, {"logins", "csv", ""}, {"users", "json", ""}}),
-		"DESCRIBE logs":    stringResult([]string{"col_name", "data_type", "comment"}, [][]string{{"status", "INT", ""}, {"path", "STRING", ""}}),
-		"DESCRIBE users":   stringResult([]string{"col_name", "data_type", "comment"}, [][]string{{"name", "STRING", ""}, {"# Comment", "x", ""}}),
-		"DESCRIBE logins":  stringResult([]string{"col_name", "data_type", "comment"}, [][]string{{"stamp", "TIMESTAMP", ""}}),
+		"SHOW TABLES":      engine.StringRows([]string{"name", "using", "location"}, [][]string{{"logs", "json", ""}, {"logins", "csv", ""}, {"users", "json", ""}}),
+		"DESCRIBE logs":    engine.StringRows([]string{"col_name", "data_type", "comment"}, [][]string{{"status", "INT", ""}, {"path", "STRING", ""}}),
+		"DESCRIBE users":   engine.StringRows([]string{"col_name", "data_type", "comment"}, [][]string{{"name", "STRING", ""}, {"# Comment", "x", ""}}),
+		"DESCRIBE logins":  engine.StringRows([]string{"col_name", "data_type", "comment"}, [][]string{{"stamp", "TIMESTAMP", ""}}),
 		"DESCRIBE nothing": {},
 	}}
 	c := &completer{eng: exec, ctx: context.Background()}

@@ -218,7 +218,7 @@ func (s *session) listRelations(pattern string, kinds int) error {
 		}
 	}
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i][0] < rows[j][0] })
-	return s.output().write(stringResult([]string{"name", "type", "detail"}, rows))
+	return s.output().write(engine.StringRows([]string{"name", "type", "detail"}, rows))
 }
 
 // matchPattern matches psql's patterns: * or % any run, ? or _ one
@@ -251,7 +251,7 @@ func listFunctions(s *session, pattern string) error {
 		rows = append(rows, []string{d.Name, string(d.Kind), arity(d.MinArgs, d.MaxArgs), strings.Join(d.Aliases, ", ")})
 	}
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i][0] < rows[j][0] })
-	return s.output().write(stringResult([]string{"name", "kind", "arguments", "aliases"}, rows))
+	return s.output().write(engine.StringRows([]string{"name", "kind", "arguments", "aliases"}, rows))
 }
 
 func arity(lo, hi int) string {

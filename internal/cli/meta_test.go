@@ -21,16 +21,16 @@ func runShell(t *testing.T, in string) (stdout, stderr string, exec *scripted) {
 		"SHOW TABLES":             {},
 		"SHOW MATERIALIZED VIEWS": {},
 		"SHOW STREAMS":            {},
-		"DESCRIBE t":              stringResult([]string{"col_name", "data_type", "comment"}, [][]string{{"a", "INT", ""}, {"b", "STRING", ""}}),
-		"DESCRIBE STREAM s":       stringResult([]string{"key", "value"}, [][]string{{"name", "s"}}),
-		"SHOW CREATE TABLE t":     stringResult([]string{"createtab_stmt"}, [][]string{{"CREATE TABLE t (a INT) USING json"}}),
-		"SHOW DATABASES":          stringResult([]string{"namespace"}, [][]string{{"default"}}),
-		"SELECT a, b FROM t":      stringResult([]string{"a", "b"}, [][]string{{"1", "x"}, {"2", "two\nlines"}}),
-		"SELECT a, b\nFROM t":     stringResult([]string{"a", "b"}, [][]string{{"1", "x"}}),
+		"DESCRIBE t":              engine.StringRows([]string{"col_name", "data_type", "comment"}, [][]string{{"a", "INT", ""}, {"b", "STRING", ""}}),
+		"DESCRIBE STREAM s":       engine.StringRows([]string{"key", "value"}, [][]string{{"name", "s"}}),
+		"SHOW CREATE TABLE t":     engine.StringRows([]string{"createtab_stmt"}, [][]string{{"CREATE TABLE t (a INT) USING json"}}),
+		"SHOW DATABASES":          engine.StringRows([]string{"namespace"}, [][]string{{"default"}}),
+		"SELECT a, b FROM t":      engine.StringRows([]string{"a", "b"}, [][]string{{"1", "x"}, {"2", "two\nlines"}}),
+		"SELECT a, b\nFROM t":     engine.StringRows([]string{"a", "b"}, [][]string{{"1", "x"}}),
 	}}
-	exec.answers["SHOW TABLES"] = stringResult([]string{"name", "using", "location"}, [][]string{{"t", "json", "/d/t"}})
-	exec.answers["SHOW MATERIALIZED VIEWS"] = stringResult([]string{"name", "auto_refresh", "refresh_interval", "state", "checkpoint"}, [][]string{{"v", "false", "", "stopped", ""}})
-	exec.answers["SHOW STREAMS"] = stringResult([]string{"name", "state", "sink", "trigger", "last_epoch", "checkpoint"}, [][]string{{"s", "running", "t", "", "", ""}})
+	exec.answers["SHOW TABLES"] = engine.StringRows([]string{"name", "using", "location"}, [][]string{{"t", "json", "/d/t"}})
+	exec.answers["SHOW MATERIALIZED VIEWS"] = engine.StringRows([]string{"name", "auto_refresh", "refresh_interval", "state", "checkpoint"}, [][]string{{"v", "false", "", "stopped", ""}})
+	exec.answers["SHOW STREAMS"] = engine.StringRows([]string{"name", "state", "sink", "trigger", "last_epoch", "checkpoint"}, [][]string{{"s", "running", "t", "", "", ""}})
 	var out, errs bytes.Buffer
 	o := Options{DataDir: t.TempDir(), Stdin: io.NopCloser(strings.NewReader(in)), Stdout: &out, Stderr: &errs}
 	if err := shell(context.Background(), o, exec, nil, Table{}); err != nil {

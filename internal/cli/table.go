@@ -51,26 +51,12 @@ func (t Table) Format(w io.Writer, schema *arrow.Schema, batches []arrow.RecordB
 		widths[j] = runewidth.StringWidth(header[j][0])
 		right[j] = isNumeric(f.Type)
 	}
-	// Rendering every cell first costs memory proportional to the result,
-	// which is already materialized; widths need every row anyway.
-	var rows [][][]string // row, column, lines
-	for _, b := range batches {
-		if b == nil {
-			continue
-		}
-		for i := 0; i < int(b.NumRows()); i++ {
-			row := make([][]string, ncol)
-			for j := 0; j < ncol && j < int(b.NumCols()); j++ {
-				s, ok := types.Text(b.Column(j), i)
-				if !ok {
-					s = "NULL"
-				}
-				row[j] = cellLines(s)
-				for _, l := range row[j] {
-					widths[j] = max(widths[j], runewidth.StringWidth(l))
-				}
+	rows := cellRows(batches, ncol)
+	for _, row := range rows {
+		for j, lines := range row {
+			for _, l := range lines {
+				widths[j] = max(widths[j], runewidth.StringWidth(l))
 			}
-			rows = append(rows, row)
 		}
 	}
 	if t.Width > 0 {
@@ -196,4 +182,28 @@ func escapeControl(s string) string {
 		return s
 	}
 	return strings.NewReplacer("\n", `\n`, "\r", `\r`, "\t", `\t`).Replace(s)
+}
+
+// cellRows renders every cell of batches as its lines (NULL for null),
+// row by column. Rendering first costs memory proportional to the result,
+// which is already materialized; column widths need every row anyway.
+func cellRows(batches []arrow.RecordBatch, ncol int) [][][]string {
+	var rows [][][]string
+	for _, b := range batches {
+		if b == nil {
+			continue
+		}
+		for i := 0; i < int(b.NumRows()); i++ {
+			row := make([][]string, ncol)
+			for j := 0; j < ncol && j < int(b.NumCols()); j++ {
+				s, ok := types.Text(b.Column(j), i)
+				if !ok {
+					s = "NULL"
+				}
+				row[j] = cellLines(s)
+			}
+			rows = append(rows, row)
+		}
+	}
+	return rows
 }

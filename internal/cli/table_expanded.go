@@ -7,8 +7,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/mattn/go-runewidth"
-
-	"sluice/internal/types"
 )
 
 // formatExpanded prints each row as a block of column | value lines
@@ -27,30 +25,16 @@ func (t Table) formatExpanded(w io.Writer, schema *arrow.Schema, batches []arrow
 		names[j] = escapeControl(f.Name)
 		nameWidth = max(nameWidth, runewidth.StringWidth(names[j]))
 	}
-	var rows [][][]string // row, column, lines
+	rows := cellRows(batches, ncol)
 	valueWidth := 0
-	for _, b := range batches {
-		if b == nil {
-			continue
-		}
-		for i := 0; i < int(b.NumRows()); i++ {
-			row := make([][]string, ncol)
-			for j := 0; j < ncol && j < int(b.NumCols()); j++ {
-				s, ok := types.Text(b.Column(j), i)
-				if !ok {
-					s = "NULL"
-				}
-				row[j] = cellLines(s)
+	for _, row := range rows {
+		for _, lines := range row {
+			for k := range lines {
 				if t.Width > 0 {
-					for k := range row[j] {
-						row[j][k] = clip(row[j][k], max(t.Width-nameWidth-3, minColumnWidth))
-					}
+					lines[k] = clip(lines[k], max(t.Width-nameWidth-3, minColumnWidth))
 				}
-				for _, l := range row[j] {
-					valueWidth = max(valueWidth, runewidth.StringWidth(l))
-				}
+				valueWidth = max(valueWidth, runewidth.StringWidth(lines[k]))
 			}
-			rows = append(rows, row)
 		}
 	}
 	var sb strings.Builder

@@ -7,11 +7,13 @@ import (
 	"testing"
 
 	"github.com/mattn/go-runewidth"
+
+	"sluice/internal/engine"
 )
 
 func TestTableWidth(t *testing.T) {
 	long := strings.Repeat("x", 200)
-	r := stringResult([]string{"id", "value"}, [][]string{{"1", long}, {"2", "short"}})
+	r := engine.StringRows([]string{"id", "value"}, [][]string{{"1", long}, {"2", "short"}})
 	var buf bytes.Buffer
 	if err := (Table{}).Format(&buf, r.Schema, r.Batches); err != nil {
 		t.Fatal(err)
@@ -61,7 +63,7 @@ func TestFitWidths(t *testing.T) {
 }
 
 func TestTableMultiLine(t *testing.T) {
-	r := stringResult([]string{"plan"}, [][]string{{"Project\n  Filter\n    Scan t\n"}})
+	r := engine.StringRows([]string{"plan"}, [][]string{{"Project\n  Filter\n    Scan t\n"}})
 	var buf bytes.Buffer
 	if err := (Table{}).Format(&buf, r.Schema, r.Batches); err != nil {
 		t.Fatal(err)

@@ -18,6 +18,10 @@ import (
 	"sluice/internal/types"
 )
 
+// StringRows is stringRows for callers outside the engine (the shell's
+// meta commands assemble listings from several statements' answers).
+func StringRows(cols []string, rows [][]string) *Result { return stringRows(cols, rows) }
+
 // stringRows builds a result of STRING columns: what SHOW, DESCRIBE and
 // EXPLAIN print. Every cell is redacted (sql.RedactText): they show
 // options, locations, statements and errors, never data.

@@ -57,31 +57,7 @@ var sparkStatementRoundTrips = []struct{ in, want string }{
 	{"SET time = 1", "SET time = 1"},
 }
 
-func TestSparkStatementsRoundTrip(t *testing.T) {
-	for _, tc := range sparkStatementRoundTrips {
-		want := tc.want
-		if want == "" {
-			want = tc.in
-		}
-		s, err := ParseOne(tc.in)
-		if err != nil {
-			t.Errorf("ParseOne(%q): %v", tc.in, err)
-			continue
-		}
-		if got := s.String(); got != want {
-			t.Errorf("ParseOne(%q).String()\n got %s\nwant %s", tc.in, got, want)
-			continue
-		}
-		again, err := ParseOne(want)
-		if err != nil {
-			t.Errorf("re-parsing %q: %v", want, err)
-			continue
-		}
-		if got := again.String(); got != want {
-			t.Errorf("canonical form is not stable:\n  %s\n  %s", want, got)
-		}
-	}
-}
+func TestSparkStatementsRoundTrip(t *testing.T) { checkRoundTrips(t, sparkStatementRoundTrips) }
 
 func TestSparkStatementsErrors(t *testing.T) {
 	for _, in := range []string{

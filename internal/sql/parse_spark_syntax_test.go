@@ -49,8 +49,14 @@ var sparkSyntax = []struct{ in, want string }{
 	{"SELECT CAST(a AS ARRAY<ARRAY<INT>>), CAST(b AS MAP<STRING, ARRAY<ARRAY<INT>>>)", ""},
 }
 
-func TestSparkSyntax(t *testing.T) {
-	for _, tc := range sparkSyntax {
+func TestSparkSyntax(t *testing.T) { checkRoundTrips(t, sparkSyntax) }
+
+// checkRoundTrips parses each in, expects its String() to be want (in
+// itself when want is ""), and that canonical form to parse back to
+// itself.
+func checkRoundTrips(t *testing.T, cases []struct{ in, want string }) {
+	t.Helper()
+	for _, tc := range cases {
 		want := tc.want
 		if want == "" {
 			want = tc.in

@@ -66,3 +66,27 @@ func TestNATSWrongPassword(t *testing.T) {
 		t.Errorf("right password on a missing stream: %v, want a missing-stream error", err)
 	}
 }
+
+// TestNATSTokenFromEnv: a token server, the token given as
+// nats://${env:VAR}@host, is reached with the variable's value, and a
+// wrong token's error shows neither token.
+func TestNATSTokenFromEnv(t *testing.T) {
+	ns, err := natsserver.StartWith(t.TempDir(), func(o *server.Options) { o.Authorization = "tok-4711" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(ns.Stop)
+	host := strings.TrimPrefix(ns.URL, "nats://")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	t.Setenv("SLUICE_TEST_NATS_TOKEN", "tok-0815")
+	_, err = Open(ctx, "nats://${env:SLUICE_TEST_NATS_TOKEN}@"+host+"/events/sluice")
+	if !errors.Is(err, ErrDenied) || strings.Contains(err.Error(), "tok-0815") {
+		t.Errorf("wrong token: %v, want ErrDenied without the token", err)
+	}
+	t.Setenv("SLUICE_TEST_NATS_TOKEN", "tok-4711")
+	_, err = Open(ctx, "nats://${env:SLUICE_TEST_NATS_TOKEN}@"+host+"/events/sluice")
+	if err == nil || errors.Is(err, ErrDenied) || strings.Contains(err.Error(), "tok-4711") {
+		t.Errorf("right token on a missing stream: %v, want a missing-stream error without the token", err)
+	}
+}

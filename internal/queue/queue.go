@@ -30,10 +30,13 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"regexp"
 	"strings"
 	"time"
 
 	"sluice/internal/connector"
+	"sluice/internal/sql"
+	"sluice/internal/storage"
 )
 
 // Message is one delivery. Data is the broker's payload as sent.
@@ -111,9 +114,14 @@ var ErrUnreachable = connector.ErrUnreachable
 // ErrBadURL wraps every malformed queue URL.
 var ErrBadURL = errors.New("bad queue URL")
 
-// Open connects to the queue the URL names. The error never includes the
-// URL's password.
+// Open connects to the queue the URL names. ${env:VAR} references in it
+// are expanded first (storage.ExpandEnv), so a token or password can live
+// in the environment. The error never includes a credential.
 func Open(ctx context.Context, raw string) (Queue, error) {
+	raw, err := storage.ExpandEnv("queue", raw)
+	if err != nil {
+		return nil, err
+	}
 	u, err := url.Parse(raw)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrBadURL, Redact(raw))
@@ -129,19 +137,58 @@ func Open(ctx context.Context, raw string) (Queue, error) {
 	return nil, fmt.Errorf("%w: %s: want nats://, sqs:// or kafka://", ErrBadURL, Redact(raw))
 }
 
-// Redact is the URL with any password replaced, for messages.
+// Redact is the URL with its credentials replaced, for messages: a
+// password, a NATS token (nats://TOKEN@host, user info without a
+// password) and any query parameter whose name marks a secret
+// (sql.IsSecretKey: token=, password=, ...). ${env:VAR} references are
+// kept, since they name a variable, not its value.
 func Redact(raw string) string {
+	// ${env:...} does not parse as user info; stand-ins keep it through.
+	var refs []string
+	raw = envRef.ReplaceAllStringFunc(raw, func(m string) string {
+		refs = append(refs, m)
+		return fmt.Sprintf("sluiceenvref%dx", len(refs)-1)
+	})
 	u, err := url.Parse(raw)
 	if err != nil {
 		return "(unparsable URL)"
 	}
-	if u.User != nil {
-		if _, ok := u.User.Password(); ok {
+	if u.User != nil && !isEnvRef(u.User.Username()) {
+		if pw, ok := u.User.Password(); ok && !isEnvRef(pw) {
 			u.User = url.UserPassword(u.User.Username(), "xxxxx")
+		} else if s := strings.ToLower(u.Scheme); !ok && (s == "nats" || s == "tls") {
+			u.User = url.User("xxxxx") // a lone user name is a token to NATS
 		}
 	}
-	return u.String()
+	if q := u.Query(); len(q) > 0 {
+		changed := false
+		for k, vs := range q {
+			if !sql.IsSecretKey(k) {
+				continue
+			}
+			for i, v := range vs {
+				if !isEnvRef(v) {
+					vs[i], changed = "xxxxx", true
+				}
+			}
+		}
+		if changed {
+			u.RawQuery = q.Encode()
+		}
+	}
+	out := u.String()
+	for i, r := range refs {
+		out = strings.ReplaceAll(out, fmt.Sprintf("sluiceenvref%dx", i), r)
+	}
+	return out
 }
+
+var envRef = regexp.MustCompile(`\$\{env:[A-Za-z_][A-Za-z0-9_]*\}`)
+
+// isEnvRef reports whether a redacted part is only a Redact stand-in.
+func isEnvRef(s string) bool { return envStandIn.MatchString(s) }
+
+var envStandIn = regexp.MustCompile(`^sluiceenvref[0-9]+x$`)
 
 // pathParts splits a URL's path into n non-empty segments.
 func pathParts(u *url.URL, n int, what string) ([]string, error) {

@@ -113,7 +113,7 @@ func parseSourceOptions(m map[string]string) (sourceOptions, error) {
 			}
 		case "queue":
 			o.Queue = v
-			if v != "" && !strings.Contains(v, "://") {
+			if v != "" && !strings.Contains(v, "://") && !strings.Contains(v, "${env:") {
 				err = fmt.Errorf("want nats://host:4222/<stream>/<consumer>, sqs://... or kafka://...")
 			}
 			v = queue.Redact(v)

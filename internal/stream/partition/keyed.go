@@ -89,7 +89,11 @@ func Dial(ctx context.Context, c Config) (*Keyed, error) {
 	if err := CheckMeta(ctx, q.Checkpoint, c.Parts, c.Fingerprint); err != nil {
 		return nil, usererr.Wrap(usererr.Invalid, fmt.Errorf("stream %s: %w", q.Name, err))
 	}
-	u, err := url.Parse(qs.QueueURL())
+	raw, err := storage.ExpandEnv("queue", qs.QueueURL())
+	if err != nil {
+		return nil, fmt.Errorf("stream %s: %w", q.Name, err)
+	}
+	u, err := url.Parse(raw)
 	if err != nil {
 		return nil, fmt.Errorf("stream %s: %w", q.Name, queue.ErrBadURL)
 	}

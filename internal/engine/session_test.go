@@ -92,3 +92,26 @@ func TestSessionDetached(t *testing.T) {
 		t.Error("an engine ran in another engine's session")
 	}
 }
+
+// TestSetS3SaysSessionOnly: SET s3.* answers that it lasts for this
+// session, so a next run failing without it is no surprise; other keys
+// answer plainly.
+func TestSetS3SaysSessionOnly(t *testing.T) {
+	eng := newTestEngine(t)
+	for key, want := range map[string]string{
+		"s3.endpoint":  "s3.endpoint set for this session only (put it in the table's OPTIONS to keep it)",
+		"memory_limit": "memory_limit set",
+	} {
+		val := "http://127.0.0.1:7070"
+		if key == "memory_limit" {
+			val = "64MB"
+		}
+		res, err := eng.Execute(t.Context(), "SET "+key+" = '"+val+"'")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res[0].Message; got != want {
+			t.Errorf("SET %s: %q, want %q", key, got, want)
+		}
+	}
+}

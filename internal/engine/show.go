@@ -15,6 +15,7 @@ import (
 	"sluice/internal/catalog"
 	"sluice/internal/exec"
 	"sluice/internal/sql"
+	"sluice/internal/storage"
 	"sluice/internal/types"
 )
 
@@ -165,6 +166,12 @@ func (e *Engine) set(ctx context.Context, s *sql.Set) (*Result, error) {
 		}
 	}
 	e.session(ctx).set(s.Key, s.Value.Value)
+	if storage.IsOptionKey(strings.ToLower(s.Key)) {
+		// A habit from Spark's spark.hadoop.fs.s3a.*: those persist in a
+		// config file, these do not, and a next run failing on DNS or IMDS
+		// is far from this line.
+		return message("%s set for this session only (put it in the table's OPTIONS to keep it)", s.Key), nil
+	}
 	return message("%s set", s.Key), nil
 }
 

@@ -161,6 +161,9 @@ func (f *Flint) defineMView(ctx context.Context, s *sql.CreateMaterializedView, 
 	}
 	sinkSpec := connector.TableSpec{Name: s.Name, Using: sinkUsing, Options: sinkOpts, Schema: nullable(n.Schema())}
 	if _, err := registry.Prepare(&sinkSpec, f.h.Env(ctx)); err != nil {
+		if mo := (*connector.MissingOptionError)(nil); errors.As(err, &mo) {
+			return nil, usererr.Wrap(usererr.Invalid, fmt.Errorf("CREATE MATERIALIZED VIEW %s: option sink.%s is required with sink '%s'", s.Name, mo.Key, sinkUsing))
+		}
 		return nil, fmt.Errorf("CREATE MATERIALIZED VIEW %s: %w", s.Name, err)
 	}
 	cpLoc := opts["checkpoint_location"]

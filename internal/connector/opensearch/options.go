@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"sluice/internal/connector"
 	"sluice/internal/storage"
 )
 
@@ -111,7 +112,7 @@ func parseOptions(m map[string]string, resolve bool) (Options, error) {
 	}
 	o.Index = strings.TrimSpace(m["index"])
 	if o.Index == "" {
-		return o, fmt.Errorf("option index is required")
+		return o, &connector.MissingOptionError{Key: "index"}
 	}
 	if _, err := parseIndexPattern(o.Index); err != nil {
 		return o, err

@@ -45,7 +45,7 @@ func (e *Engine) dropDatabase(ctx context.Context, s *sql.DropDatabase) (*Result
 	}
 	if !e.catalog.HasDatabase(name) {
 		if s.IfExists {
-			return message("database %s does not exist", name), nil
+			return message("no database %s: nothing dropped", name), nil
 		}
 		return nil, fmt.Errorf("DROP DATABASE: database %q %w", name, catalog.ErrNotFound)
 	}

@@ -213,7 +213,7 @@ func (e *Engine) dropTable(ctx context.Context, s *sql.DropTable) (*Result, erro
 	t, err := e.catalog.Table(s.Name)
 	if err != nil {
 		if s.IfExists && errors.Is(err, catalog.ErrNotFound) {
-			return message("table %s does not exist", s.Name), nil
+			return message("no table %s: nothing dropped", s.Name), nil
 		}
 		return nil, err
 	}

@@ -75,7 +75,7 @@ func TestInsertStreamAvailableNow(t *testing.T) {
 	if _, err := eng.Execute(ctx, stmt); err != nil {
 		t.Fatal(err)
 	}
-	if len(lines) != 4 || !strings.Contains(lines[3], "epoch 3: 1 files") {
+	if len(lines) != 4 || !strings.Contains(lines[3], "epoch 3: 1 file,") {
 		t.Fatalf("the late file should make epoch 3: %v", lines)
 	}
 	if _, err := eng.Execute(ctx, "INSERT INTO batch SELECT id, status FROM src WHERE status >= 200"); err != nil {

@@ -397,7 +397,7 @@ func (f *Flint) DropMView(ctx context.Context, s *sql.DropMaterializedView) (*Re
 	o, spec, err := f.mviewDef(s.Name)
 	if err != nil {
 		if s.IfExists {
-			return message("materialized view %s does not exist", s.Name), nil
+			return message("no materialized view %s: nothing dropped", s.Name), nil
 		}
 		return nil, err
 	}

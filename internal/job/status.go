@@ -90,13 +90,5 @@ func carryRetry(old, next *Status) {
 // async API and the console show alike.
 func (s Status) Stopped(name string) string {
 	return fmt.Sprintf("stream %s stopped after %s: %s in, %s out", name,
-		countOf(s.Epochs, "epoch"), countOf(s.RowsIn, "row"), countOf(s.RowsOut, "row"))
-}
-
-// countOf is "1 row", "2 rows".
-func countOf(n int64, unit string) string {
-	if n == 1 {
-		return "1 " + unit
-	}
-	return fmt.Sprintf("%d %ss", n, unit)
+		stream.Count(s.Epochs, "epoch"), stream.Count(s.RowsIn, "row"), stream.Count(s.RowsOut, "row"))
 }

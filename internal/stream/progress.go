@@ -45,8 +45,9 @@ type Progress struct {
 
 // Line is the one-line summary the CLI prints per epoch.
 func (p Progress) Line() string {
-	s := fmt.Sprintf("[%s] epoch %d: %d files, %s, %d rows in, %d rows out in %s (%.0f rows/s)",
-		p.Name, p.Epoch, p.Files, byteSize(p.Bytes), p.RowsIn, p.RowsOut, p.Duration.Round(time.Millisecond), p.ProcessRate)
+	s := fmt.Sprintf("[%s] epoch %d: %s, %s, %s in, %s out in %s (%.0f rows/s)",
+		p.Name, p.Epoch, Count(int64(p.Files), "file"), byteSize(p.Bytes), Count(p.RowsIn, "row"), Count(p.RowsOut, "row"),
+		p.Duration.Round(time.Millisecond), p.ProcessRate)
 	if p.Replayed {
 		s += " [replayed]"
 	}
@@ -60,9 +61,17 @@ func (p Progress) Line() string {
 		s += fmt.Sprintf(" bad=%d", p.BadRows)
 	}
 	if p.LagFiles > 0 {
-		s += fmt.Sprintf(" lag=%d files/%s", p.LagFiles, byteSize(p.LagBytes))
+		s += fmt.Sprintf(" lag=%s/%s", Count(int64(p.LagFiles), "file"), byteSize(p.LagBytes))
 	}
 	return s
+}
+
+// Count is "1 row", "2 rows": messages use singular forms where they fit.
+func Count(n int64, unit string) string {
+	if n == 1 {
+		return "1 " + unit
+	}
+	return fmt.Sprintf("%d %ss", n, unit)
 }
 
 func byteSize(n int64) string {

@@ -76,7 +76,7 @@ func TestCLIForeground(t *testing.T) {
 		}
 		t.Logf("%s: stopped in %s; lines %q; stdout %q", sig, time.Since(t0).Round(time.Millisecond), lines, strings.TrimSpace(stdout.String()))
 		for j, l := range lines {
-			if !strings.Contains(l, "1 files") {
+			if !strings.Contains(l, ": 1 file,") {
 				t.Fatalf("line %d: %s", j, l)
 			}
 		}

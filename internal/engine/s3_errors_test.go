@@ -97,6 +97,15 @@ func TestS3Errors(t *testing.T) {
 			if strings.Count(err.Error(), "\n") > 0 || len(err.Error()) > 300 {
 				t.Errorf("error is not one short line: %q", err)
 			}
+			if strings.Count(err.Error(), "listing ") > 1 {
+				t.Errorf("error says listing twice: %s", err)
+			}
+			parts := strings.Split(err.Error(), ": ")
+			for i := 1; i < len(parts); i++ {
+				if parts[i] == parts[i-1] {
+					t.Errorf("error repeats %q: %s", parts[i], err)
+				}
+			}
 			assertClean(t, err)
 		})
 	}

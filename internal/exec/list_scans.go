@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"fmt"
+	"strings"
 )
 
 // Listing is what listing a plan's scans found: the totals a batch
@@ -55,6 +56,9 @@ func (sc *Scan) list(ctx context.Context) error {
 	}
 	latest, err := sc.Source.Latest(ctx)
 	if err != nil {
+		if strings.HasPrefix(err.Error(), "table "+name+": ") {
+			return err // the source named itself (file tables do)
+		}
 		return fmt.Errorf("listing %s: %w", name, err)
 	}
 	splits, err := sc.Source.Plan(ctx, nil, latest)

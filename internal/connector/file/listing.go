@@ -152,7 +152,7 @@ func (l *location) list(ctx context.Context, opts *sourceOptions, prefixes []str
 		case err == nil:
 			return []fileEntry{{Key: o.Key, Size: o.Size, ETag: o.ETag, MTime: o.ModTime.UnixMicro()}}, nil
 		case !errors.Is(err, storage.ErrNotFound):
-			return nil, fmt.Errorf("listing %s: %w", l.uri, err)
+			return nil, storage.WrapOnce("listing", l.uri, err)
 		}
 	}
 	if prefixes == nil {
@@ -167,7 +167,7 @@ func (l *location) list(ctx context.Context, opts *sourceOptions, prefixes []str
 	} else {
 		for _, p := range prefixes {
 			if err := l.store.List(ctx, p, "", add); err != nil {
-				return nil, fmt.Errorf("listing %s: %w", l.uri, err)
+				return nil, storage.WrapOnce("listing", l.uri, err)
 			}
 		}
 	}
@@ -217,7 +217,7 @@ func (l *location) firstFile(ctx context.Context, opts *sourceOptions) (fileEntr
 		return nil
 	})
 	if err != nil && !errors.Is(err, errStopListing) {
-		return fileEntry{}, false, fmt.Errorf("listing %s: %w", l.uri, err)
+		return fileEntry{}, false, storage.WrapOnce("listing", l.uri, err)
 	}
 	return first, found, nil
 }

@@ -2,7 +2,6 @@ package file
 
 import (
 	"context"
-	"fmt"
 	"sync"
 
 	"sluice/internal/storage"
@@ -59,7 +58,7 @@ func (l *location) listPrefixes(ctx context.Context, opts *sourceOptions, prefix
 		firstErr = ctx.Err()
 	}
 	if firstErr != nil {
-		return nil, fmt.Errorf("listing %s: %w", l.uri, firstErr)
+		return nil, storage.WrapOnce("listing", l.uri, firstErr)
 	}
 	var files []fileEntry
 	for _, f := range found {

@@ -66,6 +66,12 @@ type SinkOptions struct {
 	// leftovers are found and swept at the next start; "" is the system
 	// temp dir.
 	TempDir string
+	// Batch says the sink takes one statement's whole write (a batch
+	// INSERT or CTAS), which the next statement expects to see: a sink
+	// whose writes become visible later (OpenSearch's refresh) makes
+	// them visible before its last Flush returns, unless the table's own
+	// options say otherwise.
+	Batch bool
 }
 
 // TempFilePrefix starts the names of sinks' scratch files in TempDir.

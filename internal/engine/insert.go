@@ -48,7 +48,7 @@ func (e *Engine) insert(ctx context.Context, s *sql.Insert) (*Result, error) {
 	// The query id names the files a file sink writes and, as the write
 	// id, the documents of rows without an id: both unique to this INSERT.
 	qid := e.newQueryID()
-	sink, err := registry.OpenSink(ctx, t.Spec, e.env(ctx), connector.SinkOptions{FilePrefix: qid, WriteID: qid, TempDir: e.tempDir()})
+	sink, err := registry.OpenSink(ctx, t.Spec, e.env(ctx), connector.SinkOptions{FilePrefix: qid, WriteID: qid, TempDir: e.tempDir(), Batch: true})
 	if err != nil {
 		return nil, fmt.Errorf("opening %s for writing: %w", t.Spec.Name, err)
 	}

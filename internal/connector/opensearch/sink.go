@@ -24,6 +24,7 @@ type Sink struct {
 	cl     *client
 	enc    *Encoder
 	bulk   *bulker
+	batch  bool // connector.SinkOptions.Batch: refresh after the last flush
 
 	mu      sync.Mutex
 	ensured map[string]bool
@@ -63,7 +64,7 @@ func NewSink(ctx context.Context, spec connector.TableSpec, opts connector.SinkO
 	if prefix == "" {
 		prefix = spec.Name
 	}
-	return &Sink{spec: spec, o: o, prefix: prefix, cl: cl, enc: enc, bulk: newBulker(cl, o), ensured: map[string]bool{}}, nil
+	return &Sink{spec: spec, o: o, prefix: prefix, cl: cl, enc: enc, bulk: newBulker(cl, o), ensured: map[string]bool{}, batch: opts.Batch}, nil
 }
 
 // Schema is the table's schema.
@@ -116,12 +117,15 @@ func (s *Sink) Flush(ctx context.Context, epoch int64) error {
 	}
 	dead := s.bulk.takeDead()
 	if len(dead) == 0 {
-		return nil
+		return s.refreshWritten(ctx)
 	}
 	if s.o.DeadLetter == "" {
 		return fmt.Errorf("%d documents were rejected by OpenSearch (first: %s); set dead_letter_location to keep them", len(dead), firstReason(dead[0]))
 	}
-	return writeDeadLetters(ctx, s.o.DeadLetter, fmt.Sprintf("%s-%d", s.prefix, epoch), dead)
+	if err := writeDeadLetters(ctx, s.o.DeadLetter, fmt.Sprintf("%s-%d", s.prefix, epoch), dead); err != nil {
+		return err
+	}
+	return s.refreshWritten(ctx)
 }
 
 // writeDeadLetters puts the records as one JSON-lines object under loc.

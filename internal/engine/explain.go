@@ -15,7 +15,7 @@ import (
 // trees, one line per row, without running the query.
 func (e *Engine) explain(ctx context.Context, s *sql.Explain) (*Result, error) {
 	if s.Mode == sql.ExplainAnalyze {
-		return nil, fmt.Errorf("EXPLAIN ANALYZE: %w", ErrNotSupported)
+		return e.explainAnalyze(ctx, s)
 	}
 	ctx = e.queryContext(ctx)
 	var n plan.Node

@@ -7,6 +7,7 @@ import (
 	"io"
 	"runtime"
 	"sync"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -70,7 +71,7 @@ func Run(ctx context.Context, root *Stage, watermark int64, out Output, obs Obse
 	if root == nil {
 		return errors.New("running plan: no stage")
 	}
-	d := &driver{obs: obs, watermark: watermark}
+	d := &driver{obs: obs, watermark: watermark, prof: profileFrom(ctx)}
 	top := d.build(root, out)
 	if err := d.read(ctx, top); err != nil && !errors.Is(err, ErrLimitReached) {
 		return err
@@ -81,6 +82,7 @@ func Run(ctx context.Context, root *Stage, watermark int64, out Output, obs Obse
 type driver struct {
 	obs       Observer
 	watermark int64
+	prof      *Profile // EXPLAIN ANALYZE's, or nil
 }
 
 // chain is the runtime wiring of one stage: step(i) delivers to ops[i],
@@ -92,10 +94,13 @@ type chain struct {
 	tail   Output
 	parent *chain // the chain tail feeds, for a union input
 	inputs []*chain
+	prof   *Profile // nil unless EXPLAIN ANALYZE
+	// entry is the time spent in sends to step(0), for a scan's share.
+	entry time.Duration
 }
 
 func (d *driver) build(st *Stage, tail Output) *chain {
-	c := &chain{stage: st, ops: st.Ops, full: make([]bool, len(st.Ops)), tail: tail}
+	c := &chain{stage: st, ops: st.Ops, full: make([]bool, len(st.Ops)), tail: tail, prof: d.prof}
 	for _, in := range st.Inputs {
 		child := d.build(in, unionInput{c.step(0)})
 		child.parent = c
@@ -126,6 +131,25 @@ type step struct {
 // Send delivers m to operator i. A watermark always travels the whole
 // chain, skipping operators that are full (their output is not wanted).
 func (s step) Send(ctx context.Context, m Message) error {
+	if p := s.c.prof; p != nil {
+		t0 := time.Now()
+		runs := s.i < len(s.c.ops) && !s.c.full[s.i]
+		err := s.send(ctx, m)
+		dt := time.Since(t0)
+		if s.i > 0 {
+			p.sent(s.c.ops[s.i-1], m, dt)
+		} else {
+			s.c.entry += dt
+		}
+		if runs {
+			p.spent(s.c.ops[s.i], dt)
+		}
+		return err
+	}
+	return s.send(ctx, m)
+}
+
+func (s step) send(ctx context.Context, m Message) error {
 	c := s.c
 	if s.i == len(c.ops) {
 		return c.tail.Send(ctx, m)
@@ -167,10 +191,14 @@ func (u unionInput) Send(ctx context.Context, m Message) error {
 func (d *driver) read(ctx context.Context, c *chain) error {
 	if sc := c.stage.Scan; sc != nil {
 		var err error
+		t0, entry0 := time.Now(), c.entry
 		if first, ok := c.anyOrderEntry(); ok && sc.Unordered {
 			err = d.scanUnordered(ctx, sc, c, first)
 		} else {
 			err = d.scan(ctx, sc, c, c.inOrderEntry(sc))
+		}
+		if d.prof != nil {
+			d.prof.scanned(sc, 0, 0, time.Since(t0)-(c.entry-entry0))
 		}
 		if err != nil {
 			return err
@@ -202,7 +230,12 @@ func (d *driver) finish(ctx context.Context, c *chain) error {
 		return fmt.Errorf("flushing at watermark: %w", err)
 	}
 	for i, op := range c.ops {
-		if err := op.EndEpoch(ctx, c.step(i+1)); err != nil {
+		t0 := time.Now()
+		err := op.EndEpoch(ctx, c.step(i+1))
+		if c.prof != nil {
+			c.prof.spent(op, time.Since(t0))
+		}
+		if err != nil {
 			if errors.Is(err, ErrLimitReached) {
 				c.full[i] = true
 				continue
@@ -528,6 +561,9 @@ func (d *driver) readSplit(ctx context.Context, sc *Scan, split connector.Split,
 	}
 	if d.obs != nil {
 		d.obs.SplitDone(id, rows, split.Size())
+	}
+	if d.prof != nil {
+		d.prof.scanned(sc, rows, 0, 0)
 	}
 	return nil
 }

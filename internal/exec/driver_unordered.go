@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 )
@@ -27,7 +28,16 @@ func (c *chain) sendAt(ctx context.Context, op OrderInsensitive, b arrow.RecordB
 	if c.full[0] {
 		return ErrLimitReached
 	}
+	var t0 time.Time
+	if c.prof != nil {
+		t0 = time.Now()
+	}
 	err := op.ProcessAt(ctx, b, pos, c.step(1))
+	if c.prof != nil {
+		dt := time.Since(t0)
+		c.prof.spent(c.ops[0], dt)
+		c.entry += dt
+	}
 	if errors.Is(err, ErrLimitReached) {
 		c.full[0] = true
 	}

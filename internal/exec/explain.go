@@ -30,9 +30,32 @@ func ExplainNoted(root *Stage, note func(Operator) string) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
+// ExplainProfiled is the tree of a plan that ran under p (EXPLAIN
+// ANALYZE): each operator and scan with its rows and own time.
+func ExplainProfiled(root *Stage, p *Profile) string {
+	var b strings.Builder
+	x := explainer{b: &b,
+		note: func(op Operator) string {
+			if s, ok := p.Op(op); ok {
+				return s.Note()
+			}
+			return ""
+		},
+		scanNote: func(sc *Scan) string {
+			if s, ok := p.Scan(sc); ok {
+				return s.Note()
+			}
+			return ""
+		},
+	}
+	x.stage(root, 0)
+	return strings.TrimRight(b.String(), "\n")
+}
+
 type explainer struct {
-	b    *strings.Builder
-	note func(Operator) string
+	b        *strings.Builder
+	note     func(Operator) string
+	scanNote func(*Scan) string
 }
 
 func (x explainer) op(depth int, op Operator) {
@@ -111,6 +134,11 @@ func (x explainer) scan(sc *Scan, depth int) {
 	s := "Scan " + desc
 	if sc.Parallelism > 1 {
 		s += fmt.Sprintf(" parallelism=%d", sc.Parallelism)
+	}
+	if x.scanNote != nil {
+		if n := x.scanNote(sc); n != "" {
+			s += " " + n
+		}
 	}
 	line(b, depth, strings.TrimSpace(s))
 }

@@ -23,7 +23,8 @@ echo "installing Debian's chromium (once)..." >&2
 export DEBIAN_FRONTEND=noninteractive
 # A fresh machine's package lists may be empty or old: update once, then
 # install; a dpkg lock held by another install is waited for.
-apt-get -o DPkg::Lock::Timeout=600 update -qq >&2 || die "apt-get update failed"
-apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends chromium fonts-dejavu-core >&2 ||
+. "$(dirname "$0")/quiet.sh"
+quiet chromium-apt-update apt-get -o DPkg::Lock::Timeout=600 update -qq || die "apt-get update failed"
+quiet chromium-apt-install apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends chromium fonts-dejavu-core ||
 	die "apt-get install chromium failed"
 command -v chromium || die "chromium is still not on PATH after apt-get install"

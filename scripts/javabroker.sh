@@ -18,6 +18,7 @@ if [ "$(id -u)" = 0 ]; then
 else
 	CACHE="${SLUICE_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/sluice}"
 fi
+. "$(dirname "$0")/quiet.sh"
 
 die() {
 	echo "javabroker.sh: $*" >&2
@@ -50,7 +51,7 @@ echo "installing $dep into $dir (once)..." >&2
 <dependency><groupId>org.slf4j</groupId><artifactId>slf4j-nop</artifactId><version>1.7.36</version></dependency>
 </dependencies></project>
 POM
-	(cd "$tmp" && mvn -B -q dependency:copy-dependencies -DoutputDirectory="$tmp/lib" >&2) || die "mvn could not fetch $dep"
+	(cd "$tmp" && quiet "javabroker-$a-mvn" mvn -B -q -Dstyle.color=never dependency:copy-dependencies -DoutputDirectory="$tmp/lib") || die "mvn could not fetch $dep"
 	touch "$tmp/lib/.complete"
 	rm -rf "$dir"
 	mkdir -p "$dir"

@@ -28,6 +28,7 @@ else
 	CACHE="${SLUICE_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/sluice}"
 fi
 HOME_DIR="$CACHE/opensearch/opensearch-$VERSION"
+. "$(dirname "$0")/quiet.sh"
 
 die() {
 	echo "opensearch.sh: $*" >&2
@@ -50,7 +51,7 @@ install() {
 		tmp="$(mktemp -d "$CACHE/opensearch/fetch.XXXXXX")"
 		trap 'rm -rf "$tmp"' EXIT
 		if command -v mvn >/dev/null; then
-			mvn -B -q dependency:copy -Dartifact="$ARTIFACT" -DoutputDirectory="$tmp" >&2 ||
+			quiet opensearch-mvn mvn -B -q -Dstyle.color=never dependency:copy -Dartifact="$ARTIFACT" -DoutputDirectory="$tmp" ||
 				die "mvn could not fetch $ARTIFACT"
 		else
 			die "mvn not found: cannot fetch $ARTIFACT"

@@ -14,6 +14,7 @@ if [ "$(id -u)" = 0 ]; then
 else
 	CACHE="${SLUICE_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/sluice}"
 fi
+. "$(dirname "$0")/quiet.sh"
 VENV="$CACHE/opensearchsql-$VERSION"
 
 die() {
@@ -32,7 +33,7 @@ install() {
 	echo "installing opensearchsql $VERSION into $VENV (once)..." >&2
 	rm -rf "$VENV"
 	python3 -m venv "$VENV" || die "python3 -m venv failed (is python3-venv installed?)"
-	"$VENV/bin/pip" install -q --disable-pip-version-check "opensearchsql==$VERSION" >&2 ||
+	quiet opensearchsql-pip "$VENV/bin/pip" install -q --disable-pip-version-check "opensearchsql==$VERSION" ||
 		{
 			rm -rf "$VENV"
 			die "pip could not install opensearchsql==$VERSION"

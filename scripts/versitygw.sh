@@ -10,6 +10,7 @@ if command -v versitygw >/dev/null 2>&1; then
 fi
 if [ ! -x "$bin" ]; then
 	echo "installing versitygw $VERSION (takes a couple of minutes the first time)..." >&2
-	go install "github.com/versity/versitygw/cmd/versitygw@${VERSION}"
+	. "$(dirname "$0")/quiet.sh"
+	quiet versitygw-go-install go install "github.com/versity/versitygw/cmd/versitygw@${VERSION}"
 fi
 echo "$bin"

@@ -31,5 +31,21 @@ if [ -x scripts/javabroker.sh ]; then
 	done
 fi
 
+# The servers tests start (pgrep patterns); any still running after the
+# tests that was not running before them is a leak, and fails the run.
+servers='versitygw|org.opensearch.bootstrap|elasticmq|kafka.Kafka|nats-server|chromium.*--headless'
+before="$(pgrep -f "$servers" | sort || true)"
+leftovers() {
+	comm -13 <(echo "$before") <(pgrep -f "$servers" | sort || true) | grep . || true
+}
+
 go vet ./...
 go test -timeout 15m ./...
+
+sleep 2 # a server's stop is asynchronous for a moment
+if left="$(leftovers)" && [ -n "$left" ]; then
+	echo "test.sh: tests left these processes running:" >&2
+	for p in $left; do ps -o pid=,args= -p "$p" | cut -c1-200 >&2 || true; done
+	kill $left 2>/dev/null || true
+	exit 1
+fi

@@ -202,7 +202,9 @@ func (b *Broker) run(workdir string, args ...string) error {
 	b.cmd = exec.Command("java", args...)
 	b.cmd.Dir = workdir
 	b.cmd.Stdout, b.cmd.Stderr = b.out, b.out
-	b.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// Pdeathsig: a test binary killed without its Stop takes the broker
+	// with it rather than leaving it to init.
+	b.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := b.cmd.Start(); err != nil {
 		os.RemoveAll(b.dir)
 		return fmt.Errorf("%w: starting java: %v", ErrUnavailable, err)

@@ -155,8 +155,13 @@ func start(bin string, extra []string) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	sweepStale()
 	dir, err := os.MkdirTemp("", "sluice-s3-*")
 	if err != nil {
+		return nil, err
+	}
+	if err := writeOwner(dir); err != nil {
+		os.RemoveAll(dir)
 		return nil, err
 	}
 	s := &Server{
@@ -174,8 +179,11 @@ func start(bin string, extra []string) (*Server, error) {
 	cmd.Stderr = s.stderr
 	// Own process group, so Stop cannot miss a child and a test binary
 	// killed by ^C does not take our signal handling with it.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// Pdeathsig: a test binary killed without its Stop takes the gateway
+	// with it rather than leaving it to init.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
+		removeOwner(dir)
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("starting %s: %v", bin, err)
 	}
@@ -192,6 +200,7 @@ func start(bin string, extra []string) (*Server, error) {
 		}
 		select {
 		case werr := <-exited:
+			removeOwner(dir)
 			os.RemoveAll(dir)
 			return nil, fmt.Errorf("versitygw exited during start (%v): %s", werr, lastLines(s.stderr.Bytes(), 5))
 		case <-time.After(50 * time.Millisecond):
@@ -245,6 +254,7 @@ func (s *Server) Stop() {
 			}
 			time.Sleep(10 * time.Millisecond)
 		}
+		removeOwner(s.Dir)
 	})
 }
 

@@ -31,6 +31,9 @@ import (
 func main() {
 	if err := run(os.Args[1:]); err != nil {
 		fmt.Fprintln(os.Stderr, "error:", err)
+		if h := cli.HintOf(err); h != "" {
+			fmt.Fprintln(os.Stderr, "hint:", h)
+		}
 		os.Exit(1)
 	}
 }

@@ -319,6 +319,7 @@ func runScript(ctx context.Context, eng executor, bar *progressBar, out output, 
 	}
 	for _, p := range pieces {
 		if err := runPiece(ctx, eng, bar, out, p); err != nil {
+			err = withHint(p.text, err)
 			if len(pieces) > 1 {
 				return fmt.Errorf("%s:%d: %w", name, p.line, err)
 			}

@@ -33,6 +33,8 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+
+	"sluice/internal/queue"
 )
 
 // Leases is one worker's view of a stream's KV bucket: its own liveness
@@ -63,13 +65,11 @@ type seenEntry struct {
 	created time.Time
 }
 
-// OpenLeases opens (creating it with ttl when missing) the bucket; an
-// existing bucket keeps its own TTL.
-func OpenLeases(ctx context.Context, js jetstream.JetStream, bucket, worker string, parts int, ttl time.Duration) (*Leases, error) {
-	kv, err := js.CreateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: bucket, TTL: ttl, History: 1, Storage: jetstream.FileStorage})
-	if errors.Is(err, jetstream.ErrBucketExists) {
-		kv, err = js.KeyValue(ctx, bucket)
-	}
+// OpenLeases opens (creating it with ttl and replicas when missing) the
+// bucket; an existing bucket keeps its own TTL and replicas
+// (queue.EnsureKeyValue).
+func OpenLeases(ctx context.Context, js jetstream.JetStream, bucket, worker string, parts int, ttl time.Duration, replicas int) (*Leases, error) {
+	kv, err := queue.EnsureKeyValue(ctx, js, jetstream.KeyValueConfig{Bucket: bucket, TTL: ttl, History: 1, Storage: jetstream.FileStorage, Replicas: replicas})
 	if err != nil {
 		return nil, fmt.Errorf("lease bucket %s: %w", bucket, err)
 	}

@@ -70,7 +70,10 @@ type Keyed struct {
 	// Reader is the reader's half of the query, to run in a worker
 	// slot.
 	Reader *stream.Query
-	nc     *nats.Conn
+	// Replicas names each JetStream object of the stream with its
+	// replica count when opened, for DESCRIBE STREAM.
+	Replicas string
+	nc       *nats.Conn
 }
 
 // Dial connects a keyed stream's halves: once the source's queue is
@@ -179,7 +182,18 @@ func open(ctx context.Context, c Config, nc *nats.Conn, path []string, held Held
 	}
 	reader.Sink = pub
 	reader.Watermark = nil
-	return &Keyed{Worker: worker, Owner: owner, Reader: &reader, nc: nc}, nil
+	reps := fmt.Sprintf("stream %s %d, stream %s %d, bucket %s %d", pst.CachedInfo().Config.Name, streamReplicas(pst),
+		wst.CachedInfo().Config.Name, streamReplicas(wst), BucketName(q.Name), leases.Replicas)
+	return &Keyed{Worker: worker, Owner: owner, Reader: &reader, Replicas: reps, nc: nc}, nil
+}
+
+// streamReplicas is a stream's replica count as last read (1 when the
+// server left it unset).
+func streamReplicas(st jetstream.Stream) int {
+	if info := st.CachedInfo(); info != nil && info.Config.Replicas > 0 {
+		return info.Config.Replicas
+	}
+	return 1
 }
 
 // workerName names this process in the lease bucket: host, pid and a

@@ -47,7 +47,9 @@ type Leases struct {
 	kv     jetstream.KeyValue
 	TTL    time.Duration
 	Worker string
-	parts  int
+	// Replicas is the bucket's replica count when opened.
+	Replicas int
+	parts    int
 
 	mu   sync.Mutex
 	held map[int]held
@@ -80,7 +82,11 @@ func OpenLeases(ctx context.Context, js jetstream.JetStream, bucket, worker stri
 	if st.TTL() > 0 {
 		ttl = st.TTL()
 	}
-	return &Leases{kv: kv, TTL: ttl, Worker: worker, parts: parts, held: map[int]held{}, seen: map[string]seenEntry{}}, nil
+	l := &Leases{kv: kv, TTL: ttl, Worker: worker, parts: parts, held: map[int]held{}, seen: map[string]seenEntry{}, Replicas: 1}
+	if bs, ok := st.(*jetstream.KeyValueBucketStatus); ok && bs.StreamInfo() != nil && bs.StreamInfo().Config.Replicas > 0 {
+		l.Replicas = bs.StreamInfo().Config.Replicas
+	}
+	return l, nil
 }
 
 func partKey(p int) string { return "p." + strconv.Itoa(p) }

@@ -69,9 +69,30 @@ func TestKeyedObjectsReplicas(t *testing.T) {
 		t.Errorf("sluice-old scaled to %d", r)
 	}
 	mu.Lock()
-	defer mu.Unlock()
 	if len(warnings) != 1 || !strings.Contains(warnings[0], "stream sluice-old has 1 replica(s), not the 3 wanted") {
 		t.Errorf("warnings %q, want one naming sluice-old", warnings)
+	}
+	mu.Unlock()
+
+	// Dial over an R3 file stream, its servers in the form the NATS
+	// tools print, makes R3 objects and says so.
+	if _, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: "files", Subjects: []string{"files"}, Replicas: 3}); err != nil {
+		t.Fatal(err)
+	}
+	q, tmpl := keyedQuery(t, "dr3")
+	url := strings.ReplaceAll(cl.URL, ",", ",nats://") + "/files/shared"
+	k, err := Dial(ctx, Config{Query: q, Source: queueSource{url: url}, Template: tmpl, Parts: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	if want := "stream sluice-dr3 3, stream sluice-dr3-wm 3, bucket sluice-dr3 3"; k.Replicas != want {
+		t.Errorf("keyed replicas %q, want %q", k.Replicas, want)
+	}
+	for _, name := range []string{"sluice-dr3", "sluice-dr3-wm", "KV_sluice-dr3"} {
+		if r := replicasOf(ctx, t, js, name); r != 3 {
+			t.Errorf("%s: %d replicas, want 3", name, r)
+		}
 	}
 }
 

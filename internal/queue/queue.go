@@ -6,6 +6,7 @@
 // Each broker implements Queue; Open picks one by the URL's scheme:
 //
 //	nats://host:4222/<jetstream-stream>/<durable-consumer>[?ack_wait=30s]
+//	nats://h1:4222,nats://h2:4222/<stream>/<consumer>?creds=FILE (NATSTarget: servers, credentials, TLS)
 //	sqs://host:port/<account>/<queue>[?region=us-east-1&scheme=http]
 //	kafka://host:9092/<topic>/<group>
 //

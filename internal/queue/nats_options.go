@@ -184,7 +184,8 @@ func (t *NATSTarget) Options() ([]nats.Option, error) {
 
 // Connect dials the servers with the URL's options (reconnecting
 // forever once connected, as a long-running worker must) and refuses a
-// server whose version is known to break exactly-once (CheckServerVersion).
+// server whose version is known to break exactly-once (CheckServerVersion),
+// at connect and at each reconnect.
 // name is the connection's name on the server (`nats server report
 // connections`).
 func (t *NATSTarget) Connect(name string) (*nats.Conn, error) {
@@ -192,7 +193,7 @@ func (t *NATSTarget) Connect(name string) (*nats.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts = append(opts, nats.Name(name), nats.MaxReconnects(-1))
+	opts = append(opts, nats.Name(name), nats.MaxReconnects(-1), nats.ReconnectHandler(refuseOldServer))
 	nc, err := nats.Connect(t.ServerList(), opts...)
 	if err != nil {
 		// The servers carry no user info (Options has it).
@@ -204,6 +205,17 @@ func (t *NATSTarget) Connect(name string) (*nats.Conn, error) {
 		return nil, fmt.Errorf("connecting to %s: %w", addr, err)
 	}
 	return nc, nil
+}
+
+// refuseOldServer closes a connection that reconnected to a server
+// CheckServerVersion refuses (a node of a cluster not yet upgraded):
+// what the caller does next fails as unreachable, and the stream's
+// retry opens again, which refuses that server by name or reaches
+// another.
+func refuseOldServer(nc *nats.Conn) {
+	if CheckServerVersion(nc.ConnectedServerVersion()) != nil {
+		nc.Close()
+	}
 }
 
 // tlsConfig is the TLS of ca=, cert= and key=, or of a tls:// server

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"sluice/internal/testutil/natsserver"
 	"sluice/internal/usererr"
 )
 
@@ -49,15 +50,16 @@ func TestCheckServerVersion(t *testing.T) {
 	}
 }
 
-// TestOpenRefusesOldServer: a server that says it runs 2.9.10 (a stub
-// speaking the first lines of the NATS protocol) is refused at open, as
-// a user error naming its version and the minimum.
-func TestOpenRefusesOldServer(t *testing.T) {
+// oldServer is a stub that speaks the first lines of the NATS protocol
+// as a 2.9.10 server: INFO, then PONG to each PING. It returns its
+// host:port.
+func oldServer(t *testing.T) string {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
+	t.Cleanup(func() { l.Close() })
 	go func() {
 		for {
 			c, err := l.Accept()
@@ -80,14 +82,55 @@ func TestOpenRefusesOldServer(t *testing.T) {
 			}(c)
 		}
 	}()
+	return l.Addr().String()
+}
+
+// TestOpenRefusesOldServer: a server that says it runs 2.9.10 is
+// refused at open, as a user error naming its version and the minimum.
+func TestOpenRefusesOldServer(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	_, err = Open(ctx, "nats://"+l.Addr().String()+"/events/sluice")
+	_, err := Open(ctx, "nats://"+oldServer(t)+"/events/sluice")
 	if !errors.Is(err, ErrNATSVersion) || !usererr.IsUser(err) || errors.Is(err, ErrUnreachable) {
 		t.Fatalf("2.9.10: %v, want ErrNATSVersion, a user error", err)
 	}
 	t.Log(err)
 	if !strings.Contains(err.Error(), "2.9.10") || !strings.Contains(err.Error(), "2.10.0") {
 		t.Errorf("%v: want the versions named", err)
+	}
+}
+
+// TestReconnectRefusesOldServer: a queue connected to a current server
+// whose list also names a 2.9.10 one drops the connection when it
+// reconnects to the old one (its server died): the queue is
+// unreachable, and opening again refuses the old server by version.
+func TestReconnectRefusesOldServer(t *testing.T) {
+	ns := natsserver.StartTB(t)
+	if err := ns.AddStream("events", "s3.>"); err != nil {
+		t.Fatal(err)
+	}
+	raw := "nats://" + hostPort(ns) + ",nats://" + oldServer(t) + "/events/sluice"
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var q *NATS
+	for q == nil { // the client picks a server of the list at random
+		var err error
+		if q, err = OpenNATS(ctx, raw); err != nil && !errors.Is(err, ErrNATSVersion) {
+			t.Fatal(err)
+		}
+	}
+	defer q.Close()
+	ns.Down()
+	for !q.nc.IsClosed() {
+		if ctx.Err() != nil {
+			t.Fatalf("still %s after reconnecting to 2.9.10", q.nc.Status())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err := q.Check(); !errors.Is(err, ErrUnreachable) {
+		t.Errorf("check: %v, want ErrUnreachable", err)
+	}
+	if _, err := OpenNATS(ctx, raw); !errors.Is(err, ErrNATSVersion) {
+		t.Errorf("open with only 2.9.10 up: %v, want ErrNATSVersion", err)
 	}
 }

@@ -23,6 +23,9 @@ type NATS struct {
 	stream  string
 	durable string
 	ackWait time.Duration
+	// replicas is what Sluice's own JetStream objects are created with:
+	// ?replicas=, else the discovery stream's.
+	replicas int
 }
 
 var (
@@ -58,38 +61,41 @@ func (m natsMsg) ID() string {
 	return m.m.Subject()
 }
 
-// OpenNATS connects to nats://host:port/<stream>/<consumer>. The stream
-// must exist (it is what the S3 server publishes into); the durable
-// consumer is created when missing, delivering from the stream's start
-// with explicit acks and ?ack_wait (default 30s). ?filter=SUBJECT limits
-// a new consumer to one subject of the stream.
-func OpenNATS(ctx context.Context, u *url.URL) (*NATS, error) {
-	parts, err := pathParts(u, 2, "nats://host:port/<jetstream-stream>/<consumer>")
+// OpenNATS connects to nats://host:port/<stream>/<consumer> (raw after
+// ${env:VAR} expansion; several servers and the connection options of
+// NATSTarget). The stream must exist (it is what the S3 server
+// publishes into); the durable consumer is created when missing,
+// delivering from the stream's start with explicit acks and ?ack_wait
+// (default 30s). ?filter=SUBJECT limits a new consumer to one subject of
+// the stream.
+func OpenNATS(ctx context.Context, raw string) (*NATS, error) {
+	t, err := ParseNATS(raw)
 	if err != nil {
 		return nil, err
 	}
+	u := &url.URL{RawQuery: t.Query.Encode()}
 	ackWait, err := durationParam(u, "ack_wait", 30*time.Second)
 	if err != nil {
 		return nil, err
 	}
-	server := *u
-	server.Path, server.RawPath, server.RawQuery = "", "", ""
-	if server.Scheme == "" {
-		server.Scheme = "nats"
-	}
-	nc, err := nats.Connect(server.String(), nats.Name("sluice"), nats.MaxReconnects(-1))
+	replicas, err := replicasParam(t.Query)
 	if err != nil {
-		return nil, fmt.Errorf("connecting to %s: %w", Redact(server.String()), connectErr(err))
+		return nil, err
+	}
+	parts := []string{t.Stream, t.Consumer}
+	nc, err := t.Connect("sluice")
+	if err != nil {
+		return nil, err
 	}
 	js, err := jetstream.New(nc)
 	if err != nil {
 		nc.Close()
-		return nil, fmt.Errorf("jetstream on %s: %w", Redact(server.String()), natsErr(err))
+		return nil, fmt.Errorf("jetstream on %s: %w", t.ServerList(), natsErr(err))
 	}
 	st, err := js.Stream(ctx, parts[0])
 	if err != nil {
 		nc.Close()
-		return nil, fmt.Errorf("jetstream stream %s on %s: %w", parts[0], Redact(server.String()), natsErr(err))
+		return nil, fmt.Errorf("jetstream stream %s on %s: %w", parts[0], t.ServerList(), natsErr(err))
 	}
 	cons, err := st.Consumer(ctx, parts[1])
 	if errors.Is(err, jetstream.ErrConsumerNotFound) {
@@ -99,7 +105,7 @@ func OpenNATS(ctx context.Context, u *url.URL) (*NATS, error) {
 			AckWait:       ackWait,
 			DeliverPolicy: jetstream.DeliverAllPolicy,
 			MaxDeliver:    -1,
-			FilterSubject: u.Query().Get("filter"),
+			FilterSubject: t.Query.Get("filter"),
 			MaxAckPending: 100_000,
 		})
 		if errors.Is(err, jetstream.ErrConsumerExists) {
@@ -111,7 +117,10 @@ func OpenNATS(ctx context.Context, u *url.URL) (*NATS, error) {
 		nc.Close()
 		return nil, fmt.Errorf("jetstream consumer %s/%s: %w", parts[0], parts[1], natsErr(err))
 	}
-	q := &NATS{nc: nc, js: js, cons: cons, stream: parts[0], durable: parts[1], ackWait: ackWait}
+	q := &NATS{nc: nc, js: js, cons: cons, stream: parts[0], durable: parts[1], ackWait: ackWait, replicas: replicas}
+	if info := st.CachedInfo(); replicas == 0 && info != nil {
+		q.replicas = info.Config.Replicas
+	}
 	if info := cons.CachedInfo(); info != nil && info.Config.AckWait > 0 {
 		q.ackWait = info.Config.AckWait // an existing consumer keeps its own
 	}

@@ -181,11 +181,20 @@ func natsErr(err error) error {
 // (stream/partition's partials, watermarks and leases).
 func NATSError(err error) error { return natsErr(err) }
 
-// connectErr marks a failed connect: denied as natsErr does, anything
+// connectErr marks a failed connect: denied as natsErr does, a server
+// that hangs up right after the TLS handshake as a user error, anything
 // else but a certificate the client refuses (a configuration error) as
 // ErrUnreachable, since a server that is not up yet fails the dial in
 // many ways.
 func connectErr(err error) error {
+	if t := err.Error(); strings.Contains(t, "remote error: tls:") || errors.Is(err, nats.ErrTLS) && strings.Contains(t, "after TLS handshake") {
+		// The server refused the TLS session: an alert (certificate
+		// required, bad certificate, unknown CA), or, the client's own
+		// diagnosis, a hang-up once TLS was up, which is how it refuses
+		// a missing or unknown client certificate depending on timing.
+		// Retrying cannot fix either.
+		return usererr.Wrap(usererr.Invalid, fmt.Errorf("%w (the server refused the TLS session, likely the client certificate: check cert= and key=)", err))
+	}
 	switch ClassifyNATS(err) {
 	case NATSDenied:
 		return natsErr(err)

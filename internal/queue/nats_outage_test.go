@@ -3,7 +3,6 @@ package queue
 import (
 	"context"
 	"errors"
-	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -22,7 +21,7 @@ func TestNATSOutage(t *testing.T) {
 	if err := ns.AddStream("events", "s3.>"); err != nil {
 		t.Fatal(err)
 	}
-	u, _ := url.Parse(ns.URL + "/events/sluice?ack_wait=2s")
+	u := ns.URL + "/events/sluice?ack_wait=2s"
 	outageContract(t, func(ctx context.Context) (Queue, error) { return OpenNATS(ctx, u) },
 		func(m string) {
 			if err := ns.Publish("s3.put", []byte(m)); err != nil {

@@ -3,7 +3,6 @@ package queue
 import (
 	"context"
 	"errors"
-	"net/url"
 	"testing"
 	"time"
 
@@ -15,7 +14,7 @@ func TestNATSContract(t *testing.T) {
 	if err := ns.AddStream("events", "s3.>"); err != nil {
 		t.Fatal(err)
 	}
-	u, _ := url.Parse(ns.URL + "/events/sluice?ack_wait=1s")
+	u := ns.URL + "/events/sluice?ack_wait=1s"
 	open := func() Queue {
 		q, err := OpenNATS(context.Background(), u)
 		if err != nil {
@@ -29,7 +28,7 @@ func TestNATSContract(t *testing.T) {
 		}
 	})
 	// A missing JetStream stream is a clear error.
-	u2, _ := url.Parse(ns.URL + "/nope/sluice")
+	u2 := ns.URL + "/nope/sluice"
 	if _, err := OpenNATS(context.Background(), u2); err == nil {
 		t.Fatal("opened a consumer on a missing stream")
 	}
@@ -44,7 +43,7 @@ func TestNATSNoRespondersUnreachable(t *testing.T) {
 	if err := ns.AddStream("events", "s3.>"); err != nil {
 		t.Fatal(err)
 	}
-	u, _ := url.Parse(ns.URL + "/events/sluice")
+	u := ns.URL + "/events/sluice"
 	q, err := OpenNATS(context.Background(), u)
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@
 // Each broker implements Queue; Open picks one by the URL's scheme:
 //
 //	nats://host:4222/<jetstream-stream>/<durable-consumer>[?ack_wait=30s]
+//	nats://h1:4222,nats://h2:4222/<stream>/<consumer>?creds=FILE (NATSTarget: servers, credentials, TLS)
 //	sqs://host:port/<account>/<queue>[?region=us-east-1&scheme=http]
 //	kafka://host:9092/<topic>/<group>
 //
@@ -122,13 +123,15 @@ func Open(ctx context.Context, raw string) (Queue, error) {
 	if err != nil {
 		return nil, err
 	}
+	if s := strings.ToLower(raw); strings.HasPrefix(s, "nats://") || strings.HasPrefix(s, "tls://") {
+		// Not url.Parse: nats://h1:4222,nats://h2:4222/... is no URL.
+		return OpenNATS(ctx, raw)
+	}
 	u, err := url.Parse(raw)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrBadURL, Redact(raw))
 	}
 	switch strings.ToLower(u.Scheme) {
-	case "nats", "tls":
-		return OpenNATS(ctx, u)
 	case "sqs":
 		return OpenSQS(ctx, u)
 	case "kafka":
@@ -149,6 +152,35 @@ func Redact(raw string) string {
 		refs = append(refs, m)
 		return fmt.Sprintf("sluiceenvref%dx", len(refs)-1)
 	})
+	out := redactServers(raw)
+	for i, r := range refs {
+		out = strings.ReplaceAll(out, fmt.Sprintf("sluiceenvref%dx", i), r)
+	}
+	return out
+}
+
+// redactServers is Redact of a URL without ${env:...}: a NATS list of
+// servers (nats://u:pw@h1,nats://h2/...: no URL to url.Parse) one
+// server at a time, anything else whole.
+func redactServers(raw string) string {
+	i := strings.Index(raw, "://")
+	if s := strings.ToLower(raw[:max(i, 0)]); i > 0 && (s == "nats" || s == "tls") {
+		if items, tail := splitNATSServers(s, raw[i+3:]); len(items) > 1 {
+			out := make([]string, len(items))
+			for k, it := range items {
+				out[k] = redactURL(it.scheme + "://" + it.host)
+				if !it.explicit {
+					out[k] = strings.TrimPrefix(out[k], it.scheme+"://")
+				}
+			}
+			return strings.Join(out, ",") + strings.TrimPrefix(redactURL(s+"://h"+tail), s+"://h")
+		}
+	}
+	return redactURL(raw)
+}
+
+// redactURL is Redact of one URL.
+func redactURL(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return "(unparsable URL)"
@@ -176,11 +208,7 @@ func Redact(raw string) string {
 			u.RawQuery = q.Encode()
 		}
 	}
-	out := u.String()
-	for i, r := range refs {
-		out = strings.ReplaceAll(out, fmt.Sprintf("sluiceenvref%dx", i), r)
-	}
-	return out
+	return u.String()
 }
 
 var envRef = regexp.MustCompile(`\$\{env:[A-Za-z_][A-Za-z0-9_]*\}`)

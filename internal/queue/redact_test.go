@@ -45,3 +45,23 @@ func TestOpenExpandsEnv(t *testing.T) {
 		t.Errorf("missing variable: %v", err)
 	}
 }
+
+// TestRedactNATSServers: each server of a NATS list is redacted, in both
+// list forms, and its file options (paths, no secrets) stay readable.
+func TestRedactNATSServers(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"nats://u:s3cr3t@h1:1,nats://h2:2/S/C?creds=/etc/u.creds", "nats://u:xxxxx@h1:1,nats://h2:2/S/C?creds=/etc/u.creds"},
+		{"nats://h1:1,nats://u:s3cr3t@h2:2/S/C", "nats://h1:1,nats://u:xxxxx@h2:2/S/C"},
+		{"nats://h1:1,s3cr3tTOKEN@h2:2/S/C", "nats://h1:1,xxxxx@h2:2/S/C"},
+		{"tls://h1:1,tls://h2:2/S/C?token=s3cr3t", "tls://h1:1,tls://h2:2/S/C?token=xxxxx"},
+		{"nats://u:${env:PW}@h1:1,h2:2/S/C", "nats://u:${env:PW}@h1:1,h2:2/S/C"},
+	} {
+		got := Redact(c.in)
+		if got != c.want {
+			t.Errorf("Redact(%q) = %q, want %q", c.in, got, c.want)
+		}
+		if strings.Contains(got, "s3cr3t") {
+			t.Errorf("Redact(%q) shows the secret: %q", c.in, got)
+		}
+	}
+}

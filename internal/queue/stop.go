@@ -44,15 +44,10 @@ func (q *NATS) stopKey() string {
 }
 
 func (q *NATS) stopKV(ctx context.Context) (jetstream.KeyValue, error) {
-	kv, err := q.js.KeyValue(ctx, stopBucket)
-	if errors.Is(err, jetstream.ErrBucketNotFound) {
-		kv, err = q.js.CreateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: stopBucket, History: 1, Description: "sluice: STOP STREAM for workers sharing a consumer"})
-		if errors.Is(err, jetstream.ErrBucketExists) {
-			kv, err = q.js.KeyValue(ctx, stopBucket)
-		}
-	}
+	kv, err := EnsureKeyValue(ctx, q.js, jetstream.KeyValueConfig{Bucket: stopBucket, History: 1, Replicas: q.replicas,
+		Description: "sluice: STOP STREAM for workers sharing a consumer"})
 	if err != nil {
-		return nil, fmt.Errorf("jetstream key-value bucket %s: %w", stopBucket, natsErr(err))
+		return nil, natsErr(err)
 	}
 	return kv, nil
 }

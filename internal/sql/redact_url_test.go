@@ -4,10 +4,13 @@ import "testing"
 
 func TestRedactURL(t *testing.T) {
 	for in, want := range map[string]string{
-		"http://user:hunter2@host:9200/x/": "http://user:***@host:9200/x/",
-		"s3://bucket/x/":                   "s3://bucket/x/",
-		"https://user@host/":               "https://user@host/",
-		"/tmp/a b/":                        "/tmp/a b/",
+		"http://user:hunter2@host:9200/x/":            "http://user:***@host:9200/x/",
+		"s3://bucket/x/":                              "s3://bucket/x/",
+		"https://user@host/":                          "https://user@host/",
+		"/tmp/a b/":                                   "/tmp/a b/",
+		"nats://h1:1,nats://u:hunter2@h2:2/S/C?x=1,2": "nats://h1:1,nats://u:***@h2:2/S/C?x=1,2",
+		"nats://u:hunter2@h1:1,h2:2/S/C":              "nats://u:***@h1:1,h2:2/S/C",
+		"nats://h1:1,u:hunter2@h2:2/S/C":              "nats://h1:1,u:***@h2:2/S/C",
 	} {
 		if got := RedactURL(in); got != want {
 			t.Errorf("RedactURL(%q) = %q, want %q", in, got, want)

@@ -51,9 +51,10 @@ func TestKeyedDescribe(t *testing.T) {
 		done <- err
 	}()
 	deadline := time.Now().Add(30 * time.Second)
+	var desc map[string]string
 	for {
 		rows, _ := resultRows(t, eng, "DESCRIBE STREAM "+name)
-		desc := map[string]string{}
+		desc = map[string]string{}
 		for _, r := range rows {
 			k, v, _ := strings.Cut(r, "|")
 			desc[k] = v
@@ -67,6 +68,9 @@ func TestKeyedDescribe(t *testing.T) {
 			t.Fatalf("DESCRIBE STREAM: %v", desc)
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+	if got, want := desc["keyed_replicas"], "stream sluice-"+name+" 1, stream sluice-"+name+"-wm 1, bucket sluice-"+name+" 1"; got != want {
+		t.Errorf("keyed_replicas %q, want %q (the R1 events stream's count)", got, want)
 	}
 	cancel()
 	select {

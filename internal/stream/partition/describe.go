@@ -13,14 +13,15 @@ import (
 // with this process's partition ownership added: the keyed_ rows, and
 // the same as numbers through connector.KeyedReporter.
 func (k *Keyed) Describe(inner connector.StreamDescriber) connector.StreamDescriber {
-	return describer{inner: inner, owner: k.Owner, worker: k.Worker}
+	return describer{inner: inner, owner: k.Owner, worker: k.Worker, replicas: k.Replicas}
 }
 
 // describer adds partition ownership to a source's DESCRIBE STREAM rows.
 type describer struct {
-	inner  connector.StreamDescriber
-	owner  *Owner
-	worker string
+	inner    connector.StreamDescriber
+	owner    *Owner
+	worker   string
+	replicas string
 }
 
 var (
@@ -39,7 +40,7 @@ func (d describer) StreamDescription() [][2]string {
 	if wm != stream.NoWatermark {
 		wmText = time.UnixMicro(wm).UTC().Format("2006-01-02 15:04:05.000000")
 	}
-	return append(rows,
+	rows = append(rows,
 		[2]string{"keyed_worker", d.worker},
 		[2]string{"keyed_partitions", fmt.Sprintf("%d of %d: %s", len(mine), d.owner.Parts, FormatParts(mine))},
 		[2]string{"keyed_owners", FormatOwners(owners)},
@@ -48,6 +49,10 @@ func (d describer) StreamDescription() [][2]string {
 		[2]string{"keyed_stats", fmt.Sprintf("epochs %d, partials %d, duplicates %d, late %d, rows out %d, takeovers %d, handbacks %d, file ids %d, forgotten %d",
 			st.Epochs, st.Partials, st.Duplicates, st.Late, st.RowsOut, st.Takeovers, st.Handbacks, st.FileIDs, st.Forgotten)},
 	)
+	if d.replicas != "" {
+		rows = append(rows, [2]string{"keyed_replicas", d.replicas})
+	}
+	return rows
 }
 
 func (d describer) KeyedStatus() connector.KeyedStatus {

@@ -31,6 +31,10 @@ func TestDescribe(t *testing.T) {
 	if qs, ok := d.(connector.QueueReporter).QueueStatus(); !ok || qs.Held != 3 {
 		t.Errorf("queue status %+v, %v", qs, ok)
 	}
+	k.Replicas = "stream sluice-s 3, stream sluice-s-wm 3, bucket sluice-s 3"
+	if rows := k.Describe(nil).StreamDescription(); rows[len(rows)-1] != [2]string{"keyed_replicas", k.Replicas} {
+		t.Errorf("last row %v, want keyed_replicas", rows[len(rows)-1])
+	}
 	if _, ok := k.Describe(nil).(connector.QueueReporter).QueueStatus(); ok {
 		t.Error("queue status without a source")
 	}

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -71,7 +70,10 @@ type Keyed struct {
 	// Reader is the reader's half of the query, to run in a worker
 	// slot.
 	Reader *stream.Query
-	nc     *nats.Conn
+	// Replicas names each JetStream object of the stream with its
+	// replica count when opened, for DESCRIBE STREAM.
+	Replicas string
+	nc       *nats.Conn
 }
 
 // Dial connects a keyed stream's halves: once the source's queue is
@@ -93,23 +95,22 @@ func Dial(ctx context.Context, c Config) (*Keyed, error) {
 	if err != nil {
 		return nil, fmt.Errorf("stream %s: %w", q.Name, err)
 	}
-	u, err := url.Parse(raw)
-	if err != nil {
-		return nil, fmt.Errorf("stream %s: %w", q.Name, queue.ErrBadURL)
-	}
-	fq, err := queue.OpenNATS(ctx, u) // creates the shared file consumer if missing
+	t, err := queue.ParseNATS(raw)
 	if err != nil {
 		return nil, fmt.Errorf("stream %s: %w", q.Name, err)
 	}
-	_ = fq.Close()
-	path := strings.Split(strings.Trim(u.Path, "/"), "/")
-	server := *u
-	server.Path, server.RawPath, server.RawQuery = "", "", ""
-	nc, err := nats.Connect(server.String(), nats.Name("sluice-keyed"), nats.MaxReconnects(-1))
+	fq, err := queue.OpenNATS(ctx, raw) // creates the shared file consumer if missing
 	if err != nil {
-		return nil, fmt.Errorf("stream %s: connecting to %s: %w", q.Name, queue.Redact(server.String()), queue.NATSError(err))
+		return nil, fmt.Errorf("stream %s: %w", q.Name, err)
 	}
-	k, err := open(ctx, c, nc, path, held)
+	replicas := fq.Replicas()
+	_ = fq.Close()
+	path := []string{t.Stream, t.Consumer}
+	nc, err := t.Connect("sluice-keyed")
+	if err != nil {
+		return nil, fmt.Errorf("stream %s: %w", q.Name, err)
+	}
+	k, err := open(ctx, c, nc, path, held, replicas)
 	if err != nil {
 		nc.Close()
 		return nil, fmt.Errorf("stream %s: %w", q.Name, queue.NATSError(err))
@@ -117,8 +118,9 @@ func Dial(ctx context.Context, c Config) (*Keyed, error) {
 	return k, nil
 }
 
-// open builds the halves over a connection.
-func open(ctx context.Context, c Config, nc *nats.Conn, path []string, held HeldSeqs) (*Keyed, error) {
+// open builds the halves over a connection; replicas is what the
+// objects it creates get.
+func open(ctx context.Context, c Config, nc *nats.Conn, path []string, held HeldSeqs, replicas int) (*Keyed, error) {
 	q := c.Query
 	js, err := jetstream.New(nc)
 	if err != nil {
@@ -128,11 +130,11 @@ func open(ctx context.Context, c Config, nc *nats.Conn, path []string, held Held
 	if err != nil {
 		return nil, fmt.Errorf("file queue consumer: %w", err)
 	}
-	pst, err := EnsureStream(ctx, js, q.Name)
+	pst, err := EnsureStream(ctx, js, q.Name, replicas)
 	if err != nil {
 		return nil, err
 	}
-	wst, err := EnsureWatermarkStream(ctx, js, q.Name)
+	wst, err := EnsureWatermarkStream(ctx, js, q.Name, replicas)
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +143,7 @@ func open(ctx context.Context, c Config, nc *nats.Conn, path []string, held Held
 		ttl = DefaultLeaseTTL
 	}
 	worker := workerName()
-	leases, err := OpenLeases(ctx, js, BucketName(q.Name), worker, c.Parts, ttl)
+	leases, err := OpenLeases(ctx, js, BucketName(q.Name), worker, c.Parts, ttl, replicas)
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +182,18 @@ func open(ctx context.Context, c Config, nc *nats.Conn, path []string, held Held
 	}
 	reader.Sink = pub
 	reader.Watermark = nil
-	return &Keyed{Worker: worker, Owner: owner, Reader: &reader, nc: nc}, nil
+	reps := fmt.Sprintf("stream %s %d, stream %s %d, bucket %s %d", pst.CachedInfo().Config.Name, streamReplicas(pst),
+		wst.CachedInfo().Config.Name, streamReplicas(wst), BucketName(q.Name), leases.Replicas)
+	return &Keyed{Worker: worker, Owner: owner, Reader: &reader, Replicas: reps, nc: nc}, nil
+}
+
+// streamReplicas is a stream's replica count as last read (1 when the
+// server left it unset).
+func streamReplicas(st jetstream.Stream) int {
+	if info := st.CachedInfo(); info != nil && info.Config.Replicas > 0 {
+		return info.Config.Replicas
+	}
+	return 1
 }
 
 // workerName names this process in the lease bucket: host, pid and a

@@ -33,6 +33,8 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+
+	"sluice/internal/queue"
 )
 
 // Leases is one worker's view of a stream's KV bucket: its own liveness
@@ -45,7 +47,9 @@ type Leases struct {
 	kv     jetstream.KeyValue
 	TTL    time.Duration
 	Worker string
-	parts  int
+	// Replicas is the bucket's replica count when opened.
+	Replicas int
+	parts    int
 
 	mu   sync.Mutex
 	held map[int]held
@@ -63,13 +67,11 @@ type seenEntry struct {
 	created time.Time
 }
 
-// OpenLeases opens (creating it with ttl when missing) the bucket; an
-// existing bucket keeps its own TTL.
-func OpenLeases(ctx context.Context, js jetstream.JetStream, bucket, worker string, parts int, ttl time.Duration) (*Leases, error) {
-	kv, err := js.CreateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: bucket, TTL: ttl, History: 1, Storage: jetstream.FileStorage})
-	if errors.Is(err, jetstream.ErrBucketExists) {
-		kv, err = js.KeyValue(ctx, bucket)
-	}
+// OpenLeases opens (creating it with ttl and replicas when missing) the
+// bucket; an existing bucket keeps its own TTL and replicas
+// (queue.EnsureKeyValue).
+func OpenLeases(ctx context.Context, js jetstream.JetStream, bucket, worker string, parts int, ttl time.Duration, replicas int) (*Leases, error) {
+	kv, err := queue.EnsureKeyValue(ctx, js, jetstream.KeyValueConfig{Bucket: bucket, TTL: ttl, History: 1, Storage: jetstream.FileStorage, Replicas: replicas})
 	if err != nil {
 		return nil, fmt.Errorf("lease bucket %s: %w", bucket, err)
 	}
@@ -80,7 +82,11 @@ func OpenLeases(ctx context.Context, js jetstream.JetStream, bucket, worker stri
 	if st.TTL() > 0 {
 		ttl = st.TTL()
 	}
-	return &Leases{kv: kv, TTL: ttl, Worker: worker, parts: parts, held: map[int]held{}, seen: map[string]seenEntry{}}, nil
+	l := &Leases{kv: kv, TTL: ttl, Worker: worker, parts: parts, held: map[int]held{}, seen: map[string]seenEntry{}, Replicas: 1}
+	if bs, ok := st.(*jetstream.KeyValueBucketStatus); ok && bs.StreamInfo() != nil && bs.StreamInfo().Config.Replicas > 0 {
+		l.Replicas = bs.StreamInfo().Config.Replicas
+	}
+	return l, nil
 }
 
 func partKey(p int) string { return "p." + strconv.Itoa(p) }

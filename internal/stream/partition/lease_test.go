@@ -34,11 +34,11 @@ func TestLeases(t *testing.T) {
 	ctx := context.Background()
 	js := testJS(t)
 	ttl := time.Second
-	a, err := OpenLeases(ctx, js, "sluice-t", "a", 4, ttl)
+	a, err := OpenLeases(ctx, js, "sluice-t", "a", 4, ttl, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := OpenLeases(ctx, js, "sluice-t", "b", 4, 5*time.Second)
+	b, err := OpenLeases(ctx, js, "sluice-t", "b", 4, 5*time.Second, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,12 +39,12 @@ func newForgetRig(t *testing.T, name string, listed map[int64]bool) *forgetRig {
 	t.Helper()
 	ctx := context.Background()
 	js := testJS(t)
-	pst, err := EnsureStream(ctx, js, name)
+	pst, err := EnsureStream(ctx, js, name, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tmpl := statusCountGroups(t)
-	l, err := OpenLeases(ctx, js, "sluice-"+name, "a", 1, 5*time.Second)
+	l, err := OpenLeases(ctx, js, "sluice-"+name, "a", 1, 5*time.Second, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -64,7 +64,7 @@ func (s *groupSink) last(n int) string {
 func TestOwnerGroupsUpdate(t *testing.T) {
 	ctx := context.Background()
 	js := testJS(t)
-	pst, err := EnsureStream(ctx, js, "grp")
+	pst, err := EnsureStream(ctx, js, "grp", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestOwnerGroupsUpdate(t *testing.T) {
 	sink := &groupSink{}
 	newOwner := func(worker string) *Owner {
 		t.Helper()
-		l, err := OpenLeases(ctx, js, "sluice-grp", worker, 2, 2*time.Second)
+		l, err := OpenLeases(ctx, js, "sluice-grp", worker, 2, 2*time.Second, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

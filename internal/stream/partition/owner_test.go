@@ -147,7 +147,7 @@ func (s *memSink) all() []string {
 func TestOwnerExactlyOnce(t *testing.T) {
 	ctx := context.Background()
 	js := testJS(t)
-	pst, err := EnsureStream(ctx, js, "agg")
+	pst, err := EnsureStream(ctx, js, "agg", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +173,7 @@ func TestOwnerExactlyOnce(t *testing.T) {
 	sink := &memSink{}
 	newOwner := func(worker string) *Owner {
 		t.Helper()
-		l, err := OpenLeases(ctx, js, "sluice-agg", worker, 2, 2*time.Second)
+		l, err := OpenLeases(ctx, js, "sluice-agg", worker, 2, 2*time.Second, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -26,7 +26,7 @@ import (
 func TestOwnerWindowsUpdate(t *testing.T) {
 	ctx := context.Background()
 	js := testJS(t)
-	pst, err := EnsureStream(ctx, js, "wup")
+	pst, err := EnsureStream(ctx, js, "wup", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestOwnerWindowsUpdate(t *testing.T) {
 	sink := &memSink{}
 	newOwner := func(worker string) *Owner {
 		t.Helper()
-		l, err := OpenLeases(ctx, js, "sluice-wup", worker, 1, 2*time.Second)
+		l, err := OpenLeases(ctx, js, "sluice-wup", worker, 1, 2*time.Second, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

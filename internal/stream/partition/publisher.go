@@ -40,16 +40,14 @@ func legacyWatermarkSubject(stream string) string { return "sluice." + stream + 
 func BucketName(stream string) string { return "sluice-" + stream }
 
 // EnsureStream creates the JetStream stream holding a keyed stream's
-// partials and watermark records (file storage, kept until deleted:
-// owners replay from committed sequences).
-func EnsureStream(ctx context.Context, js jetstream.JetStream, stream string) (jetstream.Stream, error) {
+// partials (file storage, kept until deleted: owners replay from
+// committed sequences) with replicas replicas (0: the server's default)
+// when it is missing; an existing one is only checked
+// (queue.EnsureStream).
+func EnsureStream(ctx context.Context, js jetstream.JetStream, stream string, replicas int) (jetstream.Stream, error) {
 	cfg := jetstream.StreamConfig{Name: streamName(stream), Subjects: []string{"sluice." + stream + ".>"},
-		Storage: jetstream.FileStorage, Duplicates: 2 * time.Minute}
-	st, err := js.CreateOrUpdateStream(ctx, cfg)
-	if err != nil {
-		return nil, fmt.Errorf("jetstream stream %s: %w", cfg.Name, err)
-	}
-	return st, nil
+		Storage: jetstream.FileStorage, Duplicates: 2 * time.Minute, Replicas: replicas}
+	return queue.EnsureStream(ctx, js, cfg)
 }
 
 // EnsureWatermarkStream creates the JetStream stream of a keyed stream's
@@ -59,13 +57,14 @@ func EnsureStream(ctx context.Context, js jetstream.JetStream, stream string) (j
 // before an owner read it only holds that owner's watermark back (the
 // newest record of the slot stands for it once acknowledged); owners
 // keep their partitions' watermarks in their checkpoints. Records left
-// in the partials' stream by earlier versions are purged.
-func EnsureWatermarkStream(ctx context.Context, js jetstream.JetStream, stream string) (jetstream.Stream, error) {
+// in the partials' stream by earlier versions are purged. Created with
+// replicas as EnsureStream is; an existing one is only checked.
+func EnsureWatermarkStream(ctx context.Context, js jetstream.JetStream, stream string, replicas int) (jetstream.Stream, error) {
 	cfg := jetstream.StreamConfig{Name: streamName(stream) + "-wm", Subjects: []string{WatermarkFilter(stream)},
-		Storage: jetstream.FileStorage, MaxMsgsPerSubject: 1, Duplicates: 2 * time.Minute}
-	st, err := js.CreateOrUpdateStream(ctx, cfg)
+		Storage: jetstream.FileStorage, MaxMsgsPerSubject: 1, Duplicates: 2 * time.Minute, Replicas: replicas}
+	st, err := queue.EnsureStream(ctx, js, cfg)
 	if err != nil {
-		return nil, fmt.Errorf("jetstream stream %s: %w", cfg.Name, err)
+		return nil, err
 	}
 	if parts, err := js.Stream(ctx, streamName(stream)); err == nil {
 		_ = parts.Purge(ctx, jetstream.WithPurgeSubject(legacyWatermarkSubject(stream)))

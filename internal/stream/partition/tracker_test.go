@@ -43,7 +43,7 @@ func TestTrackerAckFloor(t *testing.T) {
 	if len(msgs) != 3 {
 		t.Fatalf("fetched %d", len(msgs))
 	}
-	wst, err := EnsureWatermarkStream(ctx, js, "agg")
+	wst, err := EnsureWatermarkStream(ctx, js, "agg", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestWatermarkRecordsBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wst, err := EnsureWatermarkStream(ctx, js, "bnd")
+	wst, err := EnsureWatermarkStream(ctx, js, "bnd", 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,113 @@
+package natsserver
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Cluster is a JetStream cluster of embedded servers routed to each
+// other on loopback, each with a store of its own.
+type Cluster struct {
+	Servers []*Server
+	// URL lists every server's client URL, as a queue URL takes them
+	// (nats://h:p1,h:p2,...).
+	URL string
+}
+
+// StartCluster starts n servers (3 for a quorum that survives one
+// loss) and waits until JetStream has a meta leader; they stop on
+// cleanup.
+func StartCluster(tb testing.TB, n int) *Cluster {
+	tb.Helper()
+	ports := make([]int, n)
+	for i := range ports {
+		ports[i] = freePort(tb)
+	}
+	routes := make([]string, n)
+	for i, p := range ports {
+		routes[i] = "nats://127.0.0.1:" + strconv.Itoa(p)
+	}
+	c := &Cluster{}
+	var urls []string
+	for i := range n {
+		s, err := StartWith(tb.TempDir(), func(o *server.Options) {
+			o.ServerName = fmt.Sprintf("n%d", i+1)
+			o.Cluster = server.ClusterOpts{Name: "sluice-test", Host: "127.0.0.1", Port: ports[i]}
+			o.Routes = server.RoutesFromStr(strings.Join(routes, ","))
+		})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		tb.Cleanup(s.Stop)
+		c.Servers = append(c.Servers, s)
+		urls = append(urls, strings.TrimPrefix(s.URL, "nats://"))
+	}
+	c.URL = "nats://" + strings.Join(urls, ",")
+	if err := c.waitMeta(30 * time.Second); err != nil {
+		tb.Fatal(err)
+	}
+	return c
+}
+
+// waitMeta waits until the cluster answers JetStream account info,
+// which needs a meta leader.
+func (c *Cluster) waitMeta(within time.Duration) error {
+	nc, err := nats.Connect(c.URL)
+	if err != nil {
+		return err
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return err
+	}
+	deadline := time.Now().Add(within)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		_, err = js.AccountInfo(ctx)
+		cancel()
+		if err == nil {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("jetstream cluster has no meta leader after %s: %w", within, err)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// AddStream creates a stream with replicas replicas capturing subjects.
+func (c *Cluster) AddStream(name string, replicas int, subjects ...string) error {
+	nc, err := nats.Connect(c.URL)
+	if err != nil {
+		return err
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	_, err = js.CreateStream(ctx, jetstream.StreamConfig{Name: name, Subjects: subjects, Storage: jetstream.FileStorage, Replicas: replicas})
+	return err
+}
+
+func freePort(tb testing.TB) int {
+	tb.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}

@@ -16,9 +16,10 @@ func RedactURL(s string) string {
 		return redactOneURL(s)
 	}
 	parts := strings.Split(s, ",")
+	scheme, _, _ := strings.Cut(parts[0], "://")
 	for i, p := range parts {
 		if i > 0 && !strings.Contains(p, "://") {
-			parts[i] = strings.TrimPrefix(redactOneURL("x://"+p), "x://")
+			parts[i] = strings.TrimPrefix(redactOneURL(scheme+"://"+p), scheme+"://")
 		} else {
 			parts[i] = redactOneURL(p)
 		}
@@ -32,6 +33,10 @@ func redactOneURL(s string) string {
 		return s
 	}
 	if _, ok := u.User.Password(); !ok {
+		if sc := strings.ToLower(u.Scheme); (sc == "nats" || sc == "tls") && !strings.HasPrefix(u.User.Username(), "${") {
+			// A lone user name is a token to NATS (nats://TOKEN@host).
+			return strings.Replace(strings.Replace(u.String(), u.User.String()+"@", "***@", 1), "%2A%2A%2A", "***", 1)
+		}
 		return s
 	}
 	u.User = url.UserPassword(u.User.Username(), "***")

@@ -144,21 +144,27 @@ func (b *Binder) bindRange(c *sql.Call) (Node, error) {
 		// be empty.
 		count = 1
 	}
-	lits := make([]expr.Expr, 3)
+	// The bounds are a row's columns, not literals, so constant folding
+	// does not turn the sequence into one literal array as long as the
+	// range (EXPLAIN would print it).
+	bounds := []string{"start", "last", "step"}
+	row := make([]expr.Expr, 3)
+	cols := make([]expr.Expr, 3)
 	for i, v := range []int64{start, start + (count-1)*step, step} {
 		l, err := expr.Lit(v, types.BigInt)
 		if err != nil {
 			return nil, fmt.Errorf("range: %w", err)
 		}
-		lits[i] = l
+		row[i] = l
+		cols[i] = expr.Col(i, bounds[i], types.BigInt)
 	}
-	seq, err := expr.Call("sequence", lits...)
+	seq, err := expr.Call("sequence", cols...)
 	if err != nil {
 		return nil, fmt.Errorf("range: %w", err)
 	}
-	one := NewValues(nil, nil, [][]expr.Expr{{}})
-	ex := &Explode{Input: one, Gen: seq, Names: names, Types: ts}
-	var n Node = &Project{Input: ex, Exprs: []expr.Expr{expr.Col(0, "id", types.BigInt)}, Names: names}
+	in := NewValues(bounds, []arrow.DataType{types.BigInt, types.BigInt, types.BigInt}, [][]expr.Expr{row})
+	ex := &Explode{Input: in, Gen: seq, Names: names, Types: ts}
+	var n Node = &Project{Input: ex, Exprs: []expr.Expr{expr.Col(3, "id", types.BigInt)}, Names: names}
 	if empty {
 		n = &Limit{Input: n, N: 0}
 	}

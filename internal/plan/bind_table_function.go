@@ -2,7 +2,6 @@ package plan
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -106,7 +105,7 @@ func (b *Binder) bindLateralJoin(j *sql.Join, tf *sql.TableFunction) (Node, *sco
 
 // bindRange binds range(end), range(start, end[, step[, numPartitions]]):
 // the BIGINTs from start (0) up to, not including, end, step (1) apart,
-// in a column id. The arguments are constants, as Spark requires;
+// in a column id. The arguments are constant, as Spark requires;
 // numPartitions is accepted and has no effect.
 func (b *Binder) bindRange(c *sql.Call) (Node, error) {
 	if len(c.Args) < 1 || len(c.Args) > 4 {
@@ -114,9 +113,9 @@ func (b *Binder) bindRange(c *sql.Call) (Node, error) {
 	}
 	vals := make([]int64, len(c.Args))
 	for i, a := range c.Args {
-		v, err := rangeArg(a)
+		v, err := b.rangeArg(a)
 		if err != nil {
-			return nil, errAt(a, "range: %v", err)
+			return nil, errAt(a, "range: %v", errText(err))
 		}
 		vals[i] = v
 	}
@@ -190,31 +189,29 @@ func rangeCount(start, end, step int64) int64 {
 	return int64(n)
 }
 
-// rangeArg reads a constant integer argument of range: a literal, maybe
-// signed.
-func rangeArg(e sql.Expr) (int64, error) {
-	neg := false
-	for {
-		u, ok := e.(*sql.Unary)
-		if !ok || u.Op != sql.OpNeg && u.Op != sql.OpPos {
-			break
-		}
-		neg = neg != (u.Op == sql.OpNeg)
-		e = u.X
-	}
-	lit, ok := e.(*sql.Literal)
-	if !ok || lit.Kind != sql.LitInteger {
-		return 0, fmt.Errorf("expects constant integers, got %s", e)
-	}
-	text := lit.Value
-	if neg {
-		text = "-" + text
-	}
-	v, err := strconv.ParseInt(text, 10, 64)
+// rangeArg reads a constant integer argument of range: any expression
+// that folds to one (range(1 + 1)), as in Spark.
+func (b *Binder) rangeArg(e sql.Expr) (int64, error) {
+	be, err := b.bindScalar(e, &scope{})
 	if err != nil {
-		return 0, fmt.Errorf("%s is not a BIGINT", text)
+		return 0, err
 	}
-	return v, nil
+	if be, err = expr.Fold(be); err != nil {
+		return 0, err
+	}
+	if lit, ok := be.(*expr.Literal); ok {
+		switch v := lit.Value.(type) {
+		case int64:
+			return v, nil
+		case int32:
+			return int64(v), nil
+		case int16:
+			return int64(v), nil
+		case int8:
+			return int64(v), nil
+		}
+	}
+	return 0, fmt.Errorf("expects constant integers, got %s", e)
 }
 
 // generatorNames lists the generators for an error message.

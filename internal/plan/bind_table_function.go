@@ -182,7 +182,10 @@ func rangeCount(start, end, step int64) int64 {
 	} else {
 		span, s = uint64(start)-uint64(end), -uint64(step)
 	}
-	n := (span + s - 1) / s
+	n := span / s
+	if span%s != 0 {
+		n++
+	}
 	if n > 1<<62 {
 		return 1 << 62
 	}
@@ -216,5 +219,5 @@ func (b *Binder) rangeArg(e sql.Expr) (int64, error) {
 
 // generatorNames lists the generators for an error message.
 func generatorNames() string {
-	return "explode, explode_outer, posexplode, posexplode_outer, inline, inline_outer, stack"
+	return "explode, explode_outer, posexplode, posexplode_outer, inline, inline_outer, stack, json_tuple"
 }

@@ -32,3 +32,21 @@ var queryClauses = []struct{ in, want string }{
 }
 
 func TestQueryClauses(t *testing.T) { checkRoundTrips(t, queryClauses) }
+
+// TestQueryClauseErrors pins the new forms' error messages and positions.
+func TestQueryClauseErrors(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"SELECT * FROM LATERAL (SELECT 1)", "syntax error at line 1:15: LATERAL subqueries are not supported; LATERAL takes a generator call (explode, inline, ...)"},
+		{"SELECT * FROM t LATERAL VIEW explode(a)", "syntax error at line 1:40: expected a table name after LATERAL VIEW explode(...) but found end of input"},
+		{"SELECT * FROM t LATERAL VIEW x", "syntax error at line 1:30: expected a generator call after LATERAL VIEW but found 'x'"},
+		{"SELECT * FROM t LATERAL VIEW explode(a) e AS", "syntax error at line 1:45: expected column name but found end of input"},
+		{"SELECT * FROM range(3) OVER ()", "syntax error at line 1:15: expected a table-valued function call in FROM, got range(3) OVER ()"},
+		{"SELECT a FROM t ORDER BY ALL NULLS", "syntax error at line 1:35: expected FIRST or LAST but found end of input"},
+		{"WITH c(x AS (SELECT 1) SELECT * FROM c", "syntax error at line 1:10: expected ')' but found 'AS'"},
+	} {
+		_, err := ParseOne(tc.in)
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("ParseOne(%q) error\n got %v\nwant %s", tc.in, err, tc.want)
+		}
+	}
+}

@@ -5,8 +5,13 @@ package sql
 // function.
 func (p *parser) tableFunctionAhead() bool {
 	n := 0
-	if p.atKw("LATERAL") && isIdentTok(p.peek(1)) && isOp(p.peek(2), "(") {
-		n = 1
+	if p.atKw("LATERAL") {
+		if isOp(p.peek(1), "(") {
+			return true // a LATERAL subquery: tableFunction refuses it
+		}
+		if isIdentTok(p.peek(1)) && isOp(p.peek(2), "(") {
+			n = 1
+		}
 	}
 	t := p.peek(n)
 	return t.kind == tkIdent && !t.quoted && !isReserved(t.text) && isOp(p.peek(n+1), "(")
@@ -18,6 +23,9 @@ func (p *parser) tableFunction() (*TableFunction, error) {
 	if p.atKw("LATERAL") {
 		p.advance()
 		tf.Lateral = true
+		if p.atOp("(") {
+			return nil, errAt(tf.At, "LATERAL subqueries are not supported; LATERAL takes a generator call (explode, inline, ...)")
+		}
 	}
 	e, err := p.call()
 	if err != nil {

@@ -17,7 +17,8 @@ const maxRangeRows = 1 << 26
 
 // bindTableFunction binds range(...) or a generator written as a FROM
 // item. A generator here sees no FROM item to its left (Spark needs
-// LATERAL for that; bindJoin handles it), so it runs over one empty row.
+// LATERAL for that; bindLateralJoin handles it), so it runs over one
+// empty row.
 func (b *Binder) bindTableFunction(tf *sql.TableFunction) (Node, *scope, error) {
 	name := strings.ToLower(tf.Call.Name)
 	if name == "range" {

@@ -186,6 +186,8 @@ func sqlTableNames(q *sql.Query) map[string]bool {
 		case *sql.Join:
 			from(te.L)
 			from(te.R)
+		case *sql.LateralView:
+			from(te.Input)
 		}
 	}
 	query(q)

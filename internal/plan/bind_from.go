@@ -33,6 +33,11 @@ func (b *Binder) bindFrom(t sql.TableExpr) (Node, *scope, error) {
 			if err != nil {
 				return nil, nil, err
 			}
+			if len(cte.Columns) > 0 {
+				if n, err = renameColumns(n, cte.Columns); err != nil {
+					return nil, nil, errAt(cte, "WITH %s(%s): %v", cte.Name, strings.Join(cte.Columns, ", "), err)
+				}
+			}
 			return n, scopeFor(alias, n.Schema(), nil), nil
 		}
 		if n, sc, ok, err := b.bindView(te, alias); ok {
@@ -78,7 +83,14 @@ func (b *Binder) bindFrom(t sql.TableExpr) (Node, *scope, error) {
 		}
 		return n, scopeFor(te.Alias, n.Schema(), nil), nil
 	case *sql.Join:
+		if tf, ok := te.R.(*sql.TableFunction); ok && tf.Lateral {
+			return b.bindLateralJoin(te, tf)
+		}
 		return b.bindJoin(te)
+	case *sql.TableFunction:
+		return b.bindTableFunction(te)
+	case *sql.LateralView:
+		return b.bindLateralView(te)
 	}
 	return nil, nil, errAt(t, "unsupported FROM item %T", t)
 }
@@ -116,7 +128,8 @@ func (b *Binder) bindJoin(j *sql.Join) (Node, *scope, error) {
 		return nil, nil, err
 	}
 	kind := map[sql.JoinKind]JoinKind{sql.JoinInner: InnerJoin, sql.JoinLeft: LeftJoin,
-		sql.JoinRight: RightJoin, sql.JoinFull: FullJoin, sql.JoinCross: CrossJoin}[j.Kind]
+		sql.JoinRight: RightJoin, sql.JoinFull: FullJoin, sql.JoinCross: CrossJoin,
+		sql.JoinSemi: SemiJoin, sql.JoinAnti: AntiJoin}[j.Kind]
 	onAST, subs := j.On, []sql.Expr(nil)
 	if onAST != nil && firstSubquery(onAST) != nil {
 		if onAST, subs, left, ls, right, rs, err = b.onSubqueries(j, kind, left, ls, right, rs); err != nil {
@@ -184,6 +197,11 @@ func (b *Binder) bindJoin(j *sql.Join) (Node, *scope, error) {
 	}
 	if kind == FullJoin && len(j.Using) > 0 {
 		return fullUsing(node, sc, ls, j.Using)
+	}
+	if kind.LeftOnly() {
+		// A semi or anti join gives the left rows only: the right side's
+		// columns are gone after it, as in Spark.
+		return node, ls, nil
 	}
 	if len(subs) > 0 {
 		if node.Kind == InnerJoin && len(node.LeftKeys) == 0 && node.Residual == nil {

@@ -146,6 +146,14 @@ func (b *Binder) bindQuery(q *sql.Query) (Node, *scope, error) {
 		b.ctes = append(b.ctes, m)
 		defer func() { b.ctes = b.ctes[:len(b.ctes)-1] }()
 	}
+	if q.OrderByAll != nil {
+		n, err := b.bindBody(q.Body)
+		if err != nil {
+			return nil, nil, err
+		}
+		n, err = b.bindLimit(bindOrderAll(n, q.OrderByAll), q)
+		return n, nil, err
+	}
 	if sel, ok := q.Body.(*sql.Select); ok {
 		n, err := b.bindSelect(sel, q.OrderBy)
 		if err != nil {

@@ -47,7 +47,8 @@ type QueryBody interface {
 	queryBody()
 }
 
-// TableExpr is a FROM item: *TableName, *SubqueryTable or *Join.
+// TableExpr is a FROM item: *TableName, *SubqueryTable, *Join,
+// *TableFunction or *LateralView.
 type TableExpr interface {
 	Node
 	tableExpr()
@@ -354,15 +355,21 @@ type Query struct {
 	With    []*CTE
 	Body    QueryBody
 	OrderBy []*OrderItem
-	Limit   Expr // nil when absent
-	Offset  Expr // nil when absent
+	// OrderByAll is ORDER BY ALL: every select-list column, left to
+	// right, in its direction (its Expr is nil); OrderBy is then empty.
+	OrderByAll *OrderItem
+	Limit      Expr // nil when absent
+	Offset     Expr // nil when absent
 }
 
-// CTE is one WITH name AS (query).
+// CTE is one WITH name [(col, ...)] AS (query).
 type CTE struct {
 	At    Pos
 	Name  string
 	Query *Query
+	// Columns rename the query's columns (WITH t(a, b) AS ...); nil when
+	// not written.
+	Columns []string
 }
 
 // Select is one SELECT block. From is nil for SELECT 1+1.
@@ -459,9 +466,13 @@ const (
 	JoinRight
 	JoinFull
 	JoinCross
+	// JoinSemi keeps the left rows with a match, JoinAnti those without;
+	// both give only the left side's columns (LEFT SEMI / LEFT ANTI JOIN).
+	JoinSemi
+	JoinAnti
 )
 
-var joinKindNames = [...]string{"INNER JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL JOIN", "CROSS JOIN"}
+var joinKindNames = [...]string{"INNER JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL JOIN", "CROSS JOIN", "LEFT SEMI JOIN", "LEFT ANTI JOIN"}
 
 func (k JoinKind) String() string {
 	if int(k) < len(joinKindNames) {

@@ -28,6 +28,10 @@ func (q *Query) String() string {
 			b.WriteString(o.String())
 		}
 	}
+	if q.OrderByAll != nil {
+		b.WriteString(" ORDER BY ")
+		b.WriteString(q.OrderByAll.String())
+	}
 	if q.Limit != nil {
 		b.WriteString(" LIMIT " + q.Limit.String())
 	}
@@ -46,7 +50,11 @@ func bodyString(body QueryBody) string {
 }
 
 func (c *CTE) String() string {
-	return QuoteName(c.Name) + " AS (" + c.Query.String() + ")"
+	cols := ""
+	if len(c.Columns) > 0 {
+		cols = "(" + identList(c.Columns) + ")"
+	}
+	return QuoteName(c.Name) + cols + " AS (" + c.Query.String() + ")"
 }
 
 func (s *Select) String() string {
@@ -140,7 +148,10 @@ func (v *Values) String() string {
 }
 
 func (o *OrderItem) String() string {
-	s := o.Expr.String()
+	s := "ALL" // ORDER BY ALL's item
+	if o.Expr != nil {
+		s = o.Expr.String()
+	}
 	if o.Desc {
 		s += " DESC"
 	}
@@ -182,14 +193,21 @@ func (t *SubqueryTable) String() string {
 
 func (j *Join) String() string {
 	var b strings.Builder
-	b.WriteString(j.L.String())
+	// A LATERAL VIEW ends a FROM list, so one inside a join is
+	// parenthesized.
+	if _, ok := j.L.(*LateralView); ok {
+		b.WriteString("(" + j.L.String() + ")")
+	} else {
+		b.WriteString(j.L.String())
+	}
 	b.WriteByte(' ')
 	b.WriteString(j.Kind.String())
 	b.WriteByte(' ')
 	// Joins are left-associative; a join on the right needs parentheses.
-	if _, ok := j.R.(*Join); ok {
+	switch j.R.(type) {
+	case *Join, *LateralView:
 		b.WriteString("(" + j.R.String() + ")")
-	} else {
+	default:
 		b.WriteString(j.R.String())
 	}
 	if j.On != nil {

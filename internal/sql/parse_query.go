@@ -20,6 +20,12 @@ func (p *parser) query() (*Query, error) {
 			if err != nil {
 				return nil, err
 			}
+			var cols []string
+			if p.atOp("(") {
+				if cols, err = p.identList("column name"); err != nil {
+					return nil, err
+				}
+			}
 			if err := p.expectKw("AS"); err != nil {
 				return nil, err
 			}
@@ -33,7 +39,7 @@ func (p *parser) query() (*Query, error) {
 			if err := p.expectOp(")"); err != nil {
 				return nil, err
 			}
-			q.With = append(q.With, &CTE{At: at, Name: name, Query: sub})
+			q.With = append(q.With, &CTE{At: at, Name: name, Query: sub, Columns: cols})
 			if !p.acceptOp(",") {
 				break
 			}
@@ -44,7 +50,10 @@ func (p *parser) query() (*Query, error) {
 		return nil, err
 	}
 	q.Body = body
-	if p.atKw("ORDER") {
+	if q.OrderByAll, _, err = p.orderByAll(); err != nil {
+		return nil, err
+	}
+	if q.OrderByAll == nil && p.atKw("ORDER") {
 		if q.OrderBy, err = p.orderBy(); err != nil {
 			return nil, err
 		}
@@ -352,7 +361,7 @@ func (p *parser) from() (TableExpr, error) {
 		}
 		left = &Join{At: at, Kind: JoinCross, L: left, R: right}
 	}
-	return left, nil
+	return p.lateralViews(left)
 }
 
 // joinKind reads a join keyword sequence if one is next.
@@ -369,6 +378,12 @@ func (p *parser) joinKind() (JoinKind, bool, error) {
 		k = JoinCross
 	case isKw(t, "LEFT"):
 		k = JoinLeft
+		if sk, ok := semiAnti(p.peek(1)); ok {
+			p.advance()
+			k = sk
+		}
+	case isKw(t, "SEMI") && isKw(p.peek(1), "JOIN"), isKw(t, "ANTI") && isKw(p.peek(1), "JOIN"):
+		k, _ = semiAnti(t)
 	case isKw(t, "RIGHT"):
 		k = JoinRight
 	case isKw(t, "FULL"):
@@ -377,7 +392,7 @@ func (p *parser) joinKind() (JoinKind, bool, error) {
 		return 0, false, nil
 	}
 	p.advance()
-	if k != JoinInner && k != JoinCross {
+	if k == JoinLeft || k == JoinRight || k == JoinFull {
 		p.acceptKw("OUTER")
 	}
 	return k, true, p.expectKw("JOIN")
@@ -469,6 +484,9 @@ func (p *parser) tablePrimary() (TableExpr, error) {
 			return nil, err
 		}
 		return st, nil
+	}
+	if p.tableFunctionAhead() {
+		return p.tableFunction()
 	}
 	tn := p.directFiles()
 	if tn == nil {

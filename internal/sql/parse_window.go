@@ -13,6 +13,10 @@ func (p *parser) clauseAhead() bool {
 	switch strings.ToUpper(t.text) {
 	case "QUALIFY":
 		return true
+	case "SEMI", "ANTI":
+		return isKw(p.peek(1), "JOIN")
+	case "LATERAL":
+		return isKw(p.peek(1), "VIEW")
 	case "MINUS":
 		return setOpAt(t, p.peek(1)) != ""
 	case "WINDOW":

@@ -14,6 +14,9 @@ import (
 func (b *Binder) bindFrom(t sql.TableExpr) (Node, *scope, error) {
 	switch te := t.(type) {
 	case *sql.TableName:
+		if te.Sample != nil {
+			return b.bindSample(te)
+		}
 		if len(te.Columns) > 0 {
 			return b.bindRenamedTable(te)
 		}

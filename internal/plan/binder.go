@@ -147,7 +147,7 @@ func (b *Binder) bindQuery(q *sql.Query) (Node, *scope, error) {
 		defer func() { b.ctes = b.ctes[:len(b.ctes)-1] }()
 	}
 	if sel, ok := q.Body.(*sql.Select); ok {
-		n, err := b.bindSelect(sel, q.OrderBy)
+		n, err := b.bindSelect(sel, queryOrder(q))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -158,9 +158,9 @@ func (b *Binder) bindQuery(q *sql.Query) (Node, *scope, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(q.OrderBy) > 0 {
+	if order := queryOrder(q); len(order) > 0 {
 		sc := scopeFor("", n.Schema(), nil)
-		items, err := collatedOrder(q.OrderBy)
+		items, err := collatedOrder(order)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -356,6 +356,8 @@ type Query struct {
 	OrderBy []*OrderItem
 	Limit   Expr // nil when absent
 	Offset  Expr // nil when absent
+	// Organize is CLUSTER BY, DISTRIBUTE BY and SORT BY; nil when absent.
+	Organize *Organization
 }
 
 // CTE is one WITH name AS (query).
@@ -437,6 +439,8 @@ type TableName struct {
 	// Columns rename the table's columns (t AS x(a, b)); nil when not
 	// written.
 	Columns []string
+	// Sample is TABLESAMPLE (...) after the name; nil when not written.
+	Sample *TableSample
 }
 
 // SubqueryTable is (query) [AS] alias [(col, ...)] in FROM; VALUES ...

@@ -49,6 +49,9 @@ func (p *parser) query() (*Query, error) {
 			return nil, err
 		}
 	}
+	if err := p.organization(q); err != nil {
+		return nil, err
+	}
 	if p.acceptKw("LIMIT") {
 		if q.Limit, err = p.expr(); err != nil {
 			return nil, err
@@ -479,6 +482,9 @@ func (p *parser) tablePrimary() (TableExpr, error) {
 		tn = &TableName{At: at, Name: name}
 	}
 	var err error
+	if tn.Sample, err = p.tableSample(); err != nil {
+		return nil, err
+	}
 	if tn.Alias, err = p.alias(); err != nil {
 		return nil, err
 	}

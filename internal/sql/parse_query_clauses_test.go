@@ -1,0 +1,33 @@
+package sql
+
+import "testing"
+
+// clauseSyntax lists the Spark query clauses of issue 29 (part 2) with
+// their canonical text ("" means already canonical).
+var clauseSyntax = []struct{ in, want string }{
+	{"SELECT * FROM s DISTRIBUTE BY k", ""},
+	{"SELECT * FROM s SORT BY k DESC, v NULLS LAST", ""},
+	{"SELECT * FROM s CLUSTER BY k, v LIMIT 3", ""},
+	{"SELECT * FROM s DISTRIBUTE BY k, v SORT BY v DESC", ""},
+	{"SELECT k FROM s UNION ALL SELECT 5 SORT BY k", ""},
+	{"SELECT * FROM s TABLESAMPLE (50 PERCENT)", ""},
+	{"SELECT * FROM s TABLESAMPLE (2.5 PERCENT) REPEATABLE (7) AS x", ""},
+	{"SELECT x.k FROM db.s TABLESAMPLE (3 ROWS) x", "SELECT x.k FROM db.s TABLESAMPLE (3 ROWS) AS x"},
+	{"SELECT * FROM s TABLESAMPLE (BUCKET 1 OUT OF 4) REPEATABLE (3) JOIN t ON true", "SELECT * FROM s TABLESAMPLE (BUCKET 1 OUT OF 4) REPEATABLE (3) INNER JOIN t ON TRUE"},
+	{"SELECT tablesample FROM tablesample", ""},
+	{"SELECT sort, cluster, distribute FROM s sort", "SELECT sort, cluster, distribute FROM s AS sort"},
+}
+
+func TestClauseSyntax(t *testing.T) { checkRoundTrips(t, clauseSyntax) }
+
+func TestClauseSyntaxErrors(t *testing.T) {
+	for _, in := range []string{
+		"SELECT * FROM s ORDER BY k SORT BY v",
+		"SELECT * FROM s CLUSTER BY k SORT BY v",
+		"SELECT * FROM s SORT BY k DISTRIBUTE BY v",
+	} {
+		if _, err := ParseOne(in); err == nil {
+			t.Errorf("ParseOne(%q): no error", in)
+		}
+	}
+}

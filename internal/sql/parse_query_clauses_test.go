@@ -15,6 +15,10 @@ var clauseSyntax = []struct{ in, want string }{
 	{"SELECT x.k FROM db.s TABLESAMPLE (3 ROWS) x", "SELECT x.k FROM db.s TABLESAMPLE (3 ROWS) AS x"},
 	{"SELECT * FROM s TABLESAMPLE (BUCKET 1 OUT OF 4) REPEATABLE (3) JOIN t ON true", "SELECT * FROM s TABLESAMPLE (BUCKET 1 OUT OF 4) REPEATABLE (3) INNER JOIN t ON TRUE"},
 	{"SELECT tablesample FROM tablesample", ""},
+	{"SELECT mask(str => 'AbCD123', upperChar => 'X')", "SELECT mask('AbCD123', 'X')"},
+	{"SELECT mask(s, otherChar => '*'), mask(digitChar=>'d', str => s)", "SELECT mask(s, 'X', 'x', 'n', '*'), mask(s, 'X', 'x', 'd')"},
+	{"SELECT count_min_sketch(n, 0.5, seed => 1, confidence => 0.5) FROM t", "SELECT count_min_sketch(n, 0.5, 0.5, 1) FROM t"},
+	{"SELECT explode(collection => array(1, 2))", "SELECT explode(array(1, 2))"},
 	{"SELECT sort, cluster, distribute FROM s sort", "SELECT sort, cluster, distribute FROM s AS sort"},
 }
 
@@ -25,6 +29,13 @@ func TestClauseSyntaxErrors(t *testing.T) {
 		"SELECT * FROM s ORDER BY k SORT BY v",
 		"SELECT * FROM s CLUSTER BY k SORT BY v",
 		"SELECT * FROM s SORT BY k DISTRIBUTE BY v",
+		"SELECT upper(str => 'abc')",
+		"SELECT mask(str => 'a', 'X')",
+		"SELECT mask(str => 'a', upperChar => 'X', upperChar => 'Y')",
+		"SELECT mask(STR => 'a')",
+		"SELECT mask('a', str => 'b')",
+		"SELECT mask(upperChar => 'X')",
+		"SELECT count_min_sketch(column => n, epsilon => 0.5) FROM t",
 	} {
 		if _, err := ParseOne(in); err == nil {
 			t.Errorf("ParseOne(%q): no error", in)

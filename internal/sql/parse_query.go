@@ -251,6 +251,9 @@ func (p *parser) selectBlock() (*Select, error) {
 		if s.From, err = p.from(); err != nil {
 			return nil, err
 		}
+		if s.From, err = p.pivots(s.From); err != nil {
+			return nil, err
+		}
 	}
 	if p.acceptKw("WHERE") {
 		if s.Where, err = p.expr(); err != nil {

@@ -186,6 +186,10 @@ func sqlTableNames(q *sql.Query) map[string]bool {
 		case *sql.Join:
 			from(te.L)
 			from(te.R)
+		case *sql.Pivot:
+			from(te.From)
+		case *sql.Unpivot:
+			from(te.From)
 		}
 	}
 	query(q)

@@ -90,6 +90,9 @@ type Binder struct {
 	// viewStack names the views being expanded, outermost first (a view
 	// that reads itself is an error, not a loop).
 	viewStack []string
+	// prebound holds FROM items bound already, for a PIVOT or UNPIVOT
+	// that rewrites itself to a query over the item it has bound.
+	prebound map[sql.TableExpr]boundFrom
 }
 
 // cancelEvery is how many expression nodes the binder binds between two

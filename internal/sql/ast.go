@@ -47,7 +47,8 @@ type QueryBody interface {
 	queryBody()
 }
 
-// TableExpr is a FROM item: *TableName, *SubqueryTable or *Join.
+// TableExpr is a FROM item: *TableName, *SubqueryTable, *Join, *Pivot or
+// *Unpivot.
 type TableExpr interface {
 	Node
 	tableExpr()

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"sluice/internal/sql"
 )
 
@@ -35,6 +37,9 @@ func (b *Binder) bindUnpivot(u *sql.Unpivot) (Node, *scope, error) {
 			cols[i] = append(cols[i], c)
 			used[c.Index] = true
 		}
+	}
+	if err := unpivotTypes(u, cols); err != nil {
+		return nil, nil, err
 	}
 	sel := &sql.Select{At: at}
 	for i := range sc.cols {
@@ -73,6 +78,26 @@ func (b *Binder) bindUnpivot(u *sql.Unpivot) (Node, *scope, error) {
 		return nil, nil, err
 	}
 	return n, scopeFor(u.Alias, n.Schema(), nil), nil
+}
+
+// unpivotTypes refuses a value column whose columns mix strings with
+// other types: Spark finds them no common type (a CASE would make
+// strings of them).
+func unpivotTypes(u *sql.Unpivot, cols [][]*scopeCol) error {
+	for j, name := range u.ValueColumns {
+		strs, others := 0, 0
+		for i := range cols {
+			if cols[i][j].Type.ID() == arrow.STRING || cols[i][j].Type.ID() == arrow.LARGE_STRING {
+				strs++
+			} else if cols[i][j].Type.ID() != arrow.NULL {
+				others++
+			}
+		}
+		if strs > 0 && others > 0 {
+			return errAt(u.Items[0].Columns[0], "UNPIVOT value column %s: the columns must share a least common type, and strings mix with other types", name)
+		}
+	}
+	return nil
 }
 
 // unpivotItemName is the name an UNPIVOT item gives its rows: its alias,

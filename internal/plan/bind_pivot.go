@@ -1,8 +1,13 @@
 package plan
 
 import (
+	"context"
+	"fmt"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"sluice/internal/expr"
 	"sluice/internal/sql"
 )
 
@@ -114,7 +119,10 @@ func (b *Binder) bindPivot(pv *sql.Pivot) (Node, *scope, error) {
 			if err != nil {
 				return nil, nil, err
 			}
-			name := pivotValueName(v)
+			name, err := b.pivotValueName(v)
+			if err != nil {
+				return nil, nil, err
+			}
 			if len(pv.Aggs) > 1 {
 				suffix := a.Alias
 				if suffix == "" {
@@ -189,35 +197,64 @@ func filteredAgg(agg, cond sql.Expr, collects bool) (sql.Expr, error) {
 // pivotValueName is the column name a pivot value gives, as Spark names
 // it: its alias, or the value as a string ("null" for NULL, {a, b} for
 // a row value).
-func pivotValueName(v *sql.PivotValue) string {
+func (b *Binder) pivotValueName(v *sql.PivotValue) (string, error) {
 	if v.Alias != "" {
-		return v.Alias
+		return v.Alias, nil
 	}
-	return valueText(v.Expr)
+	switch v.Expr.(type) {
+	case *sql.Literal, *sql.Unary, *sql.Call:
+		if t, ok := valueText(v.Expr); ok {
+			return t, nil
+		}
+	}
+	// Another constant (2020 + 1) is named by its value, as Spark does.
+	cast, err := b.bindScalar(&sql.Cast{At: v.At, X: v.Expr, Type: arrow.BinaryTypes.String}, &scope{})
+	if err != nil {
+		return "", err
+	}
+	ctx := b.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	val, err := expr.EvalScalar(ctx, cast)
+	if err != nil {
+		return "", errAt(v.Expr, "PIVOT value %s: %v", v.Expr, err)
+	}
+	if val == nil {
+		return "null", nil
+	}
+	return fmt.Sprint(val), nil
 }
 
-func valueText(e sql.Expr) string {
+// valueText is the text of a literal value, maybe negated, or of a row
+// value of those; ok is false for anything else.
+func valueText(e sql.Expr) (string, bool) {
 	switch t := e.(type) {
 	case *sql.Literal:
 		switch t.Kind {
 		case sql.LitNull:
-			return "null"
+			return "null", true
 		case sql.LitBool:
-			return strings.ToLower(t.Value)
+			return strings.ToLower(t.Value), true
+		case sql.LitInteger, sql.LitDecimal, sql.LitString:
+			return t.Value, true
 		}
-		return t.Value
 	case *sql.Unary:
-		if t.Op == sql.OpNeg {
-			return "-" + valueText(t.X)
+		if s, ok := valueText(t.X); ok && t.Op == sql.OpNeg {
+			return "-" + s, true
 		}
 	case *sql.Call:
 		if strings.EqualFold(t.Name, "struct") {
 			parts := make([]string, len(t.Args))
 			for i, a := range t.Args {
-				parts[i] = valueText(a)
+				s, ok := valueText(a)
+				if !ok {
+					return "", false
+				}
+				parts[i] = s
 			}
-			return "{" + strings.Join(parts, ", ") + "}"
+			return "{" + strings.Join(parts, ", ") + "}", true
 		}
 	}
-	return e.String()
+	return "", false
 }

@@ -188,6 +188,10 @@ func sqlTableNames(q *sql.Query) map[string]bool {
 			from(te.R)
 		case *sql.LateralView:
 			from(te.Input)
+		case *sql.Pivot:
+			from(te.From)
+		case *sql.Unpivot:
+			from(te.From)
 		}
 	}
 	query(q)

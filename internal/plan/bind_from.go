@@ -12,8 +12,19 @@ import (
 
 // bindFrom binds a FROM item to a plan and the scope its columns form.
 func (b *Binder) bindFrom(t sql.TableExpr) (Node, *scope, error) {
+	if pb, ok := b.prebound[t]; ok {
+		delete(b.prebound, t)
+		return pb.node, pb.sc, nil
+	}
 	switch te := t.(type) {
+	case *sql.Pivot:
+		return b.bindPivot(te)
+	case *sql.Unpivot:
+		return b.bindUnpivot(te)
 	case *sql.TableName:
+		if te.Sample != nil {
+			return b.bindSample(te)
+		}
 		if len(te.Columns) > 0 {
 			return b.bindRenamedTable(te)
 		}

@@ -90,6 +90,9 @@ type Binder struct {
 	// viewStack names the views being expanded, outermost first (a view
 	// that reads itself is an error, not a loop).
 	viewStack []string
+	// prebound holds FROM items bound already, for a PIVOT or UNPIVOT
+	// that rewrites itself to a query over the item it has bound.
+	prebound map[sql.TableExpr]boundFrom
 }
 
 // cancelEvery is how many expression nodes the binder binds between two
@@ -155,7 +158,7 @@ func (b *Binder) bindQuery(q *sql.Query) (Node, *scope, error) {
 		return n, nil, err
 	}
 	if sel, ok := q.Body.(*sql.Select); ok {
-		n, err := b.bindSelect(sel, q.OrderBy)
+		n, err := b.bindSelect(sel, queryOrder(q))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -166,9 +169,9 @@ func (b *Binder) bindQuery(q *sql.Query) (Node, *scope, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(q.OrderBy) > 0 {
+	if order := queryOrder(q); len(order) > 0 {
 		sc := scopeFor("", n.Schema(), nil)
-		items, err := collatedOrder(q.OrderBy)
+		items, err := collatedOrder(order)
 		if err != nil {
 			return nil, nil, err
 		}

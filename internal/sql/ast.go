@@ -48,7 +48,7 @@ type QueryBody interface {
 }
 
 // TableExpr is a FROM item: *TableName, *SubqueryTable, *Join,
-// *TableFunction or *LateralView.
+// *TableFunction, *LateralView, *Pivot or *Unpivot.
 type TableExpr interface {
 	Node
 	tableExpr()
@@ -360,6 +360,8 @@ type Query struct {
 	OrderByAll *OrderItem
 	Limit      Expr // nil when absent
 	Offset     Expr // nil when absent
+	// Organize is CLUSTER BY, DISTRIBUTE BY and SORT BY; nil when absent.
+	Organize *Organization
 }
 
 // CTE is one WITH name [(col, ...)] AS (query).
@@ -444,6 +446,8 @@ type TableName struct {
 	// Columns rename the table's columns (t AS x(a, b)); nil when not
 	// written.
 	Columns []string
+	// Sample is TABLESAMPLE (...) after the name; nil when not written.
+	Sample *TableSample
 }
 
 // SubqueryTable is (query) [AS] alias [(col, ...)] in FROM; VALUES ...

@@ -32,6 +32,9 @@ func (q *Query) String() string {
 		b.WriteString(" ORDER BY ")
 		b.WriteString(q.OrderByAll.String())
 	}
+	if q.Organize != nil {
+		b.WriteString(" " + q.Organize.String())
+	}
 	if q.Limit != nil {
 		b.WriteString(" LIMIT " + q.Limit.String())
 	}
@@ -173,10 +176,14 @@ func aliasString(a string) string {
 }
 
 func (t *TableName) String() string {
-	s := QuoteName(t.Name) + aliasString(t.Alias)
+	s := QuoteName(t.Name)
 	if t.Format != "" {
-		s = t.Format + "." + QuoteIdent(t.Name) + aliasString(t.Alias)
+		s = t.Format + "." + QuoteIdent(t.Name)
 	}
+	if t.Sample != nil {
+		s += " " + t.Sample.String()
+	}
+	s += aliasString(t.Alias)
 	if len(t.Columns) > 0 {
 		s += "(" + identList(t.Columns) + ")"
 	}

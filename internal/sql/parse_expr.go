@@ -599,6 +599,9 @@ func (p *parser) call() (Expr, error) {
 		}
 		return nil, err
 	}
+	if err := resolveNamedArgs(c); err != nil {
+		return nil, err
+	}
 	if lit, ok := args[len(args)-1].(*Literal); ok && len(args) == 2 && lit.Kind == LitString && strings.EqualFold(c.Name, "collate") && !name.quoted {
 		// collate(s, 'UTF8_LCASE') is Spark's function form of s COLLATE UTF8_LCASE.
 		return &Collate{At: c.At, X: args[0], Name: lit.Value}, nil
@@ -650,6 +653,8 @@ func (p *parser) callArgs() ([]Expr, error) {
 		var err error
 		if n := p.lambdaAhead(); n > 0 {
 			e, err = p.lambda(n)
+		} else if p.namedArgAhead() {
+			e, err = p.namedArgument()
 		} else {
 			e, err = p.expr()
 		}

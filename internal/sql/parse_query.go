@@ -58,6 +58,9 @@ func (p *parser) query() (*Query, error) {
 			return nil, err
 		}
 	}
+	if err := p.organization(q); err != nil {
+		return nil, err
+	}
 	if p.acceptKw("LIMIT") {
 		if q.Limit, err = p.expr(); err != nil {
 			return nil, err
@@ -255,6 +258,9 @@ func (p *parser) selectBlock() (*Select, error) {
 	var err error
 	if p.acceptKw("FROM") {
 		if s.From, err = p.from(); err != nil {
+			return nil, err
+		}
+		if s.From, err = p.pivots(s.From); err != nil {
 			return nil, err
 		}
 	}
@@ -497,6 +503,9 @@ func (p *parser) tablePrimary() (TableExpr, error) {
 		tn = &TableName{At: at, Name: name}
 	}
 	var err error
+	if tn.Sample, err = p.tableSample(); err != nil {
+		return nil, err
+	}
 	if tn.Alias, err = p.alias(); err != nil {
 		return nil, err
 	}

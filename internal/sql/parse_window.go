@@ -17,6 +17,12 @@ func (p *parser) clauseAhead() bool {
 		return isKw(p.peek(1), "JOIN")
 	case "LATERAL":
 		return isKw(p.peek(1), "VIEW")
+	case "CLUSTER", "DISTRIBUTE", "SORT":
+		return isKw(p.peek(1), "BY")
+	case "PIVOT", "TABLESAMPLE":
+		return isOp(p.peek(1), "(")
+	case "UNPIVOT":
+		return isOp(p.peek(1), "(") || isKw(p.peek(1), "INCLUDE") || isKw(p.peek(1), "EXCLUDE")
 	case "MINUS":
 		return setOpAt(t, p.peek(1)) != ""
 	case "WINDOW":

@@ -259,6 +259,9 @@ func (e *Engine) dispatch(ctx context.Context, st sql.Statement) (*Result, error
 	if err != nil {
 		return nil, err
 	}
+	if r, ok, err := e.viewStatement(ctx, st); ok {
+		return r, err
+	}
 	st, err = e.qualifyStatement(ctx, st)
 	if err != nil {
 		return nil, err
@@ -271,7 +274,7 @@ func (e *Engine) dispatch(ctx context.Context, st sql.Statement) (*Result, error
 	case *sql.DropTable:
 		return e.dropTable(ctx, s)
 	case *sql.ShowTables:
-		return e.showTables(ctx, s.In)
+		return e.showTables(ctx, s)
 	case *sql.DescribeTable:
 		return e.describeTable(s.Name)
 	case *sql.ShowCreateTable:

@@ -276,7 +276,7 @@ func (e *Engine) dispatch(ctx context.Context, st sql.Statement) (*Result, error
 	case *sql.ShowTables:
 		return e.showTables(ctx, s)
 	case *sql.DescribeTable:
-		return e.describeTable(s.Name)
+		return e.describeTable(s)
 	case *sql.ShowCreateTable:
 		return e.showCreateTable(s.Name)
 	case *sql.Insert:
@@ -299,6 +299,14 @@ func (e *Engine) dispatch(ctx context.Context, st sql.Statement) (*Result, error
 		return e.showDatabases(ctx, s)
 	case *sql.ShowTblProperties:
 		return e.showTblProperties(s)
+	case *sql.ShowColumns:
+		return e.showColumns(ctx, s)
+	case *sql.ShowPartitions:
+		return e.showPartitions(ctx, s)
+	case *sql.ShowFunctions:
+		return e.showFunctions(s), nil
+	case *sql.DescribeFunction:
+		return e.describeFunction(ctx, s)
 	}
 	// Streams (internal/streams).
 	if r, ok, err := e.streams().Execute(ctx, st); ok {

@@ -79,10 +79,16 @@ func (e *Engine) showTables(ctx context.Context, s *sql.ShowTables) (*Result, er
 	return stringRows([]string{"name", "using", "location", "isTemporary"}, append(rows, temps...)), nil
 }
 
-func (e *Engine) describeTable(name string) (*Result, error) {
-	t, err := e.catalog.Table(name)
+func (e *Engine) describeTable(s *sql.DescribeTable) (*Result, error) {
+	t, err := e.catalog.Table(s.Name)
 	if err != nil {
 		return nil, err
+	}
+	if s.Column != "" {
+		return e.describeTableColumn(t, s)
+	}
+	if s.Extended {
+		return e.describeTableExtended(t), nil
 	}
 	parts := map[string]bool{}
 	for _, p := range t.Spec.PartitionBy {

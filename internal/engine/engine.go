@@ -299,6 +299,8 @@ func (e *Engine) dispatch(ctx context.Context, st sql.Statement) (*Result, error
 		return e.showDatabases(ctx, s)
 	case *sql.ShowTblProperties:
 		return e.showTblProperties(s)
+	case *sql.AlterTable:
+		return e.alterTable(ctx, s)
 	case *sql.ShowColumns:
 		return e.showColumns(ctx, s)
 	case *sql.ShowPartitions:

@@ -31,6 +31,9 @@ type tableResolver struct {
 	permanent bool
 	// pending is a view being created, seen in place of any of its name.
 	pending *viewDef
+	// seen, when set, collects the stored names of the tables resolved
+	// (ALTER TABLE asking what a stream reads).
+	seen *[]string
 }
 
 var _ plan.Tables = tableResolver{}
@@ -47,6 +50,9 @@ func (r tableResolver) ResolveTable(ctx context.Context, name string) (*plan.Tab
 	t, err := r.e.catalog.Table(stored)
 	if err != nil {
 		return nil, r.e.suggestTable(ctx, name, err)
+	}
+	if r.seen != nil {
+		*r.seen = append(*r.seen, t.Spec.Name)
 	}
 	src, err := registry.OpenSource(ctx, t.Spec, r.e.env(ctx), r.overrides)
 	if err != nil {

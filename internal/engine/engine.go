@@ -301,6 +301,10 @@ func (e *Engine) dispatch(ctx context.Context, st sql.Statement) (*Result, error
 		return e.showTblProperties(s)
 	case *sql.AlterTable:
 		return e.alterTable(ctx, s)
+	case *sql.TableCommand:
+		return e.tableCommand(ctx, s)
+	case *sql.ClearCache:
+		return e.clearCache(), nil
 	case *sql.ShowColumns:
 		return e.showColumns(ctx, s)
 	case *sql.ShowPartitions:

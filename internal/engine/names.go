@@ -59,9 +59,6 @@ func (e *Engine) qualifyStatement(ctx context.Context, st sql.Statement) (sql.St
 	case *sql.AlterTable:
 		c := *s
 		return &c, q(&c.Name)
-	case *sql.TableCommand:
-		c := *s
-		return &c, q(&c.Name)
 	case *sql.Insert:
 		c := *s
 		return &c, q(&c.Table)

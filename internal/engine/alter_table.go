@@ -63,6 +63,9 @@ func (e *Engine) alterTable(ctx context.Context, s *sql.AlterTable) (*Result, er
 	case sql.AlterUnsetProps:
 		err = e.catalog.UpdateTable(name, func(t *catalog.Table) error { return unsetProperties(t, s.Keys, s.IfExists) })
 	case sql.AlterSetLocation:
+		if err := e.session(ctx).restriction().checkLocation("LOCATION", s.Location); err != nil {
+			return nil, fmt.Errorf("ALTER TABLE %s SET LOCATION: %w", name, err)
+		}
 		err = e.catalog.UpdateTable(name, func(t *catalog.Table) error { return setLocation(t, s.Location) })
 	default:
 		return nil, fmt.Errorf("ALTER TABLE %s: %w", s.Action, ErrNotSupported)

@@ -10,6 +10,7 @@ import (
 	"sluice/internal/catalog"
 	"sluice/internal/plan"
 	"sluice/internal/sql"
+	"sluice/internal/storage"
 	"sluice/internal/usererr"
 )
 
@@ -63,10 +64,11 @@ func (e *Engine) alterTable(ctx context.Context, s *sql.AlterTable) (*Result, er
 	case sql.AlterUnsetProps:
 		err = e.catalog.UpdateTable(name, func(t *catalog.Table) error { return unsetProperties(t, s.Keys, s.IfExists) })
 	case sql.AlterSetLocation:
-		if err := e.session(ctx).restriction().checkLocation("LOCATION", s.Location); err != nil {
+		loc := storage.NormalizeLocation(s.Location)
+		if err := e.session(ctx).restriction().checkLocation("LOCATION", loc); err != nil {
 			return nil, fmt.Errorf("ALTER TABLE %s SET LOCATION: %w", name, err)
 		}
-		err = e.catalog.UpdateTable(name, func(t *catalog.Table) error { return setLocation(t, s.Location) })
+		err = e.catalog.UpdateTable(name, func(t *catalog.Table) error { return setLocation(t, loc) })
 	default:
 		return nil, fmt.Errorf("ALTER TABLE %s: %w", s.Action, ErrNotSupported)
 	}

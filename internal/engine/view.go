@@ -102,6 +102,9 @@ func (e *Engine) createView(ctx context.Context, s *sql.CreateView) (*Result, er
 		if db, v.Name, err = e.catalog.ResolveName(s.Name, db); err != nil {
 			return nil, fmt.Errorf("CREATE VIEW: %w", err)
 		}
+		if _, err := e.catalog.Object("mview", v.Name); err == nil {
+			return nil, usererr.Errorf(usererr.Exists, "CREATE VIEW %s: %s is a materialized view", s.Name, v.Name)
+		}
 		if _, err := e.catalog.Table(v.Name); err == nil {
 			return nil, usererr.Errorf(usererr.Exists, "CREATE VIEW %s: %s is a table, not a view", s.Name, v.Name)
 		}
@@ -155,6 +158,9 @@ func (e *Engine) dropView(ctx context.Context, s *sql.DropView) (*Result, error)
 	stored, err := e.qualify(ctx, s.Name)
 	if err != nil {
 		return nil, fmt.Errorf("DROP VIEW: %w", err)
+	}
+	if _, err := e.catalog.Object("mview", stored); err == nil {
+		return nil, usererr.Errorf(usererr.Invalid, "DROP VIEW %s: it is a materialized view; use DROP MATERIALIZED VIEW", stored)
 	}
 	if _, err := e.catalog.Table(stored); err == nil {
 		return nil, usererr.Errorf(usererr.Invalid, "DROP VIEW %s: it is a table; use DROP TABLE", stored)

@@ -62,3 +62,22 @@ func TestViewNeverReplacesOtherKinds(t *testing.T) {
 		t.Errorf("the stream is gone: %v", err)
 	}
 }
+
+// TestViewExplainedAndStreamed: EXPLAIN shows a view's query expanded,
+// and a stream reads a view as it reads its tables.
+func TestViewExplainedAndStreamed(t *testing.T) {
+	eng := newTestEngine(t)
+	mustExecAll(t, eng,
+		"CREATE TABLE src (id INT) USING json LOCATION '"+t.TempDir()+"'",
+		"INSERT INTO src VALUES (1), (2), (3)",
+		"CREATE TABLE dst (id INT) USING json LOCATION '"+t.TempDir()+"'",
+		"CREATE VIEW big AS SELECT id FROM src WHERE id > 1")
+	plan := strings.Join(sortedRows(t, eng, "EXPLAIN SELECT * FROM big"), "\n")
+	if !strings.Contains(plan, "src") {
+		t.Errorf("EXPLAIN of a view does not show its table:\n%s", plan)
+	}
+	mustExec(t, eng, "INSERT STREAM INTO dst SELECT id FROM big WITH (name = 'copy', trigger = 'once')")
+	if rows := strings.Join(sortedRows(t, eng, "SELECT id FROM dst"), ","); rows != "2,3" {
+		t.Errorf("the stream over the view wrote %s, want 2,3", rows)
+	}
+}

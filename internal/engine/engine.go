@@ -53,7 +53,11 @@
 // dispatch hands their statements to it, and flint_host.go is all it
 // asks of the engine (flint.Host; its streams run through
 // internal/streams too). Stream and view WITH options are checked
-// against internal/job's table.
+// against internal/job's table. Logical views (CREATE VIEW, view.go)
+// are the engine's own: catalog objects of kind "view" (a temporary
+// view the session's), expanded by the binder through
+// tableResolver.ResolveView, their names resolved in the database they
+// were made in.
 //
 // # Background runs and retries
 //

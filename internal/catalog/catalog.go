@@ -317,7 +317,9 @@ func (c *Catalog) PutObject(o *Object, replace bool) error {
 			return fmt.Errorf("table %q %w", o.Name, ErrExists)
 		}
 		old, ok := c.objects[k]
-		if ok && !replace {
+		// Replacing is of an object of the same kind: a view's OR REPLACE
+		// never removes a stream.
+		if ok && (!replace || old.Kind != o.Kind) {
 			return fmt.Errorf("%s %q %w", old.Kind, o.Name, ErrExists)
 		}
 		if o.Created.IsZero() {

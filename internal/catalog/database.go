@@ -185,6 +185,11 @@ func (c *Catalog) DropDatabase(name string, ifExists bool) error {
 				return fmt.Errorf("database %q is not empty (table %s); use DROP DATABASE %s CASCADE", name, t.Spec.Name, name)
 			}
 		}
+		for _, o := range c.objects {
+			if db, _ := SplitStored(o.Name); db == name && o.Kind == "view" {
+				return fmt.Errorf("database %q is not empty (view %s); use DROP DATABASE %s CASCADE", name, o.Name, name)
+			}
+		}
 		delete(c.databases, name)
 		if err := c.saveLocked(); err != nil {
 			c.databases[name] = d

@@ -69,6 +69,17 @@ func (e *Engine) dropDatabase(ctx context.Context, s *sql.DropDatabase) (*Result
 				return nil, fmt.Errorf("DROP DATABASE %s CASCADE: table %s: %w", name, t.Spec.Name, err)
 			}
 		}
+		views, err := e.catalog.Objects(viewKind)
+		if err != nil {
+			return nil, err
+		}
+		for _, v := range views {
+			if db, _ := catalog.SplitStored(v.Name); db == name {
+				if err := e.catalog.DropObject(viewKind, v.Name, true); err != nil {
+					return nil, fmt.Errorf("DROP DATABASE %s CASCADE: view %s: %w", name, v.Name, err)
+				}
+			}
+		}
 	}
 	if err := e.catalog.DropDatabase(name, s.IfExists); err != nil {
 		return nil, fmt.Errorf("DROP DATABASE: %w", err)

@@ -53,7 +53,11 @@
 // dispatch hands their statements to it, and flint_host.go is all it
 // asks of the engine (flint.Host; its streams run through
 // internal/streams too). Stream and view WITH options are checked
-// against internal/job's table.
+// against internal/job's table. Logical views (CREATE VIEW, view.go)
+// are the engine's own: catalog objects of kind "view" (a temporary
+// view the session's), expanded by the binder through
+// tableResolver.ResolveView, their names resolved in the database they
+// were made in.
 //
 // # Background runs and retries
 //
@@ -259,6 +263,9 @@ func (e *Engine) dispatch(ctx context.Context, st sql.Statement) (*Result, error
 	if err != nil {
 		return nil, err
 	}
+	if r, ok, err := e.viewStatement(ctx, st); ok {
+		return r, err
+	}
 	st, err = e.qualifyStatement(ctx, st)
 	if err != nil {
 		return nil, err
@@ -271,9 +278,9 @@ func (e *Engine) dispatch(ctx context.Context, st sql.Statement) (*Result, error
 	case *sql.DropTable:
 		return e.dropTable(ctx, s)
 	case *sql.ShowTables:
-		return e.showTables(ctx, s.In)
+		return e.showTables(ctx, s)
 	case *sql.DescribeTable:
-		return e.describeTable(s.Name)
+		return e.describeTable(s)
 	case *sql.ShowCreateTable:
 		return e.showCreateTable(s.Name)
 	case *sql.Insert:
@@ -296,6 +303,20 @@ func (e *Engine) dispatch(ctx context.Context, st sql.Statement) (*Result, error
 		return e.showDatabases(ctx, s)
 	case *sql.ShowTblProperties:
 		return e.showTblProperties(s)
+	case *sql.AlterTable:
+		return e.alterTable(ctx, s)
+	case *sql.TableCommand:
+		return e.tableCommand(ctx, s)
+	case *sql.ClearCache:
+		return e.clearCache(), nil
+	case *sql.ShowColumns:
+		return e.showColumns(ctx, s)
+	case *sql.ShowPartitions:
+		return e.showPartitions(ctx, s)
+	case *sql.ShowFunctions:
+		return e.showFunctions(s), nil
+	case *sql.DescribeFunction:
+		return e.describeFunction(ctx, s)
 	}
 	// Streams (internal/streams).
 	if r, ok, err := e.streams().Execute(ctx, st); ok {

@@ -56,6 +56,9 @@ func (e *Engine) qualifyStatement(ctx context.Context, st sql.Statement) (sql.St
 	case *sql.ShowTblProperties:
 		c := *s
 		return &c, q(&c.Name)
+	case *sql.AlterTable:
+		c := *s
+		return &c, q(&c.Name)
 	case *sql.Insert:
 		c := *s
 		return &c, q(&c.Table)

@@ -33,6 +33,8 @@ type Session struct {
 	db       string // USE's database; "" is default
 	settings map[string]string
 	access   *dataAccess // nil: unrestricted (RestrictData)
+	// views are the session's temporary views, by lower-cased name.
+	views map[string]*viewDef
 }
 
 // NewSession starts a session for user ("" when there is no
@@ -96,6 +98,12 @@ func (s *Session) detached() *Session {
 	c := &Session{eng: s.eng, user: s.user, db: s.db, settings: make(map[string]string, len(s.settings)), access: s.access}
 	for k, v := range s.settings {
 		c.settings[k] = v
+	}
+	if len(s.views) > 0 {
+		c.views = make(map[string]*viewDef, len(s.views))
+		for k, v := range s.views {
+			c.views[k] = v
+		}
 	}
 	return c
 }

@@ -43,10 +43,11 @@ func stringRows(cols []string, rows [][]string) *Result {
 	return &Result{Schema: schema, Batches: []arrow.RecordBatch{rec}}
 }
 
-// showTables lists the tables of one database (the current one when in
-// is ""), by their own names.
-func (e *Engine) showTables(ctx context.Context, in string) (*Result, error) {
-	db, err := e.databaseOf(ctx, in)
+// showTables lists the tables and views of one database (the current
+// one when In is ""), by their own names, then the session's temporary
+// views; isTemporary is Spark's column.
+func (e *Engine) showTables(ctx context.Context, s *sql.ShowTables) (*Result, error) {
+	db, err := e.databaseOf(ctx, s.In)
 	if err != nil {
 		return nil, fmt.Errorf("SHOW TABLES: %w", err)
 	}
@@ -57,18 +58,38 @@ func (e *Engine) showTables(ctx context.Context, in string) (*Result, error) {
 	var rows [][]string
 	for _, t := range ts {
 		tdb, name := catalog.SplitStored(t.Spec.Name)
-		if tdb != db {
+		if tdb != db || !sparkPattern(s.Like, name) {
 			continue
 		}
-		rows = append(rows, []string{name, t.Spec.Using, sql.RedactText(t.Spec.Location)})
+		rows = append(rows, []string{name, t.Spec.Using, sql.RedactText(t.Spec.Location), "false"})
 	}
-	return stringRows([]string{"name", "using", "location"}, rows), nil
+	views, err := e.viewRows(ctx, db, s.Like)
+	if err != nil {
+		return nil, fmt.Errorf("SHOW TABLES: %w", err)
+	}
+	var temps [][]string
+	for _, v := range views {
+		row := []string{v.name, "view", "", fmt.Sprint(v.temporary)}
+		if v.temporary {
+			temps = append(temps, row)
+		} else {
+			rows = append(rows, row)
+		}
+	}
+	sort.SliceStable(rows, func(i, j int) bool { return strings.ToLower(rows[i][0]) < strings.ToLower(rows[j][0]) })
+	return stringRows([]string{"name", "using", "location", "isTemporary"}, append(rows, temps...)), nil
 }
 
-func (e *Engine) describeTable(name string) (*Result, error) {
-	t, err := e.catalog.Table(name)
+func (e *Engine) describeTable(s *sql.DescribeTable) (*Result, error) {
+	t, err := e.catalog.Table(s.Name)
 	if err != nil {
 		return nil, err
+	}
+	if s.Column != "" {
+		return e.describeTableColumn(t, s)
+	}
+	if s.Extended {
+		return e.describeTableExtended(t), nil
 	}
 	parts := map[string]bool{}
 	for _, p := range t.Spec.PartitionBy {

@@ -23,6 +23,17 @@ type tableResolver struct {
 	// eventTimeColumn is where watermark_delay puts the watermark on a
 	// table that declares none (the query's window column, as in Flint).
 	eventTimeColumn string
+	// db, when set, is the database bare names resolve in (a view's
+	// own), in place of the session's.
+	db string
+	// permanent: binding a stored view's query, where the session's
+	// temporary views are not seen.
+	permanent bool
+	// pending is a view being created, seen in place of any of its name.
+	pending *viewDef
+	// seen, when set, collects the stored names of the tables resolved
+	// (ALTER TABLE asking what a stream reads).
+	seen *[]string
 }
 
 var _ plan.Tables = tableResolver{}
@@ -32,13 +43,16 @@ var _ plan.Tables = tableResolver{}
 // and _row) offers them hidden: a query may name them, SELECT * does not
 // show them.
 func (r tableResolver) ResolveTable(ctx context.Context, name string) (*plan.Table, error) {
-	stored, err := r.e.qualify(ctx, name)
+	stored, err := r.qualify(ctx, name)
 	if err != nil {
 		return nil, err
 	}
 	t, err := r.e.catalog.Table(stored)
 	if err != nil {
 		return nil, r.e.suggestTable(ctx, name, err)
+	}
+	if r.seen != nil {
+		*r.seen = append(*r.seen, t.Spec.Name)
 	}
 	src, err := registry.OpenSource(ctx, t.Spec, r.e.env(ctx), r.overrides)
 	if err != nil {
@@ -64,6 +78,15 @@ func (r tableResolver) ResolveTable(ctx context.Context, name string) (*plan.Tab
 		out.WatermarkDelay = *r.watermarkDelay
 	}
 	return withHiddenColumns(out), nil
+}
+
+// qualify is Engine.qualify in the resolver's database.
+func (r tableResolver) qualify(ctx context.Context, name string) (string, error) {
+	if r.db == "" {
+		return r.e.qualify(ctx, name)
+	}
+	_, stored, err := r.e.catalog.ResolveName(name, r.db)
+	return stored, err
 }
 
 // withHiddenColumns widens a table's source to its metadata columns (a

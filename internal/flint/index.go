@@ -280,3 +280,24 @@ func (s indexSpec) Definition(view ViewSpec) job.Definition {
 	return job.Definition{Name: s.Flint, Kind: job.Skipping, Query: skippingQuery(s.Table, s.Columns).String(),
 		Sink: s.IndexTable, Options: s.Options}
 }
+
+// TableIndexes names the Flint indexes on table (skipping and covering),
+// and the one whose data it is, if any: what renaming or moving the
+// table would leave pointing at the old one.
+func (f *Flint) TableIndexes(table string) ([]string, error) {
+	objs, err := f.h.Catalog().Objects(indexKind)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, o := range objs {
+		var spec indexSpec
+		if json.Unmarshal(o.Options, &spec) != nil {
+			continue
+		}
+		if strings.EqualFold(spec.Table, table) || strings.EqualFold(spec.IndexTable, table) {
+			out = append(out, spec.Flint)
+		}
+	}
+	return out, nil
+}

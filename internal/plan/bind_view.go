@@ -14,6 +14,9 @@ type View struct {
 	Name    string
 	Query   *sql.Query
 	Columns []string
+	// Tables, when set, resolves the names inside Query: a stored view's
+	// names are those of the database it was made in, not the reader's.
+	Tables Tables
 }
 
 // Views is the optional ability of a Tables to resolve view names; a
@@ -49,11 +52,14 @@ func (b *Binder) bindView(te *sql.TableName, alias string) (Node, *scope, bool, 
 	if len(b.viewStack) >= maxViewDepth {
 		return nil, nil, true, errAt(te, "views nested more than %d deep", maxViewDepth)
 	}
-	savedCTEs, savedOuter := b.ctes, b.outer
+	savedCTEs, savedOuter, savedTables := b.ctes, b.outer, b.tables
 	b.ctes, b.outer = nil, nil
+	if v.Tables != nil {
+		b.tables = v.Tables
+	}
 	b.viewStack = append(b.viewStack, v.Name)
 	defer func() {
-		b.ctes, b.outer = savedCTEs, savedOuter
+		b.ctes, b.outer, b.tables = savedCTEs, savedOuter, savedTables
 		b.viewStack = b.viewStack[:len(b.viewStack)-1]
 	}()
 	n, _, err := b.bindQuery(v.Query)

@@ -24,6 +24,13 @@ func ReadOnly(st Statement) bool {
 		return s.Mode != ExplainAnalyze || ReadOnly(s.Stmt)
 	case *ShowIndexes, *ShowFlintIndexes, *AnalyzeSkippingIndex:
 		return true
+	case *ShowViews, *ShowColumns, *ShowPartitions, *ShowFunctions, *DescribeFunction:
+		return true
+	case *TableCommand:
+		// Sluice caches nothing: REFRESH and UNCACHE only check the name.
+		return s.Command == RefreshTable || s.Command == UncacheTable
+	case *ClearCache:
+		return true
 	case *FlintIndexCommand:
 		return s.Action == IndexDescribe
 	}
@@ -32,7 +39,7 @@ func ReadOnly(st Statement) bool {
 
 // WritesData reports whether st, not read-only, changes only the rows of
 // existing tables and the streams that feed them: INSERT (and INSERT
-// OVERWRITE), INSERT STREAM, START STREAM, STOP STREAM, and EXPLAIN
+// OVERWRITE), TRUNCATE TABLE, INSERT STREAM, START STREAM, STOP STREAM, and EXPLAIN
 // ANALYZE of one of them. It is what `sluice serve`'s write role adds to
 // read; every other statement that is not ReadOnly (DDL, SET, views,
 // indexes, databases) is admin's. Which files and locations such a
@@ -41,6 +48,8 @@ func WritesData(st Statement) bool {
 	switch s := st.(type) {
 	case *Insert, *InsertStream, *StartStream, *StopStream:
 		return true
+	case *TableCommand:
+		return s.Command == TruncateTable
 	case *Explain:
 		return s.Mode == ExplainAnalyze && WritesData(s.Stmt)
 	}

@@ -1,0 +1,140 @@
+package engine
+
+import (
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"sluice/internal/catalog"
+	"sluice/internal/sql"
+	"sluice/internal/types"
+	"sluice/internal/usererr"
+)
+
+// createdBy fills Spark's "Created By" row.
+const createdBy = "Sluice"
+
+// sparkTime is how Spark's DESCRIBE EXTENDED prints a time
+// (java.util.Date's toString), in UTC.
+func sparkTime(t time.Time) string {
+	if t.IsZero() {
+		return "UNKNOWN"
+	}
+	return t.UTC().Format("Mon Jan 02 15:04:05 MST 2006")
+}
+
+// describeColumn is DESCRIBE t col in Spark's layout: one row per fact
+// of the column; EXTENDED adds the column statistics rows, all NULL as
+// Sluice computes none.
+func describeColumn(f arrow.Field, extended bool) *Result {
+	rows := [][]string{{"col_name", f.Name}, {"data_type", types.SQLName(f.Type)}, {"comment", "NULL"}}
+	if extended {
+		for _, k := range []string{"min", "max", "num_nulls", "distinct_count", "avg_col_len", "max_col_len", "histogram"} {
+			rows = append(rows, []string{k, "NULL"})
+		}
+	}
+	return stringRows([]string{"info_name", "info_value"}, rows)
+}
+
+// describeTableExtended is DESCRIBE {EXTENDED | FORMATTED} t in Spark's
+// layout: the columns, "# Partition Information" when partitioned, then
+// "# Detailed Table Information". Options are redacted as everywhere
+// (sql.RedactValue); path is the Location row, not an option.
+func (e *Engine) describeTableExtended(t *catalog.Table) *Result {
+	var rows [][]string
+	for _, f := range t.Spec.Schema.Fields() {
+		rows = append(rows, []string{f.Name, types.SQLName(f.Type), columnNotes(t, f.Name)})
+	}
+	if len(t.Spec.PartitionBy) > 0 {
+		rows = append(rows, []string{"# Partition Information", "", ""}, []string{"# col_name", "data_type", "comment"})
+		for _, p := range t.Spec.PartitionBy {
+			typ := ""
+			for _, f := range t.Spec.Schema.Fields() {
+				if strings.EqualFold(f.Name, p) {
+					typ = types.SQLName(f.Type)
+				}
+			}
+			rows = append(rows, []string{p, typ, ""})
+		}
+	}
+	db, name := catalog.SplitStored(t.Spec.Name)
+	kind := "EXTERNAL"
+	if e.isManaged(t) {
+		kind = "MANAGED"
+	}
+	detail := [][2]string{
+		{"Catalog", catalog.CatalogNames[0]},
+		{"Database", db},
+		{"Table", name},
+		{"Created Time", sparkTime(t.Created)},
+		{"Last Access", "UNKNOWN"},
+		{"Created By", createdBy},
+		{"Type", kind},
+		{"Provider", t.Spec.Using},
+	}
+	if t.Comment != "" {
+		detail = append(detail, [2]string{"Comment", t.Comment})
+	}
+	if len(t.Properties) > 0 {
+		detail = append(detail, [2]string{"Table Properties", sparkProperties(t.Properties)})
+	}
+	if t.Spec.Location != "" {
+		detail = append(detail, [2]string{"Location", sql.RedactText(t.Spec.Location)})
+	}
+	opts := map[string]string{}
+	for k, v := range t.Spec.Options {
+		if !strings.EqualFold(k, "path") {
+			opts[k] = v
+		}
+	}
+	if len(opts) > 0 {
+		detail = append(detail, [2]string{"Storage Properties", sparkProperties(opts)})
+	}
+	if len(t.Spec.PartitionBy) > 0 {
+		detail = append(detail, [2]string{"Partition Provider", "Catalog"})
+	}
+	rows = append(rows, []string{"", "", ""}, []string{"# Detailed Table Information", "", ""})
+	for _, d := range detail {
+		rows = append(rows, []string{d[0], d[1], ""})
+	}
+	return stringRows([]string{"col_name", "data_type", "comment"}, rows)
+}
+
+// sparkProperties prints properties as Spark's DESCRIBE does,
+// [k1=v1, k2=v2], sorted by key, secrets redacted.
+func sparkProperties(m map[string]string) string {
+	keys := slices.Sorted(maps.Keys(m))
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "=" + redact(k, m[k])
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// columnNotes is DESCRIBE's comment of a column: partition column,
+// watermark.
+func columnNotes(t *catalog.Table, col string) string {
+	var notes []string
+	for _, p := range t.Spec.PartitionBy {
+		if strings.EqualFold(p, col) {
+			notes = append(notes, "partition column")
+		}
+	}
+	if t.Watermark != nil && strings.EqualFold(t.Watermark.Column, col) {
+		notes = append(notes, "watermark: "+t.Watermark.Expr)
+	}
+	return strings.Join(notes, "; ")
+}
+
+// describeTableColumn is DESCRIBE [EXTENDED] t col.
+func (e *Engine) describeTableColumn(t *catalog.Table, s *sql.DescribeTable) (*Result, error) {
+	for _, f := range t.Spec.Schema.Fields() {
+		if strings.EqualFold(f.Name, s.Column) {
+			return describeColumn(f, s.Extended), nil
+		}
+	}
+	return nil, usererr.Errorf(usererr.NotFound, "DESCRIBE %s: no column %s", t.Spec.Name, s.Column)
+}

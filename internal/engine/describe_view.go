@@ -1,0 +1,70 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"sluice/internal/catalog"
+	"sluice/internal/plan"
+	"sluice/internal/sql"
+	"sluice/internal/types"
+	"sluice/internal/usererr"
+)
+
+// describeView lists a view's columns as its query binds now; EXTENDED
+// adds Spark's "# Detailed Table Information" rows of a view.
+func (e *Engine) describeView(ctx context.Context, v *viewDef, s *sql.DescribeTable) (*Result, error) {
+	name := v.Name
+	db, own := "", v.Name
+	if !v.Temporary {
+		db, own = catalog.SplitStored(v.Name)
+		name = db + "." + own
+	}
+	n, err := plan.NewBinder(ctx, tableResolver{e: e}).BindQuery(viewQuery(name))
+	if err != nil {
+		return nil, fmt.Errorf("DESCRIBE %s: %w", v.Name, err)
+	}
+	fields := n.Schema().Fields()
+	if s.Column != "" {
+		for _, f := range fields {
+			if strings.EqualFold(f.Name, s.Column) {
+				return describeColumn(f, s.Extended), nil
+			}
+		}
+		return nil, usererr.Errorf(usererr.NotFound, "DESCRIBE %s: no column %s", v.Name, s.Column)
+	}
+	var rows [][]string
+	for _, f := range fields {
+		rows = append(rows, []string{f.Name, types.SQLName(f.Type), ""})
+	}
+	if s.Extended {
+		kind := "VIEW"
+		if v.Temporary {
+			kind = "TEMPORARY VIEW"
+		}
+		rows = append(rows, []string{"", "", ""}, []string{"# Detailed Table Information", "", ""})
+		detail := [][2]string{
+			{"Catalog", catalog.CatalogNames[0]},
+			{"Database", db},
+			{"Table", own},
+			{"Created Time", sparkTime(v.Created)},
+			{"Last Access", "UNKNOWN"},
+			{"Created By", createdBy},
+			{"Type", kind},
+		}
+		if v.Stmt.Comment != "" {
+			detail = append(detail, [2]string{"Comment", v.Stmt.Comment})
+		}
+		text := v.Stmt.Query.String()
+		detail = append(detail,
+			[2]string{"View Text", text},
+			[2]string{"View Original Text", text},
+			[2]string{"View Catalog and Namespace", catalog.CatalogNames[0] + "." + v.Opts.Database},
+			[2]string{"View Query Output Columns", "[" + strings.Join(v.Opts.Output, ", ") + "]"})
+		for _, d := range detail {
+			rows = append(rows, []string{d[0], d[1], ""})
+		}
+	}
+	return stringRows([]string{"col_name", "data_type", "comment"}, rows), nil
+}

@@ -1,0 +1,40 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+
+	"sluice/internal/catalog"
+	"sluice/internal/sql"
+)
+
+// tableCommand runs Spark's table commands (sql.TableCommand): each one
+// its own file (refresh_table.go, repair_table.go, cache_table.go,
+// truncate_table.go). ANALYZE TABLE is not built: Sluice keeps no
+// statistics for the planner to use.
+func (e *Engine) tableCommand(ctx context.Context, s *sql.TableCommand) (*Result, error) {
+	switch s.Command {
+	case sql.RefreshTable:
+		return e.refreshTable(ctx, s)
+	case sql.RepairTable:
+		return e.repairTable(ctx, s)
+	case sql.CacheTable, sql.UncacheTable:
+		return e.cacheTable(ctx, s)
+	case sql.TruncateTable:
+		return e.truncateTable(ctx, s)
+	}
+	return nil, fmt.Errorf("%s: %w", s.Command, ErrNotSupported)
+}
+
+// commandTable is the catalog table a table command names.
+func (e *Engine) commandTable(ctx context.Context, s *sql.TableCommand) (*catalog.Table, error) {
+	stored, err := e.qualify(ctx, s.Name)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", s.Command, err)
+	}
+	t, err := e.catalog.Table(stored)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", s.Command, e.suggestTable(ctx, s.Name, err))
+	}
+	return t, nil
+}

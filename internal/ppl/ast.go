@@ -17,7 +17,7 @@ type Source struct {
 	At     sql.Pos
 	Table  string
 	Alias  string
-	Filter sql.Expr // nil when none
+	Search SearchExpr // nil when none (parse_search.go)
 	// Sub is a subsearch used as a join's right side ([ source=... ]).
 	Sub *Pipeline
 }

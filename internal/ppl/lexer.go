@@ -229,7 +229,8 @@ func (lx *lexer) next() token {
 			return mk(tkOp, op)
 		}
 	}
-	if strings.ContainsRune("|,()[]=<>+-*/%.:", rune(c)) {
+	// ? is a search wildcard (search severityText=ERR?R).
+	if strings.ContainsRune("|,()[]=<>+-*/%.:?", rune(c)) {
 		lx.bump()
 		return mk(tkOp, string(c))
 	}

@@ -256,7 +256,7 @@ func boolValue(t token) (bool, error) {
 // a join's [ ... ] subsearch.
 func (p *parser) pipeline(sub bool) (*Pipeline, error) {
 	pl := &Pipeline{At: p.tok().pos}
-	src, err := p.source()
+	src, err := p.searchSource()
 	if err != nil {
 		return nil, err
 	}
@@ -275,48 +275,6 @@ func (p *parser) pipeline(sub bool) (*Pipeline, error) {
 		return nil, p.errExpected("'|' or ']'")
 	}
 	return pl, nil
-}
-
-// source reads [search] source = t [as a] [search expression].
-func (p *parser) source() (*Source, error) {
-	at := p.tok().pos
-	p.acceptKw("search")
-	if !p.atKw("source") && !p.atKw("index") {
-		if p.atKw("describe") {
-			return nil, syntaxErr(p.tok().pos, "describe is a statement of its own (sluice ppl, /_plugins/_ppl), not a query")
-		}
-		return nil, p.errExpected("source=<table>")
-	}
-	p.advance()
-	if err := p.expectOp("="); err != nil {
-		return nil, err
-	}
-	name, _, err := p.tableName()
-	if err != nil {
-		return nil, err
-	}
-	s := &Source{At: at, Table: name}
-	if p.acceptKw("as") {
-		a, err := p.name("an alias")
-		if err != nil {
-			return nil, err
-		}
-		s.Alias = a.Name
-	}
-	// Anything before the first | is a search expression: terms joined
-	// by blanks are ANDed.
-	for !p.atEnd() {
-		e, err := p.expr()
-		if err != nil {
-			return nil, err
-		}
-		if s.Filter == nil {
-			s.Filter = e
-		} else {
-			s.Filter = &sql.Binary{At: e.Pos(), Op: sql.OpAnd, L: s.Filter, R: e}
-		}
-	}
-	return s, nil
 }
 
 func (p *parser) command() (Command, error) {

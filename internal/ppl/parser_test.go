@@ -57,7 +57,7 @@ func translate(t *testing.T, text string) string {
 func TestTranslate(t *testing.T) {
 	tests := []struct{ ppl, sql string }{
 		{"source=t", "SELECT * FROM t"},
-		{"search source = t a > 1 b = 'x'", "SELECT * FROM t WHERE a > 1 AND b = 'x'"},
+		{"search source = t a > 1 b < 'x'", "SELECT * FROM t WHERE a > 1 AND b < 'x'"},
 		{"source=t | where a == 1 or not b != 'x'", "SELECT * FROM t WHERE a = 1 OR NOT b <> 'x'"},
 		{"source=t | fields a, c", "SELECT a, c FROM t"},
 		{"source=t | fields - b", "SELECT _p1.a AS a, _p1.c AS c FROM (SELECT * FROM t) AS _p1"},

@@ -77,8 +77,8 @@ func (t *translator) pipeline(p *Pipeline) (*sql.Query, error) {
 	}
 	sel := &sql.Select{At: s.At, Items: []*sql.SelectItem{star(s.At)}, From: from}
 	t.set(sel)
-	if s.Filter != nil {
-		if err := t.command(&Where{At: s.Filter.Pos(), Cond: s.Filter}); err != nil {
+	if s.Search != nil {
+		if err := t.search(s.Search); err != nil {
 			return nil, err
 		}
 	}

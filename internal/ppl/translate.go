@@ -606,6 +606,10 @@ func (t *translator) rename(c *Rename) error {
 			}
 			if ok {
 				renamed[src] = to.Name
+			} else if done, err := t.renameNested(c, from, to, cols); err != nil {
+				return err
+			} else if done {
+				continue
 			}
 		}
 		if len(renamed) == 0 {

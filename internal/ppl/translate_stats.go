@@ -154,10 +154,17 @@ func (t *translator) eventStats(c *EventStats) error {
 // trendline adds simple moving averages: avg over the N rows up to this
 // one in the sort order, NULL until there are N.
 func (t *translator) trendline(c *Trendline) error {
-	if len(c.Sort) == 0 {
-		return errAt(c.At, "trendline needs sort <field>: rows have no order of their own here")
-	}
 	var order []*sql.OrderItem
+	if len(c.Sort) == 0 {
+		nat, ok, err := t.naturalOrder(c.At)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return errAt(c.At, "trendline needs sort <field>: the rows' natural order (file and row order) is known only straight after the source and its where")
+		}
+		order = nat
+	}
 	for _, k := range c.Sort {
 		e, err := t.fixIf(k.Expr)
 		if err != nil {

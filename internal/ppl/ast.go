@@ -264,6 +264,21 @@ type StreamStats struct {
 	NoNullKeys bool  // bucket_nullable=false
 }
 
+// Replace is replace 'p' WITH 'r' [, 'p' WITH 'r']... IN f [, f]...: each
+// field's text with every pair applied in order.
+type Replace struct {
+	At     sql.Pos
+	Pairs  []ReplacePair
+	Fields []Name
+}
+
+// ReplacePair is one 'pattern' WITH 'replacement' of replace.
+type ReplacePair struct {
+	At          sql.Pos
+	Pattern     string
+	Replacement string
+}
+
 // Bin is bin field span=s [as alias]: the field replaced by its bucket.
 type Bin struct {
 	At    sql.Pos
@@ -330,6 +345,7 @@ type MvCombine struct {
 type Reverse struct{ At sql.Pos }
 
 func (c *Where) pos() sql.Pos      { return c.At }
+func (c *Replace) pos() sql.Pos    { return c.At }
 func (c *Fields) pos() sql.Pos     { return c.At }
 func (c *Eval) pos() sql.Pos       { return c.At }
 func (c *Stats) pos() sql.Pos      { return c.At }

@@ -151,6 +151,8 @@ func (t *translator) command(c Command) error {
 		return t.expand(c)
 	case *Flatten:
 		return t.flatten(c)
+	case *Replace:
+		return t.replace(c)
 	}
 	return errAt(c.pos(), "command %T is not supported", c)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"sluice/internal/sql"
+	"sluice/internal/types"
 )
 
 // search translates the source's search expression into a WHERE over
@@ -154,7 +155,7 @@ func (t *translator) searchCompare(sch *arrow.Schema, e *SearchCompare) (sql.Exp
 		case dt == nil:
 			return nil, errAt(e.At, "search: %s=%s needs the source's schema", e.Field.Name, e.Value.Text)
 		case strings.ContainsAny(e.Value.Text, "*?"):
-			return nil, errAt(e.Value.At, "search: wildcard %s on %s, which is not a string field (%s)", e.Value.Text, e.Field.Name, dt)
+			return nil, errAt(e.Value.At, "search: wildcard %s on %s, which is not a string field (%s)", e.Value.Text, e.Field.Name, types.SQLName(dt))
 		default:
 			m = &sql.Binary{At: e.At, Op: sql.OpEq, L: x, R: searchLit(e.Value)}
 		}

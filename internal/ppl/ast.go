@@ -94,6 +94,7 @@ type Trend struct {
 	N     int64
 	Field sql.Expr
 	Name  string
+	WMA   bool // wma: weights 1..n, the latest row n; else sma
 }
 
 // Trendline is trendline [sort [+|-]f] sma(n, f) [as a] ...: moving

@@ -532,6 +532,9 @@ func (p *parser) sort(at sql.Pos) (*Sort, error) {
 	}
 }
 
+// maxWMAPoints bounds wma(n, f), which sums n lag() calls.
+const maxWMAPoints = 100
+
 func (p *parser) trendline(at sql.Pos) (*Trendline, error) {
 	tl := &Trendline{At: at}
 	if p.atKw("sort") {
@@ -543,12 +546,10 @@ func (p *parser) trendline(at sql.Pos) (*Trendline, error) {
 	}
 	for !p.atEnd() {
 		t := p.tok()
-		if !isKw(t, "sma") || !isOp(p.peek(1), "(") {
-			if isKw(t, "wma") {
-				return nil, syntaxErr(t.pos, "trendline wma is not supported (only sma)")
-			}
-			return nil, p.errExpected("sma(n, field)")
+		if !(isKw(t, "sma") || isKw(t, "wma")) || !isOp(p.peek(1), "(") {
+			return nil, p.errExpected("sma(n, field) or wma(n, field)")
 		}
+		wma := isKw(t, "wma")
 		p.advance()
 		p.advance()
 		nt := p.tok()
@@ -558,6 +559,9 @@ func (p *parser) trendline(at sql.Pos) (*Trendline, error) {
 		}
 		if n < 1 {
 			return nil, syntaxErr(nt.pos, "trendline needs at least 1 data point")
+		}
+		if wma && n > maxWMAPoints {
+			return nil, syntaxErr(nt.pos, "trendline wma takes at most %d data points", maxWMAPoints)
 		}
 		if err := p.expectOp(","); err != nil {
 			return nil, err
@@ -569,7 +573,7 @@ func (p *parser) trendline(at sql.Pos) (*Trendline, error) {
 		if err := p.expectOp(")"); err != nil {
 			return nil, err
 		}
-		tr := Trend{At: t.pos, N: n, Field: &sql.ColumnRef{At: fn.At, Parts: strings.Split(fn.Name, ".")}, Name: fn.Name + "_trendline"}
+		tr := Trend{At: t.pos, N: n, Field: &sql.ColumnRef{At: fn.At, Parts: strings.Split(fn.Name, ".")}, Name: fn.Name + "_trendline", WMA: wma}
 		if a, err := p.alias(); err != nil {
 			return nil, err
 		} else if a != "" {
@@ -579,7 +583,7 @@ func (p *parser) trendline(at sql.Pos) (*Trendline, error) {
 		p.acceptOp(",")
 	}
 	if len(tl.Trends) == 0 {
-		return nil, p.errExpected("sma(n, field)")
+		return nil, p.errExpected("sma(n, field) or wma(n, field)")
 	}
 	return tl, nil
 }

@@ -280,6 +280,14 @@ type ReplacePair struct {
 	Replacement string
 }
 
+// Transpose is transpose [n] [column_name=s]: the first n rows as
+// columns "row 1".."row n", one row per field.
+type Transpose struct {
+	At     sql.Pos
+	N      int64
+	Column string
+}
+
 // Bin is bin field span=s [as alias]: the field replaced by its bucket.
 type Bin struct {
 	At    sql.Pos
@@ -347,6 +355,7 @@ type Reverse struct{ At sql.Pos }
 
 func (c *Where) pos() sql.Pos      { return c.At }
 func (c *Replace) pos() sql.Pos    { return c.At }
+func (c *Transpose) pos() sql.Pos  { return c.At }
 func (c *Fields) pos() sql.Pos     { return c.At }
 func (c *Eval) pos() sql.Pos       { return c.At }
 func (c *Stats) pos() sql.Pos      { return c.At }

@@ -153,6 +153,8 @@ func (t *translator) command(c Command) error {
 		return t.flatten(c)
 	case *Replace:
 		return t.replace(c)
+	case *Transpose:
+		return t.transpose(c)
 	}
 	return errAt(c.pos(), "command %T is not supported", c)
 }

@@ -288,6 +288,22 @@ type Transpose struct {
 	Column string
 }
 
+// Convert is convert [timeformat=s] fn(f) [as a], ...: each field
+// replaced (or a new one added) by its conversion to a number.
+type Convert struct {
+	At         sql.Pos
+	TimeFormat string
+	Convs      []Conversion
+}
+
+// Conversion is one fn(field) [as alias] of convert.
+type Conversion struct {
+	At    sql.Pos
+	Func  string // lower case: auto, num, rmcomma, rmunit, memk, dur2sec, mstime, none
+	Field Name
+	As    string
+}
+
 // Bin is bin field span=s [as alias]: the field replaced by its bucket.
 type Bin struct {
 	At    sql.Pos
@@ -356,6 +372,7 @@ type Reverse struct{ At sql.Pos }
 func (c *Where) pos() sql.Pos      { return c.At }
 func (c *Replace) pos() sql.Pos    { return c.At }
 func (c *Transpose) pos() sql.Pos  { return c.At }
+func (c *Convert) pos() sql.Pos    { return c.At }
 func (c *Fields) pos() sql.Pos     { return c.At }
 func (c *Eval) pos() sql.Pos       { return c.At }
 func (c *Stats) pos() sql.Pos      { return c.At }

@@ -155,6 +155,8 @@ func (t *translator) command(c Command) error {
 		return t.replace(c)
 	case *Transpose:
 		return t.transpose(c)
+	case *Convert:
+		return t.convert(c)
 	}
 	return errAt(c.pos(), "command %T is not supported", c)
 }

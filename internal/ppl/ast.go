@@ -304,6 +304,15 @@ type Conversion struct {
 	As    string
 }
 
+// Spath is spath input=f [output=o] [path=]p: the value at JSON path p
+// of f's text, as the field o (p by default).
+type Spath struct {
+	At     sql.Pos
+	Input  Name
+	Output string
+	Path   string
+}
+
 // Bin is bin field span=s [as alias]: the field replaced by its bucket.
 type Bin struct {
 	At    sql.Pos
@@ -373,6 +382,7 @@ func (c *Where) pos() sql.Pos      { return c.At }
 func (c *Replace) pos() sql.Pos    { return c.At }
 func (c *Transpose) pos() sql.Pos  { return c.At }
 func (c *Convert) pos() sql.Pos    { return c.At }
+func (c *Spath) pos() sql.Pos      { return c.At }
 func (c *Fields) pos() sql.Pos     { return c.At }
 func (c *Eval) pos() sql.Pos       { return c.At }
 func (c *Stats) pos() sql.Pos      { return c.At }

@@ -367,8 +367,10 @@ func (p *parser) command() (Command, error) {
 		return p.transpose(t.pos)
 	case "convert":
 		return p.convert(t.pos)
+	case "spath":
+		return p.spath(t.pos)
 	}
-	return nil, syntaxErr(t.pos, "unknown command %q (want where, fields, eval, stats, eventstats, sort, trendline, head, dedup, rename, top, rare, parse, grok, patterns, fillnull, lookup, join, reverse, timechart, streamstats, bin, append, appendcol, appendpipe, expand, mvexpand, mvcombine, nomv, flatten, regex, rex, replace, fieldformat, transpose, convert, addtotals or addcoltotals)", t.text)
+	return nil, syntaxErr(t.pos, "unknown command %q (want where, fields, eval, stats, eventstats, sort, trendline, head, dedup, rename, top, rare, parse, grok, patterns, fillnull, lookup, join, reverse, timechart, streamstats, bin, append, appendcol, appendpipe, expand, mvexpand, mvcombine, nomv, flatten, regex, rex, replace, fieldformat, transpose, convert, spath, addtotals or addcoltotals)", t.text)
 }
 
 func (p *parser) fields(at sql.Pos) (*Fields, error) {
@@ -380,6 +382,12 @@ func (p *parser) fields(at sql.Pos) (*Fields, error) {
 	}
 	var err error
 	f.Names, err = p.names("a field name")
+	// OpenSearch also takes names apart by blanks alone (fields a b).
+	for err == nil && p.tok().kind == tkIdent {
+		var more []Name
+		more, err = p.names("a field name")
+		f.Names = append(f.Names, more...)
+	}
 	return f, err
 }
 

@@ -157,6 +157,8 @@ func (t *translator) command(c Command) error {
 		return t.transpose(c)
 	case *Convert:
 		return t.convert(c)
+	case *Spath:
+		return t.spath(c)
 	}
 	return errAt(c.pos(), "command %T is not supported", c)
 }

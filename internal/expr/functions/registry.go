@@ -265,6 +265,7 @@ var registry = []Def{
 	{Name: "ppl_unix_timestamp", MinArgs: 0, MaxArgs: 1, Kind: Scalar, Volatile: true, Bind: bindPPLUnixTimestamp},
 	{Name: "ppl_relative_time", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Volatile: true, Bind: bindPPLRelativeTime},
 	{Name: "ppl_convert", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindPPLConvert},
+	{Name: "ppl_spath", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindPPLSpath},
 	{Name: "add_months", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindAddMonths},
 	{Name: "months_between", MinArgs: 2, MaxArgs: 3, Kind: Scalar, Bind: bindMonthsBetween},
 	{Name: "trunc", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindTrunc},

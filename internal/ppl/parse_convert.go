@@ -6,10 +6,10 @@ import (
 	"sluice/internal/sql"
 )
 
-// convertFuncs are convert's functions Sluice runs (ppl_convert), and
-// none, which keeps the value.
+// convertFuncs are convert's functions: ppl_convert's, ctime and mktime
+// (ppl_ctime, ppl_mktime), and none, which keeps the value.
 var convertFuncs = map[string]bool{"auto": true, "num": true, "rmcomma": true, "rmunit": true,
-	"memk": true, "dur2sec": true, "mstime": true, "none": true}
+	"memk": true, "dur2sec": true, "mstime": true, "none": true, "ctime": true, "mktime": true}
 
 // convert reads convert [timeformat=s] fn(f) [as a] [, fn(f) [as a]]...
 func (p *parser) convert(at sql.Pos) (*Convert, error) {
@@ -26,11 +26,8 @@ func (p *parser) convert(at sql.Pos) (*Convert, error) {
 			return nil, p.errExpected("a conversion such as auto(field)")
 		}
 		fn := strings.ToLower(t.text)
-		switch {
-		case fn == "ctime" || fn == "mktime":
-			return nil, syntaxErr(t.pos, "convert %s() is not supported (auto, num, rmcomma, rmunit, memk, dur2sec, mstime and none are)", fn)
-		case !convertFuncs[fn]:
-			return nil, syntaxErr(t.pos, "unknown convert function %s() (want auto, num, rmcomma, rmunit, memk, dur2sec, mstime or none)", t.text)
+		if !convertFuncs[fn] {
+			return nil, syntaxErr(t.pos, "unknown convert function %s() (want auto, num, rmcomma, rmunit, memk, dur2sec, mstime, ctime, mktime or none)", t.text)
 		}
 		p.advance()
 		p.advance()
@@ -56,9 +53,6 @@ func (p *parser) convert(at sql.Pos) (*Convert, error) {
 	}
 	if !p.atEnd() {
 		return nil, p.errExpected("',' or '|'")
-	}
-	if c.TimeFormat != "" {
-		return nil, syntaxErr(at, "convert timeformat= is only for ctime() and mktime(), which are not supported")
 	}
 	return c, nil
 }

@@ -5,7 +5,8 @@ import (
 )
 
 // convert replaces each field by ppl_convert('fn', field), a DOUBLE, in
-// place, or adds it under the as name; none(f) keeps the value as is.
+// place, or adds it under the as name; ctime and mktime are ppl_ctime and
+// ppl_mktime with the timeformat; none(f) keeps the value as is.
 func (t *translator) convert(c *Convert) error {
 	var names []string
 	var exprs []sql.Expr
@@ -22,7 +23,15 @@ func (t *translator) convert(c *Convert) error {
 			name = cv.As
 		}
 		var e sql.Expr = x
-		if cv.Func != "none" {
+		switch cv.Func {
+		case "none":
+		case "ctime", "mktime":
+			args := []sql.Expr{x}
+			if c.TimeFormat != "" {
+				args = append(args, strLit(cv.At, c.TimeFormat))
+			}
+			e = &sql.Call{At: cv.At, Name: "ppl_" + cv.Func, Args: args}
+		default:
 			e = &sql.Call{At: cv.At, Name: "ppl_convert", Args: []sql.Expr{strLit(cv.At, cv.Func), x}}
 		}
 		names, exprs = append(names, name), append(exprs, e)

@@ -266,6 +266,8 @@ var registry = []Def{
 	{Name: "ppl_relative_time", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Volatile: true, Bind: bindPPLRelativeTime},
 	{Name: "ppl_convert", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindPPLConvert},
 	{Name: "ppl_spath", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindPPLSpath},
+	{Name: "ppl_ctime", MinArgs: 1, MaxArgs: 2, Kind: Scalar, Bind: bindPPLCtime},
+	{Name: "ppl_mktime", MinArgs: 1, MaxArgs: 2, Kind: Scalar, Bind: bindPPLMktime},
 	{Name: "add_months", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindAddMonths},
 	{Name: "months_between", MinArgs: 2, MaxArgs: 3, Kind: Scalar, Bind: bindMonthsBetween},
 	{Name: "trunc", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindTrunc},

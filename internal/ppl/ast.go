@@ -17,7 +17,7 @@ type Source struct {
 	At     sql.Pos
 	Table  string
 	Alias  string
-	Filter sql.Expr // nil when none
+	Search SearchExpr // nil when none (parse_search.go)
 	// Sub is a subsearch used as a join's right side ([ source=... ]).
 	Sub *Pipeline
 }
@@ -94,6 +94,7 @@ type Trend struct {
 	N     int64
 	Field sql.Expr
 	Name  string
+	WMA   bool // wma: weights 1..n, the latest row n; else sma
 }
 
 // Trendline is trendline [sort [+|-]f] sma(n, f) [as a] ...: moving
@@ -264,6 +265,54 @@ type StreamStats struct {
 	NoNullKeys bool  // bucket_nullable=false
 }
 
+// Replace is replace 'p' WITH 'r' [, 'p' WITH 'r']... IN f [, f]...: each
+// field's text with every pair applied in order.
+type Replace struct {
+	At     sql.Pos
+	Pairs  []ReplacePair
+	Fields []Name
+}
+
+// ReplacePair is one 'pattern' WITH 'replacement' of replace.
+type ReplacePair struct {
+	At          sql.Pos
+	Pattern     string
+	Replacement string
+}
+
+// Transpose is transpose [n] [column_name=s]: the first n rows as
+// columns "row 1".."row n", one row per field.
+type Transpose struct {
+	At     sql.Pos
+	N      int64
+	Column string
+}
+
+// Convert is convert [timeformat=s] fn(f) [as a], ...: each field
+// replaced (or a new one added) by its conversion to a number.
+type Convert struct {
+	At         sql.Pos
+	TimeFormat string
+	Convs      []Conversion
+}
+
+// Conversion is one fn(field) [as alias] of convert.
+type Conversion struct {
+	At    sql.Pos
+	Func  string // lower case: auto, num, rmcomma, rmunit, memk, dur2sec, mstime, none
+	Field Name
+	As    string
+}
+
+// Spath is spath input=f [output=o] [path=]p: the value at JSON path p
+// of f's text, as the field o (p by default).
+type Spath struct {
+	At     sql.Pos
+	Input  Name
+	Output string
+	Path   string
+}
+
 // Bin is bin field span=s [as alias]: the field replaced by its bucket.
 type Bin struct {
 	At    sql.Pos
@@ -330,6 +379,10 @@ type MvCombine struct {
 type Reverse struct{ At sql.Pos }
 
 func (c *Where) pos() sql.Pos      { return c.At }
+func (c *Replace) pos() sql.Pos    { return c.At }
+func (c *Transpose) pos() sql.Pos  { return c.At }
+func (c *Convert) pos() sql.Pos    { return c.At }
+func (c *Spath) pos() sql.Pos      { return c.At }
 func (c *Fields) pos() sql.Pos     { return c.At }
 func (c *Eval) pos() sql.Pos       { return c.At }
 func (c *Stats) pos() sql.Pos      { return c.At }

@@ -229,7 +229,9 @@ func (lx *lexer) next() token {
 			return mk(tkOp, op)
 		}
 	}
-	if strings.ContainsRune("|,()[]=<>+-*/%.:", rune(c)) {
+	// ? is a search wildcard (search severityText=ERR?R); { } are in
+	// spath paths (list{0}).
+	if strings.ContainsRune("|,()[]=<>+-*/%.:?{}", rune(c)) {
 		lx.bump()
 		return mk(tkOp, string(c))
 	}

@@ -2,6 +2,7 @@ package ppl
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -150,22 +151,78 @@ func TestParseCommands(t *testing.T) {
 func TestParseSource(t *testing.T) {
 	for text, want := range map[string]string{
 		"source=t":                         "t  <nil>",
-		"search source = logs-2026.11 a=1": "logs-2026.11  a = 1",
-		"source=db.t as x a > 1 b = 'y'":   "db.t x a > 1 AND b = 'y'",
+		"search source = logs-2026.11 a=1": "logs-2026.11  a=1",
+		"source=db.t as x a > 1 b = 'y'":   "db.t x (a>1 AND b=\"y\")",
 		"SOURCE=t | WHERE a = 1":           "t  <nil>",
 		"index=t":                          "t  <nil>",
 		"source=`my table` | fields a":     "my table  <nil>",
+		// OR binds tighter than AND; terms may come before source=.
+		"search a=1 OR b=2 AND c>3 source=t":                          "t  ((a=1 OR b=2) AND c>3)",
+		"search NOT a.b!=x* user-123 \"two words\" source=t":          "t  ((NOT a.b!=x* AND text(user-123)) AND text(two words))",
+		"search `earliest`=1 earliest=-7d latest='+1d@d' source=t":    "t  ((earliest=1 AND earliest(-7d)) AND latest(+1d@d))",
+		"search earliest=now() latest=1706778600.5 source=t":          "t  (earliest(now) AND latest(2024-02-01 09:10:00.5))",
+		"search severityText IN (\"ERROR\", WARN) (x=ERR?R) source=t": "t  (severityText in [\"ERROR\" WARN] AND x=ERR?R)",
 	} {
 		pl, err := Parse(text)
 		if err != nil {
 			t.Errorf("%s: %v", text, err)
 			continue
 		}
-		got := fmt.Sprintf("%s %s %v", pl.Source.Table, pl.Source.Alias, pl.Source.Filter)
+		got := fmt.Sprintf("%s %s %s", pl.Source.Table, pl.Source.Alias, searchString(pl.Source.Search))
 		if got != want {
 			t.Errorf("%s: got %q, want %q", text, got, want)
 		}
 	}
+	for text, want := range map[string]string{
+		"search ERROR":               "search needs source=<table>",
+		"search source=a source=b":   "search takes one source=<table>",
+		"search (a=1 source=t":       "expected ')'",
+		"search `a b` source=t":      "expected =, !=, <, <=, >, >= or IN after field a b",
+		"search source=t a=":         "expected a search value",
+		"search source=t a IN (1, 2": "expected ')'",
+	} {
+		if _, err := Parse(text); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: got %v, want %q", text, err, want)
+		}
+	}
+}
+
+func searchString(e SearchExpr) string {
+	val := func(v SearchValue) string {
+		if v.Quoted {
+			return strconv.Quote(v.Text)
+		}
+		return v.Text
+	}
+	switch e := e.(type) {
+	case nil:
+		return "<nil>"
+	case *SearchBool:
+		if e.Not {
+			return "NOT " + searchString(e.L)
+		}
+		op := " AND "
+		if e.Or {
+			op = " OR "
+		}
+		return "(" + searchString(e.L) + op + searchString(e.R) + ")"
+	case *SearchText:
+		return "text(" + e.Text + ")"
+	case *SearchCompare:
+		return e.Field.Name + e.Op + val(e.Value)
+	case *SearchIn:
+		var vs []string
+		for _, v := range e.Values {
+			vs = append(vs, val(v))
+		}
+		return e.Field.Name + " in [" + strings.Join(vs, " ") + "]"
+	case *SearchTime:
+		if e.Latest {
+			return "latest(" + e.Modifier + ")"
+		}
+		return "earliest(" + e.Modifier + ")"
+	}
+	return "?"
 }
 
 // TestStarIsMultiplication: * next to a name in an expression multiplies;

@@ -256,7 +256,7 @@ func boolValue(t token) (bool, error) {
 // a join's [ ... ] subsearch.
 func (p *parser) pipeline(sub bool) (*Pipeline, error) {
 	pl := &Pipeline{At: p.tok().pos}
-	src, err := p.source()
+	src, err := p.searchSource()
 	if err != nil {
 		return nil, err
 	}
@@ -275,48 +275,6 @@ func (p *parser) pipeline(sub bool) (*Pipeline, error) {
 		return nil, p.errExpected("'|' or ']'")
 	}
 	return pl, nil
-}
-
-// source reads [search] source = t [as a] [search expression].
-func (p *parser) source() (*Source, error) {
-	at := p.tok().pos
-	p.acceptKw("search")
-	if !p.atKw("source") && !p.atKw("index") {
-		if p.atKw("describe") {
-			return nil, syntaxErr(p.tok().pos, "describe is a statement of its own (sluice ppl, /_plugins/_ppl), not a query")
-		}
-		return nil, p.errExpected("source=<table>")
-	}
-	p.advance()
-	if err := p.expectOp("="); err != nil {
-		return nil, err
-	}
-	name, _, err := p.tableName()
-	if err != nil {
-		return nil, err
-	}
-	s := &Source{At: at, Table: name}
-	if p.acceptKw("as") {
-		a, err := p.name("an alias")
-		if err != nil {
-			return nil, err
-		}
-		s.Alias = a.Name
-	}
-	// Anything before the first | is a search expression: terms joined
-	// by blanks are ANDed.
-	for !p.atEnd() {
-		e, err := p.expr()
-		if err != nil {
-			return nil, err
-		}
-		if s.Filter == nil {
-			s.Filter = e
-		} else {
-			s.Filter = &sql.Binary{At: e.Pos(), Op: sql.OpAnd, L: s.Filter, R: e}
-		}
-	}
-	return s, nil
 }
 
 func (p *parser) command() (Command, error) {
@@ -401,8 +359,18 @@ func (p *parser) command() (Command, error) {
 		return p.expand(t.pos)
 	case "flatten":
 		return p.flatten(t.pos)
+	case "replace":
+		return p.replace(t.pos)
+	case "fieldformat":
+		return p.fieldFormat(t.pos)
+	case "transpose":
+		return p.transpose(t.pos)
+	case "convert":
+		return p.convert(t.pos)
+	case "spath":
+		return p.spath(t.pos)
 	}
-	return nil, syntaxErr(t.pos, "unknown command %q (want where, fields, eval, stats, eventstats, sort, trendline, head, dedup, rename, top, rare, parse, grok, patterns, fillnull, lookup, join, reverse, timechart, streamstats, bin, append, appendcol, appendpipe, expand, mvexpand, mvcombine, nomv, flatten, regex, rex, addtotals or addcoltotals)", t.text)
+	return nil, syntaxErr(t.pos, "unknown command %q (want where, fields, eval, stats, eventstats, sort, trendline, head, dedup, rename, top, rare, parse, grok, patterns, fillnull, lookup, join, reverse, timechart, streamstats, bin, append, appendcol, appendpipe, expand, mvexpand, mvcombine, nomv, flatten, regex, rex, replace, fieldformat, transpose, convert, spath, addtotals or addcoltotals)", t.text)
 }
 
 func (p *parser) fields(at sql.Pos) (*Fields, error) {
@@ -414,6 +382,12 @@ func (p *parser) fields(at sql.Pos) (*Fields, error) {
 	}
 	var err error
 	f.Names, err = p.names("a field name")
+	// OpenSearch also takes names apart by blanks alone (fields a b).
+	for err == nil && p.tok().kind == tkIdent {
+		var more []Name
+		more, err = p.names("a field name")
+		f.Names = append(f.Names, more...)
+	}
 	return f, err
 }
 
@@ -570,6 +544,9 @@ func (p *parser) sort(at sql.Pos) (*Sort, error) {
 	}
 }
 
+// maxWMAPoints bounds wma(n, f), which sums n lag() calls.
+const maxWMAPoints = 100
+
 func (p *parser) trendline(at sql.Pos) (*Trendline, error) {
 	tl := &Trendline{At: at}
 	if p.atKw("sort") {
@@ -581,12 +558,10 @@ func (p *parser) trendline(at sql.Pos) (*Trendline, error) {
 	}
 	for !p.atEnd() {
 		t := p.tok()
-		if !isKw(t, "sma") || !isOp(p.peek(1), "(") {
-			if isKw(t, "wma") {
-				return nil, syntaxErr(t.pos, "trendline wma is not supported (only sma)")
-			}
-			return nil, p.errExpected("sma(n, field)")
+		if !(isKw(t, "sma") || isKw(t, "wma")) || !isOp(p.peek(1), "(") {
+			return nil, p.errExpected("sma(n, field) or wma(n, field)")
 		}
+		wma := isKw(t, "wma")
 		p.advance()
 		p.advance()
 		nt := p.tok()
@@ -596,6 +571,9 @@ func (p *parser) trendline(at sql.Pos) (*Trendline, error) {
 		}
 		if n < 1 {
 			return nil, syntaxErr(nt.pos, "trendline needs at least 1 data point")
+		}
+		if wma && n > maxWMAPoints {
+			return nil, syntaxErr(nt.pos, "trendline wma takes at most %d data points", maxWMAPoints)
 		}
 		if err := p.expectOp(","); err != nil {
 			return nil, err
@@ -607,7 +585,7 @@ func (p *parser) trendline(at sql.Pos) (*Trendline, error) {
 		if err := p.expectOp(")"); err != nil {
 			return nil, err
 		}
-		tr := Trend{At: t.pos, N: n, Field: &sql.ColumnRef{At: fn.At, Parts: strings.Split(fn.Name, ".")}, Name: fn.Name + "_trendline"}
+		tr := Trend{At: t.pos, N: n, Field: &sql.ColumnRef{At: fn.At, Parts: strings.Split(fn.Name, ".")}, Name: fn.Name + "_trendline", WMA: wma}
 		if a, err := p.alias(); err != nil {
 			return nil, err
 		} else if a != "" {
@@ -617,7 +595,7 @@ func (p *parser) trendline(at sql.Pos) (*Trendline, error) {
 		p.acceptOp(",")
 	}
 	if len(tl.Trends) == 0 {
-		return nil, p.errExpected("sma(n, field)")
+		return nil, p.errExpected("sma(n, field) or wma(n, field)")
 	}
 	return tl, nil
 }

@@ -57,7 +57,7 @@ func translate(t *testing.T, text string) string {
 func TestTranslate(t *testing.T) {
 	tests := []struct{ ppl, sql string }{
 		{"source=t", "SELECT * FROM t"},
-		{"search source = t a > 1 b = 'x'", "SELECT * FROM t WHERE a > 1 AND b = 'x'"},
+		{"search source = t a > 1 b < 'x'", "SELECT * FROM t WHERE a > 1 AND b < 'x'"},
 		{"source=t | where a == 1 or not b != 'x'", "SELECT * FROM t WHERE a = 1 OR NOT b <> 'x'"},
 		{"source=t | fields a, c", "SELECT a, c FROM t"},
 		{"source=t | fields - b", "SELECT _p1.a AS a, _p1.c AS c FROM (SELECT * FROM t) AS _p1"},
@@ -158,7 +158,7 @@ func TestErrors(t *testing.T) {
 		{"source=t | parse b 'abc'", "PPL error at line 1:20: pattern has no named group"},
 		{"source=t | grok b '%{NOPE:x}'", "PPL error at line 1:19: grok pattern: unknown pattern %{NOPE}"},
 		{"source=t | stats count() by span(c, 2M)", "PPL error at line 1:29: span 2M: calendar spans"},
-		{"source=t | trendline sma(2, a)", "PPL error at line 1:12: trendline needs sort <field>"},
+		{"source=t | trendline sma(2, a)", "PPL error at line 1:12: trendline needs a sort (sort <field> before or in it)"},
 		{"source=t | stats count() by span(c, 1x)", `PPL error at line 1:29: unknown span unit "x"`},
 		{"source=t | lookup u nope", "PPL error at line 1:21: lookup table u has no field nope"},
 		{"source=t | semi join on a > 1 u", "PPL error at line 1:27: semi join: want equalities between a left field and a right field (u.f)"},

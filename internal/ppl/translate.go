@@ -77,8 +77,8 @@ func (t *translator) pipeline(p *Pipeline) (*sql.Query, error) {
 	}
 	sel := &sql.Select{At: s.At, Items: []*sql.SelectItem{star(s.At)}, From: from}
 	t.set(sel)
-	if s.Filter != nil {
-		if err := t.command(&Where{At: s.Filter.Pos(), Cond: s.Filter}); err != nil {
+	if s.Search != nil {
+		if err := t.search(s.Search); err != nil {
 			return nil, err
 		}
 	}
@@ -151,6 +151,14 @@ func (t *translator) command(c Command) error {
 		return t.expand(c)
 	case *Flatten:
 		return t.flatten(c)
+	case *Replace:
+		return t.replace(c)
+	case *Transpose:
+		return t.transpose(c)
+	case *Convert:
+		return t.convert(c)
+	case *Spath:
+		return t.spath(c)
 	}
 	return errAt(c.pos(), "command %T is not supported", c)
 }
@@ -606,6 +614,10 @@ func (t *translator) rename(c *Rename) error {
 			}
 			if ok {
 				renamed[src] = to.Name
+			} else if done, err := t.renameNested(c, from, to, cols); err != nil {
+				return err
+			} else if done {
+				continue
 			}
 		}
 		if len(renamed) == 0 {

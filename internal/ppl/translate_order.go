@@ -30,7 +30,9 @@ func (t *translator) trackOrder(c Command) {
 	case *Sort:
 		t.order = orderOf(c.Keys)
 	case *Trendline:
-		t.order = orderOf(c.Sort)
+		if len(c.Sort) > 0 {
+			t.order = orderOf(c.Sort)
+		}
 	default:
 		if !keepsOrder(c) {
 			t.order = nil

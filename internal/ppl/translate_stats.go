@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"sluice/internal/sql"
+	"sluice/internal/types"
 )
 
 // spanUnits maps a span's unit to an interval unit; months, quarters
@@ -154,16 +155,37 @@ func (t *translator) eventStats(c *EventStats) error {
 // trendline adds simple moving averages: avg over the N rows up to this
 // one in the sort order, NULL until there are N.
 func (t *translator) trendline(c *Trendline) error {
-	if len(c.Sort) == 0 {
-		return errAt(c.At, "trendline needs sort <field>: rows have no order of their own here")
-	}
 	var order []*sql.OrderItem
+	if len(c.Sort) == 0 {
+		// The sort before trendline, else the natural order.
+		nat, ok, err := t.currentOrder("trendline")
+		if err == nil && !ok {
+			nat, ok, err = t.naturalOrder(c.At)
+		}
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return errAt(c.At, "trendline needs a sort (sort <field> before or in it): the rows' natural order (file and row order) is known only straight after the source and its where")
+		}
+		order = nat
+	}
 	for _, k := range c.Sort {
 		e, err := t.fixIf(k.Expr)
 		if err != nil {
 			return err
 		}
 		order = append(order, &sql.OrderItem{At: e.Pos(), Expr: e, Desc: k.Desc})
+	}
+	// Rows where a field is NULL leave the output, as in OpenSearch.
+	for _, tr := range c.Trends {
+		f, err := t.fixIf(tr.Field)
+		if err != nil {
+			return err
+		}
+		if err := t.where(&Where{At: tr.At, Cond: &sql.Is{At: tr.At, X: f, Not: true, Is: sql.IsNull}}); err != nil {
+			return err
+		}
 	}
 	var names []string
 	var exprs []sql.Expr
@@ -176,7 +198,10 @@ func (t *translator) trendline(c *Trendline) error {
 			return &sql.WindowSpec{At: tr.At, OrderBy: order, Frame: &sql.WindowFrame{At: tr.At, Unit: sql.FrameRows,
 				Start: sql.FrameBound{Kind: sql.Preceding, Offset: intLit(tr.At, tr.N-1)}, End: sql.FrameBound{Kind: sql.CurrentRow}}}
 		}
-		avg := &sql.Call{At: tr.At, Name: "avg", Args: []sql.Expr{f}, Over: win()}
+		var avg sql.Expr = &sql.Call{At: tr.At, Name: "avg", Args: []sql.Expr{f}, Over: win()}
+		if tr.WMA {
+			avg = wmaExpr(tr, f, order)
+		}
 		n := &sql.Call{At: tr.At, Name: "count", Star: true, Over: win()}
 		e := &sql.Case{At: tr.At, Whens: []*sql.When{{At: tr.At, Cond: &sql.Binary{At: tr.At, Op: sql.OpGe, L: n, R: intLit(tr.At, tr.N)}, Then: avg}}}
 		names, exprs = append(names, tr.Name), append(exprs, e)
@@ -186,6 +211,26 @@ func (t *translator) trendline(c *Trendline) error {
 	}
 	t.q.OrderBy = order
 	return nil
+}
+
+// wmaExpr is the weighted moving average of f over the last n rows: the
+// row i back weighs n-i, over the weights' sum n(n+1)/2.
+func wmaExpr(tr Trend, f sql.Expr, order []*sql.OrderItem) sql.Expr {
+	at := tr.At
+	var sum sql.Expr
+	for i := int64(0); i < tr.N; i++ {
+		var x = f
+		if i > 0 {
+			x = &sql.Call{At: at, Name: "lag", Args: []sql.Expr{f, intLit(at, i)}, Over: &sql.WindowSpec{At: at, OrderBy: order}}
+		}
+		term := &sql.Binary{At: at, Op: sql.OpMul, L: intLit(at, tr.N-i), R: x}
+		if sum == nil {
+			sum = term
+		} else {
+			sum = &sql.Binary{At: at, Op: sql.OpAdd, L: sum, R: term}
+		}
+	}
+	return &sql.Binary{At: at, Op: sql.OpDiv, L: &sql.Cast{At: at, X: sum, Type: types.Double}, R: intLit(at, tr.N*(tr.N+1)/2)}
 }
 
 // dedup keeps the first N rows of each combination of the fields, by

@@ -17,8 +17,14 @@ func (t *translator) streamStats(c *StreamStats) error {
 	if err != nil {
 		return err
 	}
+	natural := false
 	if !ok {
-		return errAt(at, "streamstats needs a sort before it: rows have no order of their own here")
+		if order, natural, err = t.naturalOrder(at); err != nil {
+			return err
+		}
+		if !natural {
+			return errAt(at, "streamstats needs a sort before it: the rows' natural order (file and row order) is known only straight after the source and its where")
+		}
 	}
 	cols, err := t.columns()
 	if err != nil {
@@ -48,13 +54,25 @@ func (t *translator) streamStats(c *StreamStats) error {
 	if c.Window > 0 && len(part) > 0 && !c.Local {
 		// _rn numbers the rows in order, in a SELECT of its own.
 		rn := &sql.Call{At: at, Name: "row_number", Over: &sql.WindowSpec{At: at, OrderBy: order}}
-		from := t.sub(at)
 		var items []*sql.SelectItem
-		for _, cc := range cols {
-			items = append(items, item(col(at, from.Alias, cc), cc))
+		if natural {
+			// _file and _row are in scope only in the SELECT over the table.
+			sel, _ := t.plain()
+			for _, cc := range cols {
+				items = append(items, item(col(at, cc), cc))
+			}
+			t.set(&sql.Select{At: at, Items: append(items, item(rn, "_rn")), From: sel.From, Where: sel.Where})
+		} else {
+			from := t.sub(at)
+			for _, cc := range cols {
+				items = append(items, item(col(at, from.Alias, cc), cc))
+			}
+			t.set(&sql.Select{At: at, Items: append(items, item(rn, "_rn")), From: from})
 		}
-		t.set(&sql.Select{At: at, Items: append(items, item(rn, "_rn")), From: from})
 		winOrder, unit = []*sql.OrderItem{{At: at, Expr: col(at, "_rn")}}, sql.FrameRange
+		if natural {
+			order = winOrder
+		}
 	}
 	frame := &sql.WindowFrame{At: at, Unit: unit, Start: sql.FrameBound{Kind: sql.UnboundedPreceding}, End: sql.FrameBound{Kind: sql.CurrentRow}}
 	if c.NoCurrent {

@@ -21,17 +21,7 @@ import (
 func TestCheckpointFromPreviousBinary(t *testing.T) {
 	for _, commit := range []string{"8e1be89", "3ebcb6b"} {
 		t.Run(commit, func(t *testing.T) {
-			root := filepath.Join(t.TempDir(), "root")
-			copyFixture(t, filepath.Join("..", "..", "testdata", "compat", "datadirs", commit, "root"), root)
-			// The data dir moved: its catalog names the folders it had.
-			cat := filepath.Join(root, "data", "catalog.json")
-			b, err := os.ReadFile(cat)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(cat, []byte(strings.ReplaceAll(string(b), "/tmp/cpfix", root)), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			root := compatDataDir(t, commit)
 			// The listing knows a file by its size and time: keep them.
 			old := time.Date(2026, 1, 1, 0, 10, 0, 0, time.UTC)
 			for _, f := range []string{"a.json", "b.json"} {
@@ -92,6 +82,24 @@ func checkFlintFromPreviousBinary(t *testing.T, eng *Engine) {
 	if got := strings.Join(queryRows(t, eng, "SELECT count(*) FROM flint_spark_catalog_default_src_skipping_index"), " "); got != "3" {
 		t.Errorf("skipping index rows = %s, want 3 (one per file)", got)
 	}
+}
+
+// compatDataDir copies the data dir commit wrote to a temporary root,
+// and returns it.
+func compatDataDir(t *testing.T, commit string) string {
+	t.Helper()
+	root := filepath.Join(t.TempDir(), "root")
+	copyFixture(t, filepath.Join("..", "..", "testdata", "compat", "datadirs", commit, "root"), root)
+	// The data dir moved: its catalog names the folders it had.
+	cat := filepath.Join(root, "data", "catalog.json")
+	b, err := os.ReadFile(cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cat, []byte(strings.ReplaceAll(string(b), "/tmp/cpfix", root)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return root
 }
 
 // copyFixture copies the folder tree src to dst.

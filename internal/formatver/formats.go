@@ -27,7 +27,8 @@ var (
 	// Commits is a finished epoch, with the list of its state files.
 	Commits = &Format{Name: "checkpoint commit", Where: "<checkpoint>/commits/N", Readers: []string{deltas}}
 	// State is an operator's state snapshot or delta; binary, its
-	// version is kept in the commit that lists it.
+	// version is kept in the commit that lists it, so a new version of
+	// it is a new version of Commits too (whose reader a refusal names).
 	State = &Format{Name: "operator state", Where: "<checkpoint>/state/N/ID[.delta]", Readers: []string{deltas}}
 	// Metadata is a stream's id.
 	Metadata = &Format{Name: "checkpoint metadata", Where: "<checkpoint>/metadata", Readers: []string{writeID}}

@@ -50,6 +50,18 @@ func TestCheckpointFromPreviousBinary(t *testing.T) {
 			if want := "2026-01-01 00:00:00 3; 2026-01-01 00:05:00 3"; got != want {
 				t.Errorf("counts_out = %s, want %s (the 00:05 window holds 2 rows of the old state and 1 new)", got, want)
 			}
+			// The epochs written now carry their format version; the
+			// unversioned ones (version 1) stay, still read, until purged.
+			cps := filepath.Join(root, "data", "checkpoints", "counts")
+			for _, c := range []struct{ file, want string }{{"commits/0", ""}, {"commits/2", `"format_version":1,`}, {"offsets/2", `"format_version":1,`}} {
+				b, err := os.ReadFile(filepath.Join(cps, c.file))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := strings.Contains(string(b), `"format_version"`); got != (c.want != "") || !strings.Contains(string(b), c.want) {
+					t.Errorf("%s = %s, want it to carry %q", c.file, b, c.want)
+				}
+			}
 			if commit != "8e1be89" {
 				checkFlintFromPreviousBinary(t, eng)
 			}

@@ -44,5 +44,10 @@ var (
 	AsyncQuery = &Format{Name: "async query", Where: "<data dir>/queries/<id>.json", Readers: []string{asyncQuery}}
 )
 
+// Not listed: a checkpoint's status, lock and stop (rewritten by each
+// run, read only to describe or guard it), and local indexes, whose
+// layout Bleve versions itself (index_meta.json); the compat data dirs
+// hold indexes so that a Bleve upgrade that breaks them shows.
+
 // All lists every format, for the docs and tests.
 var All = []*Format{Catalog, Secrets, Offsets, Commits, State, Metadata, SeenFiles, KeyedMeta, KeyedState, AsyncQuery}

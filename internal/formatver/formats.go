@@ -45,7 +45,9 @@ var (
 )
 
 // Not listed: a checkpoint's status, lock and stop (rewritten by each
-// run, read only to describe or guard it), and local indexes, whose
+// run, read only to describe or guard it), .serve.json (a running
+// server's address, gone when it stops), the users file (the
+// operator's, in the documented form), and local indexes, whose
 // layout Bleve versions itself (index_meta.json); the compat data dirs
 // hold indexes so that a Bleve upgrade that breaks them shows.
 

@@ -62,6 +62,30 @@ func TestDowngradeRefusal(t *testing.T) {
 		check(t, err, p, next, written)
 	})
 
+	// The state files are binary: their version is in the commit.
+	t.Run("checkpoint state", func(t *testing.T) {
+		root := compatDataDir(t, "3ebcb6b")
+		p := filepath.Join(root, "data", "checkpoints", "counts", "commits", "1")
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		next := formatver.State.Current() + 1
+		if err := os.WriteFile(p, []byte(strings.Replace(string(b), `"deltas":1`, `"deltas":1,"state_format":`+strconv.Itoa(next), 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		eng, err := Open(Options{DataDir: filepath.Join(root, "data")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer eng.Close()
+		_, err = eng.Execute(context.Background(), "START STREAM counts")
+		if err == nil || !strings.Contains(err.Error(), "state/1/window_aggregate-0 is operator state format version "+strconv.Itoa(next)) {
+			t.Fatalf("START STREAM: %v, want a refusal of the state", err)
+		}
+		t.Log(err)
+	})
+
 	for _, tc := range []struct {
 		file   string
 		format *formatver.Format

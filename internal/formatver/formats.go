@@ -28,7 +28,9 @@ var (
 	Commits = &Format{Name: "checkpoint commit", Where: "<checkpoint>/commits/N", Readers: []string{deltas}}
 	// State is an operator's state snapshot or delta; binary, its
 	// version is kept in the commit that lists it, so a new version of
-	// it is a new version of Commits too (whose reader a refusal names).
+	// it is a new version of Commits too (whose reader a refusal names),
+	// and its first write after an upgrade a full snapshot, never a
+	// delta on a snapshot of the old version.
 	State = &Format{Name: "operator state", Where: "<checkpoint>/state/N/ID[.delta]", Readers: []string{deltas}}
 	// Metadata is a stream's id.
 	Metadata = &Format{Name: "checkpoint metadata", Where: "<checkpoint>/metadata", Readers: []string{writeID}}

@@ -223,11 +223,6 @@ func (c *Checkpoint) ReadCommit(ctx context.Context, n int64) (*CommitRecord, er
 // WriteCommit writes commits/N exclusively, in this binary's format.
 func (c *Checkpoint) WriteCommit(ctx context.Context, r *CommitRecord) error {
 	r.Stamp = formatver.Commits.Stamp()
-	if r.State != nil {
-		for i := range r.State.Operators {
-			r.State.Operators[i].StateFormat = formatver.State.Current()
-		}
-	}
 	err := c.writeJSON(ctx, c.key("commits", strconv.FormatInt(r.Epoch, 10)), r, true)
 	if errors.Is(err, storage.ErrExists) {
 		return fmt.Errorf("writing commits/%d: %w", r.Epoch, ErrConcurrentWriter)

@@ -80,7 +80,7 @@ func TestDowngradeRefusal(t *testing.T) {
 		}
 		defer eng.Close()
 		_, err = eng.Execute(context.Background(), "START STREAM counts")
-		if err == nil || !strings.Contains(err.Error(), "state/1/window_aggregate-0 is operator state format version "+strconv.Itoa(next)) {
+		if err == nil || !strings.Contains(err.Error(), "state/1/window_aggregate-0.delta is operator state format version "+strconv.Itoa(next)) {
 			t.Fatalf("START STREAM: %v, want a refusal of the state", err)
 		}
 		t.Log(err)

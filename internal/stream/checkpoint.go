@@ -212,7 +212,11 @@ func (c *Checkpoint) ReadCommit(ctx context.Context, n int64) (*CommitRecord, er
 		for _, e := range r.State.Operators {
 			// A newer state format bumps the commit's too, whose reader
 			// is then the one to name.
-			if err := formatver.State.CheckVersion(c.file(c.StateKey(n, e.ID)), e.StateFormat, r.Reader); err != nil {
+			file := c.StateKey(n, e.ID)
+			if e.Deltas > 0 {
+				file = c.DeltaKey(n, e.ID)
+			}
+			if err := formatver.State.CheckVersion(c.file(file), e.StateFormat, r.Reader); err != nil {
 				return nil, err
 			}
 		}

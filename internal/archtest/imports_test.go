@@ -65,6 +65,7 @@ func TestLayering(t *testing.T) {
 		{"internal/types", false, func(d string) bool { return strings.HasPrefix(d, "internal/") }, "types imports nothing of ours"},
 		{"internal/docid", false, func(d string) bool { return strings.HasPrefix(d, "internal/") && d != "internal/types" }, "docid names documents from values: it imports types only"},
 		{"internal/safepath", false, func(d string) bool { return strings.HasPrefix(d, "internal/") }, "safepath imports nothing of ours"},
+		{"internal/formatver", false, func(d string) bool { return strings.HasPrefix(d, "internal/") }, "formatver imports nothing of ours: every persisting package imports it"},
 	} {
 		for _, d := range deps(t, tc.pkg, tc.direct) {
 			if tc.forbidden(d) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"sluice/internal/connector"
+	"sluice/internal/formatver"
 )
 
 // fileFormat is the on-disk layout of catalog.json. Version guards
@@ -16,7 +17,10 @@ import (
 // 2 when it names values in the secrets store (secrets.go), which a
 // build before the store would take for the values themselves.
 type fileFormat struct {
-	Version int         `json:"version"`
+	Version int `json:"version"`
+	// Reader is the oldest binary that reads Version
+	// (formatver.Catalog), so that an older one can name it in its refusal.
+	Reader  string      `json:"format_reader,omitempty"`
 	Tables  []tableJSON `json:"tables"`
 	Objects []*Object   `json:"objects,omitempty"`
 	// Databases other than default (absent from older catalogs).
@@ -39,8 +43,6 @@ type tableJSON struct {
 	Pending     string            `json:"pending,omitempty"`
 	Created     time.Time         `json:"created"`
 }
-
-const formatVersion = secretsVersion
 
 // reloadLocked re-reads the file when another process changed it, so two
 // invocations sharing a data directory see each other's tables.
@@ -97,8 +99,8 @@ func (c *Catalog) loadOnce() (missing string, err error) {
 	if err := json.Unmarshal(data, &f); err != nil {
 		return "", fmt.Errorf("corrupt catalog file: %w", err)
 	}
-	if f.Version > formatVersion {
-		return "", fmt.Errorf("catalog version %d is newer than this build understands (%d)", f.Version, formatVersion)
+	if err := formatver.Catalog.CheckVersion(fileName, f.Version, f.Reader); err != nil {
+		return "", err
 	}
 	secrets, err := c.readSecrets()
 	if err != nil {
@@ -186,6 +188,7 @@ func (c *Catalog) saveLocked() error {
 	if len(seal.out) > 0 {
 		f.Version = secretsVersion
 	}
+	f.Reader = formatver.Catalog.Reader(f.Version)
 	sort.Slice(f.Databases, func(i, j int) bool { return f.Databases[i].Name < f.Databases[j].Name })
 	sortTables(f.Tables)
 	sortObjects(f.Objects)

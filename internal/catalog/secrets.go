@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 
+	"sluice/internal/formatver"
 	"sluice/internal/sql"
 )
 
@@ -189,7 +190,9 @@ func walkJSON(raw json.RawMessage, name string, f func(name, key, v string) stri
 
 // secretsFormat is the on-disk layout of secrets.json.
 type secretsFormat struct {
-	Version int               `json:"version"`
+	Version int `json:"version"`
+	// Reader is the oldest binary that reads Version (formatver.Secrets).
+	Reader  string            `json:"format_reader,omitempty"`
 	Secrets map[string]string `json:"secrets"`
 }
 
@@ -213,8 +216,8 @@ func (c *Catalog) readSecrets() (map[string]string, error) {
 	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, fmt.Errorf("corrupt secrets file %s: %w", p, err)
 	}
-	if f.Version > 1 {
-		return nil, fmt.Errorf("secrets file version %d is newer than this build understands (1)", f.Version)
+	if err := formatver.Secrets.CheckVersion(p, f.Version, f.Reader); err != nil {
+		return nil, err
 	}
 	if f.Secrets == nil {
 		f.Secrets = map[string]string{}
@@ -224,7 +227,7 @@ func (c *Catalog) readSecrets() (map[string]string, error) {
 
 // saveSecrets writes the store whole, mode 0600, atomically.
 func (c *Catalog) saveSecrets(m map[string]string) error {
-	data, err := json.MarshalIndent(secretsFormat{Version: 1, Secrets: m}, "", "  ")
+	data, err := json.MarshalIndent(secretsFormat{Version: formatver.Secrets.Current(), Reader: formatver.Secrets.Reader(formatver.Secrets.Current()), Secrets: m}, "", "  ")
 	if err != nil {
 		return fmt.Errorf("saving secrets: %w", err)
 	}

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/ipc"
+
+	"sluice/internal/formatver"
 )
 
 // Async query statuses, spelled as the OpenSearch SQL plugin spells them.
@@ -53,6 +55,13 @@ type asyncRecord struct {
 	HasResult  bool      `json:"has_result,omitempty"`
 	Submitted  time.Time `json:"submitted"`
 	Finished   time.Time `json:"finished,omitzero"`
+}
+
+// storedRecord is an asyncRecord as its file holds it, with its format
+// version (formatver.AsyncQuery), which the API's answers do not show.
+type storedRecord struct {
+	formatver.Stamp
+	asyncRecord
 }
 
 func (r *asyncRecord) finished() bool {
@@ -94,8 +103,17 @@ func openAsyncStore(dir string, retention time.Duration, log *slog.Logger) (*asy
 			if err != nil {
 				return nil, fmt.Errorf("async queries: %w", err)
 			}
-			var r asyncRecord
-			if err := json.Unmarshal(raw, &r); err != nil || !validQueryID(r.ID) || r.ID+".json" != name {
+			var sr storedRecord
+			err = json.Unmarshal(raw, &sr)
+			if err == nil {
+				// A newer record may mean something this binary cannot
+				// tell: refuse it rather than serve it as it reads.
+				if err := formatver.AsyncQuery.Check(filepath.Join(dir, name), sr.Stamp); err != nil {
+					return nil, fmt.Errorf("async queries: %w", err)
+				}
+			}
+			r := sr.asyncRecord
+			if err != nil || !validQueryID(r.ID) || r.ID+".json" != name {
 				log.Warn("ignoring a corrupt async query record", "file", name)
 				continue
 			}
@@ -177,7 +195,7 @@ func (a *asyncStore) putLocked(r asyncRecord) error {
 	}
 	c := r
 	a.recs[r.ID] = &c
-	raw, _ := json.MarshalIndent(r, "", "  ")
+	raw, _ := json.MarshalIndent(storedRecord{Stamp: formatver.AsyncQuery.Stamp(), asyncRecord: r}, "", "  ")
 	return a.writeFile(r.ID+".json", func(w io.Writer) error { _, err := w.Write(raw); return err })
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"sluice/internal/connector"
 	"sluice/internal/exec"
+	"sluice/internal/formatver"
 	"sluice/internal/storage"
 )
 
@@ -38,6 +39,9 @@ type Checkpoint struct {
 
 // OffsetRecord is the content of offsets/N.
 type OffsetRecord struct {
+	// Stamp is the file's format version (formatver.Offsets), set when
+	// it is written.
+	formatver.Stamp
 	Epoch int64 `json:"epoch"`
 	// Source is the source's offset: for files, exactly the files read.
 	Source connector.Offset `json:"source"`
@@ -65,6 +69,9 @@ func (rec *OffsetRecord) Late() int64 {
 
 // CommitRecord is the content of commits/N.
 type CommitRecord struct {
+	// Stamp is the file's format version (formatver.Commits), set when
+	// it is written.
+	formatver.Stamp
 	Epoch   int64 `json:"epoch"`
 	RowsIn  int64 `json:"rows_in"`
 	RowsOut int64 `json:"rows_out"`
@@ -95,6 +102,10 @@ type StateManifest struct {
 
 // StateEntry is one operator in a StateManifest.
 type StateEntry struct {
+	// StateFormat is the format version of the operator's snapshot and
+	// deltas (formatver.State): they are binary, so the commit that lists
+	// them keeps it. 0 (commits written before it was kept) is 1.
+	StateFormat int                   `json:"state_format,omitempty"`
 	ID          string                `json:"id"`
 	Fingerprint string                `json:"fingerprint"`
 	Description exec.StateDescription `json:"description"`
@@ -157,10 +168,17 @@ func (c *Checkpoint) writeJSON(ctx context.Context, key string, v any, ifAbsent 
 	return c.Store.Put(ctx, key, bytes.NewReader(append(data, '\n')), ifAbsent)
 }
 
-// ReadOffset reads offsets/N.
+// file names key for messages.
+func (c *Checkpoint) file(key string) string { return c.Store.String() + "/" + key }
+
+// ReadOffset reads offsets/N, refusing a format newer than this binary's.
 func (c *Checkpoint) ReadOffset(ctx context.Context, n int64) (*OffsetRecord, error) {
 	var r OffsetRecord
-	if err := c.readJSON(ctx, c.key("offsets", strconv.FormatInt(n, 10)), &r); err != nil {
+	key := c.key("offsets", strconv.FormatInt(n, 10))
+	if err := c.readJSON(ctx, key, &r); err != nil {
+		return nil, err
+	}
+	if err := formatver.Offsets.Check(c.file(key), r.Stamp); err != nil {
 		return nil, err
 	}
 	return &r, nil
@@ -169,8 +187,9 @@ func (c *Checkpoint) ReadOffset(ctx context.Context, n int64) (*OffsetRecord, er
 // ErrConcurrentWriter means another process wrote the same epoch first.
 var ErrConcurrentWriter = errors.New("another process is running this stream on the same checkpoint")
 
-// WriteOffset writes offsets/N exclusively.
+// WriteOffset writes offsets/N exclusively, in this binary's format.
 func (c *Checkpoint) WriteOffset(ctx context.Context, r *OffsetRecord) error {
+	r.Stamp = formatver.Offsets.Stamp()
 	err := c.writeJSON(ctx, c.key("offsets", strconv.FormatInt(r.Epoch, 10)), r, true)
 	if errors.Is(err, storage.ErrExists) {
 		return fmt.Errorf("writing offsets/%d: %w", r.Epoch, ErrConcurrentWriter)
@@ -178,17 +197,36 @@ func (c *Checkpoint) WriteOffset(ctx context.Context, r *OffsetRecord) error {
 	return err
 }
 
-// ReadCommit reads commits/N.
+// ReadCommit reads commits/N, refusing a format newer than this
+// binary's, of the commit or of the state it lists.
 func (c *Checkpoint) ReadCommit(ctx context.Context, n int64) (*CommitRecord, error) {
 	var r CommitRecord
-	if err := c.readJSON(ctx, c.key("commits", strconv.FormatInt(n, 10)), &r); err != nil {
+	key := c.key("commits", strconv.FormatInt(n, 10))
+	if err := c.readJSON(ctx, key, &r); err != nil {
 		return nil, err
+	}
+	if err := formatver.Commits.Check(c.file(key), r.Stamp); err != nil {
+		return nil, err
+	}
+	if r.State != nil {
+		for _, e := range r.State.Operators {
+			// A newer state format bumps the commit's too, whose reader
+			// is then the one to name.
+			file := c.StateKey(n, e.ID)
+			if e.Deltas > 0 {
+				file = c.DeltaKey(n, e.ID)
+			}
+			if err := formatver.State.CheckVersion(c.file(file), e.StateFormat, r.Reader); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return &r, nil
 }
 
-// WriteCommit writes commits/N exclusively.
+// WriteCommit writes commits/N exclusively, in this binary's format.
 func (c *Checkpoint) WriteCommit(ctx context.Context, r *CommitRecord) error {
+	r.Stamp = formatver.Commits.Stamp()
 	err := c.writeJSON(ctx, c.key("commits", strconv.FormatInt(r.Epoch, 10)), r, true)
 	if errors.Is(err, storage.ErrExists) {
 		return fmt.Errorf("writing commits/%d: %w", r.Epoch, ErrConcurrentWriter)

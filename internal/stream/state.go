@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"sluice/internal/exec"
+	"sluice/internal/formatver"
 	"sluice/internal/storage"
 )
 
@@ -84,7 +85,7 @@ func (q *Query) snapshotState(ctx context.Context, epoch int64) (*StateManifest,
 		if err != nil {
 			return nil, fmt.Errorf("operator %s: %w", op.ID, err)
 		}
-		entry := StateEntry{ID: op.ID, Fingerprint: op.Description.Fingerprint(), Description: op.Description}
+		entry := StateEntry{StateFormat: formatver.State.Current(), ID: op.ID, Fingerprint: op.Description.Fingerprint(), Description: op.Description}
 		switch {
 		case delta:
 			chain.deltas++

@@ -11,11 +11,14 @@ import (
 	"io"
 	"strings"
 
+	"sluice/internal/formatver"
 	"sluice/internal/storage"
 )
 
 // metadataRecord is the content of a checkpoint's metadata object.
 type metadataRecord struct {
+	// Stamp is its format version (formatver.Metadata).
+	formatver.Stamp
 	// ID names the stream's writes for sinks that name rows without an
 	// id by their epoch (connector.SinkOptions.WriteID): two streams, or a
 	// stream started over with a new checkpoint, writing equal rows at
@@ -39,7 +42,7 @@ func (c *Checkpoint) WriteID(ctx context.Context) (string, error) {
 	}
 	var b [16]byte
 	_, _ = rand.Read(b[:])
-	raw, _ := json.Marshal(metadataRecord{ID: hex.EncodeToString(b[:])})
+	raw, _ := json.Marshal(metadataRecord{Stamp: formatver.Metadata.Stamp(), ID: hex.EncodeToString(b[:])})
 	if err := c.Store.Put(ctx, key, bytes.NewReader(raw), true); err != nil && !errors.Is(err, storage.ErrExists) {
 		return "", fmt.Errorf("writing checkpoint metadata: %w", err)
 	}
@@ -59,6 +62,9 @@ func (c *Checkpoint) readMetadata(ctx context.Context, key string) (string, erro
 	var rec metadataRecord
 	if err := json.Unmarshal(raw, &rec); err != nil {
 		return "", fmt.Errorf("reading checkpoint metadata: %w", err)
+	}
+	if err := formatver.Metadata.Check(c.file(key), rec.Stamp); err != nil {
+		return "", err
 	}
 	return rec.ID, nil
 }

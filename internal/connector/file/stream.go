@@ -17,6 +17,7 @@ import (
 
 	"sluice/internal/connector"
 	"sluice/internal/format"
+	"sluice/internal/formatver"
 	"sluice/internal/queue"
 	"sluice/internal/storage"
 )
@@ -134,6 +135,8 @@ func (s *StreamSource) warnf(format string, args ...any) {
 
 // snapshot is the compacted seen set as stored.
 type snapshot struct {
+	// Stamp is its format version (formatver.SeenFiles).
+	formatver.Stamp
 	Epoch   int64               `json:"epoch"`
 	LastKey string              `json:"last_key,omitempty"`
 	Newest  int64               `json:"newest_us,omitempty"`
@@ -144,9 +147,14 @@ type snapshot struct {
 
 // logEntry is one committed epoch's files.
 type logEntry struct {
+	// Stamp is its format version (formatver.SeenFiles).
+	formatver.Stamp
 	Epoch int64       `json:"epoch"`
 	Files []fileEntry `json:"files"`
 }
+
+// file names key for messages.
+func (s *StreamSource) file(key string) string { return s.area.Store.String() + "/" + key }
 
 func (s *StreamSource) snapKey(epoch int64) string {
 	return s.area.Prefix + "snapshot/" + strconv.FormatInt(epoch, 10) + ".json.zst"
@@ -177,6 +185,9 @@ func (s *StreamSource) Recover(ctx context.Context, area connector.CheckpointAre
 		if err := s.readZst(ctx, s.snapKey(base), &sn); err != nil {
 			return err
 		}
+		if err := formatver.SeenFiles.Check(s.file(s.snapKey(base)), sn.Stamp); err != nil {
+			return err
+		}
 		s.seen, s.lastKey, s.newest, s.coveredUpTo = sn.Seen, sn.LastKey, sn.Newest, sn.CoveredUpTo
 		if s.seen == nil {
 			s.seen = map[string]seenFile{}
@@ -192,6 +203,9 @@ func (s *StreamSource) Recover(ctx context.Context, area connector.CheckpointAre
 		case e <= committed:
 			var le logEntry
 			if err := s.readJSON(ctx, s.logKey(e), &le); err != nil {
+				return err
+			}
+			if err := formatver.SeenFiles.Check(s.file(s.logKey(e)), le.Stamp); err != nil {
 				return err
 			}
 			s.addLocked(le.Files)
@@ -416,7 +430,7 @@ func (s *StreamSource) Commit(ctx context.Context, epoch int64, offset connector
 	for i := range off.Files {
 		off.Files[i].Seqs, off.Files[i].Listed = nil, false
 	}
-	data, err := json.Marshal(logEntry{Epoch: epoch, Files: off.Files})
+	data, err := json.Marshal(logEntry{Stamp: formatver.SeenFiles.Stamp(), Epoch: epoch, Files: off.Files})
 	if err != nil {
 		return err
 	}
@@ -451,7 +465,7 @@ func (s *StreamSource) compact(ctx context.Context, epoch int64) error {
 			}
 		}
 	}
-	sn := snapshot{Epoch: epoch, LastKey: s.lastKey, Newest: s.newest, Seen: s.seen, CoveredUpTo: s.coveredUpTo}
+	sn := snapshot{Stamp: formatver.SeenFiles.Stamp(), Epoch: epoch, LastKey: s.lastKey, Newest: s.newest, Seen: s.seen, CoveredUpTo: s.coveredUpTo}
 	if s.startAfter() {
 		// Only keys after lastKey are ever listed again.
 		sn.Seen = map[string]seenFile{}

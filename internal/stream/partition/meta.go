@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 
+	"sluice/internal/formatver"
 	"sluice/internal/storage"
 	"sluice/internal/stream"
 )
@@ -15,6 +16,8 @@ import (
 // meta is <checkpoint>/keyed/meta.json: what every partition's state
 // depends on, fixed at the stream's first start.
 type meta struct {
+	// Stamp is its format version (formatver.KeyedMeta).
+	formatver.Stamp
 	Partitions  int    `json:"partitions"`
 	Fingerprint string `json:"state_fingerprint"`
 }
@@ -25,7 +28,7 @@ type meta struct {
 // aggregation, would fold into the wrong windows.
 func CheckMeta(ctx context.Context, base *stream.Checkpoint, parts int, fingerprint string) error {
 	key := base.Prefix + "keyed/meta.json"
-	want := meta{Partitions: parts, Fingerprint: fingerprint}
+	want := meta{Stamp: formatver.KeyedMeta.Stamp(), Partitions: parts, Fingerprint: fingerprint}
 	data, _ := json.Marshal(want)
 	err := base.Store.Put(ctx, key, bytes.NewReader(data), true)
 	if err == nil {
@@ -46,6 +49,9 @@ func CheckMeta(ctx context.Context, base *stream.Checkpoint, parts int, fingerpr
 	var got meta
 	if err := json.Unmarshal(old, &got); err != nil {
 		return fmt.Errorf("%s is corrupt: %w", key, err)
+	}
+	if err := formatver.KeyedMeta.Check(base.Store.String()+"/"+key, got.Stamp); err != nil {
+		return err
 	}
 	if got.Partitions != parts {
 		return fmt.Errorf("the checkpoint was started with partitions = %d, not %d (the count cannot change)", got.Partitions, parts)

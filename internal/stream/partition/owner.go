@@ -21,6 +21,7 @@ import (
 
 	"sluice/internal/connector"
 	"sluice/internal/exec"
+	"sluice/internal/formatver"
 	"sluice/internal/queue"
 	"sluice/internal/storage"
 	"sluice/internal/stream"
@@ -322,6 +323,8 @@ type rangeRec struct {
 // stateHeader leads state/N/partition, before the window snapshot. Tags
 // runs beside Files (absent in states written before tags: 0, kept).
 type stateHeader struct {
+	// Stamp is the state's format version (formatver.KeyedState).
+	formatver.Stamp
 	Files   map[int64][]int64  `json:"files"`
 	Tags    map[int64][]uint64 `json:"tags,omitempty"`
 	Horizon uint64             `json:"horizon,omitempty"`
@@ -361,7 +364,7 @@ func (o *Owner) restore(ctx context.Context, p int, gen uint64) (*ownedPart, err
 		if err != nil {
 			return nil, err
 		}
-		if err := part.decodeState(data); err != nil {
+		if err := part.decodeState(data, cp.Store.String()+"/"+cp.StateKey(last, stateID)); err != nil {
 			return nil, fmt.Errorf("state of epoch %d: %w", last, err)
 		}
 	}
@@ -372,7 +375,7 @@ func (o *Owner) restore(ctx context.Context, p int, gen uint64) (*ownedPart, err
 }
 
 func (part *ownedPart) encodeState() ([]byte, error) {
-	h := stateHeader{Files: map[int64][]int64{}, Tags: map[int64][]uint64{}, Horizon: part.horizon}
+	h := stateHeader{Stamp: formatver.KeyedState.Stamp(), Files: map[int64][]int64{}, Tags: map[int64][]uint64{}, Horizon: part.horizon}
 	for s, fs := range part.files {
 		ids := make([]int64, 0, len(fs))
 		for f := range fs {
@@ -398,7 +401,8 @@ func (part *ownedPart) encodeState() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-func (part *ownedPart) decodeState(data []byte) error {
+// decodeState restores the state in data, read from file.
+func (part *ownedPart) decodeState(data []byte, file string) error {
 	r := bytes.NewReader(data)
 	var n int64
 	if err := binary.Read(r, binary.LittleEndian, &n); err != nil || n < 0 || n > int64(len(data)) {
@@ -410,6 +414,9 @@ func (part *ownedPart) decodeState(data []byte) error {
 	}
 	var h stateHeader
 	if err := json.Unmarshal(js, &h); err != nil {
+		return err
+	}
+	if err := formatver.KeyedState.Check(file, h.Stamp); err != nil {
 		return err
 	}
 	part.horizon = h.Horizon

@@ -709,28 +709,6 @@ type DescribeMaterializedView struct {
 	Name string
 }
 
-// ShowStreams is SHOW STREAMS.
-type ShowStreams struct{ StmtBase }
-
-// DescribeStream is DESCRIBE STREAM name.
-type DescribeStream struct {
-	StmtBase
-	Name string
-}
-
-// StopStream is STOP STREAM name.
-type StopStream struct {
-	StmtBase
-	Name string
-}
-
-// StartStream is START STREAM name: resume a stopped stream from its
-// checkpoint.
-type StartStream struct {
-	StmtBase
-	Name string
-}
-
 // Explain modes.
 const (
 	ExplainPlain   = ""

@@ -41,12 +41,12 @@ func keyedCompatRig(t *testing.T, natsDir, cpDir string) *forgetRig {
 		t.Fatal(err)
 	}
 	const name = "compat"
-	pst, err := EnsureStream(ctx, js, name)
+	pst, err := EnsureStream(ctx, js, name, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tmpl := statusCountGroups(t)
-	l, err := OpenLeases(ctx, js, "sluice-"+name, "a", 1, 5*time.Second)
+	l, err := OpenLeases(ctx, js, "sluice-"+name, "a", 1, 5*time.Second, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"sluice/internal/testutil/natsserver"
@@ -79,17 +78,10 @@ func TestNATSClusterFailover(t *testing.T) {
 
 // publishJS publishes with a JetStream acknowledgement through s.
 func publishJS(ctx context.Context, s *natsserver.Server, subject, data string) error {
-	nc, err := nats.Connect(s.URL)
-	if err != nil {
+	return natsserver.WithJetStream(s.URL, nil, func(js jetstream.JetStream) error {
+		pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		defer cancel()
+		_, err := js.Publish(pctx, subject, []byte(data))
 		return err
-	}
-	defer nc.Close()
-	js, err := jetstream.New(nc)
-	if err != nil {
-		return err
-	}
-	pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	_, err = js.Publish(pctx, subject, []byte(data))
-	return err
+	})
 }

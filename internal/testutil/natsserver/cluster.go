@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
-	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -61,45 +60,31 @@ func StartCluster(tb testing.TB, n int) *Cluster {
 // waitMeta waits until the cluster answers JetStream account info,
 // which needs a meta leader.
 func (c *Cluster) waitMeta(within time.Duration) error {
-	nc, err := nats.Connect(c.URL)
-	if err != nil {
-		return err
-	}
-	defer nc.Close()
-	js, err := jetstream.New(nc)
-	if err != nil {
-		return err
-	}
-	deadline := time.Now().Add(within)
-	for {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		_, err = js.AccountInfo(ctx)
-		cancel()
-		if err == nil {
-			return nil
+	return WithJetStream(c.URL, nil, func(js jetstream.JetStream) error {
+		deadline := time.Now().Add(within)
+		for {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			_, err := js.AccountInfo(ctx)
+			cancel()
+			if err == nil {
+				return nil
+			}
+			if time.Now().After(deadline) {
+				return fmt.Errorf("jetstream cluster has no meta leader after %s: %w", within, err)
+			}
+			time.Sleep(200 * time.Millisecond)
 		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("jetstream cluster has no meta leader after %s: %w", within, err)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	})
 }
 
 // AddStream creates a stream with replicas replicas capturing subjects.
 func (c *Cluster) AddStream(name string, replicas int, subjects ...string) error {
-	nc, err := nats.Connect(c.URL)
-	if err != nil {
+	return WithJetStream(c.URL, nil, func(js jetstream.JetStream) error {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		_, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: name, Subjects: subjects, Storage: jetstream.FileStorage, Replicas: replicas})
 		return err
-	}
-	defer nc.Close()
-	js, err := jetstream.New(nc)
-	if err != nil {
-		return err
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	_, err = js.CreateStream(ctx, jetstream.StreamConfig{Name: name, Subjects: subjects, Storage: jetstream.FileStorage, Replicas: replicas})
-	return err
+	})
 }
 
 func freePort(tb testing.TB) int {

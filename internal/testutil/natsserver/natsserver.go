@@ -98,7 +98,18 @@ func (s *Server) Stop() {
 
 // AddStream creates a JetStream stream capturing subjects (file storage).
 func (s *Server) AddStream(name string, subjects ...string) error {
-	nc, err := s.connect()
+	return WithJetStream(s.URL, s.Client, func(js jetstream.JetStream) error {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: name, Subjects: subjects, Storage: jetstream.FileStorage})
+		return err
+	})
+}
+
+// WithJetStream connects to url with opts, runs fn over the connection's
+// JetStream and closes the connection.
+func WithJetStream(url string, opts []nats.Option, fn func(jetstream.JetStream) error) error {
+	nc, err := nats.Connect(url, opts...)
 	if err != nil {
 		return err
 	}
@@ -107,10 +118,7 @@ func (s *Server) AddStream(name string, subjects ...string) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	_, err = js.CreateStream(ctx, jetstream.StreamConfig{Name: name, Subjects: subjects, Storage: jetstream.FileStorage})
-	return err
+	return fn(js)
 }
 
 // Publish sends one core NATS message (as the S3 server does).

@@ -16,6 +16,7 @@ import (
 	"sluice/internal/sql"
 	"sluice/internal/storage"
 	"sluice/internal/stream"
+	"sluice/internal/suggest"
 	"sluice/internal/types"
 	"sluice/internal/usererr"
 )
@@ -115,7 +116,14 @@ func (e *Engine) createTable(ctx context.Context, s *sql.CreateTable) (*Result, 
 	}
 	if s.Watermark != nil {
 		if tbl.Spec.Schema.FieldIndices(s.Watermark.Column) == nil && !hasFieldFold(tbl.Spec.Schema, s.Watermark.Column) {
-			return nil, fmt.Errorf("CREATE TABLE %s: WATERMARK FOR %s names no column", s.Name, s.Watermark.Column)
+			var names []string
+			if tbl.Spec.Schema != nil {
+				for _, f := range tbl.Spec.Schema.Fields() {
+					names = append(names, f.Name)
+				}
+			}
+			return nil, usererr.Errorf(usererr.Invalid, "CREATE TABLE %s: WATERMARK FOR %s names no column%s", s.Name, s.Watermark.Column,
+				watermarkColumnHint(s.Watermark.Column, names))
 		}
 		tbl.Watermark = &catalog.Watermark{Column: s.Watermark.Column, Expr: s.Watermark.Expr.String()}
 	}
@@ -145,6 +153,18 @@ func (e *Engine) createTable(ctx context.Context, s *sql.CreateTable) (*Result, 
 		return message("table %s created; %s", s.Name, r.Message), nil
 	}
 	return message("table %s created", s.Name), nil
+}
+
+// watermarkColumnHint says which column was probably meant, or which
+// there are, since an inferred schema's names are not on screen.
+func watermarkColumnHint(col string, names []string) string {
+	if dym := suggest.DidYouMean(col, names); dym != "" {
+		return dym
+	}
+	if len(names) == 0 {
+		return " (the table has no columns yet)"
+	}
+	return " (columns: " + strings.Join(names, ", ") + ")"
 }
 
 // locationConnector reports whether OPTIONS (path ...) is the table's

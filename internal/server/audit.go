@@ -46,6 +46,9 @@ import (
 //     route's role, the console's anti-CSRF token, or, without
 //     authentication, the Host check against DNS rebinding), 429 (every
 //     query slot taken).
+//   - "reload": a reload by SIGHUP (endpoint "SIGHUP", no user) or POST
+//     /api/v1/reload, with what it reloaded, what needs a restart and the
+//     parts that failed (audit_reload.go).
 //   - "async_end": an async query's statement returned: its final status
 //     (SUCCESS, FAILED, CANCELLED; a streaming one RUNNING once its
 //     stream started: the stream's own end is the server log's), rows,

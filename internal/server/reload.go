@@ -9,6 +9,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"time"
 )
 
 // APIReloadPath reloads the server's reloadable settings (admin only).
@@ -157,7 +158,9 @@ func (s *Server) ReloadOn(ctx context.Context, sigs <-chan os.Signal) {
 		case <-ctx.Done():
 			return
 		case <-sigs:
-			s.Reload()
+			t0 := time.Now()
+			res := s.Reload()
+			s.auditReload("", "", "SIGHUP", t0, &res, reloadStatus(res))
 		}
 	}
 }
@@ -168,16 +171,17 @@ func (s *Server) reloadRoutes() {
 }
 
 func (s *Server) handleReload(w http.ResponseWriter, r *http.Request) {
+	t0, user, endpoint := time.Now(), s.auditUser(r.Context()), r.Method+" "+r.URL.Path
 	if err := s.authorize(r, RoleAdmin); err != nil {
-		writeError(w, err)
+		aw := &auditWriter{ResponseWriter: w, e: &auditEntry{}}
+		writeError(aw, err)
+		s.auditReload(user, r.RemoteAddr, endpoint, t0, nil, aw.status())
 		return
 	}
 	res := s.Reload()
+	status := reloadStatus(res)
+	s.auditReload(user, r.RemoteAddr, endpoint, t0, &res, status)
 	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
-	status := http.StatusOK
-	if res.Err() != nil {
-		status = http.StatusInternalServerError
-	}
 	w.WriteHeader(status)
 	_ = writeJSON(w, res, false)
 }

@@ -57,7 +57,7 @@ func newReloadFixture(t *testing.T) *reloadFixture {
 	writeFile(t, filepath.Join(dir, "in", "part0.json"), rows.String())
 	f.next = Reloadable{Users: f.users, TLSCert: f.cert, TLSKey: f.key, LogLevel: "info"}
 	o := Options{DataDir: filepath.Join(dir, "data"), Logf: t.Logf, LogLevel: f.level,
-		Security: Security{Users: f.users, TLSCert: f.cert, TLSKey: f.key},
+		Security: Security{Users: f.users, TLSCert: f.cert, TLSKey: f.key, AuditLog: filepath.Join(dir, "audit.log")},
 		Reconfigure: func() (Reloadable, []string, error) {
 			f.mu.Lock()
 			defer f.mu.Unlock()
@@ -266,6 +266,24 @@ func TestReload(t *testing.T) {
 	}
 	if got := fmt.Sprint(ids); got != "[0 1 2 3 4 5 6]" {
 		t.Fatalf("cursor across reloads: %s", got)
+	}
+
+	// Every reload is in the audit log: who, what, and how it went.
+	var got []string
+	for _, r := range readAudit(t, f.srv, filepath.Join(f.dir, "audit.log")) {
+		if r.str("event") == "reload" || r.str("endpoint") == "POST "+APIReloadPath {
+			got = append(got, fmt.Sprintf("%s %s %s [%s] [%s] %s", r.str("event"), r.str("user"), r.str("endpoint"),
+				r.str("reloaded"), r.str("needs_restart"), r.str("outcome")))
+		}
+	}
+	want := []string{
+		"refused bob POST /api/v1/reload [] [] refused",
+		"reload alice POST /api/v1/reload [config,users,tls,log_level] [limits.max_rows] ok",
+		"reload  SIGHUP [config,users,tls,log_level] [limits.max_rows] ok",
+		"reload alice POST /api/v1/reload [config,log_level] [limits.max_rows] error",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("audit records of reloads:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
 

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"sluice/internal/job"
+	"sluice/internal/testutil/natsserver"
 )
 
 // TestProbes: /healthz and /readyz answer without credentials and for any
@@ -89,5 +92,52 @@ func TestProbes(t *testing.T) {
 	}
 	if _, m := health("alice", "alice-pw"); m["status"] != "red" {
 		t.Errorf("/_cluster/health with a failed stream: %v", m)
+	}
+}
+
+// TestReadyWhileRetrying: a stream recorded as running whose queue went
+// away is retrying, not failed, so the server stays ready (a supervisor
+// restarting it would not bring the broker back).
+func TestReadyWhileRetrying(t *testing.T) {
+	f := newAuthFixture(t, nil)
+	ns := natsserver.StartTB(t)
+	if err := ns.AddStream("events", "s3.>"); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	in := filepath.Join(f.dir, "in")
+	for _, q := range []string{
+		"CREATE TABLE nsrc (id BIGINT) USING json LOCATION '" + in + "/' OPTIONS (discovery 'notifications', queue '" + ns.URL + "/events/sluice')",
+		"CREATE TABLE ndst (id BIGINT) USING json LOCATION '" + filepath.Join(f.dir, "ndst") + "/'",
+		"INSERT STREAM INTO ndst SELECT id FROM nsrc WITH (name = 'unreachable', trigger = '1 second')",
+	} {
+		if _, err := f.srv.Engine().Execute(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	time.Sleep(1500 * time.Millisecond) // an epoch or so against the live broker
+	ns.Stop()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		infos, err := f.srv.Engine().Streams(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(infos) == 1 && infos[0].Status.State == job.StateRetrying {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the stream never retried: %+v", infos)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	req, _ := http.NewRequest(http.MethodGet, f.url+"/readyz", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("/readyz with a retrying stream: %d, want 200", resp.StatusCode)
 	}
 }

@@ -27,7 +27,6 @@ var hintRules = []func(input, msg string) string{
 	duckdbFromString,
 	catalogViews,
 	metaOutsideShell,
-	mysqlLimit,
 }
 
 var readFunc = regexp.MustCompile(`(?i)\b(read_json_auto|read_json|read_ndjson_auto|read_ndjson|read_json_objects|read_parquet|parquet_scan|read_csv_auto|read_csv)\s*\(\s*'([^']*)'`)
@@ -86,17 +85,6 @@ func metaOutsideShell(input, msg string) string {
 		return "" // the shell's own errors for its commands are not syntax errors
 	}
 	return "meta commands such as \\dt and .tables work in the interactive shell (sluice sql on a terminal); in a script use SHOW TABLES, DESCRIBE t"
-}
-
-var limitComma = regexp.MustCompile(`(?i)\bLIMIT\s+(\d+)\s*,\s*(\d+)`)
-
-// mysqlLimit: LIMIT offset, count is MySQL's; Spark writes OFFSET.
-func mysqlLimit(input, msg string) string {
-	m := limitComma.FindStringSubmatch(input)
-	if m == nil || !strings.Contains(msg, "syntax error") {
-		return ""
-	}
-	return "write LIMIT " + m[2] + " OFFSET " + m[1] + " (MySQL's LIMIT offset, count)"
 }
 
 // Hinted is an error with the hint for it, for a caller that prints

@@ -65,6 +65,15 @@ func (p *parser) query() (*Query, error) {
 		if q.Limit, err = p.expr(); err != nil {
 			return nil, err
 		}
+		if p.acceptOp(",") {
+			// MySQL's and the OpenSearch SQL plugin's LIMIT offset, count,
+			// which Spark refuses: no other meaning to clash with.
+			q.Offset = q.Limit
+			if q.Limit, err = p.expr(); err != nil {
+				return nil, err
+			}
+			return q, nil
+		}
 	}
 	if p.acceptKw("OFFSET") {
 		if q.Offset, err = p.expr(); err != nil {

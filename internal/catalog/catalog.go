@@ -303,6 +303,23 @@ func (c *Catalog) Objects(kind string) ([]*Object, error) {
 	return out, nil
 }
 
+// sharedNamespace explains a clash between kinds: streams, views and
+// tables of a database share one set of names, which a user naming a
+// stream after its sink table does not expect.
+func sharedNamespace(kind, taken string) string {
+	if kind == taken {
+		return ""
+	}
+	return fmt.Sprintf(" (a %s cannot take the name of a %s: tables, views and streams share one namespace)", kindWord(kind), kindWord(taken))
+}
+
+func kindWord(k string) string {
+	if k == "mview" {
+		return "materialized view"
+	}
+	return k
+}
+
 // PutObject creates or (replace) updates an object.
 func (c *Catalog) PutObject(o *Object, replace bool) error {
 	// Names become folder names (indexes, checkpoints): refuse the ones
@@ -314,13 +331,13 @@ func (c *Catalog) PutObject(o *Object, replace bool) error {
 		k := key(o.Name)
 		// A materialized view owns the table of its name (its sink).
 		if _, ok := c.tables[k]; ok && o.Kind != "mview" {
-			return fmt.Errorf("table %q %w", o.Name, ErrExists)
+			return fmt.Errorf("table %q %w%s", o.Name, ErrExists, sharedNamespace(o.Kind, "table"))
 		}
 		old, ok := c.objects[k]
 		// Replacing is of an object of the same kind: a view's OR REPLACE
 		// never removes a stream.
 		if ok && (!replace || old.Kind != o.Kind) {
-			return fmt.Errorf("%s %q %w", old.Kind, o.Name, ErrExists)
+			return fmt.Errorf("%s %q %w%s", old.Kind, o.Name, ErrExists, sharedNamespace(o.Kind, old.Kind))
 		}
 		if o.Created.IsZero() {
 			o.Created = time.Now().UTC()

@@ -425,8 +425,17 @@ func bindLiteral(l *sql.Literal) (expr.Expr, error) {
 		if err != nil {
 			return decimalLiteral(l)
 		}
+		switch {
+		case l.Suffix == "L":
+			return expr.Lit(v, types.BigInt)
+		case l.Suffix == "S" && (v < -1<<15 || v >= 1<<15), l.Suffix == "Y" && (v < -1<<7 || v >= 1<<7):
+			return nil, errAt(l, "%s%s is out of range for %s", l.Value, l.Suffix, map[string]string{"S": "SMALLINT", "Y": "TINYINT"}[l.Suffix])
+		}
 		if v >= -1<<31 && v < 1<<31 {
 			return expr.Lit(int32(v), types.Int)
+		}
+		if l.Suffix != "" { // S, Y: Sluice's INT stands for SMALLINT and TINYINT
+			return nil, errAt(l, "%s%s is out of range for its type", l.Value, l.Suffix)
 		}
 		return expr.Lit(v, types.BigInt)
 	case sql.LitDecimal:

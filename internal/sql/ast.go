@@ -100,6 +100,10 @@ type Literal struct {
 	Kind     LitKind
 	Value    string
 	Interval arrow.MonthDayNanoInterval // only for LitInterval
+	// Suffix is a numeric literal's Spark type suffix, upper-cased: L
+	// (BIGINT), S (SMALLINT), Y (TINYINT) on a LitInteger; D, F (DOUBLE)
+	// on a LitFloat; BD on a LitDecimal. "" for none.
+	Suffix string
 }
 
 // ColumnRef is a possibly dotted name: a, t.a, geo.city, t.geo.city.

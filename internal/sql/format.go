@@ -144,7 +144,7 @@ func (e *Literal) format(b *strings.Builder) {
 	case LitBinary:
 		b.WriteString("X'" + e.Value + "'")
 	default:
-		b.WriteString(e.Value)
+		b.WriteString(e.Value + e.Suffix)
 	}
 }
 

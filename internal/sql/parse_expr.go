@@ -298,7 +298,7 @@ func (p *parser) primary() (Expr, error) {
 	switch t.kind {
 	case tkNumber:
 		p.advance()
-		return &Literal{At: t.pos, Kind: t.num, Value: t.text}, nil
+		return p.numberSuffix(t, &Literal{At: t.pos, Kind: t.num, Value: t.text})
 	case tkString:
 		p.advance()
 		return &Literal{At: t.pos, Kind: LitString, Value: t.text}, nil

@@ -15,10 +15,11 @@ quiet() {
 	shift
 	mkdir -p "$CACHE/logs"
 	log="$CACHE/logs/$name.log"
-	if "$@" >"$log" 2>&1 </dev/null; then
+	local rc=0
+	"$@" >"$log" 2>&1 </dev/null || rc=$?
+	if [ "$rc" = 0 ]; then
 		return 0
 	fi
-	local rc=$?
 	echo "--- last lines of $log:" >&2
 	tail -n 30 "$log" >&2
 	return "$rc"

@@ -19,6 +19,7 @@ var renames = map[string]string{
 	"values":            "ppl_values",
 	"replace":           "ppl_replace",
 	"dayname":           "ppl_dayname",
+	"typeof":            "ppl_typeof",
 	"monthname":         "ppl_monthname",
 	"unix_timestamp":    "ppl_unix_timestamp",
 	"adddate":           "date_add",

@@ -3,6 +3,7 @@ package functions
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -199,8 +200,19 @@ func ExplodeType(t arrow.DataType) (arrow.DataType, error) {
 }
 
 // typeof(x) -> the SQL type name as STRING.
-func bindTypeof(args []Arg) (*Bound, error) {
-	name := sqlName(args[0].Type)
+// bindTypeof is Spark's typeof: the catalog string (bigint,
+// struct<a:int>).
+func bindTypeof(args []Arg) (*Bound, error) { return typeName(types.CatalogString(args[0].Type)) }
+
+// bindPPLTypeof is PPL's typeof, OpenSearch's names: upper case, a
+// nested type by its kind alone (STRUCT, ARRAY, MAP).
+func bindPPLTypeof(args []Arg) (*Bound, error) {
+	name, _, _ := strings.Cut(sqlName(args[0].Type), "<")
+	return typeName(name)
+}
+
+// typeName is a constant STRING column of name.
+func typeName(name string) (*Bound, error) {
 	return &Bound{Type: types.String, Eval: func(ctx context.Context, n int, args []arrow.Array) (arrow.Array, error) {
 		b := array.NewStringBuilder(mem)
 		defer b.Release()

@@ -25,7 +25,7 @@ func TestConditionalFunctions(t *testing.T) {
 		{"least", []expr.Expr{S("b"), S("a"), Null()}, "a", ""},
 		{"least", []expr.Expr{Null(), Null()}, nil, ""},
 		{"greatest", []expr.Expr{TS("2024-01-01 00:00:00"), S("2025-01-01")}, tm("2025-01-01"), ""},
-		{"typeof", []expr.Expr{L(nil, types.Decimal(5, 2))}, "DECIMAL(5,2)", ""},
+		{"typeof", []expr.Expr{L(nil, types.Decimal(5, 2))}, "decimal(5,2)", ""},
 	})
 	// Over a column: each row picks its own branch.
 	c, b := column(t, types.BigInt, int64(1), nil, int64(3))

@@ -435,6 +435,7 @@ var registry = []Def{
 
 	// Misc.
 	{Name: "typeof", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindTypeof},
+	{Name: "ppl_typeof", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindPPLTypeof},
 
 	// Aggregates (agg_*.go).
 	{Name: "count", MinArgs: 0, MaxArgs: -1, Kind: Aggregate, Agg: makeCount},

@@ -93,7 +93,7 @@ func (e *Engine) overwrite(ctx context.Context, t *catalog.Table, n plan.Node, s
 	}
 	if err := rep.BeginReplace(ctx, static); err != nil {
 		if errors.Is(err, storage.ErrForeignFiles) {
-			return 0, usererr.Errorf(usererr.Invalid, "INSERT OVERWRITE %s: %v", name, err)
+			return 0, usererr.Wrap(usererr.Invalid, fmt.Errorf("INSERT OVERWRITE %s: %w", name, err))
 		}
 		return 0, fmt.Errorf("INSERT OVERWRITE %s: %w", name, err)
 	}

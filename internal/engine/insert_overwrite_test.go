@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -104,5 +105,25 @@ func TestInsertOverwriteForeignFiles(t *testing.T) {
 	}
 	if got := sortedRows(t, eng, `SELECT id FROM x`); strings.Join(got, ",") != "2,5" {
 		t.Fatalf("rows after the second partition overwrite: %v", got)
+	}
+}
+
+// TestS3InsertOverwrite: on S3 the old objects are listed and deleted
+// through the store as on disk, a partition's only with PARTITION.
+func TestS3InsertOverwrite(t *testing.T) {
+	srv := needS3(t)
+	bucket := newBucket(t)
+	eng := newTestEngine(t)
+	mustExecAll(t, eng,
+		fmt.Sprintf("CREATE TABLE o (id INT, day STRING) USING parquet PARTITIONED BY (day) LOCATION 's3://%s/o/' %s", bucket, s3Opts(srv.Endpoint)),
+		"INSERT INTO o VALUES (1, 'a'), (2, 'b')",
+		"INSERT OVERWRITE o PARTITION (day = 'a') VALUES (3), (4)",
+	)
+	if got := sortedRows(t, eng, "SELECT id, day FROM o"); strings.Join(got, ",") != "2|b,3|a,4|a" {
+		t.Fatalf("after the partition overwrite: %v", got)
+	}
+	mustExec(t, eng, "INSERT OVERWRITE o VALUES (5, 'c')")
+	if got := sortedRows(t, eng, "SELECT id, day FROM o"); strings.Join(got, ",") != "5|c" {
+		t.Fatalf("after the overwrite: %v", got)
 	}
 }

@@ -240,6 +240,22 @@ type EpochBeginner interface {
 	BeginEpoch(ctx context.Context, epoch int64) error
 }
 
+// Replacer is a sink that can replace what a table holds: INSERT
+// OVERWRITE. BeginReplace, called before the first Write, notes the data
+// there now: the whole table's, or with static (one-row arrays, values
+// of the leading partition columns in PartitionBy order) that partition
+// folder's only. It fails, deleting nothing, when the data is not all
+// the sink's to delete. Once Flush has succeeded the engine calls
+// CommitReplace, which deletes what BeginReplace noted; when the write
+// fails it calls AbortReplace instead, which deletes what this sink
+// stored, so the old rows stay. New data is stored before old data is
+// deleted: a crash in between leaves both, never neither.
+type Replacer interface {
+	BeginReplace(ctx context.Context, static []arrow.Array) error
+	CommitReplace(ctx context.Context) error
+	AbortReplace(ctx context.Context) error
+}
+
 // LimitPusher is a source that can stop early: the returned source yields
 // at most n rows from each split. The engine still applies the LIMIT
 // across splits; it pushes one only when nothing between the LIMIT and

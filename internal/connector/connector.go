@@ -9,7 +9,7 @@
 // StreamingSource, AvailableNowSource, DiscoveryDescriber, StreamDescriber,
 // QueueReporter, QueueSource, BackfillMarker, KeyedReporter, Worker,
 // EpochNamer, SplitNamer, LagReporter, BadRowCounter, SinkStats,
-// EpochBeginner, RowErrorReporter, StageRowErrorReporter, ReplayPreparer,
+// EpochBeginner, Replacer, RowErrorReporter, StageRowErrorReporter, ReplayPreparer,
 // StopSignal, DictReader), aggregate.go (AggregatePusher) and skipping.go
 // (FileSkipper, MembershipFilter). internal/stream/partition defines three
 // more of its own for a keyed stream's reader source (Slotted, HeldSeqs,

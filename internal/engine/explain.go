@@ -35,21 +35,13 @@ func (e *Engine) explain(ctx context.Context, s *sql.Explain) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		b, err := e.bindQuery(ctx, st.Query)
-		if err != nil {
-			return nil, err
-		}
-		cols := st.Columns
-		if t, b, cols, err = e.evolveTable(t, b, cols, true); err != nil {
-			return nil, err
-		}
-		if b, err = plan.ConformToTable(b, t.Spec.Schema, cols, t.Spec.Name); err != nil {
-			return nil, err
-		}
-		if n, err = plan.OptimizeContext(ctx, b); err != nil {
+		if t, n, _, err = e.insertPlan(ctx, t, st, true); err != nil {
 			return nil, err
 		}
 		header = fmt.Sprintf("Insert into %s (USING %s)", t.Spec.Name, t.Spec.Using)
+		if st.Overwrite {
+			header = fmt.Sprintf("Insert overwrite %s (USING %s)", t.Spec.Name, t.Spec.Using)
+		}
 	default:
 		return nil, fmt.Errorf("EXPLAIN %s: %w", statementName(s.Stmt), ErrNotSupported)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sync/atomic"
 
+	"sluice/internal/catalog"
 	"sluice/internal/connector"
 	"sluice/internal/connector/registry"
 	"sluice/internal/exec"
@@ -15,13 +16,12 @@ import (
 	"sluice/internal/sql"
 )
 
-// insert runs INSERT INTO t [(cols)] query: the query's columns are
-// matched to the table's by position (or by the column list), cast to the
-// table's types, and written through the table's sink.
+// insert runs INSERT INTO t [PARTITION (...)] [(cols)] query: the
+// query's columns are matched to the table's by position (or by the
+// column list), cast to the table's types, and written through the
+// table's sink. INSERT OVERWRITE then replaces what the table (or the
+// static partition) held before (insert_overwrite.go).
 func (e *Engine) insert(ctx context.Context, s *sql.Insert) (*Result, error) {
-	if s.Overwrite {
-		return nil, fmt.Errorf("INSERT OVERWRITE: %w", ErrNotSupported)
-	}
 	t, err := e.catalog.Table(s.Table)
 	if err != nil {
 		return nil, err
@@ -30,20 +30,19 @@ func (e *Engine) insert(ctx context.Context, s *sql.Insert) (*Result, error) {
 		return nil, fmt.Errorf("table %s (USING %s) cannot be written", t.Spec.Name, t.Spec.Using)
 	}
 	ctx = e.queryContext(ctx)
-	n, err := e.bindQuery(ctx, s.Query)
+	if s.Overwrite {
+		if err := e.checkOverwritable(ctx, t); err != nil {
+			return nil, err
+		}
+	}
+	t, n, sp, err := e.insertPlan(ctx, t, s, false)
 	if err != nil {
 		return nil, err
 	}
-	cols := s.Columns
-	if t, n, cols, err = e.evolveTable(t, n, cols, false); err != nil {
-		return nil, err
-	}
-	n, err = plan.ConformToTable(n, t.Spec.Schema, cols, t.Spec.Name)
-	if err != nil {
-		return nil, err
-	}
-	if n, err = plan.OptimizeContext(ctx, n); err != nil {
-		return nil, err
+	if s.Overwrite {
+		if err := e.checkOverwriteReads(t, n); err != nil {
+			return nil, err
+		}
 	}
 	// The query id names the files a file sink writes and, as the write
 	// id, the documents of rows without an id: both unique to this INSERT.
@@ -52,14 +51,53 @@ func (e *Engine) insert(ctx context.Context, s *sql.Insert) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening %s for writing: %w", t.Spec.Name, err)
 	}
-	rows, err := e.runInto(ctx, n, sink, 0)
+	var rows int64
+	if s.Overwrite {
+		rows, err = e.overwrite(ctx, t, n, sink, sp)
+	} else {
+		rows, err = e.runInto(ctx, n, sink, 0)
+	}
 	if cerr := sink.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("closing %s: %w", t.Spec.Name, cerr)
 	}
 	if err != nil {
 		return nil, err
 	}
+	if s.Overwrite {
+		return message("%d rows written over %s", rows, overwriteTarget(t, sp)), nil
+	}
 	return message("%d rows inserted into %s", rows, t.Spec.Name), nil
+}
+
+// insertPlan binds and optimizes INSERT's query, conformed to the table
+// (as it is after evolveTable, which a dry run leaves unchanged), with
+// PARTITION's static values added.
+func (e *Engine) insertPlan(ctx context.Context, t *catalog.Table, s *sql.Insert, dryRun bool) (*catalog.Table, plan.Node, *staticPartition, error) {
+	sp, err := e.bindPartition(ctx, t, s)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	n, err := e.bindQuery(ctx, s.Query)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	cols := s.Columns
+	if t, n, cols, err = e.evolveTable(t, n, cols, dryRun); err != nil {
+		return nil, nil, nil, err
+	}
+	if sp != nil {
+		if n, cols, err = sp.apply(n, t, cols); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	n, err = plan.ConformToTable(n, t.Spec.Schema, cols, t.Spec.Name)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if n, err = plan.OptimizeContext(ctx, n); err != nil {
+		return nil, nil, nil, err
+	}
+	return t, n, sp, nil
 }
 
 // runInto runs n as one epoch into sink and flushes it.

@@ -408,6 +408,16 @@ func (s *Insert) String() string {
 		b.WriteString("INSERT INTO ")
 	}
 	b.WriteString(QuoteName(s.Table))
+	if s.Partition != nil {
+		parts := make([]string, len(s.Partition))
+		for i, pv := range s.Partition {
+			parts[i] = QuoteIdent(pv.Column)
+			if pv.Value != nil {
+				parts[i] += " = " + pv.Value.String()
+			}
+		}
+		b.WriteString(" PARTITION (" + strings.Join(parts, ", ") + ")")
+	}
 	if s.Columns != nil {
 		b.WriteString(" (" + identList(s.Columns) + ")")
 	}

@@ -297,6 +297,54 @@ func (p *parser) insertTarget() (string, []string, error) {
 	return name, cols, err
 }
 
+// insertQuery reads the rest of INSERT INTO|OVERWRITE: name [PARTITION
+// (k [= v], ...)] [(cols)] query.
+func (p *parser) insertQuery(overwrite bool) (Statement, error) {
+	name, _, err := p.qualifiedName("table name")
+	if err != nil {
+		return nil, err
+	}
+	s := &Insert{Overwrite: overwrite, Table: name}
+	if p.atKw("PARTITION") && isOp(p.peek(1), "(") {
+		p.advance()
+		if s.Partition, err = p.partitionValues(); err != nil {
+			return nil, err
+		}
+	}
+	if p.atOp("(") && !startsQuery(p.peek(parenRun(p))) {
+		if s.Columns, err = p.identList("column name"); err != nil {
+			return nil, err
+		}
+	}
+	s.Query, err = p.query()
+	return s, err
+}
+
+// partitionValues reads (k [= v], ...) of INSERT's PARTITION clause.
+func (p *parser) partitionValues() ([]*PartitionValue, error) {
+	if err := p.expectOp("("); err != nil {
+		return nil, err
+	}
+	var out []*PartitionValue
+	for {
+		col, _, err := p.ident("partition column")
+		if err != nil {
+			return nil, err
+		}
+		pv := &PartitionValue{Column: col}
+		if p.acceptOp("=") {
+			if pv.Value, err = p.expr(); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, pv)
+		if !p.acceptOp(",") {
+			break
+		}
+	}
+	return out, p.expectOp(")")
+}
+
 func (p *parser) insert() (Statement, error) {
 	p.advance()
 	switch {
@@ -322,22 +370,12 @@ func (p *parser) insert() (Statement, error) {
 		if isKw(p.tok(), "TABLE") && isIdentTok(p.peek(1)) {
 			p.advance()
 		}
-		name, cols, err := p.insertTarget()
-		if err != nil {
-			return nil, err
-		}
-		q, err := p.query()
-		return &Insert{Overwrite: true, Table: name, Columns: cols, Query: q}, err
+		return p.insertQuery(true)
 	case p.acceptKw("INTO"):
 		if isKw(p.tok(), "TABLE") && isIdentTok(p.peek(1)) {
 			p.advance()
 		}
-		name, cols, err := p.insertTarget()
-		if err != nil {
-			return nil, err
-		}
-		q, err := p.query()
-		return &Insert{Table: name, Columns: cols, Query: q}, err
+		return p.insertQuery(false)
 	}
 	return nil, p.errExpected("INTO, OVERWRITE or STREAM")
 }

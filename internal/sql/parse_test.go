@@ -132,6 +132,9 @@ var roundTrips = []struct {
 	{"INSERT INTO t (SELECT 1)", "INSERT INTO t (SELECT 1)"},
 	{"INSERT OVERWRITE t SELECT 1", "INSERT OVERWRITE TABLE t SELECT 1"},
 	{"INSERT OVERWRITE TABLE t (a) SELECT 1", ""},
+	{"INSERT OVERWRITE TABLE t PARTITION (k = 'a', m) (a) SELECT 1, 'x'", ""},
+	{"insert overwrite p partition (y=-1, `m`='jan') values (1)", "INSERT OVERWRITE TABLE p PARTITION (y = -1, m = 'jan') VALUES (1)"},
+	{"INSERT INTO p PARTITION (k = 'a') (SELECT 1)", ""},
 	{"INSERT STREAM INTO errors SELECT * FROM http_logs WHERE status >= 500 WITH (name = 'errors_feed', trigger = '10 seconds')", ""},
 	{"INSERT STREAM INTO errors SELECT * FROM http_logs", ""},
 	{"CREATE MATERIALIZED VIEW errors_5m AS SELECT TUMBLE(`@timestamp`, '5 minutes') AS w, clientip, count(*) AS n " +

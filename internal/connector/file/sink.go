@@ -58,6 +58,11 @@ type Sink struct {
 	// openOrder lists open files' folders, oldest first.
 	openOrder []string
 	written   []string
+	// storedKeys are the keys of the files stored, for AbortReplace.
+	storedKeys []string
+	// replacing is set by BeginReplace; old lists the files then there.
+	replacing bool
+	old       []string
 }
 
 var (
@@ -362,6 +367,7 @@ func (s *Sink) finish(ctx context.Context, dir string) error {
 		return fmt.Errorf("storing %s: %w", uri, err)
 	}
 	s.written = append(s.written, uri)
+	s.storedKeys = append(s.storedKeys, f.key)
 	return nil
 }
 

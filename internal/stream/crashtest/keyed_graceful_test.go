@@ -85,16 +85,27 @@ func TestKeyedWorkersGracefulStop(t *testing.T) {
 	if err := a.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
+	type exit struct {
+		err   error
+		after time.Duration
+	}
+	exitc := make(chan exit, 1)
+	go func() {
+		err := <-a.exited
+		a.exited <- err // for fleet.kill at the end
+		exitc <- exit{err, time.Since(t0)}
+	}()
 	graceful := takeover(b, ttl)
+	var exited time.Duration
 	select {
-	case err := <-a.exited:
-		if err != nil {
-			t.Fatalf("worker stopped by SIGTERM exited with %v: %s", err, a.stderr.String())
+	case e := <-exitc:
+		if e.err != nil {
+			t.Fatalf("worker stopped by SIGTERM exited with %v: %s", e.err, a.stderr.String())
 		}
+		exited = e.after
 	case <-time.After(ttl):
 		t.Fatalf("worker did not exit within %s of SIGTERM: %s", ttl, a.stderr.String())
 	}
-	exited := time.Since(t0)
 	if graceful >= ttl/2 {
 		t.Errorf("after a graceful stop the other worker took %s to own every partition, lease TTL %s: it waited for the TTL", graceful, ttl)
 	}

@@ -46,7 +46,7 @@ func (m *Streams) runKeyed(ctx context.Context, rs *job.Run, q *stream.Query, sr
 	}
 	defer k.Close()
 	rs.WrapSource(k.Describe)
-	return k.Run(ctx, func(ctx context.Context, reader *stream.Query) error {
+	return k.Run(ctx, rs.Stopping(), func(ctx context.Context, reader *stream.Query) error {
 		return m.runSlots(ctx, rs, reader, src.(connector.Worker), workers)
 	})
 }

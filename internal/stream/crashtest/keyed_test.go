@@ -257,6 +257,8 @@ func ownerPID(v string) int {
 type leaseWatch struct {
 	js     jetstream.JetStream
 	bucket string
+	// ttl is the stream's lease TTL: older entries count as expired.
+	ttl time.Duration
 }
 
 // watchLeases watches the partition leases of the keyed stream name
@@ -272,7 +274,7 @@ func watchLeases(t *testing.T, ns *natsserver.Server, name string) *leaseWatch {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &leaseWatch{js: js, bucket: "sluice-" + name}
+	return &leaseWatch{js: js, bucket: "sluice-" + name, ttl: 3 * time.Second}
 }
 
 // holders is partition -> lease value, skipping expired entries.
@@ -304,7 +306,7 @@ func (l *leaseWatch) holders(ttl time.Duration) map[int]string {
 
 func (l *leaseWatch) heldBy(pid int) []int {
 	var out []int
-	for p, v := range l.holders(3 * time.Second) {
+	for p, v := range l.holders(l.ttl) {
 		if ownerPID(v) == pid {
 			out = append(out, p)
 		}
@@ -318,13 +320,13 @@ func (l *leaseWatch) heldBy(pid int) []int {
 func (l *leaseWatch) waitAll(parts int, ok func(map[int]string) bool, within time.Duration) (time.Duration, error) {
 	t0 := time.Now()
 	for time.Since(t0) < within {
-		h := l.holders(3 * time.Second)
+		h := l.holders(l.ttl)
 		if len(h) == parts && (ok == nil || ok(h)) {
 			return time.Since(t0), nil
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	return 0, fmt.Errorf("not within %s: %v", within, l.holders(3*time.Second))
+	return 0, fmt.Errorf("not within %s: %v", within, l.holders(l.ttl))
 }
 
 // waitDrained waits until the bucket's consumer has nothing pending or

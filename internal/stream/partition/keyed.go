@@ -208,19 +208,37 @@ func workerName() string {
 // Run runs the owner beside readers, which runs k.Reader in a worker
 // slot. The two live and die together: a process whose owner failed
 // must not keep a reader slot (or look alive), nor one whose reader
-// ended keep owning partitions.
-func (k *Keyed) Run(ctx context.Context, readers func(ctx context.Context, reader *stream.Query) error) error {
+// ended keep owning partitions. Closing stop (a SIGTERM, STOP STREAM)
+// lets each half finish its running epoch; the reader is expected to
+// watch stop too. A half that ends without error stops the other the
+// same way, one that fails cancels the other's epoch.
+func (k *Keyed) Run(ctx context.Context, stop <-chan struct{}, readers func(ctx context.Context, reader *stream.Query) error) error {
 	octx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	readDone := make(chan struct{})
+	ownerStop := make(chan struct{})
+	go func() {
+		select {
+		case <-stop:
+		case <-readDone:
+		case <-octx.Done():
+		}
+		close(ownerStop)
+	}()
 	var wg sync.WaitGroup
 	var oerr error
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		oerr = k.Owner.Run(octx)
-		cancel()
+		if oerr = k.Owner.Run(octx, ownerStop); oerr != nil {
+			cancel()
+		}
 	}()
 	err := readers(octx, k.Reader)
-	cancel()
+	close(readDone)
+	if err != nil {
+		cancel()
+	}
 	wg.Wait()
 	return errors.Join(err, oerr)
 }

@@ -251,12 +251,55 @@ func (l *Leases) Release(ctx context.Context, p int) error {
 }
 
 // Leave deletes the worker's liveness key and every lease it holds (a
-// clean stop: the others take over without waiting for the TTL).
-func (l *Leases) Leave(ctx context.Context) {
-	for _, p := range l.Held() {
-		_ = l.Release(ctx, p)
+// clean stop: the others take over without waiting for the TTL). The
+// liveness key goes first, so a worker woken by the deletions (Freed)
+// already counts one worker less and takes its full share. It returns
+// the first failure; the keys it could not delete expire after the TTL.
+func (l *Leases) Leave(ctx context.Context) error {
+	err := l.kv.Delete(ctx, "w."+l.Worker)
+	if err != nil {
+		err = fmt.Errorf("leaving lease bucket: %w", err)
 	}
-	_ = l.kv.Delete(ctx, "w."+l.Worker)
+	for _, p := range l.Held() {
+		if rerr := l.Release(ctx, p); rerr != nil && err == nil {
+			err = rerr
+		}
+	}
+	return err
+}
+
+// Freed watches the bucket for deleted keys (a worker that left, a
+// partition handed back) and signals on the channel it returns, one
+// pending signal at most, so the owner rebalances at once instead of at
+// its next beat. Entries that expire send nothing: the beat finds them.
+// The watch ends with ctx.
+func (l *Leases) Freed(ctx context.Context) (<-chan struct{}, error) {
+	w, err := l.kv.WatchAll(ctx, jetstream.UpdatesOnly())
+	if err != nil {
+		return nil, fmt.Errorf("watching lease bucket: %w", err)
+	}
+	out := make(chan struct{}, 1)
+	go func() {
+		defer func() { _ = w.Stop() }()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case e, ok := <-w.Updates():
+				if !ok {
+					return
+				}
+				if e == nil || e.Operation() == jetstream.KeyValuePut {
+					continue
+				}
+				select {
+				case out <- struct{}{}:
+				default:
+				}
+			}
+		}
+	}()
+	return out, nil
 }
 
 // Target is how many partitions a worker should hold among live

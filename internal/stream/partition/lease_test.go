@@ -103,3 +103,62 @@ func TestLeases(t *testing.T) {
 		t.Fatal("Target")
 	}
 }
+
+// TestLeasesLeave: a worker that leaves deletes its liveness key and its
+// leases at once, and the others' Freed fires, so they can take its
+// partitions long before the (here 30-second) TTL.
+func TestLeasesLeave(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	js := testJS(t)
+	ttl := 30 * time.Second
+	a, err := OpenLeases(ctx, js, "sluice-leave", "a", 2, ttl, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := OpenLeases(ctx, js, "sluice-leave", "b", 2, ttl, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range []*Leases{a, b} {
+		if _, err := l.Heartbeat(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for p := 0; p < 2; p++ {
+		if _, ok, err := a.Take(ctx, p); err != nil || !ok {
+			t.Fatalf("a takes p%d: ok %v err %v", p, ok, err)
+		}
+	}
+	freed, err := b.Freed(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if live, owners, err := b.View(ctx); err != nil || fmt.Sprint(live) != "[a b]" || len(owners) != 2 {
+		t.Fatalf("before: live %v owners %v err %v", live, owners, err)
+	}
+	t0 := time.Now()
+	if err := a.Leave(ctx); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-freed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("no Freed signal after a left")
+	}
+	live, owners, err := b.View(ctx)
+	if err != nil || fmt.Sprint(live) != "[b]" || len(owners) != 0 {
+		t.Fatalf("after a left: live %v owners %v err %v", live, owners, err)
+	}
+	for p := 0; p < 2; p++ {
+		if gen, ok, err := b.Take(ctx, p); err != nil || !ok || gen != 2 {
+			t.Fatalf("b takes p%d: gen %d ok %v err %v", p, gen, ok, err)
+		}
+	}
+	if d := time.Since(t0); d > ttl/2 {
+		t.Fatalf("takeover after a clean leave took %s, TTL %s", d, ttl)
+	}
+	if len(a.Held()) != 0 {
+		t.Fatalf("a still holds %v", a.Held())
+	}
+}

@@ -116,14 +116,23 @@ func (o *Owner) logf(format string, args ...any) {
 	}
 }
 
-// Run heartbeats, balances and runs epochs until ctx ends; on return it
-// hands every lease back.
-func (o *Owner) Run(ctx context.Context) error {
+// Run heartbeats, balances and runs epochs until ctx ends (abandoning
+// the running epoch, which its next owner replays) or stop is closed
+// (finishing the running epoch first); on return it hands every lease
+// back at once, so the other workers need not wait for the TTL.
+func (o *Owner) Run(ctx context.Context, stop <-chan struct{}) error {
 	o.parts = map[int]*ownedPart{}
 	o.wm = math.MinInt64
 	beat := o.Leases.TTL / 3
 	if _, err := o.Leases.Heartbeat(ctx); err != nil {
 		return fmt.Errorf("keyed stream %s: %w", o.Stream, queue.NATSError(err))
+	}
+	// The heartbeat and the watch outlive a stop until the last epoch
+	// committed: the leases must hold until then.
+	bctx, endBeat := context.WithCancel(ctx)
+	freed, err := o.Leases.Freed(bctx)
+	if err != nil {
+		o.logf("keyed stream %s: %v (rebalancing at each beat only)", o.Stream, err)
 	}
 	hbDone := make(chan struct{})
 	go func() {
@@ -132,10 +141,10 @@ func (o *Owner) Run(ctx context.Context) error {
 		defer t.Stop()
 		for {
 			select {
-			case <-ctx.Done():
+			case <-bctx.Done():
 				return
 			case <-t.C:
-				if lost, err := o.Leases.Heartbeat(ctx); err != nil && ctx.Err() == nil {
+				if lost, err := o.Leases.Heartbeat(bctx); err != nil && bctx.Err() == nil {
 					o.logf("keyed stream %s: %v", o.Stream, err)
 				} else if len(lost) > 0 {
 					o.logf("keyed stream %s: lost partitions %v", o.Stream, lost)
@@ -144,11 +153,22 @@ func (o *Owner) Run(ctx context.Context) error {
 		}
 	}()
 	defer func() {
+		endBeat()
 		<-hbDone
-		o.Leases.Leave(context.WithoutCancel(ctx))
+		if err := o.Leases.Leave(context.WithoutCancel(ctx)); err != nil {
+			o.logf("keyed stream %s: %v", o.Stream, err)
+		}
 	}()
+	stopped := func() bool {
+		select {
+		case <-stop:
+			return true
+		default:
+			return ctx.Err() != nil
+		}
+	}
 	var lastBalance time.Time
-	for ctx.Err() == nil {
+	for !stopped() {
 		if time.Since(lastBalance) >= beat {
 			if err := o.balance(ctx); err != nil && ctx.Err() == nil {
 				o.logf("keyed stream %s: balancing: %v", o.Stream, err)
@@ -173,7 +193,7 @@ func (o *Owner) Run(ctx context.Context) error {
 		o.mu.Unlock()
 		sort.Ints(ids)
 		for _, p := range ids {
-			if ctx.Err() != nil {
+			if stopped() {
 				break
 			}
 			part := o.parts[p]
@@ -188,6 +208,9 @@ func (o *Owner) Run(ctx context.Context) error {
 		}
 		select {
 		case <-ctx.Done():
+		case <-stop:
+		case <-freed:
+			lastBalance = time.Time{}
 		case <-time.After(o.Interval):
 		}
 	}

@@ -65,6 +65,7 @@ func (c *Catalog) RenameTable(from, to string) error {
 func copyTable(t *Table) *Table {
 	c := *t
 	c.Properties = maps.Clone(t.Properties)
+	c.ColumnComments = maps.Clone(t.ColumnComments)
 	c.Spec.Options = maps.Clone(t.Spec.Options)
 	c.Spec.PartitionBy = slices.Clone(t.Spec.PartitionBy)
 	if t.Watermark != nil {

@@ -47,6 +47,9 @@ type Table struct {
 	Spec      connector.TableSpec
 	Watermark *Watermark
 	Comment   string
+	// ColumnComments are the columns' COMMENT '...' texts by column name
+	// as declared; a column without one is absent.
+	ColumnComments map[string]string
 	// Properties are the table's TBLPROPERTIES: tags, not read by Sluice.
 	Properties map[string]string
 	// Inferred is true when the schema was sampled rather than declared.

@@ -36,12 +36,15 @@ type tableJSON struct {
 	PartitionBy []string          `json:"partition_by,omitempty"`
 	Watermark   *Watermark        `json:"watermark,omitempty"`
 	Comment     string            `json:"comment,omitempty"`
-	Properties  map[string]string `json:"properties,omitempty"`
-	Inferred    bool              `json:"inferred,omitempty"`
-	Managed     bool              `json:"managed,omitempty"`
-	Dynamic     bool              `json:"dynamic,omitempty"`
-	Pending     string            `json:"pending,omitempty"`
-	Created     time.Time         `json:"created"`
+	// ColumnComments are absent from catalogs written before them: an
+	// older binary ignores them (and drops them when it writes).
+	ColumnComments map[string]string `json:"column_comments,omitempty"`
+	Properties     map[string]string `json:"properties,omitempty"`
+	Inferred       bool              `json:"inferred,omitempty"`
+	Managed        bool              `json:"managed,omitempty"`
+	Dynamic        bool              `json:"dynamic,omitempty"`
+	Pending        string            `json:"pending,omitempty"`
+	Created        time.Time         `json:"created"`
 }
 
 // reloadLocked re-reads the file when another process changed it, so two
@@ -115,10 +118,11 @@ func (c *Catalog) loadOnce() (missing string, err error) {
 		}
 		op.values(tj.Options)
 		op.values(tj.Properties)
+		op.values(tj.ColumnComments)
 		tables[key(tj.Name)] = &Table{
 			Spec: connector.TableSpec{Name: tj.Name, Using: tj.Using, Location: op.value("", "location", tj.Location),
 				Options: tj.Options, Schema: s, PartitionBy: tj.PartitionBy},
-			Watermark: tj.Watermark, Comment: op.value("", "comment", tj.Comment), Properties: tj.Properties, Inferred: tj.Inferred, Managed: tj.Managed, Dynamic: tj.Dynamic, Pending: tj.Pending, Created: tj.Created,
+			Watermark: tj.Watermark, Comment: op.value("", "comment", tj.Comment), ColumnComments: tj.ColumnComments, Properties: tj.Properties, Inferred: tj.Inferred, Managed: tj.Managed, Dynamic: tj.Dynamic, Pending: tj.Pending, Created: tj.Created,
 		}
 	}
 	objects := map[string]*Object{}
@@ -162,9 +166,10 @@ func (c *Catalog) saveLocked() error {
 			Location: seal.value(name+"/location", "location", t.Spec.Location),
 			Options:  seal.values(name+"/options", t.Spec.Options), Schema: s,
 			PartitionBy: t.Spec.PartitionBy, Watermark: t.Watermark,
-			Comment:    seal.value(name+"/comment", "comment", t.Comment),
-			Properties: seal.values(name+"/properties", t.Properties),
-			Inferred:   t.Inferred, Managed: t.Managed, Dynamic: t.Dynamic, Pending: t.Pending, Created: t.Created})
+			Comment:        seal.value(name+"/comment", "comment", t.Comment),
+			ColumnComments: seal.values(name+"/column_comments", t.ColumnComments),
+			Properties:     seal.values(name+"/properties", t.Properties),
+			Inferred:       t.Inferred, Managed: t.Managed, Dynamic: t.Dynamic, Pending: t.Pending, Created: t.Created})
 	}
 	for _, o := range c.objects {
 		name := "object/" + o.Kind + "/" + key(o.Name)

@@ -25,6 +25,7 @@ func hint(input string, err error) string {
 var hintRules = []func(input, msg string) string{
 	duckdbReadFunction,
 	duckdbFromString,
+	duckdbFromOnly,
 	catalogViews,
 	metaOutsideShell,
 }
@@ -66,6 +67,18 @@ func duckdbFromString(input, msg string) string {
 		format = "csv"
 	}
 	return "to query files directly, name their format: SELECT * FROM " + format + ".`" + m[1] + "` (json, csv or parquet)"
+}
+
+var fromOnly = regexp.MustCompile(`(?is)^FROM\s+(.+?)\s*;?$`)
+
+// duckdbFromOnly: DuckDB's bare FROM t means SELECT * FROM t; Spark's
+// FROM-first form needs its SELECT.
+func duckdbFromOnly(input, msg string) string {
+	m := fromOnly.FindStringSubmatch(input)
+	if m == nil || !strings.Contains(msg, "expected SELECT after the FROM clause") {
+		return ""
+	}
+	return "DuckDB's FROM " + m[1] + " is written SELECT * FROM " + m[1] + " (or TABLE " + m[1] + ") here"
 }
 
 var catalogView = regexp.MustCompile(`(?i)\b(information_schema\.\w+|pg_catalog\.\w+|pg_tables|pg_class|sqlite_master|duckdb_tables)\b`)

@@ -21,6 +21,7 @@ func TestHints(t *testing.T) {
 		{"select * from read_json_auto('x.json') limit 2", syntax, "read_json_auto('x.json') is written json.`x.json`"},
 		{"SELECT count(*) FROM read_csv('d/*.csv')", errors.New(`function read_csv not found`), "csv.`d/*.csv`"},
 		{"SELECT * FROM parquet_scan('p.parquet')", syntax, "parquet.`p.parquet`"},
+		{"FROM logs", errors.New("syntax error at line 1:10: expected SELECT after the FROM clause but found end of input"), "SELECT * FROM logs (or TABLE logs)"},
 		{"SELECT * FROM pg_tables", notFound, "SHOW TABLES"},
 		{"SELECT table_name FROM information_schema.tables", errors.New(`database "information_schema" not found`), "SHOW TABLES"},
 		{`\dt`, errors.New(`syntax error at line 1:1: unexpected character '\'`), "interactive shell"},

@@ -103,6 +103,7 @@ func addColumns(t *catalog.Table, cols []*sql.ColumnDef) error {
 		// Rows written before have no value for it: it is nullable
 		// whatever was declared.
 		data = append(data, arrow.Field{Name: c.Name, Type: c.Type, Nullable: true})
+		setColumnComment(t, c)
 	}
 	t.Spec.Schema = arrow.NewSchema(append(data, part...), nil)
 	return nil

@@ -79,6 +79,7 @@ func (e *Engine) createTable(ctx context.Context, s *sql.CreateTable) (*Result, 
 			}
 			seen[k] = true
 			fields = append(fields, arrow.Field{Name: c.Name, Type: c.Type, Nullable: !c.NotNull})
+			setColumnComment(tbl, c)
 		}
 		for _, p := range s.PartitionedBy {
 			if !seen[strings.ToLower(p)] {

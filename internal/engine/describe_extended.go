@@ -29,8 +29,11 @@ func sparkTime(t time.Time) string {
 // describeColumn is DESCRIBE t col in Spark's layout: one row per fact
 // of the column; EXTENDED adds the column statistics rows, all NULL as
 // Sluice computes none.
-func describeColumn(f arrow.Field, extended bool) *Result {
-	rows := [][]string{{"col_name", f.Name}, {"data_type", types.SQLName(f.Type)}, {"comment", "NULL"}}
+func describeColumn(f arrow.Field, comment string, extended bool) *Result {
+	if comment == "" {
+		comment = "NULL"
+	}
+	rows := [][]string{{"col_name", f.Name}, {"data_type", types.CatalogString(f.Type)}, {"comment", comment}}
 	if extended {
 		for _, k := range []string{"min", "max", "num_nulls", "distinct_count", "avg_col_len", "max_col_len", "histogram"} {
 			rows = append(rows, []string{k, "NULL"})
@@ -44,22 +47,7 @@ func describeColumn(f arrow.Field, extended bool) *Result {
 // "# Detailed Table Information". Options are redacted as everywhere
 // (sql.RedactValue); path is the Location row, not an option.
 func (e *Engine) describeTableExtended(t *catalog.Table) *Result {
-	var rows [][]string
-	for _, f := range t.Spec.Schema.Fields() {
-		rows = append(rows, []string{f.Name, types.SQLName(f.Type), columnNotes(t, f.Name)})
-	}
-	if len(t.Spec.PartitionBy) > 0 {
-		rows = append(rows, []string{"# Partition Information", "", ""}, []string{"# col_name", "data_type", "comment"})
-		for _, p := range t.Spec.PartitionBy {
-			typ := ""
-			for _, f := range t.Spec.Schema.Fields() {
-				if strings.EqualFold(f.Name, p) {
-					typ = types.SQLName(f.Type)
-				}
-			}
-			rows = append(rows, []string{p, typ, ""})
-		}
-	}
+	rows := describeColumns(t)
 	db, name := catalog.SplitStored(t.Spec.Name)
 	kind := "EXTERNAL"
 	if e.isManaged(t) {
@@ -114,26 +102,39 @@ func sparkProperties(m map[string]string) string {
 	return "[" + strings.Join(parts, ", ") + "]"
 }
 
-// columnNotes is DESCRIBE's comment of a column: partition column,
-// watermark.
-func columnNotes(t *catalog.Table, col string) string {
-	var notes []string
-	for _, p := range t.Spec.PartitionBy {
-		if strings.EqualFold(p, col) {
-			notes = append(notes, "partition column")
+// describeColumns are DESCRIBE's column rows, then Spark's "# Partition
+// Information" section when the table is partitioned. A column's
+// comment is its COMMENT, and the watermark's column says so (Sluice's
+// own note); NULL when there is neither, as in Spark.
+func describeColumns(t *catalog.Table) [][]string {
+	var rows [][]string
+	for _, f := range t.Spec.Schema.Fields() {
+		c := columnComment(t, f.Name)
+		if t.Watermark != nil && strings.EqualFold(t.Watermark.Column, f.Name) {
+			c = strings.TrimPrefix(c+"; watermark: "+t.Watermark.Expr, "; ")
+		}
+		rows = append(rows, []string{f.Name, types.CatalogString(f.Type), orNull(c)})
+	}
+	if len(t.Spec.PartitionBy) > 0 {
+		rows = append(rows, []string{"# Partition Information", "", ""}, []string{"# col_name", "data_type", "comment"})
+		for _, p := range t.Spec.PartitionBy {
+			typ := ""
+			for _, f := range t.Spec.Schema.Fields() {
+				if strings.EqualFold(f.Name, p) {
+					typ = types.CatalogString(f.Type)
+				}
+			}
+			rows = append(rows, []string{p, typ, orNull(columnComment(t, p))})
 		}
 	}
-	if t.Watermark != nil && strings.EqualFold(t.Watermark.Column, col) {
-		notes = append(notes, "watermark: "+t.Watermark.Expr)
-	}
-	return strings.Join(notes, "; ")
+	return rows
 }
 
 // describeTableColumn is DESCRIBE [EXTENDED] t col.
 func (e *Engine) describeTableColumn(t *catalog.Table, s *sql.DescribeTable) (*Result, error) {
 	for _, f := range t.Spec.Schema.Fields() {
 		if strings.EqualFold(f.Name, s.Column) {
-			return describeColumn(f, s.Extended), nil
+			return describeColumn(f, columnComment(t, f.Name), s.Extended), nil
 		}
 	}
 	return nil, usererr.Errorf(usererr.NotFound, "DESCRIBE %s: no column %s", t.Spec.Name, s.Column)

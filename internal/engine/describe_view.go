@@ -29,14 +29,14 @@ func (e *Engine) describeView(ctx context.Context, v *viewDef, s *sql.DescribeTa
 	if s.Column != "" {
 		for _, f := range fields {
 			if strings.EqualFold(f.Name, s.Column) {
-				return describeColumn(f, s.Extended), nil
+				return describeColumn(f, "", s.Extended), nil
 			}
 		}
 		return nil, usererr.Errorf(usererr.NotFound, "DESCRIBE %s: no column %s", v.Name, s.Column)
 	}
 	var rows [][]string
 	for _, f := range fields {
-		rows = append(rows, []string{f.Name, types.SQLName(f.Type), ""})
+		rows = append(rows, []string{f.Name, types.CatalogString(f.Type), nullCell})
 	}
 	if s.Extended {
 		kind := "VIEW"

@@ -317,6 +317,8 @@ func (e *Engine) dispatch(ctx context.Context, st sql.Statement) (*Result, error
 		return e.showFunctions(s), nil
 	case *sql.DescribeFunction:
 		return e.describeFunction(ctx, s)
+	case *sql.DescribeQuery:
+		return e.describeQuery(ctx, s)
 	}
 	// Streams (internal/streams).
 	if r, ok, err := e.streams().Execute(ctx, st); ok {

@@ -36,6 +36,10 @@ func stringRows(cols []string, rows [][]string) *Result {
 	defer b.Release()
 	for _, r := range rows {
 		for i, v := range r {
+			if v == nullCell {
+				b.Field(i).AppendNull()
+				continue
+			}
 			b.Field(i).(*array.StringBuilder).Append(sql.RedactText(v))
 		}
 	}
@@ -91,21 +95,7 @@ func (e *Engine) describeTable(s *sql.DescribeTable) (*Result, error) {
 	if s.Extended {
 		return e.describeTableExtended(t), nil
 	}
-	parts := map[string]bool{}
-	for _, p := range t.Spec.PartitionBy {
-		parts[strings.ToLower(p)] = true
-	}
-	var rows [][]string
-	for _, f := range t.Spec.Schema.Fields() {
-		var notes []string
-		if parts[strings.ToLower(f.Name)] {
-			notes = append(notes, "partition column")
-		}
-		if t.Watermark != nil && strings.EqualFold(t.Watermark.Column, f.Name) {
-			notes = append(notes, "watermark: "+t.Watermark.Expr)
-		}
-		rows = append(rows, []string{f.Name, types.SQLName(f.Type), strings.Join(notes, "; ")})
-	}
+	rows := describeColumns(t)
 	// Spark's DESCRIBE EXTENDED section, only when there is something to
 	// show, so plain tables describe as before.
 	if t.Comment != "" {
@@ -129,6 +119,9 @@ func (e *Engine) showCreateTable(name string) (*Result, error) {
 			b.WriteString(", ")
 		}
 		fmt.Fprintf(&b, "%s %s", types.QuoteIdent(f.Name), types.SQLName(f.Type))
+		if c := columnComment(t, f.Name); c != "" {
+			b.WriteString(" COMMENT " + quoteString(c))
+		}
 	}
 	if t.Watermark != nil {
 		fmt.Fprintf(&b, ", WATERMARK FOR %s AS %s", types.QuoteIdent(t.Watermark.Column), t.Watermark.Expr)

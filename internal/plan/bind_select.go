@@ -31,6 +31,10 @@ func (it selectItem) name() string {
 		return t.Parts[len(t.Parts)-1]
 	case *sql.FieldAccess:
 		return t.Name
+	case *sql.Literal:
+		if t.Suffix != "" { // Spark names 10L "10": the suffix types the value, it is not part of its name
+			return t.Value
+		}
 	}
 	return it.ast.String()
 }

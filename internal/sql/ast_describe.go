@@ -78,3 +78,16 @@ func (s *ShowTableExtended) String() string {
 	}
 	return out + " LIKE " + QuoteString(s.Like)
 }
+
+// DescribeQuery is Spark's DESCRIBE [QUERY] query: the query's columns
+// and their types, without running it.
+type DescribeQuery struct {
+	StmtBase
+	Query *Query
+}
+
+func (*DescribeQuery) stmtNode() {}
+
+var _ Statement = (*DescribeQuery)(nil)
+
+func (s *DescribeQuery) String() string { return "DESCRIBE QUERY " + s.Query.String() }

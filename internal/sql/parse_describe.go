@@ -3,10 +3,17 @@ package sql
 import "strings"
 
 // describe parses DESCRIBE | DESC, after the keyword: STREAM,
-// MATERIALIZED VIEW, FUNCTION [EXTENDED] f, or Spark's
+// MATERIALIZED VIEW, FUNCTION [EXTENDED] f, [QUERY] query, or Spark's
 // [TABLE] [EXTENDED | FORMATTED] name [column].
 func (p *parser) describe() (Statement, error) {
 	p.advance()
+	// QUERY is a keyword only when a query follows, as in Spark.
+	// Without it, TABLE starts DESCRIBE TABLE t, not the query TABLE t.
+	if p.atKw("QUERY") && p.startsQueryAt(1) || !p.atKw("TABLE") && p.startsQueryAt(0) {
+		p.acceptKw("QUERY")
+		q, err := p.query()
+		return &DescribeQuery{Query: q}, err
+	}
 	// STREAM, MATERIALIZED, FUNCTION and EXTENDED are keywords only when a
 	// name follows, so a table called stream can still be described.
 	if p.atKw("STREAM") && isIdentTok(p.peek(1)) {

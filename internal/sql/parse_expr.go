@@ -90,7 +90,7 @@ func (p *parser) exprRest(left Expr, min int) (Expr, error) {
 // comparison op; ok is false (nothing consumed) when none follows.
 func (p *parser) quantified(op string) (q *Query, all, ok bool, err error) {
 	t := p.tok()
-	if !(isKw(t, "ANY") || isKw(t, "SOME") || isKw(t, "ALL")) || !isOp(p.peek(1), "(") || !startsQuery(p.peek(2)) {
+	if !(isKw(t, "ANY") || isKw(t, "SOME") || isKw(t, "ALL")) || !isOp(p.peek(1), "(") || !p.queryAt(2) {
 		return nil, false, false, nil
 	}
 	switch op {
@@ -153,7 +153,7 @@ func (p *parser) predicate(x Expr) (Expr, error) {
 		if err := p.expectOp("("); err != nil {
 			return nil, err
 		}
-		if startsQuery(p.tok()) {
+		if p.queryAt(0) {
 			q, err := p.query()
 			if err != nil {
 				return nil, err
@@ -350,7 +350,7 @@ func (p *parser) primary() (Expr, error) {
 			}
 		case "EXISTS":
 			// exists(arr, x -> ...) is Spark's higher-order function.
-			if !isOp(next, "(") || startsQuery(p.peek(2)) {
+			if !isOp(next, "(") || p.queryAt(2) {
 				return p.existsExpr()
 			}
 		}
@@ -372,7 +372,7 @@ func (p *parser) primary() (Expr, error) {
 
 func (p *parser) parenExpr() (Expr, error) {
 	open := p.advance()
-	if startsQuery(p.tok()) {
+	if p.queryAt(0) {
 		q, err := p.query()
 		if err != nil {
 			return nil, err
@@ -615,7 +615,7 @@ func (p *parser) existsExpr() (Expr, error) {
 	if err := p.expectOp("("); err != nil {
 		return nil, err
 	}
-	if !startsQuery(p.tok()) {
+	if !p.queryAt(0) {
 		return nil, p.errExpected("a query after EXISTS (")
 	}
 	q, err := p.query()

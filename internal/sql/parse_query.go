@@ -199,9 +199,13 @@ func (p *parser) queryPrimary() (QueryBody, error) {
 	t := p.tok()
 	switch {
 	case isKw(t, "SELECT"):
-		return p.selectBlock()
+		return p.selectBlock(nil)
+	case p.atTableQuery():
+		return p.tableQuery()
+	case p.atFromFirst():
+		return p.fromFirst()
 	case isKw(t, "VALUES"):
-		return p.values()
+		return p.valuesQuery()
 	case p.startsPPL():
 		return p.ppl(), nil
 	case isOp(t, "("):
@@ -247,8 +251,10 @@ func (p *parser) valuesRow() ([]Expr, error) {
 	return row, p.expectOp(")")
 }
 
-func (p *parser) selectBlock() (*Select, error) {
-	s := &Select{At: p.advance().pos}
+// selectBlock parses SELECT ... [FROM ...] ...; from is the FROM clause
+// when it came first (Spark's FROM t SELECT a), and a second is refused.
+func (p *parser) selectBlock(from TableExpr) (*Select, error) {
+	s := &Select{At: p.advance().pos, From: from}
 	if p.acceptKw("DISTINCT") {
 		s.Distinct = true
 	} else {
@@ -265,6 +271,9 @@ func (p *parser) selectBlock() (*Select, error) {
 		}
 	}
 	var err error
+	if from != nil && p.atKw("FROM") {
+		return nil, errAt(p.tok().pos, "this SELECT already has its FROM clause before it")
+	}
 	if p.acceptKw("FROM") {
 		if s.From, err = p.from(); err != nil {
 			return nil, err
@@ -468,7 +477,7 @@ func (p *parser) tablePrimary() (TableExpr, error) {
 	t := p.tok()
 	if isOp(t, "(") {
 		n := parenRun(p)
-		if !startsQuery(p.peek(n)) {
+		if !p.queryAt(n) {
 			return p.parenJoin()
 		}
 		save := p.i

@@ -26,7 +26,7 @@ func (b *StmtBase) base() *StmtBase { return b }
 
 func (p *parser) statementBody() (Statement, error) {
 	t := p.tok()
-	if isOp(t, "(") || startsQuery(t) || p.startsPPL() {
+	if isOp(t, "(") || p.queryAt(0) || p.startsPPL() {
 		q, err := p.query()
 		if err != nil {
 			return nil, err
@@ -290,7 +290,7 @@ func (p *parser) insertTarget() (string, []string, error) {
 	if !p.atOp("(") {
 		return name, nil, nil
 	}
-	if startsQuery(p.peek(parenRun(p))) {
+	if p.queryAt(parenRun(p)) {
 		return name, nil, nil
 	}
 	cols, err := p.identList("column name")
@@ -311,7 +311,7 @@ func (p *parser) insertQuery(overwrite bool) (Statement, error) {
 			return nil, err
 		}
 	}
-	if p.atOp("(") && !startsQuery(p.peek(parenRun(p))) {
+	if p.atOp("(") && !p.queryAt(parenRun(p)) {
 		if s.Columns, err = p.identList("column name"); err != nil {
 			return nil, err
 		}

@@ -36,7 +36,7 @@ func (p *parser) createView() (s Statement, ok bool, err error) {
 	if v.Name, _, err = p.qualifiedName("view name"); err != nil {
 		return nil, true, err
 	}
-	if p.atOp("(") && !startsQuery(p.peek(parenRun(p))) {
+	if p.atOp("(") && !p.queryAt(parenRun(p)) {
 		if v.Columns, err = p.viewColumns(); err != nil {
 			return nil, true, err
 		}

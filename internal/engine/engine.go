@@ -149,6 +149,10 @@ type Result struct {
 	Schema    *arrow.Schema
 	Batches   []arrow.RecordBatch
 	Message   string
+	// Written is how many rows an INSERT wrote, when Wrote is set (a
+	// message result).
+	Written int64
+	Wrote   bool
 }
 
 // ErrNotSupported wraps statements the parser knows but this build cannot

@@ -14,6 +14,7 @@ import (
 	"sluice/internal/physical"
 	"sluice/internal/plan"
 	"sluice/internal/sql"
+	"sluice/internal/stream"
 )
 
 // insert runs INSERT INTO t [PARTITION (...)] [(cols)] query: the
@@ -63,10 +64,12 @@ func (e *Engine) insert(ctx context.Context, s *sql.Insert) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	r := message("%s inserted into %s", stream.Count(rows, "row"), t.Spec.Name)
 	if s.Overwrite {
-		return message("%d rows written over %s", rows, overwriteTarget(t, sp)), nil
+		r = message("%s written over %s", stream.Count(rows, "row"), overwriteTarget(t, sp))
 	}
-	return message("%d rows inserted into %s", rows, t.Spec.Name), nil
+	r.Written, r.Wrote = rows, true
+	return r, nil
 }
 
 // insertPlan binds and optimizes INSERT's query, conformed to the table

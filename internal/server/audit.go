@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -371,26 +370,16 @@ func statementRole(st sql.Statement) Role {
 }
 
 // auditResult notes a statement's result that has no rows (a message):
-// an INSERT's message gives the rows it inserted.
+// an INSERT's gives the rows it wrote.
 func auditResult(ctx context.Context, res *engine.Result) {
 	e := auditFrom(ctx)
 	if e == nil || res == nil || res.Schema != nil {
 		return
 	}
 	e.affected = true
-	if n, ok := insertedRows(res.Message); ok {
-		e.rows = n
+	if res.Wrote {
+		e.rows = int(res.Written)
 	}
-}
-
-// insertedRows reads the engine's "N rows inserted into t".
-func insertedRows(msg string) (int, bool) {
-	num, rest, ok := strings.Cut(msg, " ")
-	if !ok || !strings.HasPrefix(rest, "rows inserted") {
-		return 0, false
-	}
-	n, err := strconv.Atoi(num)
-	return n, err == nil
 }
 
 // auditPage notes the rows a response carries, and whether a cursor

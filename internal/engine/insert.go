@@ -31,6 +31,11 @@ func (e *Engine) insert(ctx context.Context, s *sql.Insert) (*Result, error) {
 		return nil, fmt.Errorf("table %s (USING %s) cannot be written", t.Spec.Name, t.Spec.Using)
 	}
 	ctx = e.queryContext(ctx)
+	if s.ByName {
+		if s, err = e.byName(ctx, t, s); err != nil {
+			return nil, err
+		}
+	}
 	if s.Overwrite {
 		if err := e.checkOverwritable(ctx, t); err != nil {
 			return nil, err

@@ -1,7 +1,7 @@
 package sql
 
-// Insert is INSERT INTO name [PARTITION (...)] [(cols)] query or INSERT
-// OVERWRITE [TABLE] name [PARTITION (...)] [(cols)] query; query may be
+// Insert is INSERT INTO name [PARTITION (...)] [(cols) | BY NAME] query
+// or INSERT OVERWRITE [TABLE] name [PARTITION (...)] [(cols) | BY NAME] query; query may be
 // a VALUES list (a *Values body).
 type Insert struct {
 	StmtBase
@@ -10,7 +10,10 @@ type Insert struct {
 	// Partition is the PARTITION (k = v, ...) clause; nil when absent.
 	Partition []*PartitionValue
 	Columns   []string // nil when not listed
-	Query     *Query
+	// ByName is BY NAME in place of a column list: the query's columns
+	// go to the table's of the same names.
+	ByName bool
+	Query  *Query
 }
 
 // PartitionValue is one entry of INSERT's PARTITION clause: k = value

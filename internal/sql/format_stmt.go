@@ -421,6 +421,9 @@ func (s *Insert) String() string {
 	if s.Columns != nil {
 		b.WriteString(" (" + identList(s.Columns) + ")")
 	}
+	if s.ByName {
+		b.WriteString(" BY NAME")
+	}
 	b.WriteString(" " + s.Query.String())
 	return b.String()
 }

@@ -21,6 +21,8 @@ var sparkStatementRoundTrips = []struct{ in, want string }{
 	{"DESCRIBE QUERY WITH c AS (SELECT 1 AS z) SELECT * FROM c", ""},
 	{"DESCRIBE query", "DESCRIBE TABLE query"},
 	{"TABLE db.v", "SELECT * FROM db.v"},
+	{"INSERT INTO TABLE t BY NAME SELECT 1 AS a", "INSERT INTO t BY NAME SELECT 1 AS a"},
+	{"INSERT OVERWRITE t PARTITION (p = 1) BY NAME SELECT 1 AS a", "INSERT OVERWRITE TABLE t PARTITION (p = 1) BY NAME SELECT 1 AS a"},
 	{"FROM t SELECT a, b WHERE a > 1 GROUP BY a, b", "SELECT a, b FROM t WHERE a > 1 GROUP BY a, b"},
 	{"SHOW FUNCTIONS", ""},
 	{"SHOW USER FUNCTIONS", ""},

@@ -298,7 +298,7 @@ func (p *parser) insertTarget() (string, []string, error) {
 }
 
 // insertQuery reads the rest of INSERT INTO|OVERWRITE: name [PARTITION
-// (k [= v], ...)] [(cols)] query.
+// (k [= v], ...)] [(cols) | BY NAME] query.
 func (p *parser) insertQuery(overwrite bool) (Statement, error) {
 	name, _, err := p.qualifiedName("table name")
 	if err != nil {
@@ -311,7 +311,11 @@ func (p *parser) insertQuery(overwrite bool) (Statement, error) {
 			return nil, err
 		}
 	}
-	if p.atOp("(") && !p.queryAt(parenRun(p)) {
+	if p.atKw("BY") && isKw(p.peek(1), "NAME") {
+		p.advance()
+		p.advance()
+		s.ByName = true
+	} else if p.atOp("(") && !p.queryAt(parenRun(p)) {
 		if s.Columns, err = p.identList("column name"); err != nil {
 			return nil, err
 		}

@@ -323,6 +323,8 @@ func (e *Engine) dispatch(ctx context.Context, st sql.Statement) (*Result, error
 		return e.describeFunction(ctx, s)
 	case *sql.DescribeQuery:
 		return e.describeQuery(ctx, s)
+	case *sql.SetTimeZone:
+		return e.setTimeZone(ctx, s)
 	}
 	// Streams (internal/streams).
 	if r, ok, err := e.streams().Execute(ctx, st); ok {

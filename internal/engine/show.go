@@ -179,6 +179,11 @@ func (e *Engine) set(ctx context.Context, s *sql.Set) (*Result, error) {
 			return nil, fmt.Errorf("SET %s: %w", s.Key, err)
 		}
 	}
+	if strings.EqualFold(s.Key, timeZoneKey) {
+		if err := checkUTCZone(s.Value.Value); err != nil {
+			return nil, err
+		}
+	}
 	e.session(ctx).set(s.Key, s.Value.Value)
 	if storage.IsOptionKey(strings.ToLower(s.Key)) {
 		// A habit from Spark's spark.hadoop.fs.s3a.*: those persist in a

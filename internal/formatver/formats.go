@@ -12,7 +12,7 @@ const (
 	keyedMeta  = "0.x (commit 2eeeb16 or later)"
 	keyedState = "0.x (commit 35645ce or later)"
 	asyncQuery = "0.x (commit 6d04da9 or later)"
-	backupMan  = "0.x (the commit adding sluice backup, or later)"
+	backupMan  = "0.x (commit 8d05e19 or later)"
 )
 
 // Every persisted format. A change to one appends its new version's

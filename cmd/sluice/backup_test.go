@@ -63,6 +63,11 @@ func backupRestoreExactlyOnce(t *testing.T, dest string) {
 	mustRemote(t, p.url, "CREATE TABLE sink (id BIGINT, host STRING, bytes BIGINT) USING index")
 	mustRemote(t, p.url, "INSERT STREAM INTO sink SELECT id, host, bytes * 2 AS bytes FROM src WHERE id % 3 <> 1 "+
 		"WITH (name = 'feed', trigger = '50 milliseconds', max_files_per_trigger = 1)")
+	// And a stateful one: its counts need the state of the backed-up
+	// commit, no more and no less. Its documents are named by host.
+	mustRemote(t, p.url, "CREATE TABLE counts (host STRING, n BIGINT, b BIGINT) USING index")
+	mustRemote(t, p.url, "INSERT STREAM INTO counts SELECT host, count(*) AS n, sum(bytes) AS b FROM src GROUP BY host "+
+		"WITH (name = 'tally', output_mode = 'update', trigger = '50 milliseconds', max_files_per_trigger = 1)")
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		if csvCount(t, mustRemote(t, p.url, "SELECT count(*) FROM sink")) > 200 {
 			break
@@ -139,6 +144,16 @@ func backupRestoreExactlyOnce(t *testing.T, dest string) {
 		if got[i] != exp[i] {
 			t.Fatalf("row %d: sink %q, batch %q", i, got[i], exp[i])
 		}
+	}
+	wantCounts := strings.Join(sorted("SELECT host, count(*) AS n, sum(bytes) AS b FROM src GROUP BY host"), "\n")
+	var gotCounts string
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if gotCounts = strings.Join(sorted("SELECT host, n, b FROM counts"), "\n"); gotCounts == wantCounts {
+			break
+		}
+	}
+	if gotCounts != wantCounts {
+		t.Fatalf("the restored stateful stream's counts:\n%s\nwant:\n%s", gotCounts, wantCounts)
 	}
 	t.Logf("backed up at commit %d of %d epochs; %d rows exactly once after restore", commit, files, len(got))
 }

@@ -105,6 +105,10 @@ func backupCmd(args []string, stdout io.Writer) error {
 		printBackup(stdout, dest, res.Files, res.Bytes, res.Checkpoints)
 		return nil
 	}
+	if _, err := os.Stat(filepath.Join(bf.dataDir, "catalog.json")); err != nil {
+		// Before the lock, which would make the folder.
+		return fmt.Errorf("backup: %s has no catalog.json: not a data dir", bf.dataDir)
+	}
 	release, err := server.LockDataDir(bf.dataDir, fmt.Sprintf("sluice backup pid %d", os.Getpid()))
 	if err != nil {
 		return fmt.Errorf("backup: %w", err)

@@ -1,6 +1,6 @@
 // Command sluice is Sluice's command line: flags and wiring only; the
-// work is in internal/cli (sql, ppl) and internal/server (serve, and the
-// users file passwd and token edit).
+// work is in internal/cli (sql, ppl), internal/server (serve, and the
+// users file passwd and token edit) and internal/backup (backup, restore).
 //
 //	sluice sql -e 'SELECT 1'
 //	sluice sql -f examples/quickstart.sql --format json
@@ -8,6 +8,8 @@
 //	sluice ppl -e 'source=logs | stats count() by status'
 //	sluice serve --listen 127.0.0.1:9210 --data-dir ./sluice-data
 //	sluice sql --server http://127.0.0.1:9210 -e 'SHOW STREAMS'
+//	sluice backup --data-dir ./sluice-data s3://bucket/backups/monday
+//	sluice restore s3://bucket/backups/monday --data-dir ./restored
 package main
 
 import (
@@ -56,6 +58,10 @@ func run(args []string) error {
 		return passwd(args[1:], os.Stdin, os.Stdout, os.Stderr)
 	case "token":
 		return token(args[1:], os.Stdout)
+	case "backup":
+		return backupCmd(args[1:], os.Stdout)
+	case "restore":
+		return restoreCmd(args[1:], os.Stdout)
 	default:
 		return fmt.Errorf("unknown command %q (see 'sluice help')", args[0])
 	}

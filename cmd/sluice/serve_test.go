@@ -242,6 +242,10 @@ func TestServeSIGTERM(t *testing.T) {
 		t.Fatalf("sluice serve did not exit within 30s of SIGTERM: %s", p.log())
 	}
 	t.Logf("exited 0 %s after SIGTERM", time.Since(t0).Round(time.Millisecond))
+	// The run is recorded stopped (it resumes from its commit), not cancelled.
+	if st, err := os.ReadFile(filepath.Join(data, "checkpoints", "feed", "status")); err != nil || !strings.Contains(string(st), `"state":"stopped"`) {
+		t.Errorf("after SIGTERM the stream recorded %s (%v), want state stopped", st, err)
+	}
 
 	writeInputs(t, in, 3, 4, 10)
 	p = startServe(t, data)

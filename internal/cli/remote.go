@@ -92,11 +92,21 @@ func (r *Remote) ExecuteStatement(ctx context.Context, st sql.Statement) (*engin
 }
 
 func (r *Remote) post(ctx context.Context, reqBody map[string]string) (*remoteResponse, error) {
-	body, _ := json.Marshal(reqBody)
-	url := strings.TrimRight(r.URL, "/") + remotePath
+	var out remoteResponse
+	if err := r.PostJSON(ctx, remotePath, reqBody, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// PostJSON posts in as JSON to the server's path and decodes its 200
+// answer into out; any other answer is the error the server gave.
+func (r *Remote) PostJSON(ctx context.Context, path string, in, out any) error {
+	body, _ := json.Marshal(in)
+	url := strings.TrimRight(r.URL, "/") + path
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
-		return nil, fmt.Errorf("server %s: %w", r.URL, err)
+		return fmt.Errorf("server %s: %w", r.URL, err)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	switch {
@@ -112,32 +122,31 @@ func (r *Remote) post(ctx context.Context, reqBody map[string]string) (*remoteRe
 	resp, err := client.Do(req)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return ctx.Err()
 		}
-		return nil, fmt.Errorf("server %s: %w", r.URL, err)
+		return fmt.Errorf("server %s: %w", r.URL, err)
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return nil, fmt.Errorf("server %s: reading response: %w", r.URL, err)
+		return fmt.Errorf("server %s: reading response: %w", r.URL, err)
 	}
 	if resp.StatusCode != http.StatusOK {
 		var e struct {
 			Error struct{ Reason, Details string }
 		}
 		if resp.StatusCode == http.StatusUnauthorized {
-			return nil, fmt.Errorf("server %s: authentication failed: check --user and SLUICE_PASSWORD, or --token", r.URL)
+			return fmt.Errorf("server %s: authentication failed: check --user and SLUICE_PASSWORD, or --token", r.URL)
 		}
 		if json.Unmarshal(data, &e) == nil && e.Error.Details != "" {
-			return nil, errors.New(e.Error.Details)
+			return errors.New(e.Error.Details)
 		}
-		return nil, fmt.Errorf("server %s: %s: %s", r.URL, resp.Status, bytes.TrimSpace(data))
+		return fmt.Errorf("server %s: %s: %s", r.URL, resp.Status, bytes.TrimSpace(data))
 	}
-	var out remoteResponse
-	if err := json.Unmarshal(data, &out); err != nil {
-		return nil, fmt.Errorf("server %s: decoding response: %w", r.URL, err)
+	if err := json.Unmarshal(data, out); err != nil {
+		return fmt.Errorf("server %s: decoding response: %w", r.URL, err)
 	}
-	return &out, nil
+	return nil
 }
 
 // TLSClient is an HTTP client that trusts the PEM certificates in

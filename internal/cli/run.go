@@ -96,6 +96,10 @@ Usage:
   sluice passwd USER           add a user of the server or change its password
   sluice token create NAME     make an API token for the server (printed once)
   sluice token revoke NAME     remove a token
+  sluice backup DEST           copy the data dir (--data-dir) to a folder or s3://bucket/prefix,
+                               each stream as of its last commit, while a server runs on it
+  sluice restore SRC           bring a backup back into --data-dir (missing or empty, or --force);
+                               a server started there resumes each stream from its commit
 
 Flags for sql:
   --format table|csv|json|jsonl   result format (default table)
@@ -171,6 +175,15 @@ Flags for passwd and token:
                                   INSERT STREAM, START/STOP STREAM on existing tables;
                                   admin: everything (DDL, SET, any path)
                                   (passwd: default read for a new user; token create: required)
+
+Flags for backup and restore:
+  --data-dir DIR                  as for sql
+  --s3-endpoint URL               endpoint of an S3-compatible store for s3:// (default
+                                  $SLUICE_S3_ENDPOINT); credentials from AWS_ACCESS_KEY_ID etc.
+  --s3-region REGION              region for s3:// (default $SLUICE_S3_REGION)
+  --user, --token, --ca-cert      backup: as for sql, to reach the server holding DIR (admin)
+  --force                         restore: into a data dir that is not empty, replacing its
+                                  catalog, secrets, checkpoints, indexes, tables and queries
 
 Example:
   sluice sql -e "CREATE TABLE logs USING json LOCATION 'testdata/sample/http_logs/'"

@@ -12,6 +12,7 @@ const (
 	keyedMeta  = "0.x (commit 2eeeb16 or later)"
 	keyedState = "0.x (commit 35645ce or later)"
 	asyncQuery = "0.x (commit 6d04da9 or later)"
+	backupMan  = "0.x (commit 8d05e19 or later)"
 )
 
 // Every persisted format. A change to one appends its new version's
@@ -44,6 +45,9 @@ var (
 	// AsyncQuery is an async query's record (its result, an Arrow IPC
 	// stream, is read only through it).
 	AsyncQuery = &Format{Name: "async query", Where: "<data dir>/queries/<id>.json", Readers: []string{asyncQuery}}
+	// Backup is a backup's manifest (internal/backup), which also lists
+	// the versions of every other format in the backup.
+	Backup = &Format{Name: "backup manifest", Where: "<backup>/manifest.json", Readers: []string{backupMan}}
 )
 
 // Not listed: a checkpoint's status, lock and stop (rewritten by each
@@ -54,4 +58,4 @@ var (
 // hold indexes so that a Bleve upgrade that breaks them shows.
 
 // All lists every format, for the docs and tests.
-var All = []*Format{Catalog, Secrets, Offsets, Commits, State, Metadata, SeenFiles, KeyedMeta, KeyedState, AsyncQuery}
+var All = []*Format{Catalog, Secrets, Offsets, Commits, State, Metadata, SeenFiles, KeyedMeta, KeyedState, AsyncQuery, Backup}

@@ -57,3 +57,15 @@ func (l *dataDirLock) release() error {
 	_ = syscall.Flock(int(l.f.Fd()), syscall.LOCK_UN)
 	return l.f.Close()
 }
+
+// LockDataDir takes dir's data dir lock for a command other than serve
+// (`sluice backup` without a server, `sluice restore`): while it is
+// held no server starts on dir. It fails with ErrDataDirInUse when a
+// server (or another such command) holds it.
+func LockDataDir(dir, owner string) (release func() error, err error) {
+	l, err := lockDataDir(dir, owner)
+	if err != nil {
+		return nil, err
+	}
+	return l.release, nil
+}

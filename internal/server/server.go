@@ -351,6 +351,7 @@ func (s *Server) routes() {
 	s.metricsRoutes()
 	s.consoleRoutes()
 	s.reloadRoutes()
+	s.backupRoutes()
 }
 
 // progress is the engine's StreamProgress: metrics and one log record per

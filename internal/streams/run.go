@@ -161,9 +161,13 @@ func (m *Streams) Run(ctx context.Context, name string, s Write, spec Spec) (*Re
 		}
 	})
 	// What a later process says about the stream is what this one says
-	// now (a stop request, answered, leaves it stopped).
+	// now. A run that ended cleanly at an epoch boundary because it was
+	// asked to, by STOP STREAM or by the process stopping (SIGTERM
+	// cancels ctx, which requests the stop), is stopped: it resumes from
+	// its commit, nothing was cut short. Cancelled stays for a run whose
+	// epoch was abandoned.
 	rec := stream.RunStatus{State: st.State, Error: st.LastError, Time: m.h.Now().UnixMicro()}
-	if rs.StopRequested() && rec.State == job.StateSuccess {
+	if err == nil && rs.StopRequested() && (rec.State == job.StateSuccess || rec.State == job.StateCancelled) {
 		rec.State = "stopped"
 	}
 	if werr := q.Checkpoint.WriteRunStatus(context.WithoutCancel(ctx), rec); werr != nil && err == nil {

@@ -2,6 +2,7 @@ package crashtest
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -111,6 +112,11 @@ func TestKeyedWorkersGracefulStop(t *testing.T) {
 	}
 	if strings.Contains(a.stderr.String(), "abandoned") {
 		t.Errorf("SIGTERM abandoned an epoch: %s", a.stderr.String())
+	}
+	// Its run is recorded stopped (it resumes from its commit), not
+	// cancelled.
+	if st, err := os.ReadFile(filepath.Join(dir, "cp", "status")); err != nil || !strings.Contains(string(st), `"state":"stopped"`) {
+		t.Errorf("the stopped worker recorded %s (%v), want state stopped", st, err)
 	}
 
 	// The same with a kill: the partitions wait for the TTL.

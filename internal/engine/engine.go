@@ -325,6 +325,8 @@ func (e *Engine) dispatch(ctx context.Context, st sql.Statement) (*Result, error
 		return e.describeQuery(ctx, s)
 	case *sql.SetTimeZone:
 		return e.setTimeZone(ctx, s)
+	case *sql.CreateTableLike:
+		return e.createTableLike(ctx, s)
 	}
 	// Streams (internal/streams).
 	if r, ok, err := e.streams().Execute(ctx, st); ok {

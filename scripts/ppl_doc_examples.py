@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs the examples of OpenSearch's PPL function reference through Sluice.
 
-    scripts/ppl_doc_examples.py SLUICE OPENSEARCH_SQL_GIT_DIR [page ...] [-v]
+    scripts/ppl_doc_examples.py SLUICE OPENSEARCH_SQL_GIT_DIR [page ...] [-v] [--slt FILE]
 
 For each docs/user/ppl/functions/<page>.md of the OpenSearch SQL plugin
 (read from its git dir, HEAD), every ```ppl block followed by a ```text
@@ -13,6 +13,10 @@ documented ones: in order, or else as a multiset; cells compared after
 dropping blanks and quotes, true/false/null in any case, numbers as
 numbers (relative 1e-9). Column names are not compared. Prints
 passed/examples per page and the total; -v prints each failure.
+
+--slt FILE writes the passing examples as `query ... ppl` records over
+the tables of testdata/data/json/ppl_doc (the doctest files), with no
+rows: `go test ./internal/slt -run TestPPL/<name> -update` fills them in.
 """
 import json
 import os
@@ -110,8 +114,15 @@ def rows_eq(got, want):
 
 
 def main():
-    args = [a for a in sys.argv[1:] if a != '-v']
-    verbose = '-v' in sys.argv
+    argv = sys.argv[1:]
+    slt = None
+    if '--slt' in argv:
+        i = argv.index('--slt')
+        slt = argv[i + 1]
+        del argv[i:i + 2]
+    args = [a for a in argv if a != '-v']
+    verbose = '-v' in argv
+    records, used = [], set()
     sluice, gitdir, pages = args[0], args[1], args[2:]
     tmp = tempfile.mkdtemp(prefix='ppl-doc-')
     data = os.path.join(tmp, 'data')
@@ -146,6 +157,10 @@ def main():
                     got = None
             if got is not None and rows_eq(got, want):
                 ok += 1
+                m = re.match(r'\s*source\s*=\s*(\w+)', q)
+                if m and m.group(1) in TEST_DATA:
+                    used.add(m.group(1))
+                    records.append(f'query {"?" * len(want[0])} ppl\n{q}\n----\n')
             elif verbose:
                 print(f'FAIL {page}: {q}\n  want {want}\n  got  {got if got is not None else r.stderr.strip()}')
         if n:
@@ -153,6 +168,14 @@ def main():
         total += n
         passed += ok
     print(f'{"total":14} {passed:3}/{total}')
+    if slt:
+        with open(slt, 'w') as out:
+            out.write('# The examples of OpenSearch\'s docs/user/ppl/functions/ pages ' + ', '.join(pages) +
+                      '\n# with the rows they document (scripts/ppl_doc_examples.py --slt).\n\n')
+            for name in sorted(used):
+                out.write(f"statement ok\nCREATE TABLE {name} USING json LOCATION "
+                          f"'${{TESTDATA}}/data/json/ppl_doc/{TEST_DATA[name]}'\n\n")
+            out.write('\n'.join(records))
 
 
 if __name__ == '__main__':

@@ -51,6 +51,9 @@ func mapCall(c *sql.Call) (sql.Expr, error) {
 		}
 		return nil
 	}
+	if e, ok, err := mapMV(c, name); ok {
+		return e, err
+	}
 	switch name {
 	case "isnull", "isnotnull", "ispresent":
 		if err := want(1); err != nil {

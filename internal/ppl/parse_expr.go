@@ -370,7 +370,7 @@ func (p *parser) call() (sql.Expr, error) {
 	if p.acceptKw("distinct") {
 		call.Distinct = true
 	}
-	args, err := p.exprList(")")
+	args, err := p.callArgs()
 	if err != nil {
 		return nil, err
 	}

@@ -271,6 +271,8 @@ var registry = []Def{
 	{Name: "ppl_array", MinArgs: 0, MaxArgs: -1, Kind: Scalar, Bind: bindPPLArray},
 	{Name: "ppl_split", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindPPLSplit},
 	{Name: "ppl_mvappend", MinArgs: 1, MaxArgs: -1, Kind: Scalar, Bind: bindPPLMvappend},
+	{Name: "ppl_tostring", MinArgs: 1, MaxArgs: 2, Kind: Scalar, Bind: bindPPLTostring},
+	{Name: "ppl_tonumber", MinArgs: 1, MaxArgs: 2, Kind: Scalar, Bind: bindPPLTonumber},
 	{Name: "ppl_json_valid", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindPPLJSONValid},
 	{Name: "ppl_json", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindPPLJSON},
 	{Name: "ppl_json_keys", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindPPLJSONKeys},

@@ -1,8 +1,6 @@
 package ppl
 
 import (
-	"strings"
-
 	"sluice/internal/sql"
 	"sluice/internal/types"
 )
@@ -94,10 +92,6 @@ func mapMV(c *sql.Call, name string) (e sql.Expr, ok bool, err error) {
 			Body: call("concat", str(ref("__mv_l")), sep, str(ref("__mv_r")))}
 		return call("slice", call("zip_with", args[0], args[1], join), num("1"),
 			call("least", call("array_size", args[0]), call("array_size", args[1]))), true, nil
-	case "array", "split", "mvappend", "tostring", "tonumber", "json_valid", "json", "json_keys", "json_object", "json_array",
-		"json_extract", "json_delete", "json_set", "json_append", "json_extend":
-		c.Name = "ppl_" + strings.ToLower(name)
-		return c, true, nil
 	}
 	return nil, false, nil
 }

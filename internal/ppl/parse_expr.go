@@ -150,6 +150,13 @@ func (p *parser) comparison() (sql.Expr, error) {
 			return nil, err
 		}
 		return &sql.Between{At: at, X: l, Not: not, Lo: lo, Hi: hi}, nil
+	case p.atKw("contains") && p.peek(1).kind == tkString:
+		// f contains 'text': ilike '%text%', the text taken literally.
+		at := p.advance().pos
+		lit := p.advance().text
+		esc := strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(lit)
+		return &sql.Like{At: at, Op: sql.OpILike, X: l, Not: not,
+			Pattern: &sql.Literal{At: at, Kind: sql.LitString, Value: "%" + esc + "%"}}, nil
 	case p.atKw("is"):
 		at := p.advance().pos
 		n := p.acceptKw("not")
@@ -333,6 +340,32 @@ func (p *parser) call() (sql.Expr, error) {
 			return nil, syntaxErr(tt.pos, "unknown type %q", tt.text)
 		}
 		return &sql.Cast{At: t.pos, X: x, Type: typ}, p.expectOp(")")
+	case "extract":
+		// extract(YEAR_MONTH FROM ts), MySQL's units (ppl_extract).
+		if u := p.tok(); u.kind == tkIdent && isKw(p.peek(1), "from") {
+			p.advance()
+			p.advance()
+			x, err := p.expr()
+			if err != nil {
+				return nil, err
+			}
+			return &sql.Call{At: t.pos, Name: "ppl_extract", Args: []sql.Expr{
+				&sql.Literal{At: u.pos, Kind: sql.LitString, Value: strings.ToUpper(u.text)}, x}}, p.expectOp(")")
+		}
+	case "position":
+		// position(sub IN s) is locate(sub, s).
+		sub, err := p.additive()
+		if err != nil {
+			return nil, err
+		}
+		if err := p.expectKw("in"); err != nil {
+			return nil, err
+		}
+		s, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		return &sql.Call{At: t.pos, Name: "instr", Args: []sql.Expr{s, sub}}, p.expectOp(")")
 	case "case":
 		c := &sql.Case{At: t.pos}
 		for {

@@ -110,7 +110,7 @@ func (p *parser) comparison() (sql.Expr, error) {
 			if err != nil {
 				return nil, err
 			}
-			return &sql.Binary{At: t.pos, Op: op, L: l, R: r}, nil
+			return coerceCompare(&sql.Binary{At: t.pos, Op: op, L: l, R: r}), nil
 		}
 	}
 	not := false
@@ -179,7 +179,7 @@ func (p *parser) additive() (sql.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		l = &sql.Binary{At: t.pos, Op: t.text, L: l, R: r}
+		l = coerceArith(&sql.Binary{At: t.pos, Op: t.text, L: l, R: r})
 	}
 	return l, nil
 }
@@ -195,7 +195,7 @@ func (p *parser) multiplicative() (sql.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		l = &sql.Binary{At: t.pos, Op: t.text, L: l, R: r}
+		l = coerceArith(&sql.Binary{At: t.pos, Op: t.text, L: l, R: r})
 	}
 	return l, nil
 }
@@ -424,4 +424,39 @@ func castType(name string) string {
 		return "FLOAT"
 	}
 	return name
+}
+
+// isLit reports whether e is a literal of kind k (a number for
+// LitInteger: integer, decimal or float).
+func isLit(e sql.Expr, k sql.LitKind) bool {
+	l, ok := e.(*sql.Literal)
+	if !ok {
+		return false
+	}
+	if k == sql.LitInteger {
+		return l.Kind == sql.LitInteger || l.Kind == sql.LitDecimal || l.Kind == sql.LitFloat
+	}
+	return l.Kind == k
+}
+
+// coerceArith is PPL's arithmetic where an operand is a string literal:
+// the string read as a number, or two strings joined by + (ppl_plus, ...
+// in the registry); elsewhere the SQL operator stays, so plans keep it.
+func coerceArith(b *sql.Binary) sql.Expr {
+	if !isLit(b.L, sql.LitString) && !isLit(b.R, sql.LitString) {
+		return b
+	}
+	fn := map[string]string{"+": "ppl_plus", "-": "ppl_minus", "*": "ppl_times", "/": "ppl_divide", "%": "ppl_mod"}[b.Op]
+	return &sql.Call{At: b.At, Name: fn, Args: []sql.Expr{b.L, b.R}}
+}
+
+// coerceCompare is a string literal compared with a number literal
+// ("1000" > 999.9): both read as numbers (ppl_compare), where SQL would
+// cast the string to the number's type.
+func coerceCompare(b *sql.Binary) sql.Expr {
+	if !(isLit(b.L, sql.LitString) && isLit(b.R, sql.LitInteger) || isLit(b.R, sql.LitString) && isLit(b.L, sql.LitInteger)) {
+		return b
+	}
+	return &sql.Call{At: b.At, Name: "ppl_compare", Args: []sql.Expr{
+		&sql.Literal{At: b.At, Kind: sql.LitString, Value: b.Op}, b.L, b.R}}
 }

@@ -33,9 +33,6 @@ var renames = map[string]string{
 	"mean":                  "avg",
 	"percentile":            "ppl_percentile",
 	"percentile_approx":     "ppl_percentile",
-	"hour_of_day":           "hour",
-	"minute_of_hour":        "minute",
-	"second_of_minute":      "second",
 	"month_of_year":         "month",
 	"regexp_replace":        "ppl_replace",
 	"distinct_count_approx": "approx_count_distinct",
@@ -120,6 +117,10 @@ func mapCall(c *sql.Call) (sql.Expr, error) {
 		}
 		return &sql.Call{At: c.At, Name: "instr", Args: []sql.Expr{args[1], args[0]}}, nil
 	case "timestamp", "date":
+		if name == "timestamp" && len(args) == 2 {
+			// TIMESTAMP(x, t): x moved by the time of day t.
+			return &sql.Call{At: c.At, Name: "ppl_timestamp2", Args: args}, nil
+		}
 		if err := want(1); err != nil {
 			return nil, err
 		}

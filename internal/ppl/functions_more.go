@@ -16,6 +16,16 @@ var pplOwn = map[string]bool{
 	"json_extract": true, "json_delete": true, "json_set": true, "json_append": true, "json_extend": true,
 	"yearweek": true, "convert_tz": true, "to_days": true, "to_seconds": true, "from_days": true,
 	"makedate": true, "period_add": true, "period_diff": true, "cidrmatch": true, "coalesce": true,
+	// TIME values are HH:mm:ss strings (ppl_time.go).
+	"time": true, "time_to_sec": true, "sec_to_time": true, "maketime": true, "timediff": true,
+	"addtime": true, "subtime": true, "datediff": true, "datetime": true, "str_to_date": true,
+}
+
+// timeParts are PPL's functions of a time of day, over TIME strings
+// too (ppl_time_part).
+var timeParts = map[string]string{
+	"hour": "hour", "hour_of_day": "hour", "minute": "minute", "minute_of_hour": "minute",
+	"second": "second", "second_of_minute": "second", "microsecond": "microsecond",
 }
 
 // getFormats is GET_FORMAT's table (MySQL's).
@@ -81,7 +91,13 @@ func mapMore(c *sql.Call, name string) (e sql.Expr, ok bool, err error) {
 		if err := argc(1, 1); err != nil {
 			return nil, true, err
 		}
-		return bin(sql.OpAdd, bin(sql.OpMul, call("hour", args[0]), num("60")), call("minute", args[0])), true, nil
+		return bin(sql.OpAdd, bin(sql.OpMul, call("ppl_time_part", str("hour"), args[0]), num("60")),
+			call("ppl_time_part", str("minute"), args[0])), true, nil
+	case "hour", "hour_of_day", "minute", "minute_of_hour", "second", "second_of_minute", "microsecond":
+		if err := argc(1, 1); err != nil {
+			return nil, true, err
+		}
+		return call("ppl_time_part", str(timeParts[name]), args[0]), true, nil
 	case "from_unixtime":
 		// With a format, MySQL's specifiers (ppl_date_format).
 		if len(args) == 2 {

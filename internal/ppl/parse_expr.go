@@ -335,6 +335,10 @@ func (p *parser) call() (sql.Expr, error) {
 			return nil, p.errExpected("a type name")
 		}
 		p.advance()
+		if strings.EqualFold(tt.text, "time") {
+			// No TIME type: PPL's times are HH:mm:ss strings (ppl_time).
+			return &sql.Call{At: t.pos, Name: "ppl_time", Args: []sql.Expr{x}}, p.expectOp(")")
+		}
 		typ, err := sql.ParseType(castType(tt.text))
 		if err != nil {
 			return nil, syntaxErr(tt.pos, "unknown type %q", tt.text)

@@ -38,8 +38,12 @@ func bindPPLTimestampadd(args []Arg) (*Bound, error) {
 	if err != nil {
 		return nil, err
 	}
-	return rowFn("ppl_timestampadd", types.Timestamp, ps(pString, pInt, pTimestamp), func(v []any) (any, error) {
-		n, us := v[1].(int64), v[2].(int64)
+	return rowFn("ppl_timestampadd", types.Timestamp, ps(pString, pInt, pTemporalText), func(v []any) (any, error) {
+		n := v[1].(int64)
+		us, _, ok := pplParseTemporal(v[2])
+		if !ok {
+			return nil, nil
+		}
 		if f, ok := fixedUnits[u]; ok {
 			return us + n*f, nil
 		}
@@ -52,8 +56,12 @@ func bindPPLTimestampdiff(args []Arg) (*Bound, error) {
 	if err != nil {
 		return nil, err
 	}
-	return rowFn("ppl_timestampdiff", types.BigInt, ps(pString, pTimestamp, pTimestamp), func(v []any) (any, error) {
-		a, b := v[1].(int64), v[2].(int64)
+	return rowFn("ppl_timestampdiff", types.BigInt, ps(pString, pTemporalText, pTemporalText), func(v []any) (any, error) {
+		a, _, ok1 := pplParseTemporal(v[1])
+		b, _, ok2 := pplParseTemporal(v[2])
+		if !ok1 || !ok2 {
+			return nil, nil
+		}
 		if f, ok := fixedUnits[u]; ok {
 			return (b - a) / f, nil
 		}

@@ -62,6 +62,19 @@ func mapMore(c *sql.Call, name string) (e sql.Expr, ok bool, err error) {
 		return nil, syntaxErr(x.Pos(), "%s: the first argument must be a unit (DAY, MONTH, ...)", name)
 	}
 	switch name {
+	case "eval":
+		// eval(e) inside an aggregate is e (count(eval(age > 30))).
+		if err := argc(1, 1); err != nil {
+			return nil, true, err
+		}
+		return args[0], true, nil
+	case "count":
+		// count(condition) counts the rows where it holds, not the rows
+		// where it is not NULL.
+		if len(args) == 1 && isCondition(args[0]) {
+			c.Args = []sql.Expr{&sql.Case{At: at, Whens: []*sql.When{{At: at, Cond: args[0], Then: num("1")}}}}
+			return c, true, nil
+		}
 	case "adddate", "date_add", "subdate", "date_sub":
 		// With an INTERVAL the answer is a TIMESTAMP (ADDDATE(DATE
 		// '2020-08-26', INTERVAL 1 HOUR) is 2020-08-26 01:00:00); with
@@ -199,4 +212,21 @@ func mapMore(c *sql.Call, name string) (e sql.Expr, ok bool, err error) {
 		return c, true, nil
 	}
 	return nil, false, nil
+}
+
+// isCondition reports whether e is written as a condition: a comparison,
+// AND, OR, NOT, LIKE, IN, BETWEEN or IS.
+func isCondition(e sql.Expr) bool {
+	switch x := e.(type) {
+	case *sql.Binary:
+		switch x.Op {
+		case sql.OpEq, sql.OpNe, sql.OpLt, sql.OpLe, sql.OpGt, sql.OpGe, sql.OpAnd, sql.OpOr:
+			return true
+		}
+	case *sql.Unary:
+		return x.Op == sql.OpNot
+	case *sql.Like, *sql.InList, *sql.Between, *sql.Is:
+		return true
+	}
+	return false
 }

@@ -57,6 +57,9 @@ func mapCall(c *sql.Call) (sql.Expr, error) {
 	if e, ok, err := mapMore(c, name); ok {
 		return e, err
 	}
+	if e, ok, err := mapRelevance(c, name); ok {
+		return e, err
+	}
 	switch name {
 	case "isnull", "isnotnull", "ispresent":
 		if err := want(1); err != nil {

@@ -39,6 +39,9 @@ func (p *parser) lambdaAhead() int {
 // (filter(a, x -> x > 0), reduce(a, 0, (acc, x) -> acc + x)): the SQL
 // engine's higher-order functions take it as it is.
 func (p *parser) callArg() (sql.Expr, error) {
+	if p.atOp("[") {
+		return p.fieldList()
+	}
 	n := p.lambdaAhead()
 	if n == 0 {
 		return p.expr()

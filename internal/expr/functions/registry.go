@@ -309,6 +309,7 @@ var registry = []Def{
 	{Name: "ppl_timestamp2", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindPPLTimestamp2},
 	{Name: "ppl_datetime", MinArgs: 1, MaxArgs: 2, Kind: Scalar, Bind: bindPPLDatetime},
 	{Name: "ppl_str_to_date", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindPPLStrToDate},
+	{Name: "ppl_relevance", MinArgs: 4, MaxArgs: -1, Kind: Scalar, Bind: bindPPLRelevance},
 	{Name: "ppl_json_valid", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindPPLJSONValid},
 	{Name: "ppl_json", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindPPLJSON},
 	{Name: "ppl_json_keys", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindPPLJSONKeys},

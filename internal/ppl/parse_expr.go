@@ -110,7 +110,7 @@ func (p *parser) comparison() (sql.Expr, error) {
 			if err != nil {
 				return nil, err
 			}
-			return &sql.Binary{At: t.pos, Op: op, L: l, R: r}, nil
+			return coerceCompare(&sql.Binary{At: t.pos, Op: op, L: l, R: r}), nil
 		}
 	}
 	not := false
@@ -150,6 +150,13 @@ func (p *parser) comparison() (sql.Expr, error) {
 			return nil, err
 		}
 		return &sql.Between{At: at, X: l, Not: not, Lo: lo, Hi: hi}, nil
+	case p.atKw("contains") && p.peek(1).kind == tkString:
+		// f contains 'text': ilike '%text%', the text taken literally.
+		at := p.advance().pos
+		lit := p.advance().text
+		esc := strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(lit)
+		return &sql.Like{At: at, Op: sql.OpILike, X: l, Not: not,
+			Pattern: &sql.Literal{At: at, Kind: sql.LitString, Value: "%" + esc + "%"}}, nil
 	case p.atKw("is"):
 		at := p.advance().pos
 		n := p.acceptKw("not")
@@ -172,7 +179,7 @@ func (p *parser) additive() (sql.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		l = &sql.Binary{At: t.pos, Op: t.text, L: l, R: r}
+		l = coerceArith(&sql.Binary{At: t.pos, Op: t.text, L: l, R: r})
 	}
 	return l, nil
 }
@@ -188,7 +195,7 @@ func (p *parser) multiplicative() (sql.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		l = &sql.Binary{At: t.pos, Op: t.text, L: l, R: r}
+		l = coerceArith(&sql.Binary{At: t.pos, Op: t.text, L: l, R: r})
 	}
 	return l, nil
 }
@@ -328,11 +335,41 @@ func (p *parser) call() (sql.Expr, error) {
 			return nil, p.errExpected("a type name")
 		}
 		p.advance()
+		if strings.EqualFold(tt.text, "time") {
+			// No TIME type: PPL's times are HH:mm:ss strings (ppl_time).
+			return &sql.Call{At: t.pos, Name: "ppl_time", Args: []sql.Expr{x}}, p.expectOp(")")
+		}
 		typ, err := sql.ParseType(castType(tt.text))
 		if err != nil {
 			return nil, syntaxErr(tt.pos, "unknown type %q", tt.text)
 		}
 		return &sql.Cast{At: t.pos, X: x, Type: typ}, p.expectOp(")")
+	case "extract":
+		// extract(YEAR_MONTH FROM ts), MySQL's units (ppl_extract).
+		if u := p.tok(); u.kind == tkIdent && isKw(p.peek(1), "from") {
+			p.advance()
+			p.advance()
+			x, err := p.expr()
+			if err != nil {
+				return nil, err
+			}
+			return &sql.Call{At: t.pos, Name: "ppl_extract", Args: []sql.Expr{
+				&sql.Literal{At: u.pos, Kind: sql.LitString, Value: strings.ToUpper(u.text)}, x}}, p.expectOp(")")
+		}
+	case "position":
+		// position(sub IN s) is locate(sub, s).
+		sub, err := p.additive()
+		if err != nil {
+			return nil, err
+		}
+		if err := p.expectKw("in"); err != nil {
+			return nil, err
+		}
+		s, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		return &sql.Call{At: t.pos, Name: "instr", Args: []sql.Expr{s, sub}}, p.expectOp(")")
 	case "case":
 		c := &sql.Case{At: t.pos}
 		for {
@@ -370,7 +407,7 @@ func (p *parser) call() (sql.Expr, error) {
 	if p.acceptKw("distinct") {
 		call.Distinct = true
 	}
-	args, err := p.exprList(")")
+	args, err := p.callArgs()
 	if err != nil {
 		return nil, err
 	}
@@ -391,4 +428,39 @@ func castType(name string) string {
 		return "FLOAT"
 	}
 	return name
+}
+
+// isLit reports whether e is a literal of kind k (a number for
+// LitInteger: integer, decimal or float).
+func isLit(e sql.Expr, k sql.LitKind) bool {
+	l, ok := e.(*sql.Literal)
+	if !ok {
+		return false
+	}
+	if k == sql.LitInteger {
+		return l.Kind == sql.LitInteger || l.Kind == sql.LitDecimal || l.Kind == sql.LitFloat
+	}
+	return l.Kind == k
+}
+
+// coerceArith is PPL's arithmetic where an operand is a string literal:
+// the string read as a number, or two strings joined by + (ppl_plus, ...
+// in the registry); elsewhere the SQL operator stays, so plans keep it.
+func coerceArith(b *sql.Binary) sql.Expr {
+	if !isLit(b.L, sql.LitString) && !isLit(b.R, sql.LitString) {
+		return b
+	}
+	fn := map[string]string{"+": "ppl_plus", "-": "ppl_minus", "*": "ppl_times", "/": "ppl_divide", "%": "ppl_mod"}[b.Op]
+	return &sql.Call{At: b.At, Name: fn, Args: []sql.Expr{b.L, b.R}}
+}
+
+// coerceCompare is a string literal compared with a number literal
+// ("1000" > 999.9): both read as numbers (ppl_compare), where SQL would
+// cast the string to the number's type.
+func coerceCompare(b *sql.Binary) sql.Expr {
+	if !(isLit(b.L, sql.LitString) && isLit(b.R, sql.LitInteger) || isLit(b.R, sql.LitString) && isLit(b.L, sql.LitInteger)) {
+		return b
+	}
+	return &sql.Call{At: b.At, Name: "ppl_compare", Args: []sql.Expr{
+		&sql.Literal{At: b.At, Kind: sql.LitString, Value: b.Op}, b.L, b.R}}
 }

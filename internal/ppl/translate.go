@@ -331,6 +331,8 @@ func walk(e sql.Expr, fn func(*sql.ColumnRef)) {
 	case *sql.Subscript:
 		walk(x.X, fn)
 		walk(x.Index, fn)
+	case *sql.Lambda:
+		walk(x.Body, fn)
 	}
 }
 

@@ -327,6 +327,12 @@ func (e *Engine) dispatch(ctx context.Context, st sql.Statement) (*Result, error
 		return e.setTimeZone(ctx, s)
 	case *sql.CreateTableLike:
 		return e.createTableLike(ctx, s)
+	case *sql.DescribeDatabase:
+		return e.describeDatabase(ctx, s)
+	case *sql.ShowCatalogs:
+		return showCatalogs(s), nil
+	case *sql.ShowCurrentNamespace:
+		return e.showCurrentNamespace(ctx), nil
 	}
 	// Streams (internal/streams).
 	if r, ok, err := e.streams().Execute(ctx, st); ok {

@@ -106,3 +106,47 @@ func (s *ShowTblProperties) String() string {
 func (s *VacuumMaterializedView) String() string {
 	return "VACUUM MATERIALIZED VIEW " + QuoteName(s.Name)
 }
+
+// DescribeDatabase is DESCRIBE {DATABASE | SCHEMA | NAMESPACE} [EXTENDED]
+// name.
+type DescribeDatabase struct {
+	StmtBase
+	Name     string
+	Extended bool
+}
+
+// ShowCatalogs is SHOW CATALOGS [[LIKE] 'pattern'].
+type ShowCatalogs struct {
+	StmtBase
+	Like string
+}
+
+// ShowCurrentNamespace is SHOW CURRENT NAMESPACE.
+type ShowCurrentNamespace struct{ StmtBase }
+
+func (*DescribeDatabase) stmtNode()     {}
+func (*ShowCatalogs) stmtNode()         {}
+func (*ShowCurrentNamespace) stmtNode() {}
+
+var (
+	_ Statement = (*DescribeDatabase)(nil)
+	_ Statement = (*ShowCatalogs)(nil)
+	_ Statement = (*ShowCurrentNamespace)(nil)
+)
+
+func (s *DescribeDatabase) String() string {
+	out := "DESCRIBE DATABASE "
+	if s.Extended {
+		out += "EXTENDED "
+	}
+	return out + QuoteName(s.Name)
+}
+
+func (s *ShowCatalogs) String() string {
+	if s.Like != "" {
+		return "SHOW CATALOGS LIKE " + QuoteString(s.Like)
+	}
+	return "SHOW CATALOGS"
+}
+
+func (*ShowCurrentNamespace) String() string { return "SHOW CURRENT NAMESPACE" }

@@ -21,6 +21,17 @@ func (p *parser) describe() (Statement, error) {
 		name, _, err := p.ident("stream name")
 		return &DescribeStream{Name: name}, err
 	}
+	if (p.atKw("DATABASE") || p.atKw("SCHEMA") || p.atKw("NAMESPACE")) && isIdentTok(p.peek(1)) {
+		p.advance()
+		d := &DescribeDatabase{}
+		if p.atKw("EXTENDED") && isIdentTok(p.peek(1)) {
+			p.advance()
+			d.Extended = true
+		}
+		var err error
+		d.Name, _, err = p.qualifiedName("database name")
+		return d, err
+	}
 	if p.atKw("MATERIALIZED") && isKw(p.peek(1), "VIEW") {
 		p.advance()
 		p.advance()

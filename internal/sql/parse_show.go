@@ -3,7 +3,8 @@ package sql
 import "strings"
 
 // showSpark parses Spark's SHOW forms beyond the core ones (after SHOW):
-// FUNCTIONS, COLUMNS, PARTITIONS, VIEWS and TABLE EXTENDED. ok is false
+// FUNCTIONS, COLUMNS, PARTITIONS, VIEWS, TABLE EXTENDED, CATALOGS and
+// CURRENT NAMESPACE. ok is false
 // when none of them starts here.
 func (p *parser) showSpark() (s Statement, ok bool, err error) {
 	t := p.tok()
@@ -12,6 +13,14 @@ func (p *parser) showSpark() (s Statement, ok bool, err error) {
 		p.advance()
 		s, err := p.showFunctions("")
 		return s, true, err
+	case isKw(t, "CATALOGS"):
+		p.advance()
+		like, err := p.showLike()
+		return &ShowCatalogs{Like: like}, true, err
+	case isKw(t, "CURRENT") && isKw(p.peek(1), "NAMESPACE"):
+		p.advance()
+		p.advance()
+		return &ShowCurrentNamespace{}, true, nil
 	case (isKw(t, "USER") || isKw(t, "SYSTEM") || isKw(t, "ALL")) && isKw(p.peek(1), "FUNCTIONS"):
 		p.advance()
 		p.advance()

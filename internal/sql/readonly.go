@@ -26,6 +26,10 @@ func ReadOnly(st Statement) bool {
 		return true
 	case *ShowViews, *ShowColumns, *ShowPartitions, *ShowFunctions, *DescribeFunction:
 		return true
+	case *DescribeQuery, *DescribeDatabase, *ShowCatalogs, *ShowCurrentNamespace, *ShowTableExtended:
+		// DESCRIBE QUERY binds its query without running it; reading a
+		// file's schema is a read, checked as the query's would be.
+		return true
 	case *TableCommand:
 		// Sluice caches nothing: REFRESH and UNCACHE only check the name.
 		return s.Command == RefreshTable || s.Command == UncacheTable

@@ -68,3 +68,29 @@ func (e *Engine) describeView(ctx context.Context, v *viewDef, s *sql.DescribeTa
 	}
 	return stringRows([]string{"col_name", "data_type", "comment"}, rows), nil
 }
+
+// showCreateView is SHOW CREATE TABLE of a stored view, in Spark's
+// layout: the view's columns as its query binds now, its comment, then
+// its query. A temporary view is refused, as in Spark: it is no
+// catalog object to recreate.
+func (e *Engine) showCreateView(ctx context.Context, v *viewDef) (*Result, error) {
+	if v.Temporary {
+		return nil, usererr.Errorf(usererr.Invalid, "SHOW CREATE TABLE %s: it is a temporary view, which has no stored definition", v.Name)
+	}
+	db, own := catalog.SplitStored(v.Name)
+	n, err := plan.NewBinder(ctx, tableResolver{e: e}).BindQuery(viewQuery(db + "." + own))
+	if err != nil {
+		return nil, fmt.Errorf("SHOW CREATE TABLE %s: %w", v.Name, err)
+	}
+	var cols []string
+	for _, f := range n.Schema().Fields() {
+		cols = append(cols, types.QuoteIdent(f.Name))
+	}
+	var b strings.Builder
+	b.WriteString("CREATE VIEW " + sql.QuoteName(db+"."+own) + " (\n  " + strings.Join(cols, ",\n  ") + ")\n")
+	if v.Stmt.Comment != "" {
+		b.WriteString("COMMENT " + quoteString(v.Stmt.Comment) + "\n")
+	}
+	b.WriteString("AS " + v.Stmt.Query.String() + "\n")
+	return stringRows([]string{"createtab_stmt"}, [][]string{{b.String()}}), nil
+}

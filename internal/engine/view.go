@@ -41,7 +41,7 @@ type viewDef struct {
 }
 
 // viewStatement runs the statements about logical views, and routes
-// DESCRIBE and DROP TABLE of a view, before names are qualified:
+// DESCRIBE, SHOW CREATE TABLE and DROP TABLE of a view, before names are qualified:
 // a temporary view's name is the session's, in no database.
 func (e *Engine) viewStatement(ctx context.Context, st sql.Statement) (*Result, bool, error) {
 	switch s := st.(type) {
@@ -60,6 +60,13 @@ func (e *Engine) viewStatement(ctx context.Context, st sql.Statement) (*Result, 
 			return nil, false, nil
 		}
 		r, err := e.describeView(ctx, v, s)
+		return r, true, err
+	case *sql.ShowCreateTable:
+		v, err := e.lookupView(ctx, s.Name)
+		if err != nil || v == nil {
+			return nil, false, nil
+		}
+		r, err := e.showCreateView(ctx, v)
 		return r, true, err
 	case *sql.DropTable:
 		if e.session(ctx).tempView(s.Name) != nil {

@@ -14,6 +14,9 @@ func (p *parser) query() (*Query, error) {
 	}
 	defer p.leave()
 	q := &Query{At: p.tok().pos}
+	if p.atKw("WITH") && isKw(p.peek(1), "RECURSIVE") && isIdentTok(p.peek(2)) {
+		return nil, errAt(p.peek(1).pos, "WITH RECURSIVE is not supported (Spark 3.5 has no recursive common table expressions either)")
+	}
 	if p.acceptKw("WITH") {
 		for {
 			name, at, err := p.ident("CTE name")

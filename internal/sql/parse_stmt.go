@@ -36,6 +36,9 @@ func (p *parser) statementBody() (Statement, error) {
 	if t.kind != tkIdent || t.quoted {
 		return nil, p.errExpected("a statement")
 	}
+	if ok, err := p.refused(); ok {
+		return nil, err
+	}
 	if s, ok, err := p.flintIndexStatement(); ok {
 		return s, err
 	}
@@ -434,6 +437,10 @@ func (p *parser) createTable() (Statement, error) {
 	for {
 		t := p.tok()
 		kw := strings.ToUpper(t.text)
+		if t.kind == tkIdent && !t.quoted && (kw == "STORED" && isKw(p.peek(1), "AS") || kw == "ROW" && isKw(p.peek(1), "FORMAT")) {
+			// Hive's table formats; Spark without Hive refuses them too.
+			return nil, errAt(t.pos, "%s %s is Hive's table format: write USING json, csv or parquet (with OPTIONS (sep ',') and the like for CSV)", kw, strings.ToUpper(p.peek(1).text))
+		}
 		if t.kind != tkIdent || t.quoted || !tableClauses[kw] {
 			break
 		}

@@ -224,6 +224,14 @@ type BadRowCounter interface {
 	TakeBadRows() int64
 }
 
+// ReconcileCounter is a streaming source that finds some input by
+// reconcile listings (files whose notifications were lost) and says how
+// many of an epoch's, from the epoch's offset alone, so that a replayed
+// epoch counts them again exactly as the first attempt would have.
+type ReconcileCounter interface {
+	ReconciledFiles(offset Offset) int
+}
+
 // SinkStats is a sink that counts what it could not write at once: the
 // requests it retried and the rows it dead-lettered, both since it was
 // opened (monotonic). The stream runner turns them into per-epoch counts

@@ -13,6 +13,7 @@ const (
 	keyedState = "0.x (commit 35645ce or later)"
 	asyncQuery = "0.x (commit 6d04da9 or later)"
 	backupMan  = "0.x (commit 8d05e19 or later)"
+	reconcile  = "0.x (commit ad2980d or later)"
 )
 
 // Every persisted format. A change to one appends its new version's
@@ -37,6 +38,9 @@ var (
 	Metadata = &Format{Name: "checkpoint metadata", Where: "<checkpoint>/metadata", Readers: []string{writeID}}
 	// SeenFiles is a file source's log and snapshots of the files read.
 	SeenFiles = &Format{Name: "seen-file log", Where: "<checkpoint>/sources/0/{log/N,snapshot/N.json.zst}", Readers: []string{seenFiles}}
+	// ReconcileMark is a notification stream's reconcile high-water
+	// mark (connector/file/reconcile.go).
+	ReconcileMark = &Format{Name: "reconcile mark", Where: "<checkpoint>/sources/0/notify/reconcile.json", Readers: []string{reconcile}}
 	// KeyedMeta is a keyed stream's partition count and state fingerprint.
 	KeyedMeta = &Format{Name: "keyed partition meta", Where: "<checkpoint>/keyed/meta.json", Readers: []string{keyedMeta}}
 	// KeyedState is a keyed partition's state (a JSON header, then the
@@ -58,4 +62,4 @@ var (
 // hold indexes so that a Bleve upgrade that breaks them shows.
 
 // All lists every format, for the docs and tests.
-var All = []*Format{Catalog, Secrets, Offsets, Commits, State, Metadata, SeenFiles, KeyedMeta, KeyedState, AsyncQuery, Backup}
+var All = []*Format{Catalog, Secrets, Offsets, Commits, State, Metadata, SeenFiles, ReconcileMark, KeyedMeta, KeyedState, AsyncQuery, Backup}

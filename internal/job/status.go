@@ -44,8 +44,11 @@ type Status struct {
 	RowsOut    int64
 	BadRows    int64
 	// LateRows is the total dropped as late since the stream started here.
-	LateRows  int64
-	LastError string
+	LateRows int64
+	// Reconciled is the files reconcile listings found since the
+	// stream's first epoch (its checkpoint's totals).
+	Reconciled int64 `json:",omitempty"`
+	LastError  string
 	// Attempts counts the retries of a background stream since it
 	// started here; NextAttempt is when the next runs, while State is
 	// retrying (see retry.go).
@@ -79,6 +82,7 @@ func carryRetry(old, next *Status) {
 	next.RowsOut += old.RowsOut
 	next.BadRows += old.BadRows
 	next.LateRows += old.LateRows
+	next.Reconciled = max(next.Reconciled, old.Reconciled)
 	next.Last = old.Last
 	next.Attempts = old.Attempts
 	next.QueueUnreachable = old.QueueUnreachable

@@ -29,7 +29,7 @@ type metrics struct {
 	reg *prometheus.Registry
 
 	epochs, filesIn, bytesIn, rowsIn, rowsOut, lateRows, badRows *prometheus.CounterVec
-	sinkRetries, deadLetters                                     *prometheus.CounterVec
+	sinkRetries, deadLetters, reconciled                         *prometheus.CounterVec
 	epochDuration, checkpointWrite                               *prometheus.HistogramVec
 
 	mu sync.Mutex
@@ -51,6 +51,7 @@ func newMetrics(eng func() *engine.Engine, queries func() map[string]int) *metri
 		rowsOut:     counter("stream_output_rows_total", "Rows written to the sink by committed epochs."),
 		lateRows:    counter("stream_late_rows_total", "Rows dropped as later than the watermark."),
 		badRows:     counter("stream_bad_rows_total", "Malformed input rows dropped or dead-lettered by the source."),
+		reconciled:  counter("stream_reconciled_files_total", "Input files that reconcile listings found and committed epochs read: their S3 event notifications were lost."),
 		sinkRetries: counter("sink_retries_total", "Sink requests retried (sinks that count them: opensearch)."),
 		deadLetters: counter("sink_dead_letters_total", "Rows the sink dead-lettered (sinks that count them: opensearch)."),
 		epochDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: "sluice", Name: "stream_epoch_duration_seconds",
@@ -59,7 +60,7 @@ func newMetrics(eng func() *engine.Engine, queries func() map[string]int) *metri
 			Help: "Time an epoch spent writing its checkpoint (offsets, state, commit).", Buckets: prometheus.ExponentialBuckets(0.0005, 2, 14)}, []string{"stream"}),
 		maxEvent: map[string]int64{},
 	}
-	m.reg.MustRegister(m.epochs, m.filesIn, m.bytesIn, m.rowsIn, m.rowsOut, m.lateRows, m.badRows, m.sinkRetries, m.deadLetters,
+	m.reg.MustRegister(m.epochs, m.filesIn, m.bytesIn, m.rowsIn, m.rowsOut, m.lateRows, m.badRows, m.reconciled, m.sinkRetries, m.deadLetters,
 		m.epochDuration, m.checkpointWrite,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		&gaugeCollector{m: m, eng: eng, queries: queries})
@@ -76,6 +77,7 @@ func (m *metrics) observe(p stream.Progress) {
 	m.rowsOut.WithLabelValues(n).Add(float64(p.RowsOut))
 	m.lateRows.WithLabelValues(n).Add(float64(p.LateRows))
 	m.badRows.WithLabelValues(n).Add(float64(p.BadRows))
+	m.reconciled.WithLabelValues(n).Add(float64(p.ReconciledFiles))
 	m.sinkRetries.WithLabelValues(n).Add(float64(p.SinkRetries))
 	m.deadLetters.WithLabelValues(n).Add(float64(p.DeadLetters))
 	m.epochDuration.WithLabelValues(n).Observe(p.Duration.Seconds())

@@ -371,6 +371,9 @@ func (s *Server) progress(next func(stream.Progress)) func(stream.Progress) {
 		if p.BadRows > 0 {
 			attrs = append(attrs, "bad_rows", p.BadRows)
 		}
+		if p.ReconciledFiles > 0 {
+			attrs = append(attrs, "reconciled_files", p.ReconciledFiles)
+		}
 		if p.LagFiles > 0 {
 			attrs = append(attrs, "lag_files", p.LagFiles, "lag_bytes", p.LagBytes)
 		}

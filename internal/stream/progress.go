@@ -35,6 +35,9 @@ type Progress struct {
 	// CheckpointWrite is the time spent writing this epoch's checkpoint
 	// files (offsets/N when planned now, state/N and commits/N).
 	CheckpointWrite time.Duration
+	// ReconciledFiles are the epoch's files that a reconcile listing
+	// found, not a notification: the publisher lost their events.
+	ReconciledFiles int
 	// SinkRetries and DeadLetters are this epoch's retried sink requests
 	// and dead-lettered rows, for sinks with connector.SinkStats.
 	SinkRetries, DeadLetters int64
@@ -59,6 +62,9 @@ func (p Progress) Line() string {
 	}
 	if p.BadRows > 0 {
 		s += fmt.Sprintf(" bad=%d", p.BadRows)
+	}
+	if p.ReconciledFiles > 0 {
+		s += fmt.Sprintf(" reconciled=%d", p.ReconciledFiles)
 	}
 	if p.LagFiles > 0 {
 		s += fmt.Sprintf(" lag=%s/%s", Count(int64(p.LagFiles), "file"), byteSize(p.LagBytes))

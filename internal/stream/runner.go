@@ -355,6 +355,9 @@ func (q *Query) runEpoch(ctx context.Context, rec *OffsetRecord) (Progress, erro
 		p.Bytes += s.Size()
 	}
 	p.Files = len(splits)
+	if rc, ok := q.Source.(connector.ReconcileCounter); ok {
+		p.ReconciledFiles = rc.ReconciledFiles(rec.Source)
+	}
 	groups := q.sinkGroups(rec, splits)
 	sinkEpoch := groups[len(groups)-1].id
 	out := &countingSink{sink: q.Sink, epoch: rec.Epoch}

@@ -10,12 +10,14 @@ import (
 
 // Totals are a stream's counts since its first epoch, carried from
 // commit to commit so that they survive restarts (DESCRIBE STREAM's
-// rows_in, rows_out, bad_rows and late_rows_dropped).
+// rows_in, rows_out, bad_rows, late_rows_dropped and reconciled_files).
 type Totals struct {
 	RowsIn  int64 `json:"rows_in"`
 	RowsOut int64 `json:"rows_out"`
 	Late    int64 `json:"late_rows"`
 	BadRows int64 `json:"bad_rows,omitempty"`
+	// Reconciled counts files found by reconcile listings.
+	Reconciled int64 `json:"reconciled_files,omitempty"`
 }
 
 func (t *Totals) add(p Progress) {
@@ -23,6 +25,7 @@ func (t *Totals) add(p Progress) {
 	t.RowsOut += p.RowsOut
 	t.Late += p.LateRows
 	t.BadRows += p.BadRows
+	t.Reconciled += int64(p.ReconciledFiles)
 }
 
 // RunStatus is how the last run of a stream ended, as the process that

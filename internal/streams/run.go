@@ -94,6 +94,7 @@ func (m *Streams) Run(ctx context.Context, name string, s Write, spec Spec) (*Re
 				st.Epochs = p.Epoch + 1
 				st.RowsIn, st.RowsOut = p.Totals.RowsIn, p.Totals.RowsOut
 				st.BadRows, st.LateRows = p.Totals.BadRows, p.Totals.Late
+				st.Reconciled = p.Totals.Reconciled
 			})
 			m.h.Progress(p)
 		},
@@ -144,7 +145,6 @@ func (m *Streams) Run(ctx context.Context, name string, s Write, spec Spec) (*Re
 	} else {
 		err = q.Run(runCtx, rs.Stopping())
 	}
-	rs.Finish()
 	if err == nil && abandoned >= 0 {
 		err = fmt.Errorf("stream %s: abandoned epoch %d (it will be replayed on the next start)", name, abandoned)
 	}
@@ -173,6 +173,9 @@ func (m *Streams) Run(ctx context.Context, name string, s Write, spec Spec) (*Re
 	if werr := q.Checkpoint.WriteRunStatus(context.WithoutCancel(ctx), rec); werr != nil && err == nil {
 		err = fmt.Errorf("stream %s: recording its end: %w", name, werr)
 	}
+	// Only now: a STOP waiting on Done then reads the final state and
+	// the recorded end, never "running".
+	rs.Finish()
 	if err != nil {
 		return nil, err
 	}

@@ -74,6 +74,11 @@ func (m *Streams) describeStream(ctx context.Context, name string) (*Result, err
 	for _, r := range st.Source {
 		kv = append(kv, []string{r[0], r[1]})
 	}
+	if st.Queue != nil || st.Reconciled > 0 {
+		// Since the first epoch, across restarts (queue_reconciled is
+		// since this process started).
+		kv = append(kv, []string{"reconciled_files", strconv.FormatInt(st.Reconciled, 10)})
+	}
 	if st.Queue != nil || st.QueueUnreachable > 0 {
 		kv = append(kv, []string{"queue_unreachable", strconv.FormatInt(st.QueueUnreachable, 10)})
 	}

@@ -47,6 +47,7 @@ func (m *Streams) streamStatus(ctx context.Context, o *catalog.Object, spec Spec
 		// Running, no epoch yet in this run: the checkpoint's counts.
 		cst := m.checkpointStatus(ctx, o, spec)
 		st.Epochs, st.Last, st.RowsIn, st.RowsOut, st.BadRows, st.LateRows = cst.Epochs, cst.Last, cst.RowsIn, cst.RowsOut, cst.BadRows, cst.LateRows
+		st.Reconciled = cst.Reconciled
 		return st
 	}
 	return m.checkpointStatus(ctx, o, spec)
@@ -66,6 +67,7 @@ func (m *Streams) checkpointStatus(ctx context.Context, o *catalog.Object, spec 
 			if c, err := cp.ReadCommit(ctx, last); err == nil {
 				if c.Totals != nil {
 					st.RowsIn, st.RowsOut, st.BadRows, st.LateRows = c.Totals.RowsIn, c.Totals.RowsOut, c.Totals.BadRows, c.Totals.Late
+					st.Reconciled = c.Totals.Reconciled
 				}
 				st.Last = stream.Progress{Epoch: last, Files: c.Files, Bytes: c.Bytes, RowsIn: c.RowsIn, RowsOut: c.RowsOut,
 					LateRows: c.Late, BadRows: c.BadRows, Watermark: stream.NoWatermark, Time: time.UnixMicro(c.Time).UTC()}

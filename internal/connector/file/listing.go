@@ -26,6 +26,10 @@ type fileEntry struct {
 	// tags its partials with them. Never in the seen log.
 	Seqs   []uint64 `json:"seqs,omitempty"`
 	Listed bool     `json:"listed,omitempty"`
+	// Reconciled: a reconcile listing found the file, not its event
+	// (reconcile.go); kept in the offsets so a replayed epoch counts it
+	// once. Never in the seen log.
+	Reconciled bool `json:"reconciled,omitempty"`
 	// parts are the key's partition folders, in path order.
 	parts []partSegment
 }

@@ -41,6 +41,7 @@ type notifier struct {
 	listed     bool
 	lastExtend time.Time
 	stats      NotifyStats
+	rc         reconciler // reconcile.go
 }
 
 // heldMsg is a message and how many of its files are still uncommitted.
@@ -60,7 +61,10 @@ type NotifyStats struct {
 	Foreign   int64 // records for other buckets, test events, other event types
 	Malformed int64 // messages that were no S3 event (dead-lettered or warned of: bad_message.go)
 	Held      int   // messages waiting for their epoch to commit
-	Backlog   queue.Backlog
+	// Reconciled: files reconcile listings found that no event named
+	// (reconcile.go), in Reconciles listings.
+	Reconciled, Reconciles int64
+	Backlog                queue.Backlog
 }
 
 // receiveBatch is how many messages one fetch asks for; maxPerLatest
@@ -103,7 +107,7 @@ func (s *StreamSource) recoverNotify(ctx context.Context) error {
 			return fmt.Errorf("reading backfill marker: %w", err)
 		}
 	}
-	return nil
+	return s.recoverReconcile(ctx)
 }
 
 // Close closes the queue; unacknowledged messages come back to the next
@@ -127,6 +131,7 @@ func (s *StreamSource) NotifyStats() (NotifyStats, bool) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	st := n.stats
+	st.Reconciled, st.Reconciles = n.rc.files, n.rc.listings
 	st.Held = 0
 	for _, hs := range n.waiting {
 		st.Held += len(hs)
@@ -205,6 +210,11 @@ func (s *StreamSource) discoverNotified(ctx context.Context) ([]fileEntry, error
 			n.stats.Backlog = b
 			n.mu.Unlock()
 		}
+	}
+	// After the receives and the backlog, so files whose events came,
+	// or are still out with a dead receiver, are not taken for lost.
+	if err := s.reconcileDue(ctx); err != nil {
+		return nil, err
 	}
 	if c, ok := n.q.(queue.Checker); ok {
 		// The broker went away while this Latest talked to it (a worker
@@ -430,6 +440,9 @@ func (s *StreamSource) commitNotified(ctx context.Context, files []fileEntry) er
 	if !n.backfilled && n.listed && len(n.backfill) == 0 {
 		err = s.markBackfilledLocked(ctx)
 	}
+	if rerr := s.reconcileCommittedLocked(ctx, files); err == nil {
+		err = rerr
+	}
 	n.mu.Unlock()
 	if len(ack) > 0 {
 		if aerr := n.q.Ack(ctx, ack); aerr != nil {
@@ -437,6 +450,17 @@ func (s *StreamSource) commitNotified(ctx context.Context, files []fileEntry) er
 		}
 	}
 	return err
+}
+
+// reconcileInterval is the option as DESCRIBE STREAM shows it.
+func (s *StreamSource) reconcileInterval() string {
+	switch {
+	case s.sopts.ReconcileInterval <= 0:
+		return "off"
+	case s.shared:
+		return "off (workers)"
+	}
+	return s.sopts.ReconcileInterval.String()
 }
 
 // dropUnselected forgets pending files the selection rules ruled out for
@@ -472,6 +496,7 @@ func (s *StreamSource) QueueStatus() (connector.QueueStatus, bool) {
 			{Kind: "gone", N: st.Gone},
 			{Kind: "foreign", N: st.Foreign},
 			{Kind: "malformed", N: st.Malformed},
+			{Kind: "reconciled", N: st.Reconciled},
 		},
 		Held: int64(st.Held), Pending: st.Backlog.Pending, Unacked: st.Backlog.Unacked,
 	}, true
@@ -495,6 +520,9 @@ func (s *StreamSource) StreamDescription() [][2]string {
 		{"queue_gone", i(st.Gone)},
 		{"queue_foreign", i(st.Foreign)},
 		{"queue_malformed", i(st.Malformed)},
+		{"reconcile_interval", s.reconcileInterval()},
+		{"reconciles", i(st.Reconciles)},
+		{"queue_reconciled", i(st.Reconciled)},
 		{"queue_held", strconv.Itoa(st.Held)},
 		{"queue_backlog_pending", i(st.Backlog.Pending)},
 		{"queue_backlog_unacked", i(st.Backlog.Unacked)},

@@ -24,6 +24,8 @@ var SourceOptionKeys = []string{
 	"discovery",               // streaming: full (default; also 'listing'), start_after or notifications
 	"queue",                   // discovery 'notifications': nats://host:4222/<stream>/<consumer>, sqs://..., kafka://...
 	"discovery_backfill",      // discovery 'notifications': list what exists on first start (default true)
+	"reconcile_interval",      // discovery 'notifications': list for files the events missed this often (default 5 minutes; 0/off: never)
+	"reconcile_full_every",    // discovery 'notifications': every Nth reconcile lists the whole location (default 12; 0: never)
 	"reprocess_changed_files", // streaming: a file whose etag changed is read again
 	"dead_letter_location",    // where bad rows go (the engine wires it)
 	"skip_files",              // comma-separated globs of keys (relative to the location) to ignore
@@ -48,8 +50,12 @@ type sourceOptions struct {
 	MaxFileAge         time.Duration
 	Discovery          string
 	// Queue and Backfill: discovery 'notifications'.
-	Queue                 string
-	Backfill              bool
+	Queue    string
+	Backfill bool
+	// ReconcileInterval and ReconcileFullEvery: discovery
+	// 'notifications' (reconcile.go); an interval of 0 never reconciles.
+	ReconcileInterval     time.Duration
+	ReconcileFullEvery    int
 	ReprocessChangedFiles bool
 	DeadLetterLocation    string
 	SkipFiles             []*glob
@@ -73,6 +79,8 @@ func defaultSourceOptions() sourceOptions {
 		SampleRows:         1000,
 		Discovery:          "listing",
 		Backfill:           true,
+		ReconcileInterval:  5 * time.Minute,
+		ReconcileFullEvery: 12,
 		MaxRowsPerFile:     1_000_000,
 		ReadAhead:          defaultReadAhead,
 		InferSchema:        true,
@@ -119,6 +127,16 @@ func parseSourceOptions(m map[string]string) (sourceOptions, error) {
 			v = queue.Redact(v)
 		case "discovery_backfill":
 			o.Backfill, err = parseBool(v)
+		case "reconcile_interval":
+			o.ReconcileInterval = 0
+			if l := strings.ToLower(v); l != "0" && l != "off" && l != "false" {
+				o.ReconcileInterval, err = parseAge(v)
+			}
+		case "reconcile_full_every":
+			o.ReconcileFullEvery, err = strconv.Atoi(v)
+			if err == nil && o.ReconcileFullEvery < 0 {
+				err = fmt.Errorf("want 0 (never) or a count of reconciles")
+			}
 		case "reprocess_changed_files":
 			o.ReprocessChangedFiles, err = parseBool(v)
 		case "dead_letter_location":

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/klauspost/compress/zstd"
 
@@ -60,6 +61,9 @@ type StreamSource struct {
 
 	// Warnf reports files skipped because they changed; default log.Printf.
 	Warnf func(format string, args ...any)
+	// Now is the clock of reconcile intervals and file ages
+	// (reconcile.go); time.Now if nil.
+	Now func() time.Time
 
 	// notify is set with discovery 'notifications' (see notify.go), at
 	// the first Recover; OpenQueue opens its queue (queue.Open if nil).
@@ -86,6 +90,7 @@ const compactEvery = 10
 var (
 	_ connector.StreamingSource    = (*StreamSource)(nil)
 	_ connector.AvailableNowSource = (*StreamSource)(nil)
+	_ connector.ReconcileCounter   = (*StreamSource)(nil)
 	_ io.Closer                    = (*StreamSource)(nil)
 )
 
@@ -428,7 +433,7 @@ func (s *StreamSource) Commit(ctx context.Context, epoch int64, offset connector
 	s.replayed = nil
 	s.mu.Unlock()
 	for i := range off.Files {
-		off.Files[i].Seqs, off.Files[i].Listed = nil, false
+		off.Files[i].Seqs, off.Files[i].Listed, off.Files[i].Reconciled = nil, false, false
 	}
 	data, err := json.Marshal(logEntry{Stamp: formatver.SeenFiles.Stamp(), Epoch: epoch, Files: off.Files})
 	if err != nil {

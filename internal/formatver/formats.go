@@ -13,7 +13,7 @@ const (
 	keyedState = "0.x (commit 35645ce or later)"
 	asyncQuery = "0.x (commit 6d04da9 or later)"
 	backupMan  = "0.x (commit 8d05e19 or later)"
-	reconcile  = "0.x (commit ad2980d or later)"
+	reconcile  = "0.x (commit 2c9b215 or later)"
 )
 
 // Every persisted format. A change to one appends its new version's

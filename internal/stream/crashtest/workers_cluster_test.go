@@ -27,9 +27,10 @@ func TestWorkersClusterNodeLoss(t *testing.T) {
 
 	o.down()
 	t0 := time.Now()
+	waitLeader(t, o, 30*time.Second)
 	o.upload(t, 3)
 	o.waitRows(t, "with the leading node down", state)
-	t.Logf("stall with the events stream's leader down: %s from the uploads to their rows", time.Since(t0).Round(time.Millisecond))
+	t.Logf("stall with the events stream's leader down: %s from the kill to the rows of files uploaded once a new leader was elected", time.Since(t0).Round(time.Millisecond))
 	if d := state(); !strings.Contains(d, "state,running") {
 		t.Errorf("DESCRIBE STREAM with a node down: %s, want running", d)
 	}
@@ -74,10 +75,11 @@ func TestWorkersClusterQuorumLoss(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	waitLeader(t, o, 30*time.Second)
 	t0 := time.Now()
 	o.upload(t, 3)
 	o.waitRows(t, "after the quorum is back", state)
-	t.Logf("after a %s quorum loss: rows of new files %s after the nodes came back", quorumLoss, time.Since(t0).Round(time.Millisecond))
+	t.Logf("after a %s quorum loss: rows of new files %s after the events stream had a leader again", quorumLoss, time.Since(t0).Round(time.Millisecond))
 	for deadline := time.Now().Add(20 * time.Second); !strings.Contains(state(), "state,running"); time.Sleep(200 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("not running again: %s", state())
@@ -90,3 +92,20 @@ func TestWorkersClusterQuorumLoss(t *testing.T) {
 // quorumLoss is how long the quorum-loss test keeps two nodes down: long
 // enough for every JetStream request to fail several times over.
 const quorumLoss = 8 * time.Second
+
+// waitLeader waits until the events stream has a leader. The gateway
+// publishes without acknowledgement: events sent while the stream has
+// none are lost (reconciliation finds those files: the reconcile
+// tests), so uploads wait for one.
+func waitLeader(t *testing.T, o *outage, within time.Duration) {
+	t.Helper()
+	for deadline := time.Now().Add(within); ; time.Sleep(200 * time.Millisecond) {
+		_, err := o.cluster.StreamLeader("s3events")
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the events stream has no leader after %s: %v", within, err)
+		}
+	}
+}

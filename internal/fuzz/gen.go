@@ -45,6 +45,9 @@ type Table struct {
 	// Twins are the same rows written in the other formats (Run
 	// creates them; see formats.go).
 	Twins []*Table
+	// Index is the twin with a skipping index (Run draws it; see
+	// skipping.go).
+	Index *indexTwin
 }
 
 // newRand is the generator's random source for a seed: PCG, so runs

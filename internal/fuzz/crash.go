@@ -148,6 +148,10 @@ func drawSchedule(seed uint64, i int, dir string) *schedule {
 	if t.lossyCSV() {
 		t.Format = "json"
 	}
+	// More files than the other oracles' tables: epochs of several.
+	for n := 2 + r.IntN(7); len(t.Batches) < n; {
+		t.addBatch(r)
+	}
 	s := &schedule{seed: seed, index: i, t: t, r: r, sinkFormat: []string{"json", "parquet"}[r.IntN(2)], maxFiles: 1 + r.IntN(3)}
 	g := &exprGen{r: r, cols: t.Cols}
 	for _, j := range r.Perm(len(t.Cols))[:1+r.IntN(len(t.Cols))] {

@@ -142,6 +142,11 @@ func drawSkipping(g *exprGen, t *Table) check {
 	} else {
 		q = "SELECT * FROM " + t.Name + " WHERE " + p
 	}
+	return skippingCheck(t, q)
+}
+
+// skippingCheck runs q on t and on its indexed twin t.Index.
+func skippingCheck(t *Table, q string) check {
 	return check{oracle: "skipping", pred: q, run: func(ctx context.Context, e env) *finding {
 		tw := t.Index
 		if tw == nil {

@@ -276,14 +276,13 @@ func runSchedule(ctx context.Context, cfg CrashConfig, i int, st *CrashStats) (*
 	return nil, nil
 }
 
-// catchUp runs the stream over what has landed: child processes, each
-// killed at a drawn crash point one time in... (see the draws), then
-// restarted without one until a run ends by itself.
+// catchUp runs the stream over what has landed: a child process killed
+// at a drawn crash point (on the first run two times in three, on each of
+// the next two one time in three), then restarts until a run ends by
+// itself (one that never reaches its point ends by itself too).
 func (c *crashRun) catchUp(st *CrashStats) (*Divergence, error) {
 	for attempt := 0; ; attempt++ {
 		spec := ""
-		// A kill on the first run two times in three, on a restart one
-		// time in three; never more than three kills in a row.
 		if (attempt == 0 && c.r.IntN(3) != 0) || (attempt > 0 && attempt < 3 && c.r.IntN(3) == 0) {
 			spec = fmt.Sprintf("%s#%d", crashPoints[c.r.IntN(len(crashPoints))], 1+c.r.IntN(3))
 		}

@@ -10,9 +10,10 @@ import (
 	"time"
 )
 
-var schedules = flag.Int("schedules", 0, "crash schedules per seed in TestCrashSlice (0: the CI slice)")
+var schedules = flag.Int("schedules", 0, "crash schedules in TestCrashSlice, split over its seeds (0: the CI slice)")
 
-// sliceSchedules is the CI slice's crash schedules per seed.
+// sliceSchedules is the CI slice's crash schedules, half from each seed
+// (about 15 s on the shared two-core machine).
 const sliceSchedules = 40
 
 func TestMain(m *testing.M) {

@@ -17,7 +17,13 @@
 //   - formats.go: the same rows written as JSON lines, CSV and Parquet
 //     (and a partitioned table flat) answer alike;
 //   - distinct.go: count/sum/avg(DISTINCT c) against the plain aggregate
-//     over a DISTINCT subquery.
+//     over a DISTINCT subquery;
+//   - skipping.go: the same query over a twin table with a Flint
+//     skipping index (MIN_MAX, VALUE_SET, BLOOM_FILTER, PARTITION);
+//   - crash.go (RunCrash, apart from Run): a filter and projection as a
+//     batch INSERT against INSERT STREAM over the same files landing in
+//     random groups and order, with child processes SIGKILLed at random
+//     crash points and restarted ("crash schedules").
 //
 // Everything is deterministic from the seed (math/rand/v2, PCG), so a
 // divergence replays from its seed alone. Each Divergence carries a
@@ -40,6 +46,6 @@
 //
 //	divs, stats, err := fuzz.Run(ctx, fuzz.Config{Seed: 7, Queries: 200, Dir: t.TempDir()})
 //
-// TestFuzzSlice runs a bounded slice in CI; see TESTING.md at the
-// repository root for the longer runs.
+// TestFuzzSlice and TestCrashSlice run bounded slices in CI; see
+// TESTING.md at the repository root for the longer runs.
 package fuzz

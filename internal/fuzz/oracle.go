@@ -48,6 +48,7 @@ var oracles = []struct {
 	{"settings", drawSettings},
 	{"formats", drawFormats},
 	{"distinct", drawDistinct},
+	{"skipping", drawSkipping},
 }
 
 // one runs q and returns its single value, or ok false if it failed.

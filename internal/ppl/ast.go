@@ -317,8 +317,14 @@ type Spath struct {
 type Bin struct {
 	At    sql.Pos
 	Field Name
-	Span  *Span
-	As    string
+	// Span is span=; for a log span (LogBase > 0) only its position.
+	Span             *Span
+	LogCoef, LogBase float64
+	// Bins, MinSpan, Start and End are the numbers as written ("" when
+	// absent); AlignTime is aligntime='s text.
+	Bins, MinSpan, Start, End string
+	AlignTime                 string
+	As                        string
 }
 
 // AppendCol is appendcol [override=b] [ command | ... ]: the commands

@@ -569,7 +569,19 @@ func (t *translator) sort(c *Sort) error {
 	return nil
 }
 
+// head is LIMIT: over the rows in the order of the sort before it, else
+// in the natural order where it is known (file and row order, see
+// naturalOrder).
 func (t *translator) head(c *Head) error {
+	if len(t.order) == 0 && t.q.OrderBy == nil {
+		order, ok, err := t.naturalOrderOf(c.At, true)
+		if err != nil {
+			return err
+		}
+		if ok {
+			t.q.OrderBy = order
+		}
+	}
 	if t.q.Limit == nil && t.q.Offset == nil {
 		t.q.Limit = intLit(c.At, c.N)
 		if c.From > 0 {

@@ -263,6 +263,24 @@ func (t *translator) dedup(c *Dedup) error {
 			allSet = &sql.Binary{At: f.At, Op: sql.OpAnd, L: allSet, R: notNull}
 		}
 	}
+	// The first rows are those first in the sort before, else in the
+	// natural order (carried in hidden columns), else any.
+	var final []*sql.OrderItem
+	if cur, ok, err := t.currentOrder("dedup"); err != nil {
+		return err
+	} else if ok {
+		order, final = cur, cur
+	} else if nat, ok, err := t.naturalOrder(c.At); err != nil {
+		return err
+	} else if ok {
+		sel, _ := t.plain()
+		sel.Items = append(sel.Items, item(nat[0].Expr, "_nat_file"), item(nat[1].Expr, "_nat_row"))
+		order = []*sql.OrderItem{{At: c.At, Expr: col(c.At, "_nat_file")}, {At: c.At, Expr: col(c.At, "_nat_row")}}
+		final = order
+	}
+	if t.q.Limit == nil && t.q.Offset == nil {
+		t.q.OrderBy = nil // the window sorts; the SELECT below sorts again
+	}
 	rn := &sql.Call{At: c.At, Name: "row_number", Over: &sql.WindowSpec{At: c.At, PartitionBy: keys, OrderBy: order}}
 	var cond sql.Expr = &sql.Binary{At: c.At, Op: sql.OpLe, L: rn, R: intLit(c.At, c.N)}
 	if c.KeepEmpty {
@@ -278,6 +296,7 @@ func (t *translator) dedup(c *Dedup) error {
 		sel.Where = allSet
 	}
 	t.set(sel)
+	t.q.OrderBy = final
 	return nil
 }
 

@@ -333,6 +333,8 @@ func (p *parser) command() (Command, error) {
 		return &Reverse{At: t.pos}, nil
 	case "timechart":
 		return p.timechart(t.pos)
+	case "chart":
+		return p.chart(t.pos)
 	case "streamstats":
 		return p.streamStats(t.pos)
 	case "bin":
@@ -370,7 +372,7 @@ func (p *parser) command() (Command, error) {
 	case "spath":
 		return p.spath(t.pos)
 	}
-	return nil, syntaxErr(t.pos, "unknown command %q (want where, fields, eval, stats, eventstats, sort, trendline, head, dedup, rename, top, rare, parse, grok, patterns, fillnull, lookup, join, reverse, timechart, streamstats, bin, append, appendcol, appendpipe, expand, mvexpand, mvcombine, nomv, flatten, regex, rex, replace, fieldformat, transpose, convert, spath, addtotals or addcoltotals)", t.text)
+	return nil, syntaxErr(t.pos, "unknown command %q (want where, fields, eval, stats, eventstats, sort, trendline, head, dedup, rename, top, rare, parse, grok, patterns, fillnull, lookup, join, reverse, timechart, chart, streamstats, bin, append, appendcol, appendpipe, expand, mvexpand, mvcombine, nomv, flatten, regex, rex, replace, fieldformat, transpose, convert, spath, addtotals or addcoltotals)", t.text)
 }
 
 func (p *parser) fields(at sql.Pos) (*Fields, error) {

@@ -129,6 +129,8 @@ func (t *translator) command(c Command) error {
 		return t.reverse(c)
 	case *Timechart:
 		return t.timechart(c)
+	case *Chart:
+		return t.chart(c)
 	case *StreamStats:
 		return t.streamStats(c)
 	case *Bin:

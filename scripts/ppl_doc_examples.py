@@ -163,9 +163,9 @@ def main():
             match = got is not None and rows_eq(got, want)
             if match:
                 ok += 1
-                m = re.match(r'\s*source\s*=\s*(\w+)', q)
-                if m and m.group(1) in TEST_DATA:
-                    used.add(m.group(1))
+                tables = re.findall(r'source\s*=\s*(\w+)', q)
+                if tables and all(n in TEST_DATA for n in tables):
+                    used.update(tables)
                     sort = ' rowsort' if match == 'rowsort' else ''
                     records.append(f'query {"?" * max(1, len(want[0]) if want else 1)}{sort} ppl\n{q.rstrip(";").rstrip()}\n----\n')
             elif verbose:

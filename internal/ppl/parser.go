@@ -256,11 +256,25 @@ func boolValue(t token) (bool, error) {
 // a join's [ ... ] subsearch.
 func (p *parser) pipeline(sub bool) (*Pipeline, error) {
 	pl := &Pipeline{At: p.tok().pos}
-	src, err := p.searchSource()
-	if err != nil {
-		return nil, err
+	if p.atOp("|") && (isKw(p.peek(1), "union") || isKw(p.peek(1), "multisearch")) {
+		// | union ... / | multisearch ...: the datasets are the source.
+		p.advance()
+		t := p.advance()
+		u, err := p.union(t.pos, isKw(t, "multisearch"))
+		if err != nil {
+			return nil, err
+		}
+		if len(u.Sets) < 2 {
+			return nil, syntaxErr(t.pos, "%s needs at least two datasets", strings.ToLower(t.text))
+		}
+		pl.Commands = append(pl.Commands, u)
+	} else {
+		src, err := p.searchSource()
+		if err != nil {
+			return nil, err
+		}
+		pl.Source = src
 	}
-	pl.Source = src
 	for p.acceptOp("|") {
 		if len(pl.Commands) == maxCommands {
 			return nil, syntaxErr(p.tok().pos, "more than %d commands in one pipeline", maxCommands)
@@ -335,6 +349,10 @@ func (p *parser) command() (Command, error) {
 		return p.timechart(t.pos)
 	case "chart":
 		return p.chart(t.pos)
+	case "union":
+		return p.union(t.pos, false)
+	case "multisearch":
+		return nil, syntaxErr(t.pos, "multisearch may only start a query (| multisearch [ ... ] [ ... ])")
 	case "streamstats":
 		return p.streamStats(t.pos)
 	case "bin":
@@ -372,7 +390,7 @@ func (p *parser) command() (Command, error) {
 	case "spath":
 		return p.spath(t.pos)
 	}
-	return nil, syntaxErr(t.pos, "unknown command %q (want where, fields, eval, stats, eventstats, sort, trendline, head, dedup, rename, top, rare, parse, grok, patterns, fillnull, lookup, join, reverse, timechart, chart, streamstats, bin, append, appendcol, appendpipe, expand, mvexpand, mvcombine, nomv, flatten, regex, rex, replace, fieldformat, transpose, convert, spath, addtotals or addcoltotals)", t.text)
+	return nil, syntaxErr(t.pos, "unknown command %q (want where, fields, eval, stats, eventstats, sort, trendline, head, dedup, rename, top, rare, parse, grok, patterns, fillnull, lookup, join, reverse, timechart, chart, union, streamstats, bin, append, appendcol, appendpipe, expand, mvexpand, mvcombine, nomv, flatten, regex, rex, replace, fieldformat, transpose, convert, spath, addtotals or addcoltotals)", t.text)
 }
 
 func (p *parser) fields(at sql.Pos) (*Fields, error) {

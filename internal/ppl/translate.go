@@ -69,6 +69,23 @@ type translator struct {
 func (t *translator) pipeline(p *Pipeline) (*sql.Query, error) {
 	s := p.Source
 	t.source = s
+	if s == nil {
+		// | union / | multisearch: the first command is the source.
+		for i, c := range p.Commands {
+			u, ok := c.(*Union)
+			if i == 0 && ok {
+				if err := t.union(u); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			if err := t.command(c); err != nil {
+				return nil, err
+			}
+			t.trackOrder(c)
+		}
+		return t.q, nil
+	}
 	var from sql.TableExpr = &sql.TableName{At: s.At, Name: s.Table}
 	t.self = s.Table
 	if s.Alias != "" {
@@ -131,6 +148,8 @@ func (t *translator) command(c Command) error {
 		return t.timechart(c)
 	case *Chart:
 		return t.chart(c)
+	case *Union:
+		return t.union(c)
 	case *StreamStats:
 		return t.streamStats(c)
 	case *Bin:

@@ -150,6 +150,10 @@ func (t *translator) command(c Command) error {
 		return t.chart(c)
 	case *Union:
 		return t.union(c)
+	case *XYSeries:
+		return t.xyseries(c)
+	case *Foreach:
+		return t.foreach(c)
 	case *StreamStats:
 		return t.streamStats(c)
 	case *Bin:

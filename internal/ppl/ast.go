@@ -82,6 +82,9 @@ type Stats struct {
 	At   sql.Pos
 	Aggs []Agg
 	By   []Group
+	// NoNullKeys is bucket_nullable=false: rows with a NULL by value
+	// form no group (stats) or get NULL aggregates (eventstats).
+	NoNullKeys bool
 }
 
 // EventStats is eventstats agg [as n], ... [by g, ...]: each row gets
@@ -115,6 +118,8 @@ type SortKey struct {
 type Sort struct {
 	At   sql.Pos
 	Keys []SortKey
+	// Count is sort N ...: only the first N rows (0: all).
+	Count int64
 }
 
 // Head is head [n] [from m].

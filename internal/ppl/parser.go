@@ -455,6 +455,17 @@ func (p *parser) alias() (string, error) {
 func (p *parser) stats(at sql.Pos) (*Stats, error) {
 	st := &Stats{At: at}
 	for {
+		_, v, ok := p.option("bucket_nullable")
+		if !ok {
+			break
+		}
+		b, err := boolValue(v)
+		if err != nil {
+			return nil, err
+		}
+		st.NoNullKeys = !b
+	}
+	for {
 		from := p.i
 		e, err := p.expr()
 		if err != nil {
@@ -544,6 +555,14 @@ func (p *parser) span() (*Span, error) {
 
 func (p *parser) sort(at sql.Pos) (*Sort, error) {
 	s := &Sort{At: at}
+	if t := p.tok(); t.kind == tkNumber && p.peek(1).kind != tkEOF && !isOp(p.peek(1), "|") && !isOp(p.peek(1), ",") {
+		n, err := optionInt(t, "sort count", 0)
+		if err != nil {
+			return nil, err
+		}
+		p.advance()
+		s.Count = n
+	}
 	for {
 		k := SortKey{}
 		if p.acceptOp("-") {
@@ -554,6 +573,19 @@ func (p *parser) sort(at sql.Pos) (*Sort, error) {
 		e, err := p.primary()
 		if err != nil {
 			return nil, err
+		}
+		// str(f), num(f), auto(f): sort f as text, as a number, as is.
+		if c, ok := e.(*sql.Call); ok && len(c.Args) == 1 && !c.Star {
+			switch strings.ToLower(c.Name) {
+			case "str":
+				e = &sql.Cast{At: c.At, X: c.Args[0], Type: mustType("STRING")}
+			case "num":
+				e = &sql.Cast{At: c.At, X: c.Args[0], Type: mustType("DOUBLE")}
+			case "auto":
+				e = c.Args[0]
+			case "ip":
+				return nil, syntaxErr(c.At, "sort ip(...) is not supported (str, num and auto are)")
+			}
 		}
 		k.Expr = e
 		switch {

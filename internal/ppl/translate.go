@@ -121,7 +121,10 @@ func (t *translator) command(c Command) error {
 	case *EventStats:
 		return t.eventStats(c)
 	case *Sort:
-		return t.sort(c)
+		if err := t.sort(c); err != nil || c.Count == 0 {
+			return err
+		}
+		return t.head(&Head{At: c.At, N: c.Count})
 	case *Trendline:
 		return t.trendline(c)
 	case *Head:
@@ -585,7 +588,15 @@ func (t *translator) sort(c *Sort) error {
 		}
 		order = append(order, &sql.OrderItem{At: e.Pos(), Expr: e, Desc: k.Desc})
 	}
-	if _, ok := t.plain(); ok {
+	// ORDER BY sees a SELECT's aliases only as bare names: an expression
+	// over a computed field (num(s) after eval s) sorts over a SELECT *.
+	bare := true
+	for _, o := range order {
+		if _, ok := o.Expr.(*sql.ColumnRef); !ok {
+			bare = false
+		}
+	}
+	if sel, ok := t.plain(); ok && (bare || isStarOnly(sel)) {
 		t.q.OrderBy = order
 		return nil
 	}

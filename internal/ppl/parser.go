@@ -353,6 +353,8 @@ func (p *parser) command() (Command, error) {
 		return p.union(t.pos, false)
 	case "xyseries":
 		return p.xyseries(t.pos)
+	case "timewrap":
+		return p.timewrap(t.pos)
 	case "foreach":
 		return p.foreach(t.pos)
 	case "multisearch":
@@ -394,7 +396,7 @@ func (p *parser) command() (Command, error) {
 	case "spath":
 		return p.spath(t.pos)
 	}
-	return nil, syntaxErr(t.pos, "unknown command %q (want where, fields, eval, stats, eventstats, sort, trendline, head, dedup, rename, top, rare, parse, grok, patterns, fillnull, lookup, join, reverse, timechart, chart, union, xyseries, foreach, streamstats, bin, append, appendcol, appendpipe, expand, mvexpand, mvcombine, nomv, flatten, regex, rex, replace, fieldformat, transpose, convert, spath, addtotals or addcoltotals)", t.text)
+	return nil, syntaxErr(t.pos, "unknown command %q (want where, fields, eval, stats, eventstats, sort, trendline, head, dedup, rename, top, rare, parse, grok, patterns, fillnull, lookup, join, reverse, timechart, chart, timewrap, union, xyseries, foreach, streamstats, bin, append, appendcol, appendpipe, expand, mvexpand, mvcombine, nomv, flatten, regex, rex, replace, fieldformat, transpose, convert, spath, addtotals or addcoltotals)", t.text)
 }
 
 func (p *parser) fields(at sql.Pos) (*Fields, error) {

@@ -64,6 +64,9 @@ type translator struct {
 	order []*sql.OrderItem
 	// source is the pipeline's source, where appendcol's commands start.
 	source *Source
+	// done are the pipeline's commands translated so far (timewrap reads
+	// the timechart and where before it).
+	done []Command
 }
 
 func (t *translator) pipeline(p *Pipeline) (*sql.Query, error) {
@@ -83,6 +86,7 @@ func (t *translator) pipeline(p *Pipeline) (*sql.Query, error) {
 				return nil, err
 			}
 			t.trackOrder(c)
+			t.done = append(t.done, c)
 		}
 		return t.q, nil
 	}
@@ -104,6 +108,7 @@ func (t *translator) pipeline(p *Pipeline) (*sql.Query, error) {
 			return nil, err
 		}
 		t.trackOrder(c)
+		t.done = append(t.done, c)
 	}
 	return t.q, nil
 }
@@ -155,6 +160,8 @@ func (t *translator) command(c Command) error {
 		return t.union(c)
 	case *XYSeries:
 		return t.xyseries(c)
+	case *Timewrap:
+		return t.timewrap(c)
 	case *Foreach:
 		return t.foreach(c)
 	case *StreamStats:

@@ -376,6 +376,8 @@ type Rex struct {
 	Pattern  string
 	PatAt    sql.Pos
 	MaxMatch int64 // 1 by default; 0: every match
+	// OffsetField is offset_field=: a field of the groups' positions.
+	OffsetField string
 }
 
 // MvCombine is mvcombine field: rows equal but for the field become one,

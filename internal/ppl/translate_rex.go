@@ -48,6 +48,13 @@ func (t *translator) rex(c *Rex) error {
 	if len(names) == 0 {
 		return errAt(c.PatAt, "rex pattern has no named group (?<name>...) to extract")
 	}
+	if c.OffsetField != "" {
+		if c.MaxMatch != 1 {
+			return errAt(c.At, "rex offset_field with max_match other than 1 is not supported")
+		}
+		names = append(names, c.OffsetField)
+		exprs = append(exprs, &sql.Call{At: at, Name: "ppl_rex_offsets", Args: []sql.Expr{field, strLit(at, c.Pattern)}})
+	}
 	return t.replaceOrAppend(c.At, names, exprs)
 }
 

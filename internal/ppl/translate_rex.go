@@ -19,6 +19,9 @@ func (t *translator) rex(c *Rex) error {
 		return err
 	}
 	if c.Sed {
+		if c.OffsetField != "" {
+			return errAt(c.At, "rex mode=sed with offset_field is not supported")
+		}
 		return t.rexSed(c, field)
 	}
 	re, err := regexp.Compile(c.Pattern)

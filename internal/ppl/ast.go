@@ -222,6 +222,8 @@ type Join struct {
 	Right       *Source
 	RightAt     sql.Pos
 	NoOverwrite bool
+	// Max is max=n: at most n right rows per left row (0: every match).
+	Max int64
 }
 
 // Timechart is timechart [timefield=f] [span=s] [limit=n] [useother=b]

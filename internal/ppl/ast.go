@@ -270,6 +270,9 @@ type StreamStats struct {
 	Window     int64 // 0: every row so far
 	Local      bool  // global=false
 	NoNullKeys bool  // bucket_nullable=false
+	// ResetBefore, ResetAfter are reset_before=, reset_after=: the
+	// aggregates start over before / after a row where they hold.
+	ResetBefore, ResetAfter sql.Expr
 }
 
 // Replace is replace 'p' WITH 'r' [, 'p' WITH 'r']... IN f [, f]...: each

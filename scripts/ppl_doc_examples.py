@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Runs the examples of OpenSearch's PPL function reference through Sluice.
 
-    scripts/ppl_doc_examples.py SLUICE OPENSEARCH_SQL_GIT_DIR [page ...] [-v] [--slt FILE]
+    scripts/ppl_doc_examples.py SLUICE OPENSEARCH_SQL_GIT_DIR [page ...] [-v] [--cmd] [--slt FILE]
 
-For each docs/user/ppl/functions/<page>.md of the OpenSearch SQL plugin
+For each docs/user/ppl/functions/<page>.md (with --cmd the command pages,
+docs/user/ppl/cmd/<page>.md) of the OpenSearch SQL plugin
 (read from its git dir, HEAD), every ```ppl block followed by a ```text
 block holding a result table is one example. The doctest indices
 (doctest/test_data, as doctest/test_docs.py names them) become JSON tables
@@ -123,8 +124,9 @@ def main():
         i = argv.index('--slt')
         slt = argv[i + 1]
         del argv[i:i + 2]
-    args = [a for a in argv if a != '-v']
+    args = [a for a in argv if a not in ('-v', '--cmd')]
     verbose = '-v' in argv
+    section = 'cmd' if '--cmd' in argv else 'functions'
     records, used = [], set()
     sluice, gitdir, pages = args[0], args[1], args[2:]
     tmp = tempfile.mkdtemp(prefix='ppl-doc-')
@@ -140,7 +142,7 @@ def main():
     subprocess.run([sluice, 'sql', '--local', '--data-dir', dd, '-e', ';\n'.join(stmts)],
                    check=True, capture_output=True)
     listing = subprocess.run(['git', '--git-dir', gitdir, 'ls-tree', '--name-only', 'HEAD',
-                              'docs/user/ppl/functions/'], check=True, capture_output=True,
+                              'docs/user/ppl/' + section + '/'], check=True, capture_output=True,
                              text=True).stdout.split()
     total = passed = 0
     for path in listing:
@@ -161,11 +163,11 @@ def main():
             match = got is not None and rows_eq(got, want)
             if match:
                 ok += 1
-                m = re.match(r'\s*source\s*=\s*(\w+)', q)
-                if m and m.group(1) in TEST_DATA:
-                    used.add(m.group(1))
+                tables = re.findall(r'source\s*=\s*(\w+)', q)
+                if tables and all(n in TEST_DATA for n in tables):
+                    used.update(tables)
                     sort = ' rowsort' if match == 'rowsort' else ''
-                    records.append(f'query {"?" * len(want[0])}{sort} ppl\n{q.rstrip(";").rstrip()}\n----\n')
+                    records.append(f'query {"?" * max(1, len(want[0]) if want else 1)}{sort} ppl\n{q.rstrip(";").rstrip()}\n----\n')
             elif verbose:
                 print(f'FAIL {page}: {q}\n  want {want}\n  got  {got if got is not None else r.stderr.strip()}')
         if n:
@@ -175,7 +177,7 @@ def main():
     print(f'{"total":14} {passed:3}/{total}')
     if slt:
         with open(slt, 'w') as out:
-            out.write('# The examples of OpenSearch\'s docs/user/ppl/functions/ pages ' + ', '.join(pages) +
+            out.write(f'# The examples of OpenSearch\'s docs/user/ppl/{section}/ pages ' + ', '.join(pages) +
                       '\n# with the rows they document (scripts/ppl_doc_examples.py --slt).\n\n')
             for name in sorted(used):
                 out.write(f"statement ok\nCREATE TABLE {name} USING json LOCATION "

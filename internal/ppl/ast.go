@@ -82,6 +82,9 @@ type Stats struct {
 	At   sql.Pos
 	Aggs []Agg
 	By   []Group
+	// NoNullKeys is bucket_nullable=false: rows with a NULL by value
+	// form no group (stats) or get NULL aggregates (eventstats).
+	NoNullKeys bool
 }
 
 // EventStats is eventstats agg [as n], ... [by g, ...]: each row gets
@@ -115,6 +118,8 @@ type SortKey struct {
 type Sort struct {
 	At   sql.Pos
 	Keys []SortKey
+	// Count is sort N ...: only the first N rows (0: all).
+	Count int64
 }
 
 // Head is head [n] [from m].
@@ -217,6 +222,8 @@ type Join struct {
 	Right       *Source
 	RightAt     sql.Pos
 	NoOverwrite bool
+	// Max is max=n: at most n right rows per left row (0: every match).
+	Max int64
 }
 
 // Timechart is timechart [timefield=f] [span=s] [limit=n] [useother=b]
@@ -263,6 +270,9 @@ type StreamStats struct {
 	Window     int64 // 0: every row so far
 	Local      bool  // global=false
 	NoNullKeys bool  // bucket_nullable=false
+	// ResetBefore, ResetAfter are reset_before=, reset_after=: the
+	// aggregates start over before / after a row where they hold.
+	ResetBefore, ResetAfter sql.Expr
 }
 
 // Replace is replace 'p' WITH 'r' [, 'p' WITH 'r']... IN f [, f]...: each
@@ -317,8 +327,14 @@ type Spath struct {
 type Bin struct {
 	At    sql.Pos
 	Field Name
-	Span  *Span
-	As    string
+	// Span is span=; for a log span (LogBase > 0) only its position.
+	Span             *Span
+	LogCoef, LogBase float64
+	// Bins, MinSpan, Start and End are the numbers as written ("" when
+	// absent); AlignTime is aligntime='s text.
+	Bins, MinSpan, Start, End string
+	AlignTime                 string
+	As                        string
 }
 
 // AppendCol is appendcol [override=b] [ command | ... ]: the commands
@@ -365,6 +381,8 @@ type Rex struct {
 	Pattern  string
 	PatAt    sql.Pos
 	MaxMatch int64 // 1 by default; 0: every match
+	// OffsetField is offset_field=: a field of the groups' positions.
+	OffsetField string
 }
 
 // MvCombine is mvcombine field: rows equal but for the field become one,

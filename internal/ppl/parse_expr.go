@@ -447,7 +447,13 @@ func isLit(e sql.Expr, k sql.LitKind) bool {
 // the string read as a number, or two strings joined by + (ppl_plus, ...
 // in the registry); elsewhere the SQL operator stays, so plans keep it.
 func coerceArith(b *sql.Binary) sql.Expr {
-	if !isLit(b.L, sql.LitString) && !isLit(b.R, sql.LitString) {
+	// A + over a string-literal + ('[' + s + '] ' + body) is one too, so
+	// the text keeps joining.
+	plus := func(e sql.Expr) bool {
+		c, ok := e.(*sql.Call)
+		return ok && c.Name == "ppl_plus" && b.Op == "+"
+	}
+	if !isLit(b.L, sql.LitString) && !isLit(b.R, sql.LitString) && !plus(b.L) && !plus(b.R) {
 		return b
 	}
 	fn := map[string]string{"+": "ppl_plus", "-": "ppl_minus", "*": "ppl_times", "/": "ppl_divide", "%": "ppl_mod"}[b.Op]

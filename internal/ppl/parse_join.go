@@ -89,9 +89,11 @@ func (p *parser) join() (*Join, error) {
 			}
 			j.NoOverwrite = !b
 		case "max":
-			if v.text != "0" {
-				return nil, syntaxErr(v.pos, "join max=%s is not supported (only max=0, every match)", v.text)
+			n, err := optionInt(v, "join max", 0)
+			if err != nil {
+				return nil, err
 			}
+			j.Max = n
 		case "left":
 			j.LeftAlias = v.text
 		case "right":

@@ -6,7 +6,21 @@ import "sluice/internal/sql"
 func (p *parser) streamStats(at sql.Pos) (*StreamStats, error) {
 	ss := &StreamStats{}
 	for {
-		k, v, ok := p.option("current", "window", "global", "bucket_nullable", "reset_before", "reset_after")
+		if t := p.tok(); (isKw(t, "reset_before") || isKw(t, "reset_after")) && isOp(p.peek(1), "=") {
+			p.advance()
+			p.advance()
+			e, err := p.expr()
+			if err != nil {
+				return nil, err
+			}
+			if isKw(t, "reset_before") {
+				ss.ResetBefore = e
+			} else {
+				ss.ResetAfter = e
+			}
+			continue
+		}
+		k, v, ok := p.option("current", "window", "global", "bucket_nullable")
 		if !ok {
 			break
 		}
@@ -15,8 +29,6 @@ func (p *parser) streamStats(at sql.Pos) (*StreamStats, error) {
 		switch k {
 		case "window":
 			ss.Window, err = optionInt(v, k, 0)
-		case "reset_before", "reset_after":
-			return nil, syntaxErr(v.pos, "streamstats %s is not supported", k)
 		default:
 			if b, err = boolValue(v); err != nil {
 				return nil, err

@@ -210,7 +210,10 @@ func (p *parser) rex(at sql.Pos) (*Rex, error) {
 		case "max_match":
 			r.MaxMatch, err = optionInt(v, k, 0)
 		case "offset_field":
-			return nil, syntaxErr(v.pos, "rex offset_field is not supported")
+			if v.kind != tkIdent && v.kind != tkString {
+				return nil, syntaxErr(v.pos, "offset_field: want a field name")
+			}
+			r.OffsetField = v.text
 		}
 		if err != nil {
 			return nil, err

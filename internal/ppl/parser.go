@@ -256,11 +256,25 @@ func boolValue(t token) (bool, error) {
 // a join's [ ... ] subsearch.
 func (p *parser) pipeline(sub bool) (*Pipeline, error) {
 	pl := &Pipeline{At: p.tok().pos}
-	src, err := p.searchSource()
-	if err != nil {
-		return nil, err
+	if p.atOp("|") && (isKw(p.peek(1), "union") || isKw(p.peek(1), "multisearch")) {
+		// | union ... / | multisearch ...: the datasets are the source.
+		p.advance()
+		t := p.advance()
+		u, err := p.union(t.pos, isKw(t, "multisearch"))
+		if err != nil {
+			return nil, err
+		}
+		if len(u.Sets) < 2 {
+			return nil, syntaxErr(t.pos, "%s needs at least two datasets", strings.ToLower(t.text))
+		}
+		pl.Commands = append(pl.Commands, u)
+	} else {
+		src, err := p.searchSource()
+		if err != nil {
+			return nil, err
+		}
+		pl.Source = src
 	}
-	pl.Source = src
 	for p.acceptOp("|") {
 		if len(pl.Commands) == maxCommands {
 			return nil, syntaxErr(p.tok().pos, "more than %d commands in one pipeline", maxCommands)
@@ -333,6 +347,18 @@ func (p *parser) command() (Command, error) {
 		return &Reverse{At: t.pos}, nil
 	case "timechart":
 		return p.timechart(t.pos)
+	case "chart":
+		return p.chart(t.pos)
+	case "union":
+		return p.union(t.pos, false)
+	case "xyseries":
+		return p.xyseries(t.pos)
+	case "timewrap":
+		return p.timewrap(t.pos)
+	case "foreach":
+		return p.foreach(t.pos)
+	case "multisearch":
+		return nil, syntaxErr(t.pos, "multisearch may only start a query (| multisearch [ ... ] [ ... ])")
 	case "streamstats":
 		return p.streamStats(t.pos)
 	case "bin":
@@ -370,7 +396,7 @@ func (p *parser) command() (Command, error) {
 	case "spath":
 		return p.spath(t.pos)
 	}
-	return nil, syntaxErr(t.pos, "unknown command %q (want where, fields, eval, stats, eventstats, sort, trendline, head, dedup, rename, top, rare, parse, grok, patterns, fillnull, lookup, join, reverse, timechart, streamstats, bin, append, appendcol, appendpipe, expand, mvexpand, mvcombine, nomv, flatten, regex, rex, replace, fieldformat, transpose, convert, spath, addtotals or addcoltotals)", t.text)
+	return nil, syntaxErr(t.pos, "unknown command %q (want where, fields, eval, stats, eventstats, sort, trendline, head, dedup, rename, top, rare, parse, grok, patterns, fillnull, lookup, join, reverse, timechart, chart, timewrap, union, xyseries, foreach, streamstats, bin, append, appendcol, appendpipe, expand, mvexpand, mvcombine, nomv, flatten, regex, rex, replace, fieldformat, transpose, convert, spath, addtotals or addcoltotals)", t.text)
 }
 
 func (p *parser) fields(at sql.Pos) (*Fields, error) {
@@ -430,6 +456,17 @@ func (p *parser) alias() (string, error) {
 
 func (p *parser) stats(at sql.Pos) (*Stats, error) {
 	st := &Stats{At: at}
+	for {
+		_, v, ok := p.option("bucket_nullable")
+		if !ok {
+			break
+		}
+		b, err := boolValue(v)
+		if err != nil {
+			return nil, err
+		}
+		st.NoNullKeys = !b
+	}
 	for {
 		from := p.i
 		e, err := p.expr()
@@ -516,32 +553,6 @@ func (p *parser) span() (*Span, error) {
 		return nil, p.errExpected("a span size such as 10 or 1h")
 	}
 	return sp, p.expectOp(")")
-}
-
-func (p *parser) sort(at sql.Pos) (*Sort, error) {
-	s := &Sort{At: at}
-	for {
-		k := SortKey{}
-		if p.acceptOp("-") {
-			k.Desc = true
-		} else {
-			p.acceptOp("+")
-		}
-		e, err := p.primary()
-		if err != nil {
-			return nil, err
-		}
-		k.Expr = e
-		switch {
-		case p.acceptKw("desc"), p.acceptKw("d"):
-			k.Desc = true
-		case p.acceptKw("asc"), p.acceptKw("a"):
-		}
-		s.Keys = append(s.Keys, k)
-		if !p.acceptOp(",") {
-			return s, nil
-		}
-	}
 }
 
 // maxWMAPoints bounds wma(n, f), which sums n lag() calls.

@@ -153,7 +153,7 @@ func TestErrors(t *testing.T) {
 	trans := []struct{ ppl, want string }{
 		{"source=t | fields - nope", "PPL error at line 1:21: field nope not found"},
 		{"source=t | rename nope as x", "PPL error at line 1:19: field nope not found"},
-		{"source=t | dedup a consecutive=true", "PPL error at line 1:12: dedup consecutive=true needs a sort before it: rows have no order of their own here"},
+		{"source=t | dedup a consecutive=true", "PPL error at line 1:12: dedup consecutive=true needs a sort before it: the rows' natural order (file and row order) is known only straight after the source and its where"},
 		{"source=t | parse b '(?<x>['", "PPL error at line 1:20: pattern: error parsing regexp"},
 		{"source=t | parse b 'abc'", "PPL error at line 1:20: pattern has no named group"},
 		{"source=t | grok b '%{NOPE:x}'", "PPL error at line 1:19: grok pattern: unknown pattern %{NOPE}"},

@@ -64,11 +64,32 @@ type translator struct {
 	order []*sql.OrderItem
 	// source is the pipeline's source, where appendcol's commands start.
 	source *Source
+	// done are the pipeline's commands translated so far (timewrap reads
+	// the timechart and where before it).
+	done []Command
 }
 
 func (t *translator) pipeline(p *Pipeline) (*sql.Query, error) {
 	s := p.Source
 	t.source = s
+	if s == nil {
+		// | union / | multisearch: the first command is the source.
+		for i, c := range p.Commands {
+			u, ok := c.(*Union)
+			if i == 0 && ok {
+				if err := t.union(u); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			if err := t.command(c); err != nil {
+				return nil, err
+			}
+			t.trackOrder(c)
+			t.done = append(t.done, c)
+		}
+		return t.q, nil
+	}
 	var from sql.TableExpr = &sql.TableName{At: s.At, Name: s.Table}
 	t.self = s.Table
 	if s.Alias != "" {
@@ -87,6 +108,7 @@ func (t *translator) pipeline(p *Pipeline) (*sql.Query, error) {
 			return nil, err
 		}
 		t.trackOrder(c)
+		t.done = append(t.done, c)
 	}
 	return t.q, nil
 }
@@ -104,7 +126,10 @@ func (t *translator) command(c Command) error {
 	case *EventStats:
 		return t.eventStats(c)
 	case *Sort:
-		return t.sort(c)
+		if err := t.sort(c); err != nil || c.Count == 0 {
+			return err
+		}
+		return t.head(&Head{At: c.At, N: c.Count})
 	case *Trendline:
 		return t.trendline(c)
 	case *Head:
@@ -129,6 +154,16 @@ func (t *translator) command(c Command) error {
 		return t.reverse(c)
 	case *Timechart:
 		return t.timechart(c)
+	case *Chart:
+		return t.chart(c)
+	case *Union:
+		return t.union(c)
+	case *XYSeries:
+		return t.xyseries(c)
+	case *Timewrap:
+		return t.timewrap(c)
+	case *Foreach:
+		return t.foreach(c)
 	case *StreamStats:
 		return t.streamStats(c)
 	case *Bin:
@@ -560,7 +595,15 @@ func (t *translator) sort(c *Sort) error {
 		}
 		order = append(order, &sql.OrderItem{At: e.Pos(), Expr: e, Desc: k.Desc})
 	}
-	if _, ok := t.plain(); ok {
+	// ORDER BY sees a SELECT's aliases only as bare names: an expression
+	// over a computed field (num(s) after eval s) sorts over a SELECT *.
+	bare := true
+	for _, o := range order {
+		if _, ok := o.Expr.(*sql.ColumnRef); !ok {
+			bare = false
+		}
+	}
+	if sel, ok := t.plain(); ok && (bare || isStarOnly(sel)) {
 		t.q.OrderBy = order
 		return nil
 	}
@@ -569,7 +612,19 @@ func (t *translator) sort(c *Sort) error {
 	return nil
 }
 
+// head is LIMIT: over the rows in the order of the sort before it, else
+// in the natural order where it is known (file and row order, see
+// naturalOrder).
 func (t *translator) head(c *Head) error {
+	if len(t.order) == 0 && t.q.OrderBy == nil {
+		order, ok, err := t.naturalOrderOf(c.At, true)
+		if err != nil {
+			return err
+		}
+		if ok {
+			t.q.OrderBy = order
+		}
+	}
 	if t.q.Limit == nil && t.q.Offset == nil {
 		t.q.Limit = intLit(c.At, c.N)
 		if c.From > 0 {

@@ -210,6 +210,11 @@ func (t *translator) join(c *Join) error {
 		}
 		on = eqOn(usingKeys, at)
 	}
+	if c.Max > 0 {
+		if right, err = t.joinMax(c, right, ra, usingKeys, rightCols); err != nil {
+			return err
+		}
+	}
 	if semi {
 		return t.semiJoin(c, left, right, la, ra, on, leftCols)
 	}
@@ -374,4 +379,37 @@ func (t *translator) semiJoin(c *Join, left *sql.SubqueryTable, right sql.TableE
 // side's alias or table.
 func side(r *sql.ColumnRef, alias, table string) bool {
 	return len(r.Parts) > 1 && (strings.EqualFold(r.Parts[0], alias) || strings.EqualFold(r.Parts[0], table))
+}
+
+// joinMax keeps, per combination of the join fields, the first max rows
+// of the right table in its natural order (file and row order), so each
+// left row meets at most max of them. Only the field-list form over a
+// file table has both the keys and that order.
+func (t *translator) joinMax(c *Join, right sql.TableExpr, ra string, keys, rightCols []string) (sql.TableExpr, error) {
+	at := c.At
+	if c.Right.Sub != nil || keys == nil {
+		return nil, errAt(at, "join max=%d needs the join-field-list form over a table (join max=n a, b t2)", c.Max)
+	}
+	rt := &translator{cols: t.cols, schema: t.schema, n: t.n}
+	rt.set(&sql.Select{At: c.RightAt, Items: []*sql.SelectItem{star(c.RightAt)}, From: &sql.TableName{At: c.RightAt, Name: c.Right.Table}})
+	order, ok, err := rt.naturalOrder(at)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, errAt(at, "join max=%d: table %s has no natural order (it is no file table)", c.Max, c.Right.Table)
+	}
+	var part []sql.Expr
+	for _, k := range keys {
+		part = append(part, col(at, k))
+	}
+	rn := &sql.Call{At: at, Name: "row_number", Over: &sql.WindowSpec{At: at, PartitionBy: part, OrderBy: order}}
+	// The window goes beside named columns (a window beside * is refused).
+	var items []*sql.SelectItem
+	for _, rc := range rightCols {
+		items = append(items, item(col(at, rc), rc))
+	}
+	inner := &sql.Select{At: at, Items: items, From: &sql.TableName{At: c.RightAt, Name: c.Right.Table},
+		Qualify: &sql.Binary{At: at, Op: sql.OpLe, L: rn, R: intLit(at, c.Max)}}
+	return &sql.SubqueryTable{At: c.RightAt, Query: &sql.Query{At: at, Body: inner}, Alias: ra}, nil
 }

@@ -12,8 +12,15 @@ import (
 // filters them in that SELECT); ok is false otherwise, or for a source
 // that is no file table.
 func (t *translator) naturalOrder(at sql.Pos) ([]*sql.OrderItem, bool, error) {
+	return t.naturalOrderOf(at, false)
+}
+
+// naturalOrderOf is naturalOrder; with items it also holds for a SELECT
+// computing fields (eval, fields) straight over the table, whose ORDER
+// BY still sees the table's hidden columns.
+func (t *translator) naturalOrderOf(at sql.Pos, items bool) ([]*sql.OrderItem, bool, error) {
 	sel, ok := t.plain()
-	if !ok || !isStarOnly(sel) || t.schema == nil {
+	if !ok || !items && !isStarOnly(sel) || t.schema == nil {
 		return nil, false, nil
 	}
 	tn, ok := sel.From.(*sql.TableName)

@@ -62,7 +62,12 @@ func (t *translator) currentOrder(what string) ([]*sql.OrderItem, bool, error) {
 	for _, o := range t.order {
 		var missing *sql.ColumnRef
 		walk(o.Expr, func(r *sql.ColumnRef) {
-			if _, ok := find(cols, strings.Join(r.Parts, ".")); !ok && missing == nil {
+			_, ok := find(cols, strings.Join(r.Parts, "."))
+			if !ok && len(r.Parts) > 1 {
+				// A path into a struct field that is still there.
+				_, ok = find(cols, r.Parts[0])
+			}
+			if !ok && missing == nil {
 				missing = r
 			}
 		})
@@ -121,12 +126,23 @@ func (t *translator) dedupConsecutive(c *Dedup) error {
 	if err != nil {
 		return err
 	}
-	if !ok {
-		return errAt(at, "dedup consecutive=true needs a sort before it: rows have no order of their own here")
-	}
 	cols, err := t.columns()
 	if err != nil {
 		return err
+	}
+	// hidden are the natural order's columns, carried through each step.
+	var hidden []string
+	if !ok {
+		if order, ok, err = t.naturalOrder(at); err != nil {
+			return err
+		}
+		if !ok {
+			return errAt(at, "dedup consecutive=true needs a sort before it: the rows' natural order (file and row order) is known only straight after the source and its where")
+		}
+		sel, _ := t.plain()
+		sel.Items = append(sel.Items, item(order[0].Expr, "_nat_file"), item(order[1].Expr, "_nat_row"))
+		hidden = []string{"_nat_file", "_nat_row"}
+		order = []*sql.OrderItem{{At: at, Expr: col(at, "_nat_file")}, {At: at, Expr: col(at, "_nat_row")}}
 	}
 	var keys []sql.Expr
 	var allSet sql.Expr
@@ -166,10 +182,13 @@ func (t *translator) dedupConsecutive(c *Dedup) error {
 	pass := func(extra []string, e sql.Expr, name string) *sql.Select {
 		from := t.sub(at)
 		var items []*sql.SelectItem
-		for _, cc := range append(append([]string{}, cols...), extra...) {
+		for _, cc := range append(append(append([]string{}, cols...), hidden...), extra...) {
 			items = append(items, item(col(at, from.Alias, cc), cc))
 		}
 		return &sql.Select{At: at, Items: append(items, item(e, name)), From: from}
+	}
+	if hidden != nil {
+		t.names = append(append([]string{}, cols...), hidden...)
 	}
 	sel := pass(nil, allSet, "_nn")
 	if !c.KeepEmpty {

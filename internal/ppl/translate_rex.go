@@ -19,6 +19,9 @@ func (t *translator) rex(c *Rex) error {
 		return err
 	}
 	if c.Sed {
+		if c.OffsetField != "" {
+			return errAt(c.At, "rex mode=sed with offset_field is not supported")
+		}
 		return t.rexSed(c, field)
 	}
 	re, err := regexp.Compile(c.Pattern)
@@ -47,6 +50,13 @@ func (t *translator) rex(c *Rex) error {
 	}
 	if len(names) == 0 {
 		return errAt(c.PatAt, "rex pattern has no named group (?<name>...) to extract")
+	}
+	if c.OffsetField != "" {
+		if c.MaxMatch != 1 {
+			return errAt(c.At, "rex offset_field with max_match other than 1 is not supported")
+		}
+		names = append(names, c.OffsetField)
+		exprs = append(exprs, &sql.Call{At: at, Name: "ppl_rex_offsets", Args: []sql.Expr{field, strLit(at, c.Pattern)}})
 	}
 	return t.replaceOrAppend(c.At, names, exprs)
 }

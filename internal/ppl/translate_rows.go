@@ -198,6 +198,9 @@ func (t *translator) appendCol(c *AppendCol) error {
 	if err != nil {
 		return err
 	}
+	if t.source == nil {
+		return errAt(at, "appendcol needs a source= pipeline, not | union or | multisearch")
+	}
 	st := &translator{cols: t.cols, schema: t.schema, n: t.n}
 	sq, err := st.pipeline(&Pipeline{At: at, Source: t.source, Commands: c.Commands})
 	if err != nil {

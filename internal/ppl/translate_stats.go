@@ -70,6 +70,19 @@ func (t *translator) spanExpr(sp *Span) (e sql.Expr, window bool, err error) {
 // time span groups by a tumbling window (so a stream can close it) and
 // an outer SELECT keeps the window's start.
 func (t *translator) stats(c *Stats) error {
+	if c.NoNullKeys && len(c.By) > 0 {
+		var keys []sql.Expr
+		for _, g := range c.By {
+			if g.Span != nil {
+				keys = append(keys, g.Span.Field)
+			} else {
+				keys = append(keys, g.Expr)
+			}
+		}
+		if err := t.where(&Where{At: c.At, Cond: allNotNull(c.At, keys)}); err != nil {
+			return err
+		}
+	}
 	var items []*sql.SelectItem
 	var groups []sql.Expr
 	var outer []*sql.SelectItem
@@ -147,7 +160,11 @@ func (t *translator) eventStats(c *EventStats) error {
 		}
 		w := *call
 		w.Over = &sql.WindowSpec{At: a.At, PartitionBy: part}
-		names, exprs = append(names, a.Name), append(exprs, &w)
+		var x sql.Expr = &w
+		if c.NoNullKeys && len(part) > 0 {
+			x = &sql.Case{At: a.At, Whens: []*sql.When{{At: a.At, Cond: allNotNull(a.At, part), Then: x}}}
+		}
+		names, exprs = append(names, a.Name), append(exprs, x)
 	}
 	return t.replaceOrAppend(c.At, names, exprs)
 }
@@ -263,6 +280,24 @@ func (t *translator) dedup(c *Dedup) error {
 			allSet = &sql.Binary{At: f.At, Op: sql.OpAnd, L: allSet, R: notNull}
 		}
 	}
+	// The first rows are those first in the sort before, else in the
+	// natural order (carried in hidden columns), else any.
+	var final []*sql.OrderItem
+	if cur, ok, err := t.currentOrder("dedup"); err != nil {
+		return err
+	} else if ok {
+		order, final = cur, cur
+	} else if nat, ok, err := t.naturalOrder(c.At); err != nil {
+		return err
+	} else if ok {
+		sel, _ := t.plain()
+		sel.Items = append(sel.Items, item(nat[0].Expr, "_nat_file"), item(nat[1].Expr, "_nat_row"))
+		order = []*sql.OrderItem{{At: c.At, Expr: col(c.At, "_nat_file")}, {At: c.At, Expr: col(c.At, "_nat_row")}}
+		final = order
+	}
+	if t.q.Limit == nil && t.q.Offset == nil {
+		t.q.OrderBy = nil // the window sorts; the SELECT below sorts again
+	}
 	rn := &sql.Call{At: c.At, Name: "row_number", Over: &sql.WindowSpec{At: c.At, PartitionBy: keys, OrderBy: order}}
 	var cond sql.Expr = &sql.Binary{At: c.At, Op: sql.OpLe, L: rn, R: intLit(c.At, c.N)}
 	if c.KeepEmpty {
@@ -278,6 +313,7 @@ func (t *translator) dedup(c *Dedup) error {
 		sel.Where = allSet
 	}
 	t.set(sel)
+	t.q.OrderBy = final
 	return nil
 }
 
@@ -355,4 +391,18 @@ func (t *translator) top(c *Top) error {
 	}
 	t.set(&sql.Select{At: at, Items: out, From: t.sub(at)})
 	return nil
+}
+
+// allNotNull is e1 IS NOT NULL AND e2 IS NOT NULL ...
+func allNotNull(at sql.Pos, es []sql.Expr) sql.Expr {
+	var out sql.Expr
+	for _, e := range es {
+		nn := &sql.Is{At: at, X: e, Not: true, Is: sql.IsNull}
+		if out == nil {
+			out = nn
+		} else {
+			out = &sql.Binary{At: at, Op: sql.OpAnd, L: out, R: nn}
+		}
+	}
+	return out
 }

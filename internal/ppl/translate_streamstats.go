@@ -51,6 +51,19 @@ func (t *translator) streamStats(c *StreamStats) error {
 		}
 	}
 	winOrder, unit := order, sql.FrameRows
+	if c.ResetBefore != nil || c.ResetAfter != nil {
+		if c.Window > 0 {
+			return errAt(at, "streamstats reset_before/reset_after with window= is not supported")
+		}
+		if err := t.streamResets(c, cols, order, natural); err != nil {
+			return err
+		}
+		part = append([]sql.Expr{col(at, "_seg")}, part...)
+		if natural {
+			order = []*sql.OrderItem{{At: at, Expr: col(at, "_nat_file")}, {At: at, Expr: col(at, "_nat_row")}}
+		}
+		winOrder = order
+	}
 	if c.Window > 0 && len(part) > 0 && !c.Local {
 		// _rn numbers the rows in order, in a SELECT of its own.
 		rn := &sql.Call{At: at, Name: "row_number", Over: &sql.WindowSpec{At: at, OrderBy: order}}
@@ -115,5 +128,59 @@ func (t *translator) streamStats(c *StreamStats) error {
 		return err
 	}
 	t.q.OrderBy = order
+	return nil
+}
+
+// streamResets numbers the segments reset_before/reset_after cut the
+// rows into, in order (over all rows, as the statistics start over for
+// every group): _seg counts the rows up to this one where reset_before
+// holds and those before it where reset_after holds. It is a column of
+// a SELECT of its own (a window cannot hold another); with the natural
+// order the file and row go along as _nat_file and _nat_row.
+func (t *translator) streamResets(c *StreamStats, cols []string, order []*sql.OrderItem, natural bool) error {
+	at := c.At
+	flag := func(e sql.Expr) (sql.Expr, error) {
+		e, err := t.fixIf(e)
+		if err != nil {
+			return nil, err
+		}
+		return &sql.Case{At: at, Whens: []*sql.When{{At: at, Cond: e, Then: intLit(at, 1)}}, Else: intLit(at, 0)}, nil
+	}
+	running := func(e sql.Expr, end sql.FrameBound) sql.Expr {
+		sum := &sql.Call{At: at, Name: "sum", Args: []sql.Expr{e}, Over: &sql.WindowSpec{At: at, OrderBy: order,
+			Frame: &sql.WindowFrame{At: at, Unit: sql.FrameRows, Start: sql.FrameBound{Kind: sql.UnboundedPreceding}, End: end}}}
+		return &sql.Call{At: at, Name: "coalesce", Args: []sql.Expr{sum, intLit(at, 0)}}
+	}
+	var seg sql.Expr = intLit(at, 0)
+	if c.ResetBefore != nil {
+		f, err := flag(c.ResetBefore)
+		if err != nil {
+			return err
+		}
+		seg = running(f, sql.FrameBound{Kind: sql.CurrentRow})
+	}
+	if c.ResetAfter != nil {
+		f, err := flag(c.ResetAfter)
+		if err != nil {
+			return err
+		}
+		seg = &sql.Binary{At: at, Op: sql.OpAdd, L: seg, R: running(f, sql.FrameBound{Kind: sql.Preceding, Offset: intLit(at, 1)})}
+	}
+	var items []*sql.SelectItem
+	if natural {
+		// _file and _row are in scope only in the SELECT over the table.
+		sel, _ := t.plain()
+		for _, cc := range cols {
+			items = append(items, item(col(at, cc), cc))
+		}
+		items = append(items, item(order[0].Expr, "_nat_file"), item(order[1].Expr, "_nat_row"), item(seg, "_seg"))
+		t.set(&sql.Select{At: at, Items: items, From: sel.From, Where: sel.Where})
+		return nil
+	}
+	from := t.sub(at)
+	for _, cc := range cols {
+		items = append(items, item(col(at, from.Alias, cc), cc))
+	}
+	t.set(&sql.Select{At: at, Items: append(items, item(seg, "_seg")), From: from})
 	return nil
 }

@@ -67,10 +67,11 @@ func (t *translator) timechart(c *Timechart) error {
 	if byExpr != nil {
 		rowItems = append(rowItems, item(byExpr, "__b"))
 	}
-	rowSel := &sql.Select{At: at, Items: rowItems, From: t.sub(at)}
+	// Rows without a time are in no bucket, as in OpenSearch.
+	rowSel := &sql.Select{At: at, Items: rowItems, From: t.sub(at), Where: &sql.Is{At: at, X: col(at, tf), Not: true, Is: sql.IsNull}}
 	if c.By != nil && !c.UseNull {
 		by, _ := t.ref(*c.By)
-		rowSel.Where = &sql.Is{At: c.By.At, X: by, Not: true, Is: sql.IsNull}
+		rowSel.Where = allNotNull(at, []sql.Expr{col(at, tf), by})
 	}
 	with := []*sql.CTE{{At: at, Name: rows, Query: &sql.Query{At: at, Body: rowSel}}}
 	groupBy := func(from sql.TableExpr, by string) *sql.Select {

@@ -265,6 +265,8 @@ var registry = []Def{
 	{Name: "ppl_unix_timestamp", MinArgs: 0, MaxArgs: 1, Kind: Scalar, Volatile: true, Bind: bindPPLUnixTimestamp},
 	{Name: "ppl_relative_time", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Volatile: true, Bind: bindPPLRelativeTime},
 	{Name: "ppl_convert", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindPPLConvert},
+	{Name: "ppl_bin", MinArgs: 2, MaxArgs: 6, Kind: Scalar, Bind: bindPPLBin},
+	{Name: "ppl_rex_offsets", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindPPLRexOffsets},
 	{Name: "ppl_spath", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindPPLSpath},
 	{Name: "ppl_ctime", MinArgs: 1, MaxArgs: 2, Kind: Scalar, Bind: bindPPLCtime},
 	{Name: "ppl_mktime", MinArgs: 1, MaxArgs: 2, Kind: Scalar, Bind: bindPPLMktime},

@@ -201,8 +201,24 @@ func TestConsoleInBrowser(t *testing.T) {
 		t.Errorf("a failed stream offers %d start buttons, want 1", n)
 	}
 	admin.waitText(t, `tr[data-stream="names"] .kind`, "the view", func(s string) bool { return s == "view" })
-	if n := admin.count(t, `#card-feed .uplot canvas`); n != 3 {
-		t.Errorf("the feed's card has %d charts, want 3", n)
+	if n := admin.count(t, `#card-feed .uplot canvas`); n != 5 {
+		t.Errorf("the feed's card has %d charts, want 5", n)
+	}
+	// Epoch duration by phase and input against processing rate, from
+	// the epochs the history kept.
+	admin.waitText(t, `#card-feed .chart-phases h4 .note`, "the last epoch's duration", func(s string) bool {
+		return strings.HasPrefix(s, "· epoch ") && strings.HasSuffix(s, " ms")
+	})
+	for _, sel := range []string{`#card-feed .chart-phases .u-legend`, `#card-feed .chart-inproc .u-legend`} {
+		legend := admin.waitText(t, sel, "a chart's legend", func(string) bool { return true })
+		if !strings.Contains(legend, "checkpoint") && !strings.Contains(legend, "processing") {
+			t.Errorf("%s: %q", sel, legend)
+		}
+	}
+	plotted, err := chromedp.Run(admin.ctx, chromedp.Evaluate[int](
+		`document.querySelector("#card-feed .chart-phases .uplot") ? window.__sluicePlotted("feed", "phases") : -1`))
+	if err != nil || plotted < 1 {
+		t.Errorf("the phases chart plots %d epochs (%v), want at least 1", plotted, err)
 	}
 	// The charts' data: the history saw the new rows arrive.
 	var h HistoryJSON

@@ -38,6 +38,7 @@ type history struct {
 	mu     sync.Mutex
 	totals map[string]*rowTotals // stream name → rows committed in this process
 	rings  map[string]*ring
+	epochs map[string]*epochRing // stream name → its last epochs
 }
 
 type rowTotals struct{ in, out int64 }
@@ -67,7 +68,8 @@ func newHistory(interval time.Duration) *history {
 	}
 	size := int(HistoryWindow / interval)
 	size = min(max(size, 2), 7200)
-	return &history{interval: interval, size: size, totals: map[string]*rowTotals{}, rings: map[string]*ring{}}
+	return &history{interval: interval, size: size, totals: map[string]*rowTotals{}, rings: map[string]*ring{},
+		epochs: map[string]*epochRing{}}
 }
 
 // observe counts one committed epoch's rows.
@@ -82,6 +84,12 @@ func (h *history) observe(p stream.Progress) {
 	}
 	t.in += p.RowsIn
 	t.out += p.RowsOut
+	e := h.epochs[n]
+	if e == nil {
+		e = &epochRing{}
+		h.epochs[n] = e
+	}
+	e.add(pointOf(p))
 }
 
 // record adds one sample at now for each stream of statuses (by
@@ -116,6 +124,7 @@ func (h *history) record(now time.Time, statuses map[string]job.Status) {
 		if _, ok := statuses[n]; !ok {
 			delete(h.rings, n)
 			delete(h.totals, n)
+			delete(h.epochs, n)
 		}
 	}
 }
@@ -132,6 +141,16 @@ func (h *history) series(streamName string) []sample {
 		return append([]sample(nil), r.samples[:r.next]...)
 	}
 	return append(append([]sample(nil), r.samples[r.next:]...), r.samples[:r.next]...)
+}
+
+// lastEpochs returns a stream's last epochs, oldest first.
+func (h *history) lastEpochs(streamName string) []epochPoint {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if e := h.epochs[strings.ToLower(streamName)]; e != nil {
+		return append([]epochPoint(nil), e.points...)
+	}
+	return nil
 }
 
 // run samples at once (a console opened just after a start has its
@@ -166,6 +185,8 @@ type HistoryJSON struct {
 	LagFiles              []int      `json:"lag_files"`
 	LagBytes              []int64    `json:"lag_bytes"`
 	WatermarkDelaySeconds []*float64 `json:"watermark_delay_seconds"`
+	// Epochs are its last epochs (history_epochs.go).
+	Epochs EpochsJSON `json:"epochs"`
 }
 
 func (s *Server) handleStreamHistory(w http.ResponseWriter, r *http.Request) {
@@ -192,6 +213,7 @@ func (s *Server) handleStreamHistory(w http.ResponseWriter, r *http.Request) {
 		out.LagBytes = append(out.LagBytes, sm.lagBytes)
 		out.WatermarkDelaySeconds = append(out.WatermarkDelaySeconds, nullable(sm.watermarkLagS))
 	}
+	out.Epochs = epochsJSON(s.history.lastEpochs(in.StreamName))
 	writeOK(w, out)
 }
 

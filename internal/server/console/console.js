@@ -71,6 +71,7 @@
     if (x === 0) return "0";
     return x < 10 ? x.toFixed(1) : Math.round(x).toLocaleString("en-US");
   }
+  const fmtMS = (x) => (x < 10 ? x.toFixed(1) : Math.round(x).toLocaleString("en-US")) + " ms";
   function fmtDelay(s) {
     if (s === null || s === undefined || isNaN(s)) return "—";
     if (s < 1) return "<1 s";
@@ -129,14 +130,39 @@
     $("#no-streams").hidden = streams.length !== 0;
   }
 
+  // Each chart takes its columns from the stream's history: samples
+  // (every few seconds) or its last epochs.
+  const sampleCols = (fields) => (h) => [h.time].concat(fields.map((f) => h[f]));
+  // The phases are stacked: each series is its phase plus the ones
+  // below it, drawn top first so each fill shows its own band.
+  const PHASES = ["listing", "reading", "operators", "sink", "checkpoint"];
+  function stackedPhases(h) {
+    const e = h.epochs;
+    const sums = PHASES.map(() => []);
+    for (let i = 0; i < e.time.length; i++) {
+      let acc = 0;
+      PHASES.forEach((ph, j) => { acc += e[ph + "_ms"][i] || 0; sums[j][i] = acc; });
+    }
+    return [e.time].concat(sums.reverse());
+  }
   const CHARTS = [
-    { key: "rate", title: "Rows per second", series: [
-      { label: "in", stroke: "#2864c8", field: "rows_in_per_second" },
-      { label: "out", stroke: "#1f8a4c", field: "rows_out_per_second" }] },
-    { key: "lag", title: "Lag (files waiting)", series: [
-      { label: "files", stroke: "#b8770b", field: "lag_files" }] },
-    { key: "wm", title: "Watermark delay (s)", series: [
-      { label: "delay", stroke: "#7a4cc2", field: "watermark_delay_seconds" }] },
+    { key: "rate", title: "Rows per second", data: sampleCols(["rows_in_per_second", "rows_out_per_second"]), series: [
+      { label: "in", stroke: "#2864c8" },
+      { label: "out", stroke: "#1f8a4c" }] },
+    { key: "lag", title: "Lag (files waiting)", data: sampleCols(["lag_files"]), series: [
+      { label: "files", stroke: "#b8770b" }] },
+    { key: "wm", title: "Watermark delay (s)", data: sampleCols(["watermark_delay_seconds"]), series: [
+      { label: "delay", stroke: "#7a4cc2" }] },
+    { key: "phases", title: "Epoch duration by phase (ms)", data: stackedPhases, series: [
+      { label: "checkpoint", stroke: "#7a4cc2", fill: "#7a4cc2" },
+      { label: "sink", stroke: "#1f8a4c", fill: "#1f8a4c" },
+      { label: "operators", stroke: "#b8770b", fill: "#b8770b" },
+      { label: "reading", stroke: "#2864c8", fill: "#2864c8" },
+      { label: "listing", stroke: "#8a93a3", fill: "#8a93a3" }] },
+    { key: "inproc", title: "Input vs processing rate (rows/s)",
+      data: (h) => [h.epochs.time, h.epochs.input_rows_per_second, h.epochs.processed_rows_per_second], series: [
+        { label: "input", stroke: "#2864c8" },
+        { label: "processing", stroke: "#c6362f" }] },
   ];
 
   function newChart(spec, target) {
@@ -147,7 +173,8 @@
       cursor: { drag: { x: false, y: false } },
       scales: { x: { time: true }, y: { range: (u, lo, hi) => [0, Math.max(hi || 0, 1) * 1.1] } },
       axes: [{ size: 30, font: "11px sans-serif" }, { size: 46, font: "11px sans-serif" }],
-      series: [{}].concat(spec.series.map((s) => ({ label: s.label, stroke: s.stroke, width: 1.5, spanGaps: false }))),
+      series: [{}].concat(spec.series.map((s) => ({ label: s.label, stroke: s.stroke, width: 1.5, spanGaps: false,
+        fill: s.fill ? s.fill + "99" : undefined }))),
     }, [[]].concat(spec.series.map(() => [])), target);
   }
 
@@ -204,11 +231,19 @@
     if (!c) return;
     const h = await api("GET", "/api/v1/streams/" + encodeURIComponent(name) + "/history");
     for (const spec of CHARTS) {
-      c.charts[spec.key].setData([h.time].concat(spec.series.map((s) => h[s.field])));
+      c.charts[spec.key].setData(spec.data(h));
     }
     const noEventTime = h.watermark_delay_seconds.every((v) => v === null);
     c.notes.wm.textContent = noEventTime ? "· no event time" : "";
+    const e = h.epochs, n = e.epoch.length;
+    c.notes.phases.textContent = n ? "· epoch " + e.epoch[n - 1] + ": " + fmtMS(e.duration_ms[n - 1]) : "· no epoch yet";
   }
+
+  // For tests and the curious: how many points a card's chart plots.
+  window.__sluicePlotted = (name, key) => {
+    const c = cards.get(name);
+    return c && c.charts[key] ? c.charts[key].data[0].length : -1;
+  };
 
   let streamsTimer = 0;
   async function refreshStreams() {

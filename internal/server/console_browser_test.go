@@ -235,6 +235,29 @@ func TestConsoleInBrowser(t *testing.T) {
 		t.Errorf("clicks' history has no watermark delay: %+v", h)
 	}
 
+	// The y axis fits its labels, written compactly.
+	for _, c := range []struct{ in, want string }{{"950", "950"}, {"12000", "12k"}, {"1234567", "1.2M"}, {"2.5", "2.5"}, {"45000000000", "45G"}} {
+		got, err := chromedp.Run(admin.ctx, chromedp.Evaluate[string]("window.__sluiceFmt("+c.in+")"))
+		if err != nil || got != c.want {
+			t.Errorf("axis label of %s: %q (%v), want %q", c.in, got, err, c.want)
+		}
+	}
+	type axis struct {
+		Size   float64
+		Widest float64
+		Labels []string
+	}
+	for _, values := range []string{"[1, 2, 3]", "[12000, 25000, 40000]", "[900000, 1500000, 2400000]", "[0.2, 0.5, 0.9]"} {
+		a, err := chromedp.Run(admin.ctx, chromedp.Evaluate[axis]("window.__sluiceAxis("+values+")", chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatalf("axis of %s: %v", values, err)
+		}
+		t.Logf("axis of %s: %v px, labels %q, widest %.1f px", values, a.Size, a.Labels, a.Widest)
+		if len(a.Labels) == 0 || a.Size < a.Widest+8 || a.Size > a.Widest+30 {
+			t.Errorf("axis of %s: %v px for labels %q (widest %.1f px): want the labels' width and a little", values, a.Size, a.Labels, a.Widest)
+		}
+	}
+
 	// The SQL box runs a query and shows its result table.
 	admin.do(t, "running SQL", chromedp.SetValue(chromedp.CSS("#sql-text"), "SELECT id, id * 10 AS tens FROM t WHERE id < 3 ORDER BY id"),
 		chromedp.Click(chromedp.CSS("#sql-run")), chromedp.WaitVisible(chromedp.CSS("#sql-table tbody tr")))

@@ -165,6 +165,30 @@
         { label: "processing", stroke: "#c6362f" }] },
   ];
 
+  // fmtCompact keeps axis labels short: 950, 12k, 1.2M, 3.4G.
+  function fmtCompact(x) {
+    if (x === null || x === undefined || isNaN(x)) return "";
+    const a = Math.abs(x);
+    for (const [div, unit] of [[1e9, "G"], [1e6, "M"], [1e3, "k"]]) {
+      if (a >= div) {
+        const v = x / div;
+        return (Math.abs(v) < 10 ? +v.toFixed(1) : Math.round(v)) + unit;
+      }
+    }
+    return a < 10 && a !== Math.round(a) ? String(+x.toFixed(2)) : String(Math.round(x));
+  }
+
+  // The y axis is as wide as its widest label (uPlot measures nothing
+  // itself: a fixed size clipped labels of 10,000 and more).
+  const AXIS_FONT = "11px sans-serif";
+  const measure = document.createElement("canvas").getContext("2d");
+  function axisWidth(u, values) {
+    if (!values || !values.length) return 30;
+    measure.font = AXIS_FONT;
+    const widest = Math.max(...values.map((v) => measure.measureText(String(v)).width));
+    return Math.ceil(widest) + 16; // ticks (4) and gaps beside the labels
+  }
+
   function newChart(spec, target) {
     const width = Math.max(200, target.clientWidth || 300);
     return new uPlot({
@@ -172,7 +196,7 @@
       legend: { show: true, live: false },
       cursor: { drag: { x: false, y: false } },
       scales: { x: { time: true }, y: { range: (u, lo, hi) => [0, Math.max(hi || 0, 1) * 1.1] } },
-      axes: [{ size: 30, font: "11px sans-serif" }, { size: 46, font: "11px sans-serif" }],
+      axes: [{ size: 30, font: AXIS_FONT }, { size: axisWidth, font: AXIS_FONT, values: (u, splits) => splits.map(fmtCompact) }],
       series: [{}].concat(spec.series.map((s) => ({ label: s.label, stroke: s.stroke, width: 1.5, spanGaps: false,
         fill: s.fill ? s.fill + "99" : undefined }))),
     }, [[]].concat(spec.series.map(() => [])), target);
@@ -238,6 +262,24 @@
     const e = h.epochs, n = e.epoch.length;
     c.notes.phases.textContent = n ? "· epoch " + e.epoch[n - 1] + ": " + fmtMS(e.duration_ms[n - 1]) : "· no epoch yet";
   }
+
+  // For the browser test: a chart of these values, drawn off to the side,
+  // reports its y axis's width and its widest label's.
+  window.__sluiceAxis = async (values) => {
+    const box = el("div", {});
+    box.style.cssText = "position:absolute;left:-2000px;width:300px"; // CSSOM: CSP allows it
+    document.body.append(box);
+    const u = newChart(CHARTS[0], box);
+    u.setData([values.map((_, i) => 1700000000 + i), values, values.map(() => 0)]);
+    await new Promise((r) => setTimeout(r, 50));
+    const ax = u.axes[1];
+    measure.font = AXIS_FONT;
+    const out = { size: ax._size, labels: ax._values, widest: Math.max(...ax._values.map((v) => measure.measureText(String(v)).width)) };
+    u.destroy();
+    box.remove();
+    return out;
+  };
+  window.__sluiceFmt = fmtCompact;
 
   // For tests and the curious: how many points a card's chart plots.
   window.__sluicePlotted = (name, key) => {

@@ -225,7 +225,10 @@ func Open(opts Options) (*Server, error) {
 	s.sessions = newSessionStore(s.newSession, opts.SessionIdle)
 	hctx, stopHistory := context.WithCancel(context.Background())
 	s.stopHistory = stopHistory
-	go s.history.run(hctx, eng)
+	if err := s.history.load(historyPath(opts.DataDir), time.Now()); err != nil {
+		logf("warning: the console's charts start empty: %v", err)
+	}
+	go s.history.run(hctx, eng, historyPath(opts.DataDir), logf)
 	s.routes()
 	// Browsers hold the console's basic-auth credentials, so a page of
 	// another site must not make them POST here (CSRF); clients that are
@@ -312,6 +315,9 @@ func (s *Server) Close(deadline time.Duration) error {
 		s.log.Warn("stop deadline passed; unfinished epochs replay on the next start", "deadline", deadline.String())
 	}
 	s.cursors.closeAll()
+	if err := s.history.save(historyPath(s.opts.DataDir)); err != nil {
+		s.log.Warn("saving the console history", "error", err.Error())
+	}
 	err := s.eng.Close()
 	// After stopAsync, so the async queries' ends are in it.
 	if aerr := s.audit.Close(); err == nil {

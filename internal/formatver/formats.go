@@ -14,7 +14,7 @@ const (
 	asyncQuery = "0.x (commit 6d04da9 or later)"
 	backupMan  = "0.x (commit 8d05e19 or later)"
 	reconcile  = "0.x (commit 2c9b215 or later)"
-	consoleHis = "0.x (commit 0000000 or later)"
+	consoleHis = "0.x (commit 4d3ca69 or later)"
 )
 
 // Every persisted format. A change to one appends its new version's

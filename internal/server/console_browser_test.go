@@ -68,17 +68,39 @@ func (b *browserTab) noProblems(t *testing.T, who string, want ...string) {
 	}
 }
 
+// startChromium starts a headless Chromium for the test.
+func startChromium(t *testing.T, chromium string) context.Context {
+	t.Helper()
+	// Chromium keeps its singleton socket in a folder under TMPDIR that a
+	// killed browser leaves behind: a test folder instead of /tmp.
+	browserTmp := t.TempDir()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium), chromedp.NoSandbox,
+		chromedp.WindowSize(1280, 1100), chromedp.Flag("disable-dev-shm-usage", true), chromedp.Env("TMPDIR="+browserTmp))
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancel)
+	bctx, cancel := chromedp.NewContext(actx, chromedp.WithLogf(t.Logf))
+	t.Cleanup(cancel)
+	if err := chromedp.Do(bctx); err != nil {
+		integration.Unavailable(t, "CHROMIUM UNAVAILABLE: %s does not start: %v", chromium, err)
+	}
+	return bctx
+}
+
+// newTab opens a tab that sends user's basic auth with every request
+// (user "": none, as a browser that has not signed in).
 func newTab(t *testing.T, parent context.Context, user, password string) *browserTab {
 	t.Helper()
 	ctx, cancel := chromedp.NewContext(parent)
 	t.Cleanup(cancel)
 	b := &browserTab{ctx: ctx}
-	auth := "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+password))
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatalf("opening a chromium tab: %v", err)
 	}
-	if _, err := chromedp.Call(ctx, network.SetExtraHTTPHeaders, network.SetExtraHTTPHeadersParams{Headers: network.Headers{"Authorization": auth}}); err != nil {
-		t.Fatalf("starting a chromium tab: %v", err)
+	if user != "" {
+		auth := "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+password))
+		if _, err := chromedp.Call(ctx, network.SetExtraHTTPHeaders, network.SetExtraHTTPHeadersParams{Headers: network.Headers{"Authorization": auth}}); err != nil {
+			t.Fatalf("starting a chromium tab: %v", err)
+		}
 	}
 	messages := chromedp.Console(ctx)
 	go func() {
@@ -156,18 +178,7 @@ func TestConsoleInBrowser(t *testing.T) {
 	f.do(200, "/_plugins/_sql", "alice", "alice-pw", "INSERT STREAM INTO numsout SELECT CAST(v AS BIGINT) AS n FROM nums WITH (name = 'bad', trigger = '200 milliseconds')")
 	f.do(200, "/_plugins/_sql", "alice", "alice-pw", "CREATE MATERIALIZED VIEW names AS SELECT name, count(*) AS n FROM t GROUP BY name WITH (auto_refresh = true, refresh_interval = '500 milliseconds')")
 
-	// Chromium keeps its singleton socket in a folder under TMPDIR that a
-	// killed browser leaves behind: a test folder instead of /tmp.
-	browserTmp := t.TempDir()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium), chromedp.NoSandbox,
-		chromedp.WindowSize(1280, 1100), chromedp.Flag("disable-dev-shm-usage", true), chromedp.Env("TMPDIR="+browserTmp))
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(cancel)
-	bctx, cancel := chromedp.NewContext(actx, chromedp.WithLogf(t.Logf))
-	t.Cleanup(cancel)
-	if err := chromedp.Do(bctx); err != nil {
-		integration.Unavailable(t, "CHROMIUM UNAVAILABLE: %s does not start: %v", chromium, err)
-	}
+	bctx := startChromium(t, chromium)
 
 	admin := newTab(t, bctx, "alice", "alice-pw")
 	// GET / with a browser's Accept header lands on the console.

@@ -146,6 +146,8 @@ type Server struct {
 	priority *priorityGate
 	// sessions are the clients' sessions, by the id their requests carry.
 	sessions *sessionStore
+	// consoleFiles serves the console's page and files (console.go).
+	consoleFiles http.HandlerFunc
 	// stopHistory ends the history sampler; Close calls it.
 	stopHistory context.CancelFunc
 	// logf is log lines as text, redacted, for the security code.

@@ -27,14 +27,20 @@
   // The server puts an anti-CSRF token in the page; every request that
   // changes something sends it, and the server refuses a browser's
   // request without it.
-  const csrfToken = (document.querySelector('meta[name="sluice-csrf"]') || {}).content || "";
+  let csrfToken = (document.querySelector('meta[name="sluice-csrf"]') || {}).content || "";
+  // A browser signed in on the sign-in page keeps its Authorization
+  // header in this tab's session storage; one that sends basic auth by
+  // itself (its password dialog) needs none.
+  const AUTH_KEY = "sluice-authorization";
+  let authorization = sessionStorage.getItem(AUTH_KEY) || "";
 
   class APIError extends Error {
     constructor(status, message) { super(message); this.status = status; }
   }
 
   async function api(method, path, body) {
-    const opts = { method, headers: { Accept: "application/json" } };
+    const opts = { method, headers: { Accept: "application/json", "X-Sluice-Console": "1" } };
+    if (authorization) opts.headers.Authorization = authorization;
     if (method !== "GET" && method !== "HEAD") opts.headers["X-Sluice-CSRF"] = csrfToken;
     if (body !== undefined) {
       opts.headers["Content-Type"] = "application/json";
@@ -44,6 +50,7 @@
     const text = await resp.text();
     let data = null;
     try { data = text ? JSON.parse(text) : null; } catch (_) { data = null; }
+    if (resp.status === 401 && !signingIn) showLogin("");
     if (!resp.ok) throw new APIError(resp.status, errorText(resp.status, data, text));
     return data;
   }
@@ -54,7 +61,7 @@
       if (status === 403) return "Not allowed: " + (e.details || "your role may not do this");
       return (e.reason ? e.reason + ": " : "") + (e.details || e.type || "");
     }
-    if (status === 401) return "Not signed in: reload the page to sign in.";
+    if (status === 401) return "Not signed in.";
     if (status === 403) return "Not allowed: " + (text.trim() || "your role may not do this");
     return (text || "").trim() || "HTTP " + status;
   }
@@ -290,6 +297,7 @@
   let streamsTimer = 0;
   async function refreshStreams() {
     clearTimeout(streamsTimer);
+    if (!$("#login").hidden) return; // signed out: the sign-in restarts it
     if (document.hidden) { // a background tab costs the server nothing
       streamsTimer = setTimeout(refreshStreams, POLL_MS);
       return;
@@ -301,6 +309,7 @@
       await Promise.all(data.streams.map((s) => refreshHistory(s.name)));
       if ($("#banner").dataset.poll) { banner(""); delete $("#banner").dataset.poll; }
     } catch (e) {
+      if (e.status === 401) return;
       banner("Could not read the streams: " + e.message);
       $("#banner").dataset.poll = "1";
     }
@@ -328,6 +337,7 @@
         el("td", {}, t.watermark || ""),
       )));
     } catch (e) {
+      if (e.status === 401) return;
       banner("Could not read the tables: " + e.message);
     }
   }
@@ -369,24 +379,88 @@
     }
   }
 
+  // ---- sign-in ----
+
+  let signingIn = false;
+  let started = false;
+  function showLogin(msg) {
+    $("#login").hidden = false;
+    $("#main").hidden = true;
+    $("#sign-out").hidden = true;
+    $("#login-error").textContent = msg || "";
+    $("#who").textContent = "";
+  }
+
+  async function signIn(ev) {
+    ev.preventDefault();
+    const token = $("#login-token").value.trim();
+    const user = $("#login-user").value;
+    const pw = $("#login-password").value;
+    if (!token && !user) { $("#login-error").textContent = "Give a token, or a user and password."; return; }
+    // btoa takes Latin-1: encode the UTF-8 bytes of a user or password.
+    const basic = () => btoa(String.fromCharCode(...new TextEncoder().encode(user + ":" + pw)));
+    authorization = token ? "Bearer " + token : "Basic " + basic();
+    signingIn = true;
+    try {
+      await whoami();
+      sessionStorage.setItem(AUTH_KEY, authorization);
+      $("#login-token").value = $("#login-password").value = "";
+      $("#login").hidden = true;
+      $("#main").hidden = false;
+      banner("");
+      run();
+    } catch (e) {
+      authorization = sessionStorage.getItem(AUTH_KEY) || "";
+      $("#login-error").textContent = e.status === 401 ? "Sign-in failed: the token, or the user and password, is not valid." : "Sign-in failed: " + e.message;
+    } finally {
+      signingIn = false;
+    }
+  }
+
+  function signOut() {
+    sessionStorage.removeItem(AUTH_KEY);
+    authorization = "";
+    clearTimeout(streamsTimer);
+    for (const c of cards.values()) { for (const ch of Object.values(c.charts)) ch.destroy(); c.root.remove(); }
+    cards.clear();
+    showLogin("Signed out.");
+  }
+
+  async function whoami() {
+    const w = await api("GET", "/api/v1/whoami");
+    who.role = w.role;
+    if (w.csrf) csrfToken = w.csrf;
+    $("#who").textContent = w.authentication ? w.user + " · " + w.role : "no authentication";
+    $("#sign-out").hidden = !authorization;
+    return w;
+  }
+
+  // run starts polling once signed in (again after a sign-out).
+  function run() {
+    refreshStreams();
+    refreshTables();
+    if (started) return;
+    started = true;
+    document.addEventListener("visibilitychange", () => { if (!document.hidden && $("#login").hidden) refreshStreams(); });
+    setInterval(() => { if ($("#login").hidden) refreshTables(); }, TABLES_MS);
+  }
+
   // ---- start ----
 
   async function start() {
+    $("#login-form").addEventListener("submit", signIn);
+    $("#sign-out").addEventListener("click", signOut);
     $("#sql-form").addEventListener("submit", runSQL);
     $("#sql-text").addEventListener("keydown", (ev) => {
       if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) runSQL(ev);
     });
     try {
-      const w = await api("GET", "/api/v1/whoami");
-      who.role = w.role;
-      $("#who").textContent = w.authentication ? w.user + " · " + w.role : "no authentication";
+      await whoami();
     } catch (e) {
+      if (e.status === 401) return; // the sign-in page is showing
       banner("Could not tell who you are: " + e.message);
     }
-    document.addEventListener("visibilitychange", () => { if (!document.hidden) refreshStreams(); });
-    refreshStreams();
-    refreshTables();
-    setInterval(refreshTables, TABLES_MS);
+    run();
   }
   start();
 })();

@@ -356,6 +356,7 @@ func (s *Server) routes() {
 	s.apiRoutes()
 	s.asyncRoutes()
 	s.streamAPIRoutes()
+	s.streamDetailRoutes()
 	s.metricsRoutes()
 	s.consoleRoutes()
 	s.reloadRoutes()

@@ -218,10 +218,20 @@
     const action = el("span", {});
     const error = el("div", { class: "error", hidden: true });
     const charts = el("div", { class: "charts" });
+    const figures = el("div", { class: "figures" });
+    const stateOps = el("div", { class: "state-ops" });
+    const planText = el("pre", { class: "plan-text" });
+    const plan = el("details", { class: "plan" }, el("summary", {}, "Plan"), planText);
+    const deadBody = el("div", { class: "dead-body" });
+    const dead = el("details", { class: "dead" }, el("summary", {}, "Dead letters"), deadBody);
     const root = el("div", { class: "card", id: "card-" + st.name, "data-stream": st.name },
-      el("div", { class: "card-head" }, el("h3", {}, st.name), state, query, stats, action), error, charts);
+      el("div", { class: "card-head" }, el("h3", {}, st.name), state, query, stats, action), error, figures, charts, stateOps, plan, dead);
     $("#stream-cards").append(root);
-    c = { root, state, query, stats, action, error, chartEls: {}, charts: {}, notes: {} };
+    c = { root, state, query, stats, action, error, figures, stateOps, chartEls: {}, charts: {}, notes: {} };
+    // The plan and the dead letters are read when opened (each open
+    // reads them again: a restart may have changed the plan).
+    plan.addEventListener("toggle", () => { if (plan.open) loadPlan(st.name, planText); });
+    dead.addEventListener("toggle", () => { if (dead.open) loadDeadLetters(st.name, deadBody); });
     for (const spec of CHARTS) {
       c.notes[spec.key] = el("span", { class: "note" });
       const box = el("div", { class: "chart chart-" + spec.key }, el("h4", {}, spec.title, " ", c.notes[spec.key]));
@@ -254,6 +264,64 @@
       c.action.replaceChildren(...[actionButton(st, refreshStreams)].filter(Boolean));
       c.error.textContent = st.last_error ? "Last error: " + st.last_error : "";
       c.error.hidden = !st.last_error;
+      renderFigures(c, st);
+    }
+  }
+
+  // figures: the watermark, late and bad rows, and the last epoch; then
+  // each stateful operator's rows and bytes (Flink's state size).
+  function renderFigures(c, st) {
+    const fig = (label, value, cls) => el("span", { class: "figure " + cls }, el("span", { class: "muted" }, label + " "), value);
+    c.figures.replaceChildren(
+      fig("Watermark", st.watermark ? st.watermark.replace("T", " ").replace(/\.\d+Z$|Z$/, "") : "—", "fig-watermark"),
+      fig("Late rows", fmtInt(st.late_rows), "fig-late"),
+      fig("Bad rows", fmtInt(st.bad_rows), "fig-bad"),
+      fig("Epochs", fmtInt(st.epochs), "fig-epochs"),
+      fig("Last epoch", st.last_epoch ? fmtMS(st.last_epoch.duration_ms) : "—", "fig-last"));
+    const ops = st.state_operators || [];
+    c.stateOps.hidden = ops.length === 0;
+    c.stateOps.replaceChildren(...(ops.length ? [el("table", { class: "grid state-table" },
+      el("thead", {}, el("tr", {}, el("th", {}, "Stateful operator"), el("th", {}, "Kind"), el("th", { class: "num" }, "State rows"), el("th", { class: "num" }, "State bytes"))),
+      el("tbody", {}, ...ops.map((o) => el("tr", { "data-op": o.id },
+        el("td", {}, el("code", {}, o.id)), el("td", {}, o.kind),
+        el("td", { class: "num state-rows" }, fmtInt(o.rows)), el("td", { class: "num state-bytes" }, fmtBytes(o.bytes))))))] : []));
+  }
+
+  function fmtBytes(n) {
+    if (n === null || n === undefined) return "—";
+    for (const [div, unit] of [[1 << 30, "GiB"], [1 << 20, "MiB"], [1 << 10, "KiB"]]) {
+      if (n >= div) return (n / div).toFixed(1) + " " + unit;
+    }
+    return n + " B";
+  }
+
+  async function loadPlan(name, pre) {
+    pre.textContent = "Reading the plan…";
+    try {
+      const p = await api("GET", "/api/v1/streams/" + encodeURIComponent(name) + "/plan");
+      pre.textContent = p.plan.join("\n");
+    } catch (e) {
+      pre.textContent = "Could not read the plan: " + e.message;
+    }
+  }
+
+  async function loadDeadLetters(name, box) {
+    box.replaceChildren(el("span", { class: "muted" }, "Reading the dead letters…"));
+    try {
+      const d = await api("GET", "/api/v1/streams/" + encodeURIComponent(name) + "/dead_letters");
+      if (!d.location) {
+        box.replaceChildren(el("span", { class: "muted" }, "No dead_letter_location: bad rows are counted, not kept."));
+        return;
+      }
+      const head = el("div", { class: "muted" }, (d.rows.length ? "The newest " + d.rows.length + (d.rows.length === 1 ? " row" : " rows") : "No bad rows") + " in ", el("code", {}, d.location));
+      const table = el("table", { class: "grid dead-table" },
+        el("thead", {}, el("tr", {}, el("th", {}, "File"), el("th", { class: "num" }, "Line"), el("th", {}, "Error"), el("th", {}, "Row"))),
+        el("tbody", {}, ...d.rows.map((r) => el("tr", {},
+          el("td", {}, el("code", {}, r.file)), el("td", { class: "num" }, r.line ? r.line : "—"),
+          el("td", { class: "reason" }, r.reason), el("td", {}, el("code", {}, r.raw || ""))))));
+      box.replaceChildren(head, ...(d.rows.length ? [table] : []));
+    } catch (e) {
+      box.replaceChildren(el("span", { class: "bad" }, "Could not read the dead letters: " + e.message));
     }
   }
 

@@ -73,7 +73,9 @@ type StreamJSON struct {
 	FreshnessSeconds *float64   `json:"freshness_seconds"`
 	LastEpoch        *EpochJSON `json:"last_epoch"`
 	// State lists its stateful operators (empty for a stateless stream).
-	StateOps  []StateOpJSON `json:"state_operators"`
+	StateOps []StateOpJSON `json:"state_operators"`
+	// ScaleOut is set for a stream shared by workers (streams_scaleout.go).
+	ScaleOut  *ScaleOutJSON `json:"scale_out,omitempty"`
 	LastError string        `json:"last_error"`
 	// Attempts counts its retries since it started in this server;
 	// NextAttempt is set while it is retrying.
@@ -238,6 +240,7 @@ func (s *Server) streamJSON(in engine.StreamInfo, now time.Time) StreamJSON {
 			RowsOut: st.Last.RowsOut, DurationMS: float64(st.Last.Duration.Microseconds()) / 1000, Replayed: st.Last.Replayed,
 			Time: st.Last.Time.UTC(), PhasesMS: phasesMS(st.Last.Phases)}
 	}
+	out.ScaleOut = scaleOutJSON(st)
 	out.StateOps = []StateOpJSON{}
 	for _, e := range st.Last.State {
 		op := StateOpJSON{ID: e.ID, Kind: e.Description.Kind, Bytes: e.Bytes}

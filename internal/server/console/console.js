@@ -220,14 +220,15 @@
     const charts = el("div", { class: "charts" });
     const figures = el("div", { class: "figures" });
     const stateOps = el("div", { class: "state-ops" });
+    const scaleOut = el("div", { class: "scaleout", hidden: true });
     const planText = el("pre", { class: "plan-text" });
     const plan = el("details", { class: "plan" }, el("summary", {}, "Plan"), planText);
     const deadBody = el("div", { class: "dead-body" });
     const dead = el("details", { class: "dead" }, el("summary", {}, "Dead letters"), deadBody);
     const root = el("div", { class: "card", id: "card-" + st.name, "data-stream": st.name },
-      el("div", { class: "card-head" }, el("h3", {}, st.name), state, query, stats, action), error, figures, charts, stateOps, plan, dead);
+      el("div", { class: "card-head" }, el("h3", {}, st.name), state, query, stats, action), error, figures, scaleOut, charts, stateOps, plan, dead);
     $("#stream-cards").append(root);
-    c = { root, state, query, stats, action, error, figures, stateOps, chartEls: {}, charts: {}, notes: {} };
+    c = { root, state, query, stats, action, error, figures, stateOps, scaleOut, chartEls: {}, charts: {}, notes: {} };
     // The plan and the dead letters are read when opened (each open
     // reads them again: a restart may have changed the plan).
     plan.addEventListener("toggle", () => { if (plan.open) loadPlan(st.name, planText); });
@@ -278,6 +279,7 @@
       fig("Bad rows", fmtInt(st.bad_rows), "fig-bad"),
       fig("Epochs", fmtInt(st.epochs), "fig-epochs"),
       fig("Last epoch", st.last_epoch ? fmtMS(st.last_epoch.duration_ms) : "—", "fig-last"));
+    renderScaleOut(c, st.scale_out);
     const ops = st.state_operators || [];
     c.stateOps.hidden = ops.length === 0;
     c.stateOps.replaceChildren(...(ops.length ? [el("table", { class: "grid state-table" },
@@ -285,6 +287,28 @@
       el("tbody", {}, ...ops.map((o) => el("tr", { "data-op": o.id },
         el("td", {}, el("code", {}, o.id)), el("td", {}, o.kind),
         el("td", { class: "num state-rows" }, fmtInt(o.rows)), el("td", { class: "num state-bytes" }, fmtBytes(o.bytes))))))] : []));
+  }
+
+  // renderScaleOut: a stream shared by workers (workers = N) shows this
+  // server's slot and, keyed, every partition (this server's marked)
+  // and each worker's share, as Flink's subtask view does.
+  function renderScaleOut(c, so) {
+    c.scaleOut.hidden = !so;
+    if (!so) { c.scaleOut.replaceChildren(); return; }
+    const parts = [];
+    const mine = new Set(so.mine);
+    for (let p = 0; p < so.partitions; p++) {
+      parts.push(el("span", { class: "part" + (mine.has(p) ? " mine" : ""), "data-part": p, title: mine.has(p) ? "partition " + p + ": this server" : "partition " + p + ": another worker" }, p));
+    }
+    const q = so.queue ? " · queue: " + fmtInt(so.queue.pending) + " pending, " + fmtInt(so.queue.unacked) + " unacked, " + fmtInt(so.queue.held) + " held" : "";
+    c.scaleOut.replaceChildren(
+      el("div", { class: "scaleout-head" }, el("strong", {}, "Workers"), " this server is worker " + so.worker + " of " + so.workers +
+        (so.partitions ? " · " + so.mine.length + " of " + so.partitions + " partitions · " + so.live_workers + " live" : "") + q),
+      ...(so.partitions ? [el("div", { class: "parts" }, ...parts),
+        el("table", { class: "grid owners" },
+          el("thead", {}, el("tr", {}, el("th", {}, "Worker"), el("th", { class: "num" }, "Partitions held"))),
+          el("tbody", {}, ...so.owners.map((o) => el("tr", { "data-worker": o.worker },
+            el("td", {}, el("code", {}, o.worker), o.self ? " (this server)" : ""), el("td", { class: "num" }, o.partitions)))))] : []));
   }
 
   function fmtBytes(n) {

@@ -41,14 +41,18 @@
 //
 // The web console (console.go) is static files in console/, embedded with
 // go:embed (uPlot vendored under console/vendor/uplot), served at /console/
-// as a read route; a browser's GET / is redirected there (wantsHTML), and
-// the page calls the same JSON API as any client. Metrics hear each epoch
+// (to anyone: its sign-in page holds no data; publicConsoleFile); a
+// browser's GET / is redirected there (wantsHTML), and the page calls the
+// same JSON API as any client, with the credentials it signed in with. Metrics hear each epoch
 // through the engine's StreamProgress and read gauges from engine.Streams
 // (a shared stream's slot, queue and partition numbers: the ones behind
 // DESCRIBE STREAM's rows). history (history.go) samples every stream the
-// process has run (engine.LocalStreams, memory only) every
-// Options.HistoryInterval into a one-hour ring per stream, read by
-// GET /api/v1/streams/{name}/history.
+// process has run (engine.LocalStreams, from memory) every
+// Options.HistoryInterval into a one-hour ring per stream, with its last
+// epochs by phase (history_epochs.go), read by
+// GET /api/v1/streams/{name}/history and saved in the data dir
+// (history_file.go) so the charts survive a restart. A stream's plan and
+// dead letters are streams_detail.go's.
 //
 // # Cursors
 //
@@ -110,7 +114,7 @@ type Options struct {
 	SessionIdle time.Duration
 	// HistoryInterval is how often each stream is sampled for the
 	// console's charts (0: DefaultHistoryInterval); the samples of the
-	// last HistoryWindow are kept in memory.
+	// last HistoryWindow are kept (and saved in console-history.json).
 	HistoryInterval time.Duration
 	// Engine is passed to engine.Open (DataDir, Background and EpochSlots
 	// are the server's to set).

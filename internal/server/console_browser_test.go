@@ -206,6 +206,9 @@ func TestConsoleInBrowser(t *testing.T) {
 	admin.waitText(t, `tr[data-stream="feed"] .rows-out`, "rows out after a new file", func(s string) bool { return s == "1,210" })
 	// The event-time stream shows its watermark's delay (about 40 s).
 	admin.waitText(t, `tr[data-stream="clicks"] .wm-delay`, "watermark delay", func(s string) bool { return strings.HasSuffix(s, " s") })
+	admin.waitText(t, `#card-clicks .fig-watermark`, "its watermark", func(s string) bool {
+		return strings.HasPrefix(s, "Watermark "+now.Format("2006-01-02")) && strings.HasSuffix(s, " UTC")
+	})
 	admin.waitText(t, `tr[data-stream="bad"] .state`, "a failed stream", func(s string) bool { return s == "failed" })
 	admin.waitText(t, `#card-bad .error`, "its last error", func(s string) bool { return strings.Contains(s, "cannot cast 'x' to BIGINT") })
 	if n := admin.count(t, `#card-bad button[data-action="start"]`); n != 1 {

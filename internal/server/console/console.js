@@ -274,7 +274,7 @@
   function renderFigures(c, st) {
     const fig = (label, value, cls) => el("span", { class: "figure " + cls }, el("span", { class: "muted" }, label + " "), value);
     c.figures.replaceChildren(
-      fig("Watermark", st.watermark ? st.watermark.replace("T", " ").replace(/\.\d+Z$|Z$/, "") : "—", "fig-watermark"),
+      fig("Watermark", st.watermark ? st.watermark.replace("T", " ").replace(/\.\d+Z$|Z$/, " UTC") : "—", "fig-watermark"),
       fig("Late rows", fmtInt(st.late_rows), "fig-late"),
       fig("Bad rows", fmtInt(st.bad_rows), "fig-bad"),
       fig("Epochs", fmtInt(st.epochs), "fig-epochs"),

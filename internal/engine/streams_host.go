@@ -67,6 +67,15 @@ func (e *Engine) Stream(ctx context.Context, name string) (StreamInfo, error) {
 	return e.streams().Get(ctx, name)
 }
 
+// DeadLetterRow is one bad row of a stream's dead_letter_location.
+type DeadLetterRow = streams.DeadLetterRow
+
+// DeadLetters is the newest bad rows (at most limit) of stream name's
+// dead_letter_location; location is "" when it keeps none.
+func (e *Engine) DeadLetters(ctx context.Context, name string, limit int) (location string, rows []DeadLetterRow, err error) {
+	return e.streams().DeadLetters(ctx, name, limit)
+}
+
 // Resume starts, through Options.Background, every stream the catalog
 // records as asked to run, every materialized view and skipping index
 // with auto_refresh = true: after a restart (clean or not) each resumes

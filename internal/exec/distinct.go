@@ -217,3 +217,12 @@ func (d *Distinct) Restore(r io.Reader) error {
 
 // String is the EXPLAIN line.
 func (d *Distinct) String() string { return "Distinct" }
+
+// StateRows is the number of distinct rows seen.
+func (d *Distinct) StateRows() int64 {
+	var n int64
+	for _, b := range d.seen {
+		n += b.NumRows()
+	}
+	return n
+}

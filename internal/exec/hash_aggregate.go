@@ -482,3 +482,6 @@ func sendSliced(ctx context.Context, b arrow.RecordBatch, out Output) error {
 	}
 	return nil
 }
+
+// StateRows is the number of groups held.
+func (h *HashAggregate) StateRows() int64 { return int64(h.table.size()) }

@@ -72,6 +72,18 @@ func (p *Profile) Scan(sc *Scan) (OpStats, bool) {
 	return *s, true
 }
 
+// ScanTime is the time the driver spent waiting on every scan's readers
+// beyond its stages' operators: an epoch's reading phase.
+func (p *Profile) ScanTime() time.Duration {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var d time.Duration
+	for _, s := range p.scans {
+		d += s.Time
+	}
+	return d
+}
+
 func (p *Profile) op(op Operator) *OpStats {
 	s := p.ops[op]
 	if s == nil {

@@ -139,3 +139,10 @@ func describeSchema(s *arrow.Schema) string {
 	}
 	return "[" + strings.Join(parts, ", ") + "]"
 }
+
+// StateRower is a stateful operator that can tell how many rows (groups,
+// windows' groups, seen rows) its state holds, for the console's state
+// panel; the checkpoint records it beside the operator's bytes.
+type StateRower interface {
+	StateRows() int64
+}

@@ -426,3 +426,12 @@ func (w *WindowAggregate) String() string {
 	}
 	return fmt.Sprintf("WindowAggregate %s window=%s keys=%v aggs=%v", w.mode, w.windowKeyString(), keys, aggs)
 }
+
+// StateRows is the number of groups over every open window.
+func (w *WindowAggregate) StateRows() int64 {
+	var n int64
+	for _, ow := range w.windows {
+		n += ow.agg.StateRows()
+	}
+	return n
+}

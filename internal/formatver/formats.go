@@ -14,6 +14,7 @@ const (
 	asyncQuery = "0.x (commit 6d04da9 or later)"
 	backupMan  = "0.x (commit 8d05e19 or later)"
 	reconcile  = "0.x (commit 2c9b215 or later)"
+	consoleHis = "0.x (commit 4d3ca69 or later)"
 )
 
 // Every persisted format. A change to one appends its new version's
@@ -52,6 +53,9 @@ var (
 	// Backup is a backup's manifest (internal/backup), which also lists
 	// the versions of every other format in the backup.
 	Backup = &Format{Name: "backup manifest", Where: "<backup>/manifest.json", Readers: []string{backupMan}}
+	// ConsoleHistory is the console's charts' samples and last epochs,
+	// a bounded ring the server saves (internal/server/history_file.go).
+	ConsoleHistory = &Format{Name: "console history", Where: "<data dir>/console-history.json", Readers: []string{consoleHis}}
 )
 
 // Not listed: a checkpoint's status, lock and stop (rewritten by each
@@ -62,4 +66,4 @@ var (
 // hold indexes so that a Bleve upgrade that breaks them shows.
 
 // All lists every format, for the docs and tests.
-var All = []*Format{Catalog, Secrets, Offsets, Commits, State, Metadata, SeenFiles, ReconcileMark, KeyedMeta, KeyedState, AsyncQuery, Backup}
+var All = []*Format{Catalog, Secrets, Offsets, Commits, State, Metadata, SeenFiles, ReconcileMark, KeyedMeta, KeyedState, AsyncQuery, Backup, ConsoleHistory}

@@ -287,6 +287,20 @@ var errUnauthorized = errors.New("authentication required: a valid user and pass
 
 func writeUnauthorized(w http.ResponseWriter) {
 	w.Header().Set("WWW-Authenticate", `Basic realm="sluice", charset="UTF-8"`)
+	writeUnauthorizedBody(w)
+}
+
+// writeUnauthorizedTo is writeUnauthorized, without the challenge for
+// the console's own requests (consoleHeader): it signs in by itself.
+func writeUnauthorizedTo(w http.ResponseWriter, r *http.Request) {
+	if r.Header.Get(consoleHeader) != "" {
+		writeUnauthorizedBody(w)
+		return
+	}
+	writeUnauthorized(w)
+}
+
+func writeUnauthorizedBody(w http.ResponseWriter) {
 	body := errorBody{Status: http.StatusUnauthorized, Error: errorInfo{Reason: "Unauthorized", Details: errUnauthorized.Error(), Type: "SecurityException"}}
 	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
 	w.WriteHeader(http.StatusUnauthorized)

@@ -38,7 +38,7 @@ func (s *Server) consoleRoutes() {
 	if err != nil {
 		panic(err) // embedded: cannot happen
 	}
-	s.readRoute("GET "+ConsolePath, func(w http.ResponseWriter, r *http.Request) {
+	s.consoleFiles = func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("Content-Security-Policy", consoleCSP)
 		h.Set("X-Content-Type-Options", "nosniff")
@@ -47,21 +47,57 @@ func (s *Server) consoleRoutes() {
 		h.Set("Cache-Control", "no-cache")
 		if r.URL.Path == ConsolePath {
 			// The page carries its user's anti-CSRF token (csrf.go), so
-			// it is never cached.
-			p, _ := principalFrom(r.Context())
+			// it is never cached. Served without credentials, it has none:
+			// the console signs in and takes its token from whoami.
+			p, ok := principalFrom(r.Context())
+			if !ok {
+				h.Set("Cache-Control", "no-store")
+				h.Set("Content-Type", "text/html; charset=utf-8")
+				_, _ = w.Write(index)
+				return
+			}
 			h.Set("Cache-Control", "no-store")
 			h.Set("Content-Type", "text/html; charset=utf-8")
 			_, _ = w.Write(s.consolePage(index, p))
 			return
 		}
 		files.ServeHTTP(w, r)
-	})
+	}
+	s.readRoute("GET "+ConsolePath, s.consoleFiles)
 	s.readRoute("GET "+APIWhoamiPath, s.handleWhoami)
 }
 
+// consoleHeader marks the console's own API requests: a 401 to them
+// carries no WWW-Authenticate challenge, so the browser shows the
+// console's sign-in page instead of its own password dialog.
+const consoleHeader = "X-Sluice-Console"
+
+// publicConsoleFile is true for a GET of the console's static files (or
+// of / from a browser) without credentials: they are served to anyone,
+// so a browser can load the sign-in page; every API call still needs
+// credentials.
+func publicConsoleFile(r *http.Request) bool {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead || r.Header.Get("Authorization") != "" {
+		return false
+	}
+	return strings.HasPrefix(r.URL.Path, ConsolePath) || r.URL.Path == "/console" || r.URL.Path == "/" && wantsHTML(r)
+}
+
+// servePublicConsole serves a publicConsoleFile request.
+func (s *Server) servePublicConsole(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == "/" || r.URL.Path == "/console" {
+		http.Redirect(w, r, ConsolePath, http.StatusFound)
+		return
+	}
+	s.consoleFiles(w, r)
+}
+
+// handleWhoami tells the console who it runs as, and gives it its
+// anti-CSRF token (a page served before sign-in has none): a page of
+// another site cannot read this answer.
 func (s *Server) handleWhoami(w http.ResponseWriter, r *http.Request) {
 	p, _ := principalFrom(r.Context())
-	writeOK(w, map[string]any{"user": p.name, "role": p.role.String(), "authentication": s.auth != nil})
+	writeOK(w, map[string]any{"user": p.name, "role": p.role.String(), "authentication": s.auth != nil, "csrf": s.csrfToken(p)})
 }
 
 // wantsHTML is true when r's Accept header ranks text/html above

@@ -68,17 +68,39 @@ func (b *browserTab) noProblems(t *testing.T, who string, want ...string) {
 	}
 }
 
+// startChromium starts a headless Chromium for the test.
+func startChromium(t *testing.T, chromium string) context.Context {
+	t.Helper()
+	// Chromium keeps its singleton socket in a folder under TMPDIR that a
+	// killed browser leaves behind: a test folder instead of /tmp.
+	browserTmp := t.TempDir()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium), chromedp.NoSandbox,
+		chromedp.WindowSize(1280, 1100), chromedp.Flag("disable-dev-shm-usage", true), chromedp.Env("TMPDIR="+browserTmp))
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancel)
+	bctx, cancel := chromedp.NewContext(actx, chromedp.WithLogf(t.Logf))
+	t.Cleanup(cancel)
+	if err := chromedp.Do(bctx); err != nil {
+		integration.Unavailable(t, "CHROMIUM UNAVAILABLE: %s does not start: %v", chromium, err)
+	}
+	return bctx
+}
+
+// newTab opens a tab that sends user's basic auth with every request
+// (user "": none, as a browser that has not signed in).
 func newTab(t *testing.T, parent context.Context, user, password string) *browserTab {
 	t.Helper()
 	ctx, cancel := chromedp.NewContext(parent)
 	t.Cleanup(cancel)
 	b := &browserTab{ctx: ctx}
-	auth := "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+password))
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatalf("opening a chromium tab: %v", err)
 	}
-	if _, err := chromedp.Call(ctx, network.SetExtraHTTPHeaders, network.SetExtraHTTPHeadersParams{Headers: network.Headers{"Authorization": auth}}); err != nil {
-		t.Fatalf("starting a chromium tab: %v", err)
+	if user != "" {
+		auth := "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+password))
+		if _, err := chromedp.Call(ctx, network.SetExtraHTTPHeaders, network.SetExtraHTTPHeadersParams{Headers: network.Headers{"Authorization": auth}}); err != nil {
+			t.Fatalf("starting a chromium tab: %v", err)
+		}
 	}
 	messages := chromedp.Console(ctx)
 	go func() {
@@ -156,18 +178,7 @@ func TestConsoleInBrowser(t *testing.T) {
 	f.do(200, "/_plugins/_sql", "alice", "alice-pw", "INSERT STREAM INTO numsout SELECT CAST(v AS BIGINT) AS n FROM nums WITH (name = 'bad', trigger = '200 milliseconds')")
 	f.do(200, "/_plugins/_sql", "alice", "alice-pw", "CREATE MATERIALIZED VIEW names AS SELECT name, count(*) AS n FROM t GROUP BY name WITH (auto_refresh = true, refresh_interval = '500 milliseconds')")
 
-	// Chromium keeps its singleton socket in a folder under TMPDIR that a
-	// killed browser leaves behind: a test folder instead of /tmp.
-	browserTmp := t.TempDir()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium), chromedp.NoSandbox,
-		chromedp.WindowSize(1280, 1100), chromedp.Flag("disable-dev-shm-usage", true), chromedp.Env("TMPDIR="+browserTmp))
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(cancel)
-	bctx, cancel := chromedp.NewContext(actx, chromedp.WithLogf(t.Logf))
-	t.Cleanup(cancel)
-	if err := chromedp.Do(bctx); err != nil {
-		integration.Unavailable(t, "CHROMIUM UNAVAILABLE: %s does not start: %v", chromium, err)
-	}
+	bctx := startChromium(t, chromium)
 
 	admin := newTab(t, bctx, "alice", "alice-pw")
 	// GET / with a browser's Accept header lands on the console.
@@ -195,14 +206,33 @@ func TestConsoleInBrowser(t *testing.T) {
 	admin.waitText(t, `tr[data-stream="feed"] .rows-out`, "rows out after a new file", func(s string) bool { return s == "1,210" })
 	// The event-time stream shows its watermark's delay (about 40 s).
 	admin.waitText(t, `tr[data-stream="clicks"] .wm-delay`, "watermark delay", func(s string) bool { return strings.HasSuffix(s, " s") })
+	admin.waitText(t, `#card-clicks .fig-watermark`, "its watermark", func(s string) bool {
+		return strings.HasPrefix(s, "Watermark "+now.Format("2006-01-02")) && strings.HasSuffix(s, " UTC")
+	})
 	admin.waitText(t, `tr[data-stream="bad"] .state`, "a failed stream", func(s string) bool { return s == "failed" })
 	admin.waitText(t, `#card-bad .error`, "its last error", func(s string) bool { return strings.Contains(s, "cannot cast 'x' to BIGINT") })
 	if n := admin.count(t, `#card-bad button[data-action="start"]`); n != 1 {
 		t.Errorf("a failed stream offers %d start buttons, want 1", n)
 	}
 	admin.waitText(t, `tr[data-stream="names"] .kind`, "the view", func(s string) bool { return s == "view" })
-	if n := admin.count(t, `#card-feed .uplot canvas`); n != 3 {
-		t.Errorf("the feed's card has %d charts, want 3", n)
+	if n := admin.count(t, `#card-feed .uplot canvas`); n != 5 {
+		t.Errorf("the feed's card has %d charts, want 5", n)
+	}
+	// Epoch duration by phase and input against processing rate, from
+	// the epochs the history kept.
+	admin.waitText(t, `#card-feed .chart-phases h4 .note`, "the last epoch's duration", func(s string) bool {
+		return strings.HasPrefix(s, "· epoch ") && strings.HasSuffix(s, " ms")
+	})
+	for _, sel := range []string{`#card-feed .chart-phases .u-legend`, `#card-feed .chart-inproc .u-legend`} {
+		legend := admin.waitText(t, sel, "a chart's legend", func(string) bool { return true })
+		if !strings.Contains(legend, "checkpoint") && !strings.Contains(legend, "processing") {
+			t.Errorf("%s: %q", sel, legend)
+		}
+	}
+	plotted, err := chromedp.Run(admin.ctx, chromedp.Evaluate[int](
+		`document.querySelector("#card-feed .chart-phases .uplot") ? window.__sluicePlotted("feed", "phases") : -1`))
+	if err != nil || plotted < 1 {
+		t.Errorf("the phases chart plots %d epochs (%v), want at least 1", plotted, err)
 	}
 	// The charts' data: the history saw the new rows arrive.
 	var h HistoryJSON
@@ -217,6 +247,29 @@ func TestConsoleInBrowser(t *testing.T) {
 	}
 	if h := f.history(t, "clicks"); maxRate(h.WatermarkDelaySeconds) < 30 {
 		t.Errorf("clicks' history has no watermark delay: %+v", h)
+	}
+
+	// The y axis fits its labels, written compactly.
+	for _, c := range []struct{ in, want string }{{"950", "950"}, {"12000", "12k"}, {"1234567", "1.2M"}, {"2.5", "2.5"}, {"45000000000", "45G"}} {
+		got, err := chromedp.Run(admin.ctx, chromedp.Evaluate[string]("window.__sluiceFmt("+c.in+")"))
+		if err != nil || got != c.want {
+			t.Errorf("axis label of %s: %q (%v), want %q", c.in, got, err, c.want)
+		}
+	}
+	type axis struct {
+		Size   float64
+		Widest float64
+		Labels []string
+	}
+	for _, values := range []string{"[1, 2, 3]", "[12000, 25000, 40000]", "[900000, 1500000, 2400000]", "[0.2, 0.5, 0.9]"} {
+		a, err := chromedp.Run(admin.ctx, chromedp.Evaluate[axis]("window.__sluiceAxis("+values+")", chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatalf("axis of %s: %v", values, err)
+		}
+		t.Logf("axis of %s: %v px, labels %q, widest %.1f px", values, a.Size, a.Labels, a.Widest)
+		if len(a.Labels) == 0 || a.Size < a.Widest+8 || a.Size > a.Widest+30 {
+			t.Errorf("axis of %s: %v px for labels %q (widest %.1f px): want the labels' width and a little", values, a.Size, a.Labels, a.Widest)
+		}
 	}
 
 	// The SQL box runs a query and shows its result table.

@@ -71,8 +71,30 @@ func TestConsoleRoutes(t *testing.T) {
 	if resp, _ := get(t, f.url+"/console", "bob", "bob-pw", nil); resp.StatusCode/100 != 3 || resp.Header.Get("Location") != ConsolePath {
 		t.Fatalf("GET /console: %d to %q", resp.StatusCode, resp.Header.Get("Location"))
 	}
-	if resp, _ := get(t, f.url+ConsolePath, "", "", nil); resp.StatusCode != 401 || resp.Header.Get("WWW-Authenticate") == "" {
-		t.Fatalf("console without credentials: %d", resp.StatusCode)
+	// The console's files are served without credentials (its sign-in
+	// page); the page then carries no anti-CSRF token, and every API
+	// call needs credentials.
+	if resp, body := get(t, f.url+ConsolePath, "", "", nil); resp.StatusCode != 200 || !strings.Contains(body, `id="login-form"`) ||
+		!strings.Contains(body, `<meta name="sluice-csrf" content="">`) || resp.Header.Get("Content-Security-Policy") == "" {
+		t.Fatalf("console without credentials: %d %s", resp.StatusCode, body)
+	}
+	if resp, body := get(t, f.url+ConsolePath+"console.js", "", "", nil); resp.StatusCode != 200 || len(body) < 100 {
+		t.Fatalf("console.js without credentials: %d", resp.StatusCode)
+	}
+	if resp, _ := get(t, f.url+"/", "", "", map[string]string{"Accept": "text/html"}); resp.StatusCode != http.StatusFound || resp.Header.Get("Location") != ConsolePath {
+		t.Fatalf("GET / from a browser without credentials: %d to %q", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	for _, p := range []string{"/", APIWhoamiPath, APIStreamsPath, APIStreamsPath + "/x/history", APITablesPath} {
+		if resp, _ := get(t, f.url+p, "", "", nil); resp.StatusCode != 401 || resp.Header.Get("WWW-Authenticate") == "" {
+			t.Errorf("%s without credentials: %d, challenge %q", p, resp.StatusCode, resp.Header.Get("WWW-Authenticate"))
+		}
+		// The console's own requests get no challenge: no browser dialog.
+		if resp, _ := get(t, f.url+p, "", "", map[string]string{consoleHeader: "1"}); resp.StatusCode != 401 || resp.Header.Get("WWW-Authenticate") != "" {
+			t.Errorf("%s from the console without credentials: %d, challenge %q", p, resp.StatusCode, resp.Header.Get("WWW-Authenticate"))
+		}
+	}
+	if resp, _ := get(t, f.url+ConsolePath, "bob", "wrong", nil); resp.StatusCode != 401 {
+		t.Fatalf("console with a wrong password: %d", resp.StatusCode)
 	}
 	resp, body = get(t, f.url+ConsolePath, "bob", "bob-pw", nil)
 	if resp.StatusCode != 200 || !strings.Contains(body, `<script src="console.js"`) || !strings.Contains(resp.Header.Get("Content-Security-Policy"), "script-src 'self'") {
@@ -90,12 +112,18 @@ func TestConsoleRoutes(t *testing.T) {
 		}
 	}
 	var who struct {
-		User, Role     string
-		Authentication bool
+		User, Role, CSRF string
+		Authentication   bool
 	}
 	_, body = get(t, f.url+APIWhoamiPath, "bob", "bob-pw", nil)
-	if err := json.Unmarshal([]byte(body), &who); err != nil || who.User != "bob" || who.Role != "read" || !who.Authentication {
+	if err := json.Unmarshal([]byte(body), &who); err != nil || who.User != "bob" || who.Role != "read" || !who.Authentication ||
+		who.CSRF != f.srv.csrfToken(principal{name: "bob"}) {
 		t.Fatalf("whoami: %s %v", body, err)
+	}
+	// A bearer token signs in as its token.
+	_, body = get(t, f.url+APIWhoamiPath, "", "", map[string]string{"Authorization": "Bearer " + f.readTok})
+	if err := json.Unmarshal([]byte(body), &who); err != nil || who.User != "token:reader" || who.Role != "read" {
+		t.Fatalf("whoami with a token: %s %v", body, err)
 	}
 
 	// A page of another site cannot make a signed-in browser stop a stream.

@@ -23,9 +23,10 @@ const (
 )
 
 // history keeps, per stream, a ring of samples of its rates, lag and
-// watermark delay over the last HistoryWindow, for the console's charts.
-// It lives in memory only: a restarted server starts with empty charts
-// (Prometheus, via /metrics, is the place for longer history). Only the
+// watermark delay over the last HistoryWindow, and its last epochs, for
+// the console's charts. It is saved in the data dir (history_file.go),
+// so a restarted server's charts keep their past (Prometheus, via
+// /metrics, is the place for longer history). Only the
 // streams this process has run are sampled, from the engine's memory
 // (engine.LocalStreams): sampling reads no checkpoint, so it costs no
 // storage requests. Rows per second are counted from the committed epochs
@@ -38,6 +39,7 @@ type history struct {
 	mu     sync.Mutex
 	totals map[string]*rowTotals // stream name → rows committed in this process
 	rings  map[string]*ring
+	epochs map[string]*epochRing // stream name → its last epochs
 }
 
 type rowTotals struct{ in, out int64 }
@@ -59,6 +61,10 @@ type ring struct {
 	full    bool
 	last    rowTotals
 	lastAt  time.Time
+	// live is set once the stream is seen running here: a ring read from
+	// the history file waits for its stream to start, and is forgotten
+	// only when a live one is gone.
+	live bool
 }
 
 func newHistory(interval time.Duration) *history {
@@ -67,7 +73,8 @@ func newHistory(interval time.Duration) *history {
 	}
 	size := int(HistoryWindow / interval)
 	size = min(max(size, 2), 7200)
-	return &history{interval: interval, size: size, totals: map[string]*rowTotals{}, rings: map[string]*ring{}}
+	return &history{interval: interval, size: size, totals: map[string]*rowTotals{}, rings: map[string]*ring{},
+		epochs: map[string]*epochRing{}}
 }
 
 // observe counts one committed epoch's rows.
@@ -82,6 +89,12 @@ func (h *history) observe(p stream.Progress) {
 	}
 	t.in += p.RowsIn
 	t.out += p.RowsOut
+	e := h.epochs[n]
+	if e == nil {
+		e = &epochRing{}
+		h.epochs[n] = e
+	}
+	e.add(pointOf(p))
 }
 
 // record adds one sample at now for each stream of statuses (by
@@ -107,15 +120,16 @@ func (h *history) record(now time.Time, statuses map[string]job.Status) {
 		if wm := st.Last.Watermark; wm != 0 && wm != stream.NoWatermark {
 			s.watermarkLagS = now.Sub(time.UnixMicro(wm)).Seconds()
 		}
-		r.last, r.lastAt = tot, now
+		r.last, r.lastAt, r.live = tot, now, true
 		r.samples[r.next] = s
 		r.next = (r.next + 1) % len(r.samples)
 		r.full = r.full || r.next == 0
 	}
-	for n := range h.rings {
-		if _, ok := statuses[n]; !ok {
+	for n, r := range h.rings {
+		if _, ok := statuses[n]; !ok && r.live {
 			delete(h.rings, n)
 			delete(h.totals, n)
+			delete(h.epochs, n)
 		}
 	}
 }
@@ -124,7 +138,12 @@ func (h *history) record(now time.Time, statuses map[string]job.Status) {
 func (h *history) series(streamName string) []sample {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	r := h.rings[strings.ToLower(streamName)]
+	return h.seriesLocked(strings.ToLower(streamName))
+}
+
+// seriesLocked is series, h.mu held, by lower-case name.
+func (h *history) seriesLocked(n string) []sample {
+	r := h.rings[n]
 	if r == nil {
 		return nil
 	}
@@ -134,13 +153,31 @@ func (h *history) series(streamName string) []sample {
 	return append(append([]sample(nil), r.samples[r.next:]...), r.samples[:r.next]...)
 }
 
+// lastEpochs returns a stream's last epochs, oldest first.
+func (h *history) lastEpochs(streamName string) []epochPoint {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if e := h.epochs[strings.ToLower(streamName)]; e != nil {
+		return append([]epochPoint(nil), e.points...)
+	}
+	return nil
+}
+
 // run samples at once (a console opened just after a start has its
-// first point), then every interval until ctx is done.
-func (h *history) run(ctx context.Context, eng *engine.Engine) {
+// first point), then every interval until ctx is done, saving to path
+// (when set) every historySaveEvery.
+func (h *history) run(ctx context.Context, eng *engine.Engine, path string, logf func(string, ...any)) {
 	t := time.NewTicker(h.interval)
 	defer t.Stop()
+	saved := time.Now()
 	for now := time.Now(); ; {
 		h.record(now, eng.LocalStreams())
+		if path != "" && now.Sub(saved) >= historySaveEvery {
+			saved = now
+			if err := h.save(path); err != nil {
+				logf("warning: %v", err)
+			}
+		}
 		select {
 		case <-ctx.Done():
 			return
@@ -166,6 +203,8 @@ type HistoryJSON struct {
 	LagFiles              []int      `json:"lag_files"`
 	LagBytes              []int64    `json:"lag_bytes"`
 	WatermarkDelaySeconds []*float64 `json:"watermark_delay_seconds"`
+	// Epochs are its last epochs (history_epochs.go).
+	Epochs EpochsJSON `json:"epochs"`
 }
 
 func (s *Server) handleStreamHistory(w http.ResponseWriter, r *http.Request) {
@@ -192,6 +231,7 @@ func (s *Server) handleStreamHistory(w http.ResponseWriter, r *http.Request) {
 		out.LagBytes = append(out.LagBytes, sm.lagBytes)
 		out.WatermarkDelaySeconds = append(out.WatermarkDelaySeconds, nullable(sm.watermarkLagS))
 	}
+	out.Epochs = epochsJSON(s.history.lastEpochs(in.StreamName))
 	writeOK(w, out)
 }
 

@@ -192,10 +192,14 @@ func (s *Server) secure(next http.Handler) http.Handler {
 		r.Body = http.MaxBytesReader(w, r.Body, s.limits.MaxBody)
 		p := principal{name: "anonymous", role: RoleAdmin}
 		if s.auth != nil {
+			if publicConsoleFile(r) {
+				s.servePublicConsole(w, r)
+				return
+			}
 			var ok bool
 			if p, ok = s.auth.authenticate(r); !ok {
 				s.auditRefused(r, triedUser(r), http.StatusUnauthorized, errUnauthorized)
-				writeUnauthorized(w)
+				writeUnauthorizedTo(w, r)
 				return
 			}
 			// current_user() names the caller; without authentication

@@ -41,14 +41,18 @@
 //
 // The web console (console.go) is static files in console/, embedded with
 // go:embed (uPlot vendored under console/vendor/uplot), served at /console/
-// as a read route; a browser's GET / is redirected there (wantsHTML), and
-// the page calls the same JSON API as any client. Metrics hear each epoch
+// (to anyone: its sign-in page holds no data; publicConsoleFile); a
+// browser's GET / is redirected there (wantsHTML), and the page calls the
+// same JSON API as any client, with the credentials it signed in with. Metrics hear each epoch
 // through the engine's StreamProgress and read gauges from engine.Streams
 // (a shared stream's slot, queue and partition numbers: the ones behind
 // DESCRIBE STREAM's rows). history (history.go) samples every stream the
-// process has run (engine.LocalStreams, memory only) every
-// Options.HistoryInterval into a one-hour ring per stream, read by
-// GET /api/v1/streams/{name}/history.
+// process has run (engine.LocalStreams, from memory) every
+// Options.HistoryInterval into a one-hour ring per stream, with its last
+// epochs by phase (history_epochs.go), read by
+// GET /api/v1/streams/{name}/history and saved in the data dir
+// (history_file.go) so the charts survive a restart. A stream's plan and
+// dead letters are streams_detail.go's.
 //
 // # Cursors
 //
@@ -110,7 +114,7 @@ type Options struct {
 	SessionIdle time.Duration
 	// HistoryInterval is how often each stream is sampled for the
 	// console's charts (0: DefaultHistoryInterval); the samples of the
-	// last HistoryWindow are kept in memory.
+	// last HistoryWindow are kept (and saved in console-history.json).
 	HistoryInterval time.Duration
 	// Engine is passed to engine.Open (DataDir, Background and EpochSlots
 	// are the server's to set).
@@ -146,6 +150,8 @@ type Server struct {
 	priority *priorityGate
 	// sessions are the clients' sessions, by the id their requests carry.
 	sessions *sessionStore
+	// consoleFiles serves the console's page and files (console.go).
+	consoleFiles http.HandlerFunc
 	// stopHistory ends the history sampler; Close calls it.
 	stopHistory context.CancelFunc
 	// logf is log lines as text, redacted, for the security code.
@@ -225,7 +231,10 @@ func Open(opts Options) (*Server, error) {
 	s.sessions = newSessionStore(s.newSession, opts.SessionIdle)
 	hctx, stopHistory := context.WithCancel(context.Background())
 	s.stopHistory = stopHistory
-	go s.history.run(hctx, eng)
+	if err := s.history.load(historyPath(opts.DataDir), time.Now()); err != nil {
+		logf("warning: the console's charts start empty: %v", err)
+	}
+	go s.history.run(hctx, eng, historyPath(opts.DataDir), logf)
 	s.routes()
 	// Browsers hold the console's basic-auth credentials, so a page of
 	// another site must not make them POST here (CSRF); clients that are
@@ -312,6 +321,9 @@ func (s *Server) Close(deadline time.Duration) error {
 		s.log.Warn("stop deadline passed; unfinished epochs replay on the next start", "deadline", deadline.String())
 	}
 	s.cursors.closeAll()
+	if err := s.history.save(historyPath(s.opts.DataDir)); err != nil {
+		s.log.Warn("saving the console history", "error", err.Error())
+	}
 	err := s.eng.Close()
 	// After stopAsync, so the async queries' ends are in it.
 	if aerr := s.audit.Close(); err == nil {
@@ -348,6 +360,7 @@ func (s *Server) routes() {
 	s.apiRoutes()
 	s.asyncRoutes()
 	s.streamAPIRoutes()
+	s.streamDetailRoutes()
 	s.metricsRoutes()
 	s.consoleRoutes()
 	s.reloadRoutes()

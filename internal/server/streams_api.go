@@ -72,7 +72,11 @@ type StreamJSON struct {
 	NewestEventTime  *time.Time `json:"newest_event_time"`
 	FreshnessSeconds *float64   `json:"freshness_seconds"`
 	LastEpoch        *EpochJSON `json:"last_epoch"`
-	LastError        string     `json:"last_error"`
+	// State lists its stateful operators (empty for a stateless stream).
+	StateOps []StateOpJSON `json:"state_operators"`
+	// ScaleOut is set for a stream shared by workers (streams_scaleout.go).
+	ScaleOut  *ScaleOutJSON `json:"scale_out,omitempty"`
+	LastError string        `json:"last_error"`
 	// Attempts counts its retries since it started in this server;
 	// NextAttempt is set while it is retrying.
 	Attempts    int        `json:"attempts"`
@@ -98,6 +102,18 @@ type EpochJSON struct {
 	DurationMS float64   `json:"duration_ms"`
 	Replayed   bool      `json:"replayed"`
 	Time       time.Time `json:"time"`
+	// PhasesMS is its duration by phase, in milliseconds (Spark's
+	// durationMs): listing, reading, operators, sink, checkpoint.
+	PhasesMS map[string]float64 `json:"phases_ms"`
+}
+
+// StateOpJSON is one stateful operator's state after the last epoch.
+type StateOpJSON struct {
+	ID   string `json:"id"`
+	Kind string `json:"kind"`
+	// Rows is null for operators that do not count theirs.
+	Rows  *int64 `json:"rows"`
+	Bytes int64  `json:"bytes"`
 }
 
 // TableJSON is one table in the API. Options are left out: they may hold
@@ -222,7 +238,17 @@ func (s *Server) streamJSON(in engine.StreamInfo, now time.Time) StreamJSON {
 		out.Epoch = &e
 		out.LastEpoch = &EpochJSON{Epoch: e, Files: st.Last.Files, Bytes: st.Last.Bytes, RowsIn: st.Last.RowsIn,
 			RowsOut: st.Last.RowsOut, DurationMS: float64(st.Last.Duration.Microseconds()) / 1000, Replayed: st.Last.Replayed,
-			Time: st.Last.Time.UTC()}
+			Time: st.Last.Time.UTC(), PhasesMS: phasesMS(st.Last.Phases)}
+	}
+	out.ScaleOut = scaleOutJSON(st)
+	out.StateOps = []StateOpJSON{}
+	for _, e := range st.Last.State {
+		op := StateOpJSON{ID: e.ID, Kind: e.Description.Kind, Bytes: e.Bytes}
+		if e.Rows > 0 || e.Bytes > 0 {
+			r := e.Rows
+			op.Rows = &r
+		}
+		out.StateOps = append(out.StateOps, op)
 	}
 	if wm := st.Last.Watermark; wm != 0 && wm != stream.NoWatermark {
 		t := time.UnixMicro(wm).UTC()
@@ -234,6 +260,11 @@ func (s *Server) streamJSON(in engine.StreamInfo, now time.Time) StreamJSON {
 		out.NewestEventTime, out.FreshnessSeconds = &t, &f
 	}
 	return out
+}
+
+func phasesMS(p stream.Phases) map[string]float64 {
+	return map[string]float64{"listing": ms(p.Listing), "reading": ms(p.Reading), "operators": ms(p.Operators),
+		"sink": ms(p.Sink), "checkpoint": ms(p.Checkpoint)}
 }
 
 func (s *Server) handleTables(w http.ResponseWriter, r *http.Request) {

@@ -92,6 +92,10 @@ type CommitRecord struct {
 	// nil in checkpoints written before they were kept (they start at
 	// zero on the next run).
 	Totals *Totals `json:"totals,omitempty"`
+	// Phases is the epoch's time by phase; nil in commits written before
+	// they were kept. An optional field: older binaries ignore it, so the
+	// format's version stays.
+	Phases *PhasesJSON `json:"phases,omitempty"`
 }
 
 // StateManifest lists the stateful operators whose snapshots an epoch
@@ -109,6 +113,11 @@ type StateEntry struct {
 	ID          string                `json:"id"`
 	Fingerprint string                `json:"fingerprint"`
 	Description exec.StateDescription `json:"description"`
+	// Rows is how many rows (groups) the operator held after the epoch,
+	// for operators that tell (exec.StateRower); Bytes is the size of its
+	// stored state: the full snapshot plus the deltas on it.
+	Rows  int64 `json:"rows,omitempty"`
+	Bytes int64 `json:"bytes,omitempty"`
 	// Deltas is how many epochs' deltas (state/E/ID.delta for E in
 	// N-Deltas+1..N) follow the full snapshot state/(N-Deltas)/ID; 0 (and
 	// checkpoints written before deltas existed): state/N/ID is full.

@@ -41,6 +41,11 @@ type Progress struct {
 	// SinkRetries and DeadLetters are this epoch's retried sink requests
 	// and dead-lettered rows, for sinks with connector.SinkStats.
 	SinkRetries, DeadLetters int64
+	// Phases is where the epoch's time went.
+	Phases Phases
+	// State is each stateful operator's id, rows and stored bytes after
+	// the epoch (nil for a stateless stream).
+	State []StateEntry
 	// Totals are the stream's counts through this epoch since its first
 	// epoch, across restarts (kept in the checkpoint's commits).
 	Totals Totals

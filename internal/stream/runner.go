@@ -89,6 +89,8 @@ type Query struct {
 	// chains are, by operator id, the deltas saved since its last full
 	// snapshot (see snapshotState).
 	chains map[string]*deltaChain
+	// phases is the running epoch's time by phase so far.
+	phases Phases
 	// stateBuf holds one operator's snapshot at a time, reused across
 	// operators and epochs (every Store.Put copies what it reads).
 	stateBuf bytes.Buffer
@@ -252,6 +254,7 @@ func (q *Query) step(ctx context.Context, n int64) (ran bool, err error) {
 	cp := q.Checkpoint
 	start := q.Clock.Now()
 	var offsetWrite time.Duration
+	q.phases = Phases{}
 	rec, err := cp.ReadOffset(ctx, n)
 	replay := err == nil
 	if err != nil && !errors.Is(err, storage.ErrNotFound) {
@@ -263,10 +266,12 @@ func (q *Query) step(ctx context.Context, n int64) (ran bool, err error) {
 		}
 	}
 	if !replay {
+		t0 := time.Now()
 		off, err := q.Source.Latest(ctx)
 		if err != nil {
 			return false, fmt.Errorf("discovering new data: %w", err)
 		}
+		q.phases.Listing = time.Since(t0)
 		wm := int64(noWatermark)
 		if q.Watermark != nil {
 			wm = q.Watermark.Current()
@@ -295,11 +300,12 @@ func (q *Query) step(ctx context.Context, n int64) (ran bool, err error) {
 		if q.Watermark != nil {
 			rec.MaxEventTime = q.Watermark.MaxEvent()
 		}
-		t0 := time.Now()
+		t0 = time.Now()
 		if err := cp.WriteOffset(ctx, rec); err != nil {
 			return false, err
 		}
 		offsetWrite = time.Since(t0)
+		q.phases.Checkpoint = offsetWrite
 		crashPoint("planned", n)
 	}
 	q.inFlight = n
@@ -341,6 +347,7 @@ func (q *Query) step(ctx context.Context, n int64) (ran bool, err error) {
 func (q *Query) runEpoch(ctx context.Context, rec *OffsetRecord) (Progress, error) {
 	cp := q.Checkpoint
 	p := Progress{Name: q.Name, Epoch: rec.Epoch, Watermark: rec.Watermark, Time: q.Clock.Now()}
+	planStart := time.Now()
 	if q.BeforeEpoch != nil {
 		if err := q.BeforeEpoch(ctx); err != nil {
 			return p, fmt.Errorf("before epoch: %w", err)
@@ -351,6 +358,7 @@ func (q *Query) runEpoch(ctx context.Context, rec *OffsetRecord) (Progress, erro
 		return p, fmt.Errorf("planning: %w", err)
 	}
 	q.Scan.Splits = splits
+	q.phases.Listing += time.Since(planStart)
 	for _, s := range splits {
 		p.Bytes += s.Size()
 	}
@@ -371,11 +379,18 @@ func (q *Query) runEpoch(ctx context.Context, rec *OffsetRecord) (Progress, erro
 		// Rows failing above the scan are bad rows under the table's mode.
 		runCtx = exec.WithRowErrorHandler(ctx, rep.ReportStageRowError)
 	}
+	// The profile times the readers apart from the operators (its cost
+	// is a clock read per batch and operator).
+	prof := exec.NewProfile()
+	runCtx = exec.WithProfile(runCtx, prof)
+	var flush, run time.Duration
 	for i, g := range groups {
 		if i > 0 {
+			t0 := time.Now()
 			if err := q.Sink.Flush(ctx, groups[i-1].id); err != nil {
 				return p, fmt.Errorf("flushing sink: %w", err)
 			}
+			flush += time.Since(t0)
 		}
 		q.Scan.Splits = g.splits
 		if b, ok := q.Sink.(connector.EpochBeginner); ok {
@@ -383,13 +398,18 @@ func (q *Query) runEpoch(ctx context.Context, rec *OffsetRecord) (Progress, erro
 				return p, fmt.Errorf("starting sink epoch: %w", err)
 			}
 		}
+		t0 := time.Now()
 		if err := exec.Run(runCtx, q.Root, rec.Watermark, out, obs); err != nil {
 			if rep != nil {
 				_ = rep.EndStageRowErrors(ctx, false)
 			}
 			return p, err
 		}
+		run += time.Since(t0)
 	}
+	write := time.Duration(out.write.Load())
+	q.phases.Reading = min(prof.ScanTime(), run)
+	q.phases.Operators = max(run-q.phases.Reading-write, 0)
 	if rep != nil {
 		if err := rep.EndStageRowErrors(ctx, true); err != nil {
 			return p, fmt.Errorf("saving bad rows: %w", err)
@@ -401,9 +421,11 @@ func (q *Query) runEpoch(ctx context.Context, rec *OffsetRecord) (Progress, erro
 		p.LateRows = q.EventTime.Late()
 		maxEvent, nextWM = q.Watermark.MaxEvent(), q.Watermark.Current()
 	}
+	t0 := time.Now()
 	if err := q.Sink.Flush(ctx, sinkEpoch); err != nil {
 		return p, fmt.Errorf("flushing sink: %w", err)
 	}
+	q.phases.Sink = write + flush + time.Since(t0)
 	crashPoint("after-flush", rec.Epoch)
 	if ss, ok := q.Sink.(connector.SinkStats); ok {
 		retries, dead := ss.SinkStats()
@@ -421,15 +443,23 @@ func (q *Query) runEpoch(ctx context.Context, rec *OffsetRecord) (Progress, erro
 	}
 	totals := q.totals
 	totals.add(p)
+	phases := q.phases
+	phases.Checkpoint += time.Since(cpStart)
 	commit := &CommitRecord{Epoch: rec.Epoch, RowsIn: p.RowsIn, RowsOut: p.RowsOut, Files: p.Files,
 		Bytes: p.Bytes, Late: p.LateRows, BadRows: p.BadRows, Time: q.Clock.Now().UnixMicro(),
-		MaxEventTime: maxEvent, NextWatermark: nextWM, State: manifest, Totals: &totals}
+		MaxEventTime: maxEvent, NextWatermark: nextWM, State: manifest, Totals: &totals,
+		Phases: phases.JSON(), Duration: q.Clock.Now().Sub(q.lastEpochStart).Microseconds()}
 	if err := cp.WriteCommit(ctx, commit); err != nil {
 		return p, err
 	}
 	q.totals, p.Totals = totals, totals
 	q.inFlight = -1
 	p.CheckpointWrite = time.Since(cpStart)
+	q.phases.Checkpoint += p.CheckpointWrite
+	p.Phases = q.phases
+	if manifest != nil {
+		p.State = manifest.Operators
+	}
 	if maxEvent != NoWatermark {
 		p.MaxEventTime = maxEvent
 	}
@@ -448,6 +478,9 @@ type countingSink struct {
 	sink  connector.Sink
 	epoch int64
 	rows  atomic.Int64
+	// write is the nanoseconds spent in the sink's Write: the sink
+	// phase's share of exec.Run.
+	write atomic.Int64
 }
 
 func (c *countingSink) Send(ctx context.Context, m exec.Message) error {
@@ -458,7 +491,10 @@ func (c *countingSink) Send(ctx context.Context, m exec.Message) error {
 	if first {
 		crashPoint("decoding", c.epoch)
 	}
-	if err := c.sink.Write(ctx, m.Batch); err != nil {
+	t0 := time.Now()
+	err := c.sink.Write(ctx, m.Batch)
+	c.write.Add(int64(time.Since(t0)))
+	if err != nil {
 		return err
 	}
 	if first {

@@ -86,13 +86,18 @@ func (q *Query) snapshotState(ctx context.Context, epoch int64) (*StateManifest,
 			return nil, fmt.Errorf("operator %s: %w", op.ID, err)
 		}
 		entry := StateEntry{StateFormat: formatver.State.Current(), ID: op.ID, Fingerprint: op.Description.Fingerprint(), Description: op.Description}
+		entry.Bytes = size
 		switch {
 		case delta:
 			chain.deltas++
 			chain.deltaBytes += size
 			entry.Deltas = chain.deltas
+			entry.Bytes = chain.full + chain.deltaBytes
 		case ok && limit > 0:
 			q.chains[op.ID] = &deltaChain{full: size}
+		}
+		if sr, ok := op.Op.(exec.StateRower); ok {
+			entry.Rows = sr.StateRows()
 		}
 		m.Operators = append(m.Operators, entry)
 	}

@@ -70,7 +70,11 @@ func (m *Streams) checkpointStatus(ctx context.Context, o *catalog.Object, spec 
 					st.Reconciled = c.Totals.Reconciled
 				}
 				st.Last = stream.Progress{Epoch: last, Files: c.Files, Bytes: c.Bytes, RowsIn: c.RowsIn, RowsOut: c.RowsOut,
-					LateRows: c.Late, BadRows: c.BadRows, Watermark: stream.NoWatermark, Time: time.UnixMicro(c.Time).UTC()}
+					LateRows: c.Late, BadRows: c.BadRows, Watermark: stream.NoWatermark, Time: time.UnixMicro(c.Time).UTC(),
+					Duration: time.Duration(c.Duration) * time.Microsecond, Phases: c.Phases.Phases()}
+				if c.State != nil {
+					st.Last.State = c.State.Operators
+				}
 				if c.MaxEventTime != 0 && c.MaxEventTime != stream.NoWatermark {
 					st.Last.MaxEventTime = c.MaxEventTime
 				}

@@ -1,0 +1,140 @@
+package fuzz
+
+// DuckDB as a differential oracle: the same query over the same files
+// (the ones Sluice wrote: JSON lines, CSV, Parquet, Hive-partitioned or
+// not), run in Sluice and in DuckDB (duckdb.go), must give the same
+// multiset of rows. Spark's semantics are the reference; the generator
+// (exprGen with duck set) keeps to the expressions both engines define
+// alike, so a difference is a wrong answer in one of them.
+//
+// Left out of the generator, each because DuckDB differs from Spark by
+// design:
+//   - string literals compared with numbers, dates and booleans
+//     (crossLiterals' '1', 'NaN', ' 3', 't'): Spark casts the string to
+//     the other side's type under its own rules (ANSI), DuckDB under
+//     others (it may cast the number to text);
+//   - CAST(string AS INT): which strings are numbers (' 3', '1e2')
+//     differs;
+//   - pmod, nanvl, startswith, RLIKE, char_length, unix_timestamp,
+//     date_add(d, n), datediff(a, b), dayofweek: absent from DuckDB or
+//     with another signature or numbering (dayofweek: Spark's Sunday is 1,
+//     DuckDB's 0; datediff: DuckDB takes a unit and swaps the order);
+//   - floor and ceil of a DOUBLE: Spark's are BIGINT (NaN and ±Infinity
+//     cast to a long), DuckDB's stay DOUBLE;
+//   - CAST(double AS STRING): DuckDB prints nan, inf, Spark NaN, Infinity;
+//   - concat: DuckDB's skips NULL arguments, Spark's is NULL (|| is
+//     NULL in both and is kept);
+//   - LIKE with a backslash escape: DuckDB's LIKE has no default escape
+//     character, Spark's is the backslash;
+//   - sum and avg: Spark's sum(INT) is a BIGINT that overflows (an ANSI
+//     error), DuckDB's a HUGEINT; avg's DECIMAL scales differ. Only
+//     count, min and max are aggregated.
+//
+// Handled rather than left out: <=> is written IS NOT DISTINCT FROM and
+// string literals are re-quoted (toDuck); -0.0 renders as 0.0 and NaN
+// as NaN on both sides (render, duckCell), which are Spark's equalities
+// (and DuckDB's: NaN = NaN, NaN largest, -0.0 = 0.0); rows compare as
+// multisets, so NULL ordering never matters. A query that fails in either
+// engine is skipped, not reported: ANSI overflow errors depend on
+// evaluation order in Spark, and DuckDB's casts of literals differ.
+// DuckDB's JSON reader reads -0 as 0.0, which only 1/x could tell apart
+// and the generator never divides by a column.
+//
+// It catches: wrong answers that are consistent inside Sluice (an
+// expression wrong everywhere, a value misread from a file the same way
+// in every format, a wrong count(*) of the whole table), which the
+// metamorphic oracles cannot see.
+//
+// It cannot catch: answers wrong in both engines, anything in the left
+// out subset, and errors (a query Sluice rejects is skipped).
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// duckCrossLiterals are crossLiterals without the strings: comparisons
+// across numeric types and between dates and timestamps, which Spark and
+// DuckDB both widen the same way.
+var duckCrossLiterals = map[Type][]string{
+	BigInt:    {"1.5", "2.0", "CAST(3 AS DOUBLE)"},
+	Int:       {"0.5", "CAST(10 AS BIGINT)", "10.0"},
+	Double:    {"1", "CAST(0 AS BIGINT)", "-1"},
+	String:    {"'1'", "'a'"},
+	Boolean:   {"true", "false"},
+	Date:      {"TIMESTAMP '2026-01-01 00:00:00'", "TIMESTAMP '2026-11-30 12:00:00'"},
+	Timestamp: {"DATE '2026-01-01'", "DATE '2026-11-30'"},
+}
+
+// duckFunctions are the scalar functions both engines define alike.
+var duckFunctions = map[Type][]string{
+	BigInt:    {"CAST(%s AS STRING) = '1'", "%s % 3 = 1", "greatest(%s, 0) = 0", "least(%s, 2) < 1", "nullif(%s, 0) IS NULL", "if(%s > 0, 1, 0) = 1", "CAST(%s AS DOUBLE) > 1.5"},
+	Int:       {"CAST(%s AS STRING) = '1'", "%s % 3 = 1", "greatest(%s, 0) = 0", "least(%s, 2) < 1", "nullif(%s, 0) IS NULL", "if(%s > 0, 1, 0) = 1", "CAST(%s AS DOUBLE) > 1.5"},
+	Double:    {"isnan(%s)", "round(%s) = 3", "abs(%s) < 1", "greatest(%s, 0.5) = 0.5", "%s / 2 > 1", "least(%s, 0.0) < 0"},
+	String:    {"length(%s) = 1", "%s || 'b' = 'ab'", "contains(%s, '|')", "instr(%s, 'b') > 0", "reverse(%s) = 'ba'", "lpad(%s, 3, '*') = '**a'", "upper(%s) > 'B'"},
+	Boolean:   {"CAST(%s AS INT) = 1", "NOT %s", "%s = true", "%s <=> NULL", "if(%s, 1, 2) = 2"},
+	Date:      {"year(%s) = 2026", "month(%s) = 12", "CAST(%s AS STRING) LIKE '2026%'", "last_day(%s) = %s", "day(%s) = 31"},
+	Timestamp: {"hour(%s) = 12", "CAST(%s AS DATE) = DATE '2026-11-30'", "date_trunc('DAY', %s) = %s", "CAST(%s AS STRING) LIKE '%.5'", "second(%s) > 0", "year(%s) < 2000", "minute(%s) = 15"},
+}
+
+// drawDuck draws one query over t: a count, the matching rows, a GROUP BY
+// with count/min/max, a DISTINCT, or a count over a self-join.
+func drawDuck(g *exprGen, t *Table) check {
+	r := g.r
+	g = &exprGen{r: r, cols: g.cols, duck: true}
+	var cols []string
+	for _, c := range t.Cols {
+		cols = append(cols, c.Name)
+	}
+	var q string
+	switch r.IntN(6) {
+	case 0:
+		q = "SELECT count(*) FROM " + t.Name + " WHERE " + g.pred(3)
+	case 1, 2:
+		q = "SELECT " + strings.Join(cols, ", ") + " FROM " + t.Name + " WHERE " + g.pred(3)
+	case 3:
+		k, c := t.Cols[r.IntN(len(t.Cols))].Name, t.Cols[r.IntN(len(t.Cols))].Name
+		q = fmt.Sprintf("SELECT %s, count(*), count(%s), min(%s), max(%s) FROM %s WHERE %s GROUP BY %s", k, c, c, c, t.Name, g.pred(3), k)
+	case 4:
+		a, b := t.Cols[r.IntN(len(t.Cols))].Name, t.Cols[r.IntN(len(t.Cols))].Name
+		q = fmt.Sprintf("SELECT DISTINCT %s, %s FROM %s WHERE %s", a, b, t.Name, g.pred(3))
+	default:
+		k := t.Cols[r.IntN(len(t.Cols))].Name
+		join := []string{"JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL JOIN"}[r.IntN(4)]
+		g.qual = []string{"a.", "b."}[r.IntN(2)]
+		q = fmt.Sprintf("SELECT count(*) FROM %s a %s %s b ON a.%s = b.%s WHERE %s", t.Name, join, t.Name, k, k, g.pred(3))
+	}
+	c := duckCheck(q, toDuck(q))
+	run := c.run
+	c.run = func(ctx context.Context, e env) *finding {
+		if t.lossyCSV() {
+			return skip(errLossyCSV)
+		}
+		return run(ctx, e)
+	}
+	return c
+}
+
+// duckCheck compares query q in Sluice with dq (q in DuckDB's SQL) in
+// DuckDB.
+func duckCheck(q, dq string) check {
+	return check{oracle: "duckdb", pred: q, run: func(ctx context.Context, e env) *finding {
+		if e.duck == nil {
+			return skip(errors.New("no DuckDB"))
+		}
+		a := query(ctx, e.eng, q)
+		if a.err != nil {
+			return skip(a.err)
+		}
+		d := e.duck.query(dq)
+		if d.err != nil {
+			return skip(d.err)
+		}
+		if !a.equal(d) {
+			return &finding{query1: q, answer1: a.String(), query2: "-- duckdb:\n" + dq, answer2: d.String()}
+		}
+		return nil
+	}}
+}

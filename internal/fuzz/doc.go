@@ -17,7 +17,10 @@
 //   - formats.go: the same rows written as JSON lines, CSV and Parquet
 //     (and a partitioned table flat) answer alike;
 //   - distinct.go: count/sum/avg(DISTINCT c) against the plain aggregate
-//     over a DISTINCT subquery.
+//     over a DISTINCT subquery;
+//   - duckdb_oracle.go: a second engine, DuckDB (duckdb.go runs it in
+//     one python3 process), over the same files, on the subset of SQL
+//     both define alike (Config.Duck; TestFuzzDuckDB).
 //
 // Everything is deterministic from the seed (math/rand/v2, PCG), so a
 // divergence replays from its seed alone. Each Divergence carries a
@@ -40,6 +43,6 @@
 //
 //	divs, stats, err := fuzz.Run(ctx, fuzz.Config{Seed: 7, Queries: 200, Dir: t.TempDir()})
 //
-// TestFuzzSlice runs a bounded slice in CI; see TESTING.md at the
+// TestFuzzSlice and TestFuzzDuckDB run bounded slices in CI; see TESTING.md at the
 // repository root for the longer runs.
 package fuzz

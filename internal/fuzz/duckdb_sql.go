@@ -36,12 +36,16 @@ func duckView(t *Table) string {
 			}
 			cols = append(cols, fmt.Sprintf("%s: '%s'", duckString(c.Name), ty))
 		}
-		src = fmt.Sprintf("read_json(%s, format = 'newline_delimited', columns = {%s}, %s)", glob, strings.Join(cols, ", "), hive)
+		// records = true: with one column DuckDB would otherwise read
+		// each line as that column's value ({} for an all-NULL row).
+		src = fmt.Sprintf("read_json(%s, format = 'newline_delimited', records = true, columns = {%s}, %s)", glob, strings.Join(cols, ", "), hive)
 	case "csv":
 		// All text, cast below: allow_quoted_nulls = false keeps "" the
 		// empty string (an unquoted empty field is NULL), as Sluice's
-		// reader does.
-		src = fmt.Sprintf("read_csv(%s, header = true, all_varchar = true, allow_quoted_nulls = false, %s)", glob, hive)
+		// reader does. The dialect is given, not sniffed: sniffed from a
+		// file without quotes, DuckDB reads the quotes of the next file
+		// as data.
+		src = fmt.Sprintf(`read_csv(%s, header = true, delim = ',', quote = '"', escape = '"', all_varchar = true, allow_quoted_nulls = false, %s)`, glob, hive)
 	}
 	var sel []string
 	for i, c := range t.Cols {
@@ -73,9 +77,15 @@ func duckString(s string) string {
 //     decoded as Sluice's lexer does and written in DuckDB's form;
 //   - a <=> b is spelled a IS NOT DISTINCT FROM b (the generator puts
 //     its operands in parentheses or makes them atoms, so precedence is
-//     kept).
+//     kept);
+//   - isnan(x): Spark's is false for NULL, DuckDB's NULL, so it becomes
+//     coalesce(isnan(x), false).
 func toDuck(q string) string {
 	var b strings.Builder
+	// depth counts open parentheses; closeAt are the depths whose ")"
+	// closes an isnan( and so also its coalesce.
+	depth := 0
+	var closeAt []int
 	for i := 0; i < len(q); i++ {
 		c := q[i]
 		switch {
@@ -113,6 +123,21 @@ func toDuck(q string) string {
 				lit.WriteByte(q[i])
 			}
 			b.WriteString(duckString(lit.String()))
+		case strings.HasPrefix(q[i:], "isnan(") && (i == 0 || !isIdent(q[i-1])):
+			b.WriteString("coalesce(isnan(")
+			depth++
+			closeAt = append(closeAt, depth)
+			i += len("isnan(") - 1
+		case c == '(':
+			depth++
+			b.WriteByte(c)
+		case c == ')':
+			b.WriteByte(c)
+			if n := len(closeAt); n > 0 && closeAt[n-1] == depth {
+				b.WriteString(", false)")
+				closeAt = closeAt[:n-1]
+			}
+			depth--
 		case strings.HasPrefix(q[i:], "<=>"):
 			b.WriteString(" IS NOT DISTINCT FROM ")
 			i += 2
@@ -121,4 +146,8 @@ func toDuck(q string) string {
 		}
 	}
 	return b.String()
+}
+
+func isIdent(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }

@@ -79,8 +79,29 @@ var duckFunctions = map[Type][]string{
 	Timestamp: {"hour(%s) = 12", "CAST(%s AS DATE) = DATE '2026-11-30'", "date_trunc('DAY', %s) = %s", "CAST(%s AS STRING) LIKE '%.5'", "second(%s) > 0", "year(%s) < 2000", "minute(%s) = 15"},
 }
 
-// drawDuck draws one query over t: a count, the matching rows, a GROUP BY
-// with count/min/max, a DISTINCT, or a count over a self-join.
+// duckProjections are scalar expressions both engines compute alike, for
+// the SELECT list (so wrong values show, not only wrong rows). No DECIMAL
+// literals: the result scales of DECIMAL arithmetic differ.
+var duckProjections = map[Type][]string{
+	BigInt:    {"%s + 1", "%s * 2", "-(%s)", "abs(%s)", "%s % 3", "greatest(%s, 0)", "CAST(%s AS DOUBLE)", "CAST(%s AS STRING)", "coalesce(%s, 7)"},
+	Int:       {"%s + 1", "%s * 2", "-(%s)", "abs(%s)", "%s % 3", "least(%s, 2)", "CAST(%s AS DOUBLE)", "CAST(%s AS STRING)", "CAST(%s AS BIGINT) * 3"},
+	Double:    {"%s + 1", "%s * 2", "-(%s)", "abs(%s)", "%s / 4", "round(%s)", "%s - 0.25E0", "coalesce(%s, 1.5E0)"},
+	String:    {"upper(%s)", "lower(%s)", "length(%s)", "reverse(%s)", "substring(%s, 1, 2)", "trim(%s)", "%s || 'z'", "lpad(%s, 3, '*')", "instr(%s, 'b')", "coalesce(%s, 'none')"},
+	Boolean:   {"NOT %s", "CAST(%s AS INT)", "coalesce(%s, false)"},
+	Date:      {"year(%s)", "month(%s)", "day(%s)", "CAST(%s AS STRING)", "CAST(%s AS TIMESTAMP)"},
+	Timestamp: {"hour(%s)", "minute(%s)", "second(%s)", "CAST(%s AS DATE)", "CAST(%s AS STRING)", "date_trunc('DAY', %s)", "year(%s)"},
+}
+
+// projection draws a scalar expression over a random column of t.
+func projection(g *exprGen, t *Table) string {
+	c := t.Cols[g.r.IntN(len(t.Cols))]
+	fns := duckProjections[c.Type]
+	return strings.ReplaceAll(fns[g.r.IntN(len(fns))], "%s", c.Name)
+}
+
+// drawDuck draws one query over t: a count, the matching rows, computed
+// values and the predicate's own value, a GROUP BY with count/min/max, a
+// DISTINCT, or a count over a self-join.
 func drawDuck(g *exprGen, t *Table) check {
 	r := g.r
 	g = &exprGen{r: r, cols: g.cols, duck: true}
@@ -89,7 +110,7 @@ func drawDuck(g *exprGen, t *Table) check {
 		cols = append(cols, c.Name)
 	}
 	var q string
-	switch r.IntN(6) {
+	switch r.IntN(8) {
 	case 0:
 		q = "SELECT count(*) FROM " + t.Name + " WHERE " + g.pred(3)
 	case 1, 2:
@@ -97,6 +118,8 @@ func drawDuck(g *exprGen, t *Table) check {
 	case 3:
 		k, c := t.Cols[r.IntN(len(t.Cols))].Name, t.Cols[r.IntN(len(t.Cols))].Name
 		q = fmt.Sprintf("SELECT %s, count(*), count(%s), min(%s), max(%s) FROM %s WHERE %s GROUP BY %s", k, c, c, c, t.Name, g.pred(3), k)
+	case 6, 7:
+		q = fmt.Sprintf("SELECT %s, %s, %s FROM %s WHERE %s", projection(g, t), projection(g, t), g.pred(2), t.Name, g.pred(2))
 	case 4:
 		a, b := t.Cols[r.IntN(len(t.Cols))].Name, t.Cols[r.IntN(len(t.Cols))].Name
 		q = fmt.Sprintf("SELECT DISTINCT %s, %s FROM %s WHERE %s", a, b, t.Name, g.pred(3))

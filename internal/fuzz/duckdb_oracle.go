@@ -110,7 +110,25 @@ func drawDuck(g *exprGen, t *Table) check {
 		cols = append(cols, c.Name)
 	}
 	var q string
-	switch r.IntN(8) {
+	var order, duckOrder string
+	switch r.IntN(9) {
+	case 8:
+		// ORDER BY every column, so the first n rows are one multiset
+		// whatever the ties; Spark's default null order (first for ASC,
+		// last for DESC) is spelled out for DuckDB, whose default puts
+		// NULLs last either way.
+		var o, d []string
+		for _, i := range r.Perm(len(cols)) {
+			if r.IntN(2) == 0 {
+				o, d = append(o, cols[i]), append(d, cols[i]+" ASC NULLS FIRST")
+			} else {
+				o, d = append(o, cols[i]+" DESC"), append(d, cols[i]+" DESC NULLS LAST")
+			}
+		}
+		n := 1 + r.IntN(8)
+		order = fmt.Sprintf(" ORDER BY %s LIMIT %d", strings.Join(o, ", "), n)
+		duckOrder = fmt.Sprintf(" ORDER BY %s LIMIT %d", strings.Join(d, ", "), n)
+		q = "SELECT " + strings.Join(cols, ", ") + " FROM " + t.Name + " WHERE " + g.pred(2)
 	case 0:
 		q = "SELECT count(*) FROM " + t.Name + " WHERE " + g.pred(3)
 	case 1, 2:
@@ -129,7 +147,7 @@ func drawDuck(g *exprGen, t *Table) check {
 		g.qual = []string{"a.", "b."}[r.IntN(2)]
 		q = fmt.Sprintf("SELECT count(*) FROM %s a %s %s b ON a.%s = b.%s WHERE %s", t.Name, join, t.Name, k, k, g.pred(3))
 	}
-	c := duckCheck(q, toDuck(q))
+	c := duckCheck(q+order, toDuck(q)+duckOrder)
 	run := c.run
 	c.run = func(ctx context.Context, e env) *finding {
 		if t.lossyCSV() {

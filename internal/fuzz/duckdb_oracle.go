@@ -170,6 +170,12 @@ func duckCheck(q, dq string) check {
 			return skip(a.err)
 		}
 		d := e.duck.query(dq)
+		var de errDuck
+		if d.err != nil && !errors.As(d.err, &de) {
+			// The process, not the query, failed: every later check
+			// would be skipped, so this is reported.
+			return &finding{query1: q, answer1: a.String(), query2: "-- duckdb:\n" + dq, answer2: d.String()}
+		}
 		if d.err != nil {
 			return skip(d.err)
 		}

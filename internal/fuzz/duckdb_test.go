@@ -167,6 +167,22 @@ func TestDuckDBOracleSeesWrongAnswers(t *testing.T) {
 	}
 }
 
+// TestDeadDuckIsReported: a DuckDB process that died fails the check
+// rather than skipping it (else every later check would pass unseen).
+func TestDeadDuckIsReported(t *testing.T) {
+	ctx := context.Background()
+	duck := startDuck(t)
+	eng, err := engine.Open(engine.Options{DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	duck.Close()
+	f := duckCheck("SELECT 1", "SELECT 1").run(ctx, env{eng: eng, serial: eng, duck: duck})
+	if f == nil || f.skipped != nil {
+		t.Fatalf("a dead DuckDB was not reported: %+v", f)
+	}
+}
+
 // TestToDuck: literals are re-quoted with Spark's escapes decoded, and
 // <=> spelled out.
 func TestToDuck(t *testing.T) {

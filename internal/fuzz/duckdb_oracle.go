@@ -28,7 +28,7 @@ package fuzz
 //     character, Spark's is the backslash;
 //   - sum and avg: Spark's sum(INT) is a BIGINT that overflows (an ANSI
 //     error), DuckDB's a HUGEINT; avg's DECIMAL scales differ. Only
-//     count, min and max are aggregated.
+//     count, count(DISTINCT), min and max are aggregated.
 //
 // Handled rather than left out: <=> is written IS NOT DISTINCT FROM and
 // string literals are re-quoted (toDuck); -0.0 renders as 0.0 and NaN
@@ -100,7 +100,8 @@ func projection(g *exprGen, t *Table) string {
 }
 
 // drawDuck draws one query over t: a count, the matching rows, computed
-// values and the predicate's own value, a GROUP BY with count/min/max, a
+// values and the predicate's own value, a GROUP BY with count, count
+// DISTINCT, min and max (of a column and of a computed value), a
 // DISTINCT, or a count over a self-join.
 func drawDuck(g *exprGen, t *Table) check {
 	r := g.r
@@ -135,7 +136,9 @@ func drawDuck(g *exprGen, t *Table) check {
 		q = "SELECT " + strings.Join(cols, ", ") + " FROM " + t.Name + " WHERE " + g.pred(3)
 	case 3:
 		k, c := t.Cols[r.IntN(len(t.Cols))].Name, t.Cols[r.IntN(len(t.Cols))].Name
-		q = fmt.Sprintf("SELECT %s, count(*), count(%s), min(%s), max(%s) FROM %s WHERE %s GROUP BY %s", k, c, c, c, t.Name, g.pred(3), k)
+		x := projection(g, t)
+		q = fmt.Sprintf("SELECT %s, count(*), count(%s), min(%s), max(%s), count(DISTINCT %s), min(%s), max(%s) FROM %s WHERE %s GROUP BY %s",
+			k, c, c, c, c, x, x, t.Name, g.pred(3), k)
 	case 6, 7:
 		q = fmt.Sprintf("SELECT %s, %s, %s FROM %s WHERE %s", projection(g, t), projection(g, t), g.pred(2), t.Name, g.pred(2))
 	case 4:

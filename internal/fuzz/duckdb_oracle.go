@@ -9,10 +9,10 @@ package fuzz
 //
 // Left out of the generator, each because DuckDB differs from Spark by
 // design:
-//   - string literals compared with numbers, dates and booleans
-//     (crossLiterals' '1', 'NaN', ' 3', 't'): Spark casts the string to
-//     the other side's type under its own rules (ANSI), DuckDB under
-//     others (it may cast the number to text);
+//   - string literals compared with numbers, dates and booleans where
+//     the two engines' casts of the string differ ('1e2', 't', 'no',
+//     '1970-01-01T00:00:00'), and numbers compared with a STRING column
+//     (see duckCrossLiterals);
 //   - CAST(string AS INT): which strings are numbers (' 3', '1e2')
 //     differs;
 //   - pmod, nanvl, startswith, RLIKE, char_length, unix_timestamp,
@@ -55,17 +55,22 @@ import (
 	"strings"
 )
 
-// duckCrossLiterals are crossLiterals without the strings: comparisons
-// across numeric types and between dates and timestamps, which Spark and
-// DuckDB both widen the same way.
+// duckCrossLiterals are crossLiterals both engines read alike (checked
+// against pyspark 3.5.3 and DuckDB 2.0.1): across numeric types, between
+// dates and timestamps, and a string literal in the column's own
+// syntax, which both cast to the column's type ('7', ' 3', 'NaN',
+// '2026-01-01'). Left out: '1e2' for an integer, 't' and 'no' for a
+// boolean, '1970-01-01T00:00:00' for a timestamp (which strings cast
+// differs), and numbers against a STRING column (Spark casts the column
+// to a number, DuckDB need not).
 var duckCrossLiterals = map[Type][]string{
-	BigInt:    {"1.5", "2.0", "CAST(3 AS DOUBLE)"},
-	Int:       {"0.5", "CAST(10 AS BIGINT)", "10.0"},
-	Double:    {"1", "CAST(0 AS BIGINT)", "-1"},
+	BigInt:    {"'1'", "'-5'", "1.5", "2.0", "CAST(3 AS DOUBLE)"},
+	Int:       {"'1'", "'7'", "' 3'", "0.5", "CAST(10 AS BIGINT)", "10.0"},
+	Double:    {"1", "'2.5'", "'NaN'", "CAST(0 AS BIGINT)", "'-0.0'", "'Infinity'"},
 	String:    {"'1'", "'a'"},
-	Boolean:   {"true", "false"},
-	Date:      {"TIMESTAMP '2026-01-01 00:00:00'", "TIMESTAMP '2026-11-30 12:00:00'"},
-	Timestamp: {"DATE '2026-01-01'", "DATE '2026-11-30'"},
+	Boolean:   {"'true'", "'false'", "true"},
+	Date:      {"TIMESTAMP '2026-01-01 00:00:00'", "TIMESTAMP '2026-11-30 12:00:00'", "'2026-01-01'", "'1970-01-01'"},
+	Timestamp: {"DATE '2026-01-01'", "DATE '2026-11-30'", "'2026-11-30 12:00:00'", "'2026-01-01'"},
 }
 
 // duckFunctions are the scalar functions both engines define alike.

@@ -85,11 +85,12 @@ var duckFunctions = map[Type][]string{
 }
 
 // duckProjections are scalar expressions both engines compute alike, for
-// the SELECT list (so wrong values show, not only wrong rows). No DECIMAL
-// literals: the result scales of DECIMAL arithmetic differ.
+// the SELECT list (so wrong values show, not only wrong rows). DECIMAL
+// literals only in + - * (whose result scales Spark and DuckDB compute
+// alike), never in /.
 var duckProjections = map[Type][]string{
-	BigInt:    {"%s + 1", "%s * 2", "-(%s)", "abs(%s)", "%s % 3", "greatest(%s, 0)", "CAST(%s AS DOUBLE)", "CAST(%s AS STRING)", "coalesce(%s, 7)"},
-	Int:       {"%s + 1", "%s * 2", "-(%s)", "abs(%s)", "%s % 3", "least(%s, 2)", "CAST(%s AS DOUBLE)", "CAST(%s AS STRING)", "CAST(%s AS BIGINT) * 3"},
+	BigInt:    {"%s + 1", "%s * 2", "-(%s)", "abs(%s)", "%s % 3", "greatest(%s, 0)", "CAST(%s AS DOUBLE)", "CAST(%s AS STRING)", "coalesce(%s, 7)", "%s * 0.5", "%s + 1.25", "-(%s) - 0.75"},
+	Int:       {"%s + 1", "%s * 2", "-(%s)", "abs(%s)", "%s % 3", "least(%s, 2)", "CAST(%s AS DOUBLE)", "CAST(%s AS STRING)", "CAST(%s AS BIGINT) * 3", "%s * 0.5", "%s + 1.25", "-(%s) - 0.75"},
 	Double:    {"%s + 1", "%s * 2", "-(%s)", "abs(%s)", "%s / 4", "round(%s)", "%s - 0.25E0", "coalesce(%s, 1.5E0)"},
 	String:    {"upper(%s)", "lower(%s)", "length(%s)", "reverse(%s)", "substring(%s, 1, 2)", "trim(%s)", "%s || 'z'", "lpad(%s, 3, '*')", "instr(%s, 'b')", "coalesce(%s, 'none')"},
 	Boolean:   {"NOT %s", "CAST(%s AS INT)", "coalesce(%s, false)"},

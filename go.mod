@@ -37,7 +37,11 @@ require (
 	golang.org/x/text v0.43.0
 )
 
-require github.com/BurntSushi/toml v1.6.0
+require (
+	github.com/BurntSushi/toml v1.6.0
+	github.com/creack/pty v1.1.24
+	github.com/hinshun/vt10x v0.0.0-20220301184237-5011da428d02
+)
 
 require (
 	github.com/RoaringBitmap/roaring/v2 v2.14.5 // indirect

@@ -70,6 +70,31 @@ type Table struct {
 	// next start (DDL is atomic, kill -9 included).
 	Pending string
 	Created time.Time
+	// Stats are what ANALYZE TABLE found last (nil: never analyzed, or
+	// written to since): shown by DESCRIBE EXTENDED, not used to plan.
+	Stats *TableStats
+}
+
+// TableStats are a table's statistics as of its last ANALYZE TABLE, in
+// Spark's terms.
+type TableStats struct {
+	SizeBytes int64 `json:"size_bytes"`
+	// Rows is absent after ANALYZE ... NOSCAN.
+	Rows *int64 `json:"rows,omitempty"`
+	// Columns are FOR COLUMNS' statistics by column name.
+	Columns  map[string]ColumnStats `json:"columns,omitempty"`
+	Analyzed time.Time              `json:"analyzed"`
+}
+
+// ColumnStats are one column's statistics; an empty string is one not
+// computed for the column's type (min and max of a string), shown NULL.
+type ColumnStats struct {
+	Min           string `json:"min,omitempty"`
+	Max           string `json:"max,omitempty"`
+	NumNulls      int64  `json:"num_nulls"`
+	DistinctCount int64  `json:"distinct_count"`
+	AvgLen        int64  `json:"avg_len"`
+	MaxLen        int64  `json:"max_len"`
 }
 
 // Object is a named definition other than a table: a stream or a

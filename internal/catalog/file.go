@@ -45,6 +45,9 @@ type tableJSON struct {
 	Dynamic        bool              `json:"dynamic,omitempty"`
 	Pending        string            `json:"pending,omitempty"`
 	Created        time.Time         `json:"created"`
+	// Stats are absent from catalogs written before ANALYZE TABLE: an
+	// older binary ignores them (and drops them when it writes).
+	Stats *TableStats `json:"stats,omitempty"`
 }
 
 // reloadLocked re-reads the file when another process changed it, so two
@@ -122,7 +125,7 @@ func (c *Catalog) loadOnce() (missing string, err error) {
 		tables[key(tj.Name)] = &Table{
 			Spec: connector.TableSpec{Name: tj.Name, Using: tj.Using, Location: op.value("", "location", tj.Location),
 				Options: tj.Options, Schema: s, PartitionBy: tj.PartitionBy},
-			Watermark: tj.Watermark, Comment: op.value("", "comment", tj.Comment), ColumnComments: tj.ColumnComments, Properties: tj.Properties, Inferred: tj.Inferred, Managed: tj.Managed, Dynamic: tj.Dynamic, Pending: tj.Pending, Created: tj.Created,
+			Watermark: tj.Watermark, Comment: op.value("", "comment", tj.Comment), ColumnComments: tj.ColumnComments, Properties: tj.Properties, Inferred: tj.Inferred, Managed: tj.Managed, Dynamic: tj.Dynamic, Pending: tj.Pending, Created: tj.Created, Stats: tj.Stats,
 		}
 	}
 	objects := map[string]*Object{}
@@ -169,7 +172,7 @@ func (c *Catalog) saveLocked() error {
 			Comment:        seal.value(name+"/comment", "comment", t.Comment),
 			ColumnComments: seal.values(name+"/column_comments", t.ColumnComments),
 			Properties:     seal.values(name+"/properties", t.Properties),
-			Inferred:       t.Inferred, Managed: t.Managed, Dynamic: t.Dynamic, Pending: t.Pending, Created: t.Created})
+			Inferred:       t.Inferred, Managed: t.Managed, Dynamic: t.Dynamic, Pending: t.Pending, Created: t.Created, Stats: t.Stats})
 	}
 	for _, o := range c.objects {
 		name := "object/" + o.Kind + "/" + key(o.Name)

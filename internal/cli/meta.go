@@ -30,13 +30,13 @@ var metaCommands []metaCommand
 
 func init() {
 	metaCommands = []metaCommand{
-		{[]string{`\d`}, "[NAME]", "describe a table, view or stream; without NAME list them all", describeMeta},
+		{[]string{`\d`}, "[NAME]", "describe a table, view or stream (no NAME: all)", describeMeta},
 		{[]string{`\dt`, ".tables"}, "[PATTERN]", "list tables", func(s *session, arg string) error { return s.listRelations(arg, kindTable) }},
 		{[]string{`\dv`}, "[PATTERN]", "list materialized views and streams", func(s *session, arg string) error { return s.listRelations(arg, kindView|kindStream) }},
 		{[]string{`\df`}, "[PATTERN]", "list functions (PATTERN may use * or %)", listFunctions},
 		{[]string{`\l`, `\dn`, ".databases"}, "", "list databases", func(s *session, _ string) error { return s.runText("SHOW DATABASES") }},
 		{[]string{`\c`, `\connect`}, "DB", "use database DB (USE DB)", useMeta},
-		{[]string{".schema"}, "[NAME]", "print the CREATE TABLE statement of a table, or of every table", schemaMeta},
+		{[]string{".schema"}, "[NAME]", "print CREATE TABLE of NAME, or of every table", schemaMeta},
 		{[]string{`\x`}, "[on|off]", "toggle expanded display: one block per row", func(s *session, arg string) error {
 			return toggle(s, arg, &s.expanded, "Expanded display")
 		}},
@@ -50,7 +50,7 @@ func init() {
 			return toggle(s, arg, &s.timing, "Timing")
 		}},
 		{[]string{".mode"}, "[" + strings.Join(FormatNames(), "|") + "]", "result format; without MODE print it", modeMeta},
-		{[]string{`\o`, ".output"}, "[FILE]", "send results to FILE; without FILE back to stdout", outputMeta},
+		{[]string{`\o`, ".output"}, "[FILE]", "send results to FILE (no FILE: to stdout)", outputMeta},
 		{[]string{`\i`, ".read"}, "FILE", "run the statements and commands of FILE", includeMeta},
 		{[]string{`\ppl`}, "", "type PPL queries (source=t | where ... ;)", func(s *session, _ string) error { s.lang = LangPPL; return nil }},
 		{[]string{`\sql`}, "", "type SQL statements again", func(s *session, _ string) error { s.lang = LangSQL; return nil }},

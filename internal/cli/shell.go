@@ -90,7 +90,7 @@ func shell(ctx context.Context, o Options, eng executor, bar *progressBar, f For
 	defer rl.Close()
 	s.rl = rl
 	defer s.closeOut()
-	fmt.Fprintf(o.Stdout, "Sluice %s. End statements with ';'. Type \\? for help, exit or Ctrl-D to leave.\n", VersionString())
+	fmt.Fprintf(o.Stdout, "Sluice %s. End statements with ';'; \\? for help, Ctrl-D to leave.\n", VersionString())
 
 	for !s.quit {
 		line, err := rl.Readline()
@@ -119,10 +119,13 @@ func bindTerminal(cfg *readline.Config, o Options) {
 		return
 	}
 	out, _ := o.Stdout.(*os.File)
-	var saved *term.State
+	var saved *readline.State
 	cfg.FuncIsTerminal = func() bool { return term.IsTerminal(int(in.Fd())) && out != nil && term.IsTerminal(int(out.Fd())) }
+	// readline's raw mode, not x/term's: it keeps output processing
+	// (OPOST), so the newline readline echoes on Enter also returns the
+	// carriage and the output starts at the left margin.
 	cfg.FuncMakeRaw = func() error {
-		st, err := term.MakeRaw(int(in.Fd()))
+		st, err := readline.MakeRaw(int(in.Fd()))
 		if err == nil {
 			saved = st
 		}
@@ -134,7 +137,7 @@ func bindTerminal(cfg *readline.Config, o Options) {
 		}
 		st := saved
 		saved = nil
-		return term.Restore(int(in.Fd()), st)
+		return readline.Restore(int(in.Fd()), st)
 	}
 	if out != nil {
 		cfg.FuncGetWidth = func() int {

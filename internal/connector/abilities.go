@@ -331,3 +331,9 @@ type DictReader interface {
 	RecordReader
 	NextDict(ctx context.Context) (arrow.RecordBatch, error)
 }
+
+// SizeReporter is a source that can say how much data it holds without
+// reading it (a file table's listing): ANALYZE TABLE's size in bytes.
+type SizeReporter interface {
+	DataSize(ctx context.Context) (files, bytes int64, err error)
+}

@@ -27,17 +27,16 @@ func sparkTime(t time.Time) string {
 }
 
 // describeColumn is DESCRIBE t col in Spark's layout: one row per fact
-// of the column; EXTENDED adds the column statistics rows, all NULL as
-// Sluice computes none.
-func describeColumn(f arrow.Field, comment string, extended bool) *Result {
+// of the column; EXTENDED adds the column statistics rows (NULL until
+// ANALYZE TABLE ... FOR COLUMNS computed them).
+func describeColumn(t *catalog.Table, f arrow.Field, extended bool) *Result {
+	comment := columnComment(t, f.Name)
 	if comment == "" {
 		comment = "NULL"
 	}
 	rows := [][]string{{"col_name", f.Name}, {"data_type", types.CatalogString(f.Type)}, {"comment", comment}}
 	if extended {
-		for _, k := range []string{"min", "max", "num_nulls", "distinct_count", "avg_col_len", "max_col_len", "histogram"} {
-			rows = append(rows, []string{k, "NULL"})
-		}
+		rows = append(rows, columnStatsRows(t, f.Name)...)
 	}
 	return stringRows([]string{"info_name", "info_value"}, rows)
 }
@@ -48,6 +47,16 @@ func describeColumn(f arrow.Field, comment string, extended bool) *Result {
 // (sql.RedactValue); path is the Location row, not an option.
 func (e *Engine) describeTableExtended(t *catalog.Table) *Result {
 	rows := describeColumns(t)
+	rows = append(rows, []string{"", "", ""}, []string{"# Detailed Table Information", "", ""})
+	for _, d := range e.tableDetail(t) {
+		rows = append(rows, []string{d[0], d[1], ""})
+	}
+	return stringRows([]string{"col_name", "data_type", "comment"}, rows)
+}
+
+// tableDetail are Spark's "# Detailed Table Information" rows of a
+// table, also SHOW TABLE EXTENDED's information.
+func (e *Engine) tableDetail(t *catalog.Table) [][2]string {
 	db, name := catalog.SplitStored(t.Spec.Name)
 	kind := "EXTERNAL"
 	if e.isManaged(t) {
@@ -69,6 +78,9 @@ func (e *Engine) describeTableExtended(t *catalog.Table) *Result {
 	if len(t.Properties) > 0 {
 		detail = append(detail, [2]string{"Table Properties", sparkProperties(t.Properties)})
 	}
+	if t.Stats != nil {
+		detail = append(detail, [2]string{"Statistics", statsText(t.Stats)})
+	}
 	if t.Spec.Location != "" {
 		detail = append(detail, [2]string{"Location", sql.RedactText(t.Spec.Location)})
 	}
@@ -84,11 +96,7 @@ func (e *Engine) describeTableExtended(t *catalog.Table) *Result {
 	if len(t.Spec.PartitionBy) > 0 {
 		detail = append(detail, [2]string{"Partition Provider", "Catalog"})
 	}
-	rows = append(rows, []string{"", "", ""}, []string{"# Detailed Table Information", "", ""})
-	for _, d := range detail {
-		rows = append(rows, []string{d[0], d[1], ""})
-	}
-	return stringRows([]string{"col_name", "data_type", "comment"}, rows)
+	return detail
 }
 
 // sparkProperties prints properties as Spark's DESCRIBE does,
@@ -134,7 +142,7 @@ func describeColumns(t *catalog.Table) [][]string {
 func (e *Engine) describeTableColumn(t *catalog.Table, s *sql.DescribeTable) (*Result, error) {
 	for _, f := range t.Spec.Schema.Fields() {
 		if strings.EqualFold(f.Name, s.Column) {
-			return describeColumn(f, columnComment(t, f.Name), s.Extended), nil
+			return describeColumn(t, f, s.Extended), nil
 		}
 	}
 	return nil, usererr.Errorf(usererr.NotFound, "DESCRIBE %s: no column %s", t.Spec.Name, s.Column)

@@ -2,7 +2,9 @@ package engine
 
 import (
 	"context"
+
 	"fmt"
+	"github.com/apache/arrow-go/v18/arrow"
 	"strings"
 
 	"sluice/internal/catalog"
@@ -15,21 +17,14 @@ import (
 // describeView lists a view's columns as its query binds now; EXTENDED
 // adds Spark's "# Detailed Table Information" rows of a view.
 func (e *Engine) describeView(ctx context.Context, v *viewDef, s *sql.DescribeTable) (*Result, error) {
-	name := v.Name
-	db, own := "", v.Name
-	if !v.Temporary {
-		db, own = catalog.SplitStored(v.Name)
-		name = db + "." + own
-	}
-	n, err := plan.NewBinder(ctx, tableResolver{e: e}).BindQuery(viewQuery(name))
+	fields, err := e.viewFields(ctx, v)
 	if err != nil {
 		return nil, fmt.Errorf("DESCRIBE %s: %w", v.Name, err)
 	}
-	fields := n.Schema().Fields()
 	if s.Column != "" {
 		for _, f := range fields {
 			if strings.EqualFold(f.Name, s.Column) {
-				return describeColumn(f, "", s.Extended), nil
+				return describeColumn(&catalog.Table{}, f, s.Extended), nil
 			}
 		}
 		return nil, usererr.Errorf(usererr.NotFound, "DESCRIBE %s: no column %s", v.Name, s.Column)
@@ -39,34 +34,56 @@ func (e *Engine) describeView(ctx context.Context, v *viewDef, s *sql.DescribeTa
 		rows = append(rows, []string{f.Name, types.CatalogString(f.Type), nullCell})
 	}
 	if s.Extended {
-		kind := "VIEW"
-		if v.Temporary {
-			kind = "TEMPORARY VIEW"
-		}
 		rows = append(rows, []string{"", "", ""}, []string{"# Detailed Table Information", "", ""})
-		detail := [][2]string{
-			{"Catalog", catalog.CatalogNames[0]},
-			{"Database", db},
-			{"Table", own},
-			{"Created Time", sparkTime(v.Created)},
-			{"Last Access", "UNKNOWN"},
-			{"Created By", createdBy},
-			{"Type", kind},
-		}
-		if v.Stmt.Comment != "" {
-			detail = append(detail, [2]string{"Comment", v.Stmt.Comment})
-		}
-		text := v.Stmt.Query.String()
-		detail = append(detail,
-			[2]string{"View Text", text},
-			[2]string{"View Original Text", text},
-			[2]string{"View Catalog and Namespace", catalog.CatalogNames[0] + "." + v.Opts.Database},
-			[2]string{"View Query Output Columns", "[" + strings.Join(v.Opts.Output, ", ") + "]"})
-		for _, d := range detail {
+		for _, d := range viewDetail(v) {
 			rows = append(rows, []string{d[0], d[1], ""})
 		}
 	}
 	return stringRows([]string{"col_name", "data_type", "comment"}, rows), nil
+}
+
+// viewFields are a view's columns as its query binds now.
+func (e *Engine) viewFields(ctx context.Context, v *viewDef) ([]arrow.Field, error) {
+	name := v.Name
+	if !v.Temporary {
+		db, own := catalog.SplitStored(v.Name)
+		name = db + "." + own
+	}
+	n, err := plan.NewBinder(ctx, tableResolver{e: e}).BindQuery(viewQuery(name))
+	if err != nil {
+		return nil, err
+	}
+	return n.Schema().Fields(), nil
+}
+
+// viewDetail are Spark's "# Detailed Table Information" rows of a view.
+func viewDetail(v *viewDef) [][2]string {
+	db, own := "", v.Name
+	if !v.Temporary {
+		db, own = catalog.SplitStored(v.Name)
+	}
+	kind := "VIEW"
+	if v.Temporary {
+		kind = "TEMPORARY VIEW"
+	}
+	detail := [][2]string{
+		{"Catalog", catalog.CatalogNames[0]},
+		{"Database", db},
+		{"Table", own},
+		{"Created Time", sparkTime(v.Created)},
+		{"Last Access", "UNKNOWN"},
+		{"Created By", createdBy},
+		{"Type", kind},
+	}
+	if v.Stmt.Comment != "" {
+		detail = append(detail, [2]string{"Comment", v.Stmt.Comment})
+	}
+	text := v.Stmt.Query.String()
+	return append(detail,
+		[2]string{"View Text", text},
+		[2]string{"View Original Text", text},
+		[2]string{"View Catalog and Namespace", catalog.CatalogNames[0] + "." + v.Opts.Database},
+		[2]string{"View Query Output Columns", "[" + strings.Join(v.Opts.Output, ", ") + "]"})
 }
 
 // showCreateView is SHOW CREATE TABLE of a stored view, in Spark's

@@ -333,6 +333,8 @@ func (e *Engine) dispatch(ctx context.Context, st sql.Statement) (*Result, error
 		return showCatalogs(s), nil
 	case *sql.ShowCurrentNamespace:
 		return e.showCurrentNamespace(ctx), nil
+	case *sql.ShowTableExtended:
+		return e.showTableExtended(ctx, s)
 	}
 	// Streams (internal/streams).
 	if r, ok, err := e.streams().Execute(ctx, st); ok {

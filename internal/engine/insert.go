@@ -66,6 +66,8 @@ func (e *Engine) insert(ctx context.Context, s *sql.Insert) (*Result, error) {
 	if cerr := sink.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("closing %s: %w", t.Spec.Name, cerr)
 	}
+	// A failed write may have written some files too.
+	e.clearStats(t.Spec.Name)
 	if err != nil {
 		return nil, err
 	}

@@ -10,8 +10,7 @@ import (
 
 // tableCommand runs Spark's table commands (sql.TableCommand): each one
 // its own file (refresh_table.go, repair_table.go, cache_table.go,
-// truncate_table.go). ANALYZE TABLE is not built: Sluice keeps no
-// statistics for the planner to use.
+// truncate_table.go, analyze_table.go).
 func (e *Engine) tableCommand(ctx context.Context, s *sql.TableCommand) (*Result, error) {
 	switch s.Command {
 	case sql.RefreshTable:
@@ -22,6 +21,8 @@ func (e *Engine) tableCommand(ctx context.Context, s *sql.TableCommand) (*Result
 		return e.cacheTable(ctx, s)
 	case sql.TruncateTable:
 		return e.truncateTable(ctx, s)
+	case sql.AnalyzeTable:
+		return e.analyzeTable(ctx, s)
 	}
 	return nil, fmt.Errorf("%s: %w", s.Command, ErrNotSupported)
 }

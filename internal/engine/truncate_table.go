@@ -46,5 +46,6 @@ func (e *Engine) truncateTable(ctx context.Context, s *sql.TableCommand) (*Resul
 	if err := os.MkdirAll(loc, 0o755); err != nil {
 		return nil, fmt.Errorf("TRUNCATE TABLE %s: %w", name, err)
 	}
+	e.clearStats(name)
 	return message("table %s truncated", name), nil
 }

@@ -18,9 +18,15 @@
 //     (and a partitioned table flat) answer alike;
 //   - distinct.go: count/sum/avg(DISTINCT c) against the plain aggregate
 //     over a DISTINCT subquery;
+//   - skipping.go: the same query over a twin table with a Flint
+//     skipping index (MIN_MAX, VALUE_SET, BLOOM_FILTER, PARTITION);
 //   - duckdb_oracle.go: a second engine, DuckDB (duckdb.go runs it in
 //     one python3 process), over the same files, on the subset of SQL
-//     both define alike (Config.Duck; TestFuzzDuckDB).
+//     both define alike (Config.Duck; TestFuzzDuckDB);
+//   - crash.go (RunCrash, apart from Run): a filter and projection as a
+//     batch INSERT against INSERT STREAM over the same files landing in
+//     random groups and order, with child processes SIGKILLed at random
+//     crash points and restarted ("crash schedules").
 //
 // Everything is deterministic from the seed (math/rand/v2, PCG), so a
 // divergence replays from its seed alone. Each Divergence carries a
@@ -43,6 +49,6 @@
 //
 //	divs, stats, err := fuzz.Run(ctx, fuzz.Config{Seed: 7, Queries: 200, Dir: t.TempDir()})
 //
-// TestFuzzSlice and TestFuzzDuckDB run bounded slices in CI; see TESTING.md at the
-// repository root for the longer runs.
+// TestFuzzSlice, TestFuzzDuckDB and TestCrashSlice run bounded slices in
+// CI; see TESTING.md at the repository root for the longer runs.
 package fuzz

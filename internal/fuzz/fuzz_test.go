@@ -48,9 +48,9 @@ func TestFuzzSlice(t *testing.T) {
 			t.Fatal(err)
 		}
 		el := time.Since(start)
-		t.Logf("seed %d: %d checks (%d queries) on %d tables (%d skipped) in %v, %.1f checks/s, %.1f queries/s, %d divergences",
+		t.Logf("seed %d: %d checks (%d queries) on %d tables (%d skipped) in %v, %.1f checks/s, %.1f queries/s, %d divergences; %d of %d skipping-index checks skipped files",
 			seed, st.Checks, st.Queries, st.Tables, st.Skipped, el.Round(time.Millisecond),
-			float64(st.Checks)/el.Seconds(), float64(st.Queries)/el.Seconds(), len(divs))
+			float64(st.Checks)/el.Seconds(), float64(st.Queries)/el.Seconds(), len(divs), st.IndexSkipped, st.IndexChecks)
 		if testing.Verbose() {
 			for reason, n := range st.SkipReasons {
 				t.Logf("skipped %d: %s", n, reason)

@@ -45,6 +45,9 @@ type Table struct {
 	// Twins are the same rows written in the other formats (Run
 	// creates them; see formats.go).
 	Twins []*Table
+	// Index is the twin with a skipping index (Run draws it; see
+	// skipping.go).
+	Index *indexTwin
 }
 
 // newRand is the generator's random source for a seed: PCG, so runs
@@ -75,17 +78,22 @@ func genTable(r *rand.Rand, name, dir string) *Table {
 	}
 	batches := 1 + r.IntN(4)
 	for b := 0; b < batches; b++ {
-		var rows [][]string
-		for i, m := 0, 1+r.IntN(12); i < m; i++ {
-			row := make([]string, len(t.Cols))
-			for j, c := range t.Cols {
-				row[j] = genValue(r, c.Type, j == t.Part)
-			}
-			rows = append(rows, row)
-		}
-		t.Batches = append(t.Batches, rows)
+		t.addBatch(r)
 	}
 	return t
+}
+
+// addBatch draws one more INSERT's rows (1 to 12).
+func (t *Table) addBatch(r *rand.Rand) {
+	var rows [][]string
+	for i, m := 0, 1+r.IntN(12); i < m; i++ {
+		row := make([]string, len(t.Cols))
+		for j, c := range t.Cols {
+			row[j] = genValue(r, c.Type, j == t.Part)
+		}
+		rows = append(rows, row)
+	}
+	t.Batches = append(t.Batches, rows)
 }
 
 // twin is t's rows in another format, under name (for the formats oracle).

@@ -53,6 +53,7 @@ var oracles = []oracle{
 	{"settings", drawSettings},
 	{"formats", drawFormats},
 	{"distinct", drawDistinct},
+	{"skipping", drawSkipping},
 }
 
 // duckOracles are what a run with Config.Duck draws from.

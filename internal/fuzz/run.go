@@ -55,6 +55,11 @@ type Stats struct {
 	SetupFailures int
 	// SkipReasons counts skipped checks by the start of their error.
 	SkipReasons map[string]int
+	// IndexSkipped is how many skipping checks had files skipped by the
+	// index (so the oracle is seen to exercise skipping).
+	IndexSkipped int
+	// IndexChecks is how many skipping checks compared answers.
+	IndexChecks int
 }
 
 // skipReason is the gist of a skipped check's error: its message with
@@ -99,11 +104,21 @@ func Run(ctx context.Context, cfg Config) (divs []Divergence, st Stats, err erro
 	}
 	r := newRand(cfg.Seed)
 	before := statements
-	defer func() { st.Queries = statements - before }()
+	skipsBefore, checksBefore := indexSkips, indexChecks
+	defer func() {
+		st.Queries, st.IndexSkipped, st.IndexChecks = statements-before, indexSkips-skipsBefore, indexChecks-checksBefore
+	}()
 	var t *Table
 	var setup []string
 	for i := 0; i < cfg.Queries; i++ {
 		if i%per == 0 {
+			if t != nil {
+				// The catalog is read whole on every lookup: a run that
+				// kept its tables would slow down as it goes.
+				if err := dropTable(ctx, e, t); err != nil {
+					return divs, st, err
+				}
+			}
 			t = genTable(r, fmt.Sprintf("t%d", i/per), files)
 			t.Twins = nil
 			for _, f := range []string{"json", "csv", "parquet"} {
@@ -116,6 +131,7 @@ func Run(ctx context.Context, cfg Config) (divs []Divergence, st Stats, err erro
 				flat.Part = -1
 				t.Twins = append(t.Twins, flat)
 			}
+			t.Index = drawIndexTwin(r, t)
 			setup = t.Statements()
 			for _, tw := range t.Twins {
 				setup = append(setup, tw.Statements()...)
@@ -184,6 +200,29 @@ func runCheck(ctx context.Context, e env, c check) (f *finding) {
 		}
 	}()
 	return c.run(ctx, e)
+}
+
+// dropTable drops t, its twins and its indexed twin from both engines
+// (the files stay).
+func dropTable(ctx context.Context, e env, t *Table) error {
+	var stmts []string
+	if tw := t.Index; tw != nil && tw.done {
+		if tw.err == nil {
+			stmts = append(stmts, "DROP SKIPPING INDEX ON "+tw.name)
+		}
+		stmts = append(stmts, "DROP TABLE IF EXISTS "+tw.name)
+	}
+	for _, tw := range t.Twins {
+		stmts = append(stmts, "DROP TABLE IF EXISTS "+tw.Name)
+	}
+	stmts = append(stmts, "DROP TABLE IF EXISTS "+t.Name)
+	if err := createOn(ctx, e.eng, stmts); err != nil {
+		return fmt.Errorf("dropping a done table: %w", err)
+	}
+	if err := createOn(ctx, e.serial, stmts[len(stmts)-1:]); err != nil {
+		return fmt.Errorf("dropping a done table: %w", err)
+	}
+	return nil
 }
 
 // createOn runs the setup statements on eng.

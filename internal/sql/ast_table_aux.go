@@ -1,5 +1,7 @@
 package sql
 
+import "strings"
+
 // TableCommand is one of Spark's statements that name a table and do
 // nothing else: TRUNCATE TABLE, REFRESH TABLE, MSCK REPAIR TABLE, CACHE
 // [LAZY] TABLE, UNCACHE TABLE [IF EXISTS], ANALYZE TABLE ... COMPUTE
@@ -11,6 +13,10 @@ type TableCommand struct {
 	// Lazy is CACHE LAZY; IfExists is UNCACHE's IF EXISTS; NoScan is
 	// ANALYZE's NOSCAN.
 	Lazy, IfExists, NoScan bool
+	// Columns are ANALYZE's FOR COLUMNS a, b; AllColumns its FOR ALL
+	// COLUMNS.
+	Columns    []string
+	AllColumns bool
 }
 
 // TableCommandKind names a TableCommand.
@@ -70,8 +76,17 @@ func (s *TableCommand) String() string {
 		return "UNCACHE TABLE " + ifExists(s.IfExists) + QuoteName(s.Name)
 	case AnalyzeTable:
 		out := "ANALYZE TABLE " + QuoteName(s.Name) + " COMPUTE STATISTICS"
-		if s.NoScan {
+		switch {
+		case s.NoScan:
 			out += " NOSCAN"
+		case s.AllColumns:
+			out += " FOR ALL COLUMNS"
+		case len(s.Columns) > 0:
+			cols := make([]string, len(s.Columns))
+			for i, c := range s.Columns {
+				cols[i] = QuoteIdent(c)
+			}
+			out += " FOR COLUMNS " + strings.Join(cols, ", ")
 		}
 		return out
 	}

@@ -73,6 +73,9 @@ func (p *parser) tableCommand() (s Statement, ok bool, err error) {
 		return nil, true, errAt(p.tok().pos, "CACHE TABLE ... %s is not supported: Sluice keeps no result cache", strings.ToUpper(p.tok().text))
 	}
 	if c.Command == AnalyzeTable {
+		if p.atKw("PARTITION") {
+			return nil, true, errAt(p.tok().pos, "ANALYZE TABLE ... PARTITION is not supported: statistics are kept for a whole table")
+		}
 		if err := p.expectKw("COMPUTE"); err != nil {
 			return nil, true, err
 		}
@@ -80,6 +83,26 @@ func (p *parser) tableCommand() (s Statement, ok bool, err error) {
 			return nil, true, err
 		}
 		c.NoScan = p.acceptKw("NOSCAN")
+		if !c.NoScan && p.acceptKw("FOR") {
+			if p.acceptKw("ALL") {
+				c.AllColumns = true
+				err = p.expectKw("COLUMNS")
+				return c, true, err
+			}
+			if err := p.expectKw("COLUMNS"); err != nil {
+				return nil, true, err
+			}
+			for {
+				name, _, err := p.ident("column name")
+				if err != nil {
+					return nil, true, err
+				}
+				c.Columns = append(c.Columns, name)
+				if !p.acceptOp(",") {
+					break
+				}
+			}
+		}
 	}
 	return c, true, nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -106,6 +107,9 @@ func NewS3Store(ctx context.Context, bucket string, opts Options) (*S3Store, err
 		loadOpts = append(loadOpts, config.WithCredentialsProvider(
 			credentials.NewStaticCredentialsProvider(opts.AccessKeyID, opts.SecretAccessKey, opts.SessionToken)))
 	}
+	// The credential chain's IMDS client logs through the config's
+	// logger from the start: quiet from the start too.
+	loadOpts = append(loadOpts, config.WithLogger(quietLogger{next: logging.NewStandardLogger(os.Stderr)}))
 	cfg, err := config.LoadDefaultConfig(ctx, loadOpts...)
 	if err != nil {
 		// The SDK's message names files and profiles, never secrets.
@@ -114,7 +118,11 @@ func NewS3Store(ctx context.Context, bucket string, opts Options) (*S3Store, err
 	if cfg.Region == "" {
 		cfg.Region = defaultRegion
 	}
-	cfg.Logger = quietLogger{next: cfg.Logger}
+	// Not anonymous credentials: the client recognises those by type, to
+	// send requests unsigned.
+	if cfg.Credentials != nil && !opts.Anonymous {
+		cfg.Credentials = markedCredentials{cfg.Credentials}
+	}
 	pathStyle := opts.Endpoint != ""
 	if opts.PathStyle != nil {
 		pathStyle = *opts.PathStyle
@@ -309,6 +317,11 @@ func (s *S3Store) mapErr(op, key string, err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Errorf("%s %s: %w", op, s.uri(key), contextErr(err))
 	}
+	var ce *credentialsError
+	if errors.As(err, &ce) {
+		return &s3Error{msg: fmt.Sprintf("%s %s: no S3 credentials found: give OPTIONS (access_key '...', secret_key '...') or (profile '...'), "+
+			"set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or anonymous 'true' for a public bucket", op, s), kind: ErrAccessDenied, cause: err}
+	}
 	code, status := errorCode(err), httpStatus(err)
 	switch {
 	case code == "NoSuchBucket":
@@ -352,13 +365,34 @@ func contextErr(err error) error {
 	return context.DeadlineExceeded
 }
 
+// markedCredentials marks the credential chain's failures, so that
+// mapErr can tell "no credentials anywhere" from the SDK's long chain.
+type markedCredentials struct{ aws.CredentialsProvider }
+
+func (m markedCredentials) Retrieve(ctx context.Context) (aws.Credentials, error) {
+	c, err := m.CredentialsProvider.Retrieve(ctx)
+	if err != nil && ctx.Err() == nil {
+		return c, &credentialsError{err: err}
+	}
+	return c, err
+}
+
+// credentialsError is a credential chain's failure.
+type credentialsError struct{ err error }
+
+func (e *credentialsError) Error() string { return "no credentials: " + e.err.Error() }
+func (e *credentialsError) Unwrap() error { return e.err }
+
 // quietLogger drops the SDK's warning about undrained bodies: closing a
 // body cut off mid-stream is exactly how Open recovers, not a problem
 // worth a line on the user's terminal.
 type quietLogger struct{ next logging.Logger }
 
 func (q quietLogger) Logf(c logging.Classification, format string, v ...any) {
-	if strings.HasPrefix(format, "failed to discard remaining HTTP response body") || q.next == nil {
+	// Also the IMDS client's "falling back to IMDSv1" on every machine
+	// that is not an EC2 instance, before the missing credentials say
+	// what is wrong.
+	if strings.HasPrefix(format, "failed to discard remaining HTTP response body") || strings.Contains(format, "falling back to IMDSv1") || q.next == nil {
 		return
 	}
 	q.next.Logf(c, format, v...)

@@ -256,3 +256,34 @@ func TestS3MultipartAbort(t *testing.T) {
 		t.Fatalf("%d multipart uploads left after abort", len(ups.Uploads))
 	}
 }
+
+// TestS3NoCredentials: with no credentials anywhere (options,
+// environment, shared files, instance role) a request fails with one
+// line that says where credentials can come from, not the SDK's chain
+// of provider errors; anonymous requests are still sent unsigned.
+func TestS3NoCredentials(t *testing.T) {
+	if s3srv == nil {
+		t.Skip("no S3 server")
+	}
+	for _, k := range []string{"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE", "AWS_WEB_IDENTITY_TOKEN_FILE", "AWS_CONTAINER_CREDENTIALS_FULL_URI", "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI"} {
+		t.Setenv(k, "")
+	}
+	t.Setenv("AWS_CONFIG_FILE", filepath.Join(t.TempDir(), "none"))
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(t.TempDir(), "none"))
+	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
+	st, err := NewS3Store(t.Context(), "somebucket", Options{Endpoint: s3srv.Endpoint, MaxRetries: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = st.List(t.Context(), "", "", func(ObjectInfo) error { return nil })
+	if !errors.Is(err, ErrAccessDenied) || !strings.Contains(err.Error(), "no S3 credentials found") || strings.Contains(err.Error(), "IMDS") {
+		t.Fatalf("List without credentials = %v, want one line naming where credentials come from", err)
+	}
+	anon, err := NewS3Store(t.Context(), "somebucket", Options{Endpoint: s3srv.Endpoint, MaxRetries: 1, Anonymous: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := anon.List(t.Context(), "", "", func(ObjectInfo) error { return nil }); err != nil && strings.Contains(err.Error(), "no S3 credentials") {
+		t.Fatalf("anonymous List = %v: it was signed", err)
+	}
+}

@@ -7,6 +7,7 @@ package stream
 //
 //	planned        offsets/N written, nothing read yet
 //	decoding       the first batch of the epoch reached the sink
+//	sink-write     the sink took that batch (written, not flushed)
 //	after-flush    the sink flushed, state and commit not yet written
 //	after-commit   commits/N written, the source's seen-file log not yet
 //	done           the source recorded the epoch too

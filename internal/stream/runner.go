@@ -454,10 +454,17 @@ func (c *countingSink) Send(ctx context.Context, m exec.Message) error {
 	if m.IsWatermark() || m.Batch.NumRows() == 0 {
 		return nil
 	}
-	if c.rows.Add(m.Batch.NumRows()) == m.Batch.NumRows() {
+	first := c.rows.Add(m.Batch.NumRows()) == m.Batch.NumRows()
+	if first {
 		crashPoint("decoding", c.epoch)
 	}
-	return c.sink.Write(ctx, m.Batch)
+	if err := c.sink.Write(ctx, m.Batch); err != nil {
+		return err
+	}
+	if first {
+		crashPoint("sink-write", c.epoch)
+	}
+	return nil
 }
 
 type countingObserver struct{ rows atomic.Int64 }

@@ -277,7 +277,7 @@ func (s *scenario) compare(t *testing.T, wantRows int) {
 	}
 }
 
-var points = []string{"planned", "decoding", "after-flush", "after-commit", "done"}
+var points = []string{"planned", "decoding", "sink-write", "after-flush", "after-commit", "done"}
 
 // killLoop kills the stream at least kills times: mostly at crash points
 // (seeded, so each CI run hits the same schedule), every fourth run at a

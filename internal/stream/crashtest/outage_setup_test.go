@@ -44,6 +44,8 @@ type outage struct {
 	// not publish there); delivered waits until it holds n events.
 	sent      func(t *testing.T, key string)
 	delivered func(t *testing.T, n int) bool
+	// cluster is kind nats-cluster's.
+	cluster *natsserver.Cluster
 }
 
 // newOutage starts the broker of kind nats, kafka or sqs and a gateway
@@ -68,6 +70,31 @@ func newOutage(t *testing.T, kind string) *outage {
 		o.delivered = func(t *testing.T, n int) bool {
 			got, _ := ns.StreamMsgs("s3events")
 			return got >= uint64(n)+1 // and the gateway's test event
+		}
+	case "nats-cluster":
+		// Three nodes, the events stream R3 (so Sluice's own objects are
+		// too); down kills the node leading the events stream, up
+		// restarts that node.
+		cl := natsserver.StartCluster(t, 3)
+		if err := cl.AddStream("s3events", 3, eventSubject); err != nil {
+			t.Fatal(err)
+		}
+		o.cluster = cl
+		gwArgs = []string{"--event-nats-url", cl.URL, "--event-nats-topic", eventSubject}
+		o.queue = cl.URL + "/s3events/feed?ack_wait=1s"
+		downed := -1
+		o.down = func() {
+			i, err := cl.StreamLeader("s3events")
+			if err != nil {
+				t.Fatal(err)
+			}
+			downed = i
+			cl.Servers[i].Down()
+		}
+		o.up = func() error { return cl.Servers[downed].Up() }
+		o.delivered = func(t *testing.T, n int) bool {
+			got, _ := cl.StreamMsgs("s3events")
+			return got >= uint64(n)+1
 		}
 	case "kafka":
 		kb, err := javabroker.StartKafka()

@@ -96,3 +96,54 @@ func freePort(tb testing.TB) int {
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port
 }
+
+// StreamLeader is the index in Servers of the node leading stream name.
+func (c *Cluster) StreamLeader(name string) (int, error) {
+	leader := ""
+	err := WithJetStream(c.URL, nil, func(js jetstream.JetStream) error {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		st, err := js.Stream(ctx, name)
+		if err != nil {
+			return err
+		}
+		info, err := st.Info(ctx)
+		if err != nil {
+			return err
+		}
+		if info.Cluster != nil {
+			leader = info.Cluster.Leader
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	for i := range c.Servers {
+		if leader == fmt.Sprintf("n%d", i+1) {
+			return i, nil
+		}
+	}
+	return 0, fmt.Errorf("stream %s has no leader (%q)", name, leader)
+}
+
+// StreamMsgs is how many messages stream name holds, asked of any node
+// that answers.
+func (c *Cluster) StreamMsgs(name string) (uint64, error) {
+	var n uint64
+	err := WithJetStream(c.URL, nil, func(js jetstream.JetStream) error {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		st, err := js.Stream(ctx, name)
+		if err != nil {
+			return err
+		}
+		info, err := st.Info(ctx)
+		if err != nil {
+			return err
+		}
+		n = info.State.Msgs
+		return nil
+	})
+	return n, err
+}

@@ -1,0 +1,245 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+	"github.com/hinshun/vt10x"
+)
+
+var updateScreens = flag.Bool("update-screens", false, "rewrite testdata/screens/*.txt from the screens the shell draws")
+
+// screen is a shell on a pseudo-terminal of a fixed size, seen through a
+// terminal emulator: what a user would see, cell by cell, after the
+// shell's escape sequences (readline's redraws, completion listings).
+type screen struct {
+	t    *testing.T
+	ptmx *os.File
+	vt   vt10x.Terminal
+	mu   sync.Mutex // vt's writes against reads of the screen
+	done chan error
+}
+
+// openScreen starts the shell over dataDir on a cols × rows terminal.
+func openScreen(t *testing.T, dataDir string, cols, rows int) *screen {
+	t.Helper()
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal here: %v", err)
+	}
+	if err := pty.Setsize(ptmx, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)}); err != nil {
+		t.Fatal(err)
+	}
+	s := &screen{t: t, ptmx: ptmx, vt: vt10x.New(vt10x.WithSize(cols, rows), vt10x.WithWriter(ptmx)), done: make(chan error, 1)}
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := ptmx.Read(buf)
+			if n > 0 {
+				s.mu.Lock()
+				_, _ = s.vt.Write(buf[:n])
+				s.mu.Unlock()
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		s.done <- Shell(ctx, Options{DataDir: dataDir, Format: "table", Stdin: tty, Stdout: tty, Stderr: tty})
+	}()
+	t.Cleanup(func() {
+		cancel()
+		_, _ = ptmx.Write([]byte{4}) // Ctrl-D, should the test have stopped early
+		select {
+		case <-s.done:
+		case <-time.After(10 * time.Second):
+			t.Error("the shell did not end")
+		}
+		tty.Close()
+		ptmx.Close()
+	})
+	s.waitFor("sluice>")
+	return s
+}
+
+// text is the screen as lines, trailing blanks cut and trailing empty
+// lines dropped.
+func (s *screen) text() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	lines := strings.Split(s.vt.String(), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.TrimRight(strings.Join(lines, "\n"), "\n") + "\n"
+}
+
+// waitFor waits until the screen holds want, and then until it stops
+// changing (a redraw done).
+func (s *screen) waitFor(want string) string {
+	s.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(s.text(), want) {
+		if time.Now().After(deadline) {
+			s.t.Fatalf("the screen never showed %q:\n%s", want, s.text())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	last := s.text()
+	for stable := 0; stable < 5 && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+		if now := s.text(); now == last {
+			stable++
+		} else {
+			last, stable = now, 0
+		}
+	}
+	return last
+}
+
+// typeKeys sends keys as a user types them: one write per key, so
+// readline sees each (a Tab among them completes).
+func (s *screen) typeKeys(keys string) {
+	for _, r := range keys {
+		if _, err := s.ptmx.Write([]byte(string(r))); err != nil {
+			s.t.Fatal(err)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// stable replaces what changes from run to run (times, the version) so
+// a screen compares with its golden file.
+var screenNoise = []struct {
+	re   *regexp.Regexp
+	with string
+}{
+	{regexp.MustCompile(`Time: [0-9.]+ ms`), "Time: N ms"},
+	{regexp.MustCompile(`^Sluice .*\. End statements`), "Sluice VERSION. End statements"},
+	{regexp.MustCompile(`\([0-9.]+ ?(ms|s|µs)\)`), "(T)"},
+}
+
+func stableScreen(text string) string {
+	lines := strings.Split(text, "\n")
+	for i := range lines {
+		for _, n := range screenNoise {
+			lines[i] = n.re.ReplaceAllString(lines[i], n.with)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// golden compares a screen with testdata/screens/name.txt.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	got = stableScreen(got)
+	path := filepath.Join("testdata", "screens", name+".txt")
+	if *updateScreens {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update-screens to write it)", err)
+	}
+	if !bytes.Equal(want, []byte(got)) {
+		t.Errorf("screen %s differs from %s\n--- got:\n%s--- want:\n%s", name, path, got, want)
+	}
+}
+
+// screenDataDir is a data dir with one JSON table, events, whose one
+// long message shows how cells fit the terminal.
+func screenDataDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in")
+	if err := os.MkdirAll(in, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rows := `{"id": 1, "status": 200, "message": "ok"}
+{"id": 2, "status": 404, "message": "` + strings.Repeat("not found ", 14) + `end"}
+`
+	if err := os.WriteFile(filepath.Join(in, "a.json"), []byte(rows), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	err := RunSQL(context.Background(), Options{DataDir: dir, Format: "table", Stdout: &out, Stderr: io.Discard,
+		Exec: "CREATE TABLE events (id BIGINT, status INT, message STRING) USING json LOCATION '" + in + "'"})
+	if err != nil {
+		t.Fatalf("creating events: %v", err)
+	}
+	return dir
+}
+
+// TestShellScreens drives the shell on an 80 × 24 pseudo-terminal the
+// way a psql or DuckDB user would and compares what the terminal shows
+// with golden screens: meta commands, \timing, completion, tables cut to
+// the terminal's width, \x for wide rows, a DuckDB habit's hint.
+func TestShellScreens(t *testing.T) {
+	dir := screenDataDir(t)
+	cases := []struct {
+		name string
+		keys []string // each typed, then waited on until the next prompt
+		want string   // what the last screen must show besides the prompt
+	}{
+		{"meta_dt", []string{`\dt` + "\r", `\d events` + "\r"}, "message"},
+		{"timing", []string{`\timing` + "\r", "SELECT count(*) AS n FROM events;\r"}, "Time: "},
+		{"complete_table", []string{"SELECT id FROM ev\t"}, "FROM events"},
+		{"complete_list", []string{"SELECT coun\t\t"}, "count_if"},
+		{"wide_cut", []string{"SELECT * FROM events ORDER BY id;\r"}, "(2 rows)"},
+		{"expanded", []string{`\x` + "\r", "SELECT * FROM events WHERE id = 2;\r"}, "message |"},
+		{"duckdb_hint", []string{"FROM events;\r"}, "hint"},
+		{"help", []string{`\?` + "\r"}, `\q`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := openScreen(t, dir, 80, 24)
+			var last string
+			for i, k := range tc.keys {
+				s.typeKeys(k)
+				if strings.HasSuffix(k, "\r") {
+					// The prompt comes back once the line ran.
+					last = s.waitForPrompts(i + 2)
+				}
+			}
+			last = s.waitFor(tc.want)
+			golden(t, tc.name, last)
+			s.typeKeys("\x15\\q\r") // Ctrl-U drops a half-typed line
+		})
+	}
+}
+
+// waitForPrompts waits until n prompts are on the screen or the screen
+// scrolled (a full screen): each line run ends with a fresh prompt.
+func (s *screen) waitForPrompts(n int) string {
+	s.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		text := s.text()
+		lines := strings.Count(text, "\n")
+		if strings.Count(text, "sluice>") >= n || (lines >= 23 && strings.HasSuffix(strings.TrimRight(text, "\n"), "sluice>")) {
+			return s.waitFor("sluice>")
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("the shell did not come back with a prompt:\n%s", text)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

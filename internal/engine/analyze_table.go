@@ -1,0 +1,271 @@
+package engine
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"sluice/internal/catalog"
+	"sluice/internal/connector"
+	"sluice/internal/connector/registry"
+	"sluice/internal/sql"
+	"sluice/internal/types"
+	"sluice/internal/usererr"
+)
+
+// analyzeTable is Spark's ANALYZE TABLE t COMPUTE STATISTICS [NOSCAN |
+// FOR COLUMNS a, b | FOR ALL COLUMNS]: the size of the table's files
+// (NOSCAN: only that), its row count, and per column min, max, nulls,
+// an approximate distinct count (HyperLogLog, as Spark's) and lengths.
+// They are kept in the catalog until the next write to the table and
+// shown by DESCRIBE EXTENDED; the planner does not use them.
+func (e *Engine) analyzeTable(ctx context.Context, s *sql.TableCommand) (*Result, error) {
+	t, err := e.commandTable(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	name := t.Spec.Name
+	src, err := registry.OpenSource(ctx, t.Spec, e.env(ctx), nil)
+	if err != nil {
+		return nil, fmt.Errorf("ANALYZE TABLE %s: %w", name, err)
+	}
+	sized, ok := src.(connector.SizeReporter)
+	if !ok {
+		return nil, usererr.Errorf(usererr.Invalid, "ANALYZE TABLE %s: statistics are kept for file tables; a USING %s table's store keeps its own", name, t.Spec.Using)
+	}
+	_, size, err := sized.DataSize(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("ANALYZE TABLE %s: listing its files: %w", name, err)
+	}
+	stats := &catalog.TableStats{SizeBytes: size, Analyzed: e.now()}
+	if !s.NoScan {
+		cols, err := analyzedColumns(t, s)
+		if err != nil {
+			return nil, err
+		}
+		if err := e.scanStats(ctx, t, cols, stats); err != nil {
+			return nil, fmt.Errorf("ANALYZE TABLE %s: %w", name, err)
+		}
+	}
+	if err := e.catalog.UpdateTable(name, func(t *catalog.Table) error {
+		t.Stats = stats
+		return nil
+	}); err != nil {
+		return nil, fmt.Errorf("ANALYZE TABLE %s: %w", name, err)
+	}
+	return message("table %s analyzed: %s", name, statsText(stats)), nil
+}
+
+// analyzedColumns are the fields FOR COLUMNS names (FOR ALL COLUMNS:
+// every one), refusing the types Spark keeps no statistics for.
+func analyzedColumns(t *catalog.Table, s *sql.TableCommand) ([]arrow.Field, error) {
+	var out []arrow.Field
+	for _, f := range t.Spec.Schema.Fields() {
+		if s.AllColumns || containsFold(s.Columns, f.Name) {
+			out = append(out, f)
+		}
+	}
+	for _, c := range s.Columns {
+		if !fieldIn(out, c) {
+			return nil, usererr.Errorf(usererr.NotFound, "ANALYZE TABLE %s: no column %s", t.Spec.Name, c)
+		}
+	}
+	for _, f := range out {
+		switch f.Type.ID() {
+		case arrow.LIST, arrow.LARGE_LIST, arrow.MAP, arrow.STRUCT:
+			return nil, usererr.Errorf(usererr.Invalid, "ANALYZE TABLE %s: column %s is of type %s, which keeps no statistics (as in Spark)", t.Spec.Name, f.Name, types.CatalogString(f.Type))
+		}
+	}
+	return out, nil
+}
+
+// scanStats reads the table once: its row count and each column's
+// statistics, as strings (Spark's casts) so any type renders as Spark
+// prints it.
+func (e *Engine) scanStats(ctx context.Context, t *catalog.Table, cols []arrow.Field, stats *catalog.TableStats) error {
+	items := []string{"CAST(count(*) AS STRING)"}
+	for _, f := range cols {
+		c := types.QuoteIdent(f.Name)
+		minMax := "CAST(NULL AS STRING), CAST(NULL AS STRING)"
+		if hasMinMax(f.Type) {
+			minMax = fmt.Sprintf("CAST(min(%s) AS STRING), CAST(max(%s) AS STRING)", c, c)
+			if ts, ok := f.Type.(*arrow.TimestampType); ok {
+				// Spark prints a timestamp's bounds with microseconds and
+				// the zone's offset (sessions here are UTC).
+				zone := ""
+				if ts.TimeZone != "" {
+					zone = " || ' +0000'"
+				}
+				minMax = fmt.Sprintf("date_format(min(%s), 'yyyy-MM-dd HH:mm:ss.SSSSSS')%s, date_format(max(%s), 'yyyy-MM-dd HH:mm:ss.SSSSSS')%s", c, zone, c, zone)
+			}
+		}
+		lens := "CAST(NULL AS STRING), CAST(NULL AS STRING)"
+		if varLen(f.Type) {
+			lens = fmt.Sprintf("CAST(CAST(ceil(avg(length(%s))) AS BIGINT) AS STRING), CAST(max(length(%s)) AS STRING)", c, c)
+		}
+		items = append(items, minMax, fmt.Sprintf("CAST(count(*) - count(%s) AS STRING)", c),
+			fmt.Sprintf("CAST(approx_count_distinct(%s) AS STRING)", c), lens)
+	}
+	st, err := sql.ParseOne("SELECT " + strings.Join(items, ", ") + " FROM " + sql.QuoteName(t.Spec.Name))
+	if err != nil {
+		return err
+	}
+	r, err := e.runSelect(ctx, st.(*sql.SelectStmt).Query)
+	if err != nil {
+		return err
+	}
+	row := firstRowStrings(r)
+	if len(row) != 1+6*len(cols) {
+		return fmt.Errorf("counting rows: %d values for %d", len(row), 1+6*len(cols))
+	}
+	n, _ := strconv.ParseInt(row[0], 10, 64)
+	stats.Rows = &n
+	for i, f := range cols {
+		v := row[1+6*i:]
+		cs := catalog.ColumnStats{Min: v[0], Max: v[1]}
+		cs.NumNulls, _ = strconv.ParseInt(v[2], 10, 64)
+		cs.DistinctCount, _ = strconv.ParseInt(v[3], 10, 64)
+		if varLen(f.Type) {
+			// Spark: the average and longest length of the values, or the
+			// type's default size when all are NULL.
+			cs.AvgLen, cs.MaxLen = lenOr(v[4], 20), lenOr(v[5], 20)
+		} else {
+			cs.AvgLen = fixedSize(f.Type)
+			cs.MaxLen = cs.AvgLen
+		}
+		if stats.Columns == nil {
+			stats.Columns = map[string]catalog.ColumnStats{}
+		}
+		stats.Columns[f.Name] = cs
+	}
+	return nil
+}
+
+// firstRowStrings is r's first row of STRING columns, NULL as "".
+func firstRowStrings(r *Result) []string {
+	for _, b := range r.Batches {
+		if b.NumRows() == 0 {
+			continue
+		}
+		out := make([]string, b.NumCols())
+		for i, c := range b.Columns() {
+			if s, ok := c.(*array.String); ok && s.IsValid(0) {
+				out[i] = s.Value(0)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// statsText is Spark's Statistics row: "N bytes" or "N bytes, M rows".
+func statsText(s *catalog.TableStats) string {
+	out := strconv.FormatInt(s.SizeBytes, 10) + " bytes"
+	if s.Rows != nil {
+		out += ", " + strconv.FormatInt(*s.Rows, 10) + " rows"
+	}
+	return out
+}
+
+// columnStatsRows are DESCRIBE EXTENDED t col's statistics rows; NULL
+// when the column was not analyzed.
+func columnStatsRows(t *catalog.Table, col string) [][]string {
+	keys := []string{"min", "max", "num_nulls", "distinct_count", "avg_col_len", "max_col_len", "histogram"}
+	vals := make([]string, len(keys))
+	for i := range vals {
+		vals[i] = "NULL"
+	}
+	if t.Stats != nil {
+		for name, cs := range t.Stats.Columns {
+			if !strings.EqualFold(name, col) {
+				continue
+			}
+			vals[0], vals[1] = cmp.Or(cs.Min, "NULL"), cmp.Or(cs.Max, "NULL")
+			vals[2], vals[3] = strconv.FormatInt(cs.NumNulls, 10), strconv.FormatInt(cs.DistinctCount, 10)
+			vals[4], vals[5] = strconv.FormatInt(cs.AvgLen, 10), strconv.FormatInt(cs.MaxLen, 10)
+		}
+	}
+	rows := make([][]string, len(keys))
+	for i, k := range keys {
+		rows[i] = []string{k, vals[i]}
+	}
+	return rows
+}
+
+// clearStats forgets a table's statistics once it was written to, as
+// Spark does when it does not recompute them (spark.sql.statistics.
+// size.autoUpdate off, its default).
+func (e *Engine) clearStats(name string) {
+	t, err := e.catalog.Table(name)
+	if err != nil || t.Stats == nil {
+		return
+	}
+	_ = e.catalog.UpdateTable(name, func(t *catalog.Table) error {
+		t.Stats = nil
+		return nil
+	})
+}
+
+func hasMinMax(t arrow.DataType) bool {
+	switch t.ID() {
+	case arrow.STRING, arrow.LARGE_STRING, arrow.BINARY, arrow.LARGE_BINARY:
+		return false
+	}
+	return true
+}
+
+func varLen(t arrow.DataType) bool {
+	switch t.ID() {
+	case arrow.STRING, arrow.LARGE_STRING, arrow.BINARY, arrow.LARGE_BINARY:
+		return true
+	}
+	return false
+}
+
+// fixedSize is Spark's defaultSize of a fixed-width type.
+func fixedSize(t arrow.DataType) int64 {
+	switch t.ID() {
+	case arrow.INT8, arrow.BOOL:
+		return 1
+	case arrow.INT16:
+		return 2
+	case arrow.INT32, arrow.FLOAT32, arrow.DATE32:
+		return 4
+	case arrow.DECIMAL128:
+		if dt, ok := t.(*arrow.Decimal128Type); ok && dt.Precision > 18 {
+			return 16
+		}
+	}
+	return 8
+}
+
+func lenOr(s string, def int64) int64 {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return def
+	}
+	return n
+}
+
+func containsFold(list []string, s string) bool {
+	for _, v := range list {
+		if strings.EqualFold(v, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func fieldIn(fs []arrow.Field, name string) bool {
+	for _, f := range fs {
+		if strings.EqualFold(f.Name, name) {
+			return true
+		}
+	}
+	return false
+}

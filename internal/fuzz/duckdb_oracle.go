@@ -26,6 +26,7 @@ package fuzz
 //     NULL in both and is kept);
 //   - LIKE with a backslash escape: DuckDB's LIKE has no default escape
 //     character, Spark's is the backslash;
+//   - self-joins on a DOUBLE key: DuckDB's bug with NaN keys (drawDuck);
 //   - sum and avg: Spark's sum(INT) is a BIGINT that overflows (an ANSI
 //     error), DuckDB's a HUGEINT; avg's DECIMAL scales differ. Only
 //     count, count(DISTINCT), min and max are aggregated.
@@ -152,6 +153,21 @@ func drawDuck(g *exprGen, t *Table) check {
 		q = fmt.Sprintf("SELECT DISTINCT %s, %s FROM %s WHERE %s", a, b, t.Name, g.pred(3))
 	default:
 		k := t.Cols[r.IntN(len(t.Cols))].Name
+		// Never on a DOUBLE key: DuckDB 2.0.1 joins a NaN read from
+		// Parquet (Go's bits, 0x7ff8000000000001) with some NaNs and not
+		// others depending on the plan (seed 32: 16 rows where Spark and
+		// Sluice give 17), a DuckDB bug.
+		var keys []string
+		for _, c := range t.Cols {
+			if c.Type != Double {
+				keys = append(keys, c.Name)
+			}
+		}
+		if len(keys) == 0 {
+			q = "SELECT count(*) FROM " + t.Name + " WHERE " + g.pred(3)
+			break
+		}
+		k = keys[r.IntN(len(keys))]
 		join := []string{"JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL JOIN"}[r.IntN(4)]
 		g.qual = []string{"a.", "b."}[r.IntN(2)]
 		q = fmt.Sprintf("SELECT count(*) FROM %s a %s %s b ON a.%s = b.%s WHERE %s", t.Name, join, t.Name, k, k, g.pred(3))

@@ -4,8 +4,10 @@
 # Integration tests start their own servers (a Versity S3 gateway, a
 # single-node OpenSearch) and skip loudly when they cannot; the test of
 # sluice serve against the OpenSearch SQL CLI needs that CLI (a PyPI
-# package in a venv, scripts/opensearchsql.sh); the web console's browser
-# test needs Debian's chromium (scripts/chromium.sh). Installing all four
+# package in a venv, scripts/opensearchsql.sh); the fuzzer's DuckDB oracle
+# needs the duckdb PyPI package in a venv (scripts/duckdb.sh); the web
+# console's browser test needs Debian's chromium (scripts/chromium.sh).
+# Installing them all
 # first (once; minutes the first time) keeps downloads out of the test
 # timeouts. In CI (CI=true) a test whose server is unavailable fails
 # instead (internal/testutil/integration).
@@ -20,6 +22,9 @@ if [ -x scripts/opensearch.sh ]; then
 fi
 if [ -x scripts/opensearchsql.sh ]; then
 	scripts/opensearchsql.sh install >/dev/null || echo "warning: the OpenSearch SQL CLI is unavailable; its test against sluice serve will skip (fail in CI)" >&2
+fi
+if [ -x scripts/duckdb.sh ]; then
+	scripts/duckdb.sh install >/dev/null || echo "warning: DuckDB unavailable; the fuzzer's DuckDB oracle (TestFuzzDuckDB) will skip (fail in CI)" >&2
 fi
 if [ -x scripts/chromium.sh ]; then
 	scripts/chromium.sh >/dev/null || echo "warning: chromium unavailable; the web console's browser test will skip (fail in CI)" >&2

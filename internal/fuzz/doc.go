@@ -20,6 +20,9 @@
 //     over a DISTINCT subquery;
 //   - skipping.go: the same query over a twin table with a Flint
 //     skipping index (MIN_MAX, VALUE_SET, BLOOM_FILTER, PARTITION);
+//   - duckdb_oracle.go: a second engine, DuckDB (duckdb.go runs it in
+//     one python3 process), over the same files, on the subset of SQL
+//     both define alike (Config.Duck; TestFuzzDuckDB);
 //   - crash.go (RunCrash, apart from Run): a filter and projection as a
 //     batch INSERT against INSERT STREAM over the same files landing in
 //     random groups and order, with child processes SIGKILLed at random
@@ -46,6 +49,6 @@
 //
 //	divs, stats, err := fuzz.Run(ctx, fuzz.Config{Seed: 7, Queries: 200, Dir: t.TempDir()})
 //
-// TestFuzzSlice and TestCrashSlice run bounded slices in CI; see
-// TESTING.md at the repository root for the longer runs.
+// TestFuzzSlice, TestFuzzDuckDB and TestCrashSlice run bounded slices in
+// CI; see TESTING.md at the repository root for the longer runs.
 package fuzz

@@ -14,6 +14,8 @@ import (
 type env struct {
 	eng    *engine.Engine
 	serial *engine.Engine
+	// duck is DuckDB over the same files (duckdb_oracle.go), or nil.
+	duck *Duck
 }
 
 // check is one oracle check, drawn before anything runs (so the random
@@ -36,11 +38,14 @@ type finding struct {
 
 func skip(err error) *finding { return &finding{skipped: err} }
 
-// oracles draw a check for table t.
-var oracles = []struct {
+// oracle draws a check for table t.
+type oracle struct {
 	name string
 	draw func(g *exprGen, t *Table) check
-}{
+}
+
+// oracles are the ones that need no second engine.
+var oracles = []oracle{
 	{"tlp-count", drawTLPCount},
 	{"tlp-groupby", drawTLPGroupBy},
 	{"tlp-distinct", drawTLPDistinct},
@@ -49,6 +54,11 @@ var oracles = []struct {
 	{"formats", drawFormats},
 	{"distinct", drawDistinct},
 	{"skipping", drawSkipping},
+}
+
+// duckOracles are what a run with Config.Duck draws from.
+var duckOracles = []oracle{
+	{"duckdb", drawDuck},
 }
 
 // one runs q and returns its single value, or ok false if it failed.

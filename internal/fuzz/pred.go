@@ -12,6 +12,9 @@ type exprGen struct {
 	r    *rand.Rand
 	cols []Column
 	qual string
+	// duck keeps to the expressions Spark and DuckDB define alike (the
+	// DuckDB oracle, duckdb_oracle.go lists what is left out and why).
+	duck bool
 }
 
 // colsOf returns the columns whose type satisfies ok.
@@ -87,6 +90,11 @@ func (g *exprGen) atom() string {
 	case 3:
 		if ss := g.colsOf(func(t Type) bool { return t == String }); len(ss) > 0 {
 			pats := []string{"'a%'", "'%b'", "'_'", "'%|%'", "''", "'%'", "'a_c'", "'%\\%%'", "'%é%'", "'A%'"}
+			if g.duck {
+				// No '\\' escape: DuckDB's LIKE has no default escape
+				// character (Spark's is the backslash).
+				pats = []string{"'a%'", "'%b'", "'_'", "'%|%'", "''", "'%'", "'a_c'", "'%é%'", "'A%'"}
+			}
 			not := ""
 			if r.IntN(3) == 0 {
 				not = "NOT "
@@ -110,6 +118,10 @@ func (g *exprGen) atom() string {
 	case 8:
 		if c.Type == String {
 			fns := []string{"length(%s) > 1", "upper(%s) = 'A'", "lower(%s) = 'a'", "concat(%s, 'x') = 'ax'", "substring(%s, 1, 1) = 'a'", "trim(%s) = ''"}
+			if g.duck {
+				// No concat: DuckDB's skips NULLs, Spark's is NULL.
+				fns = []string{"length(%s) > 1", "upper(%s) = 'A'", "lower(%s) = 'a'", "%s || 'x' = 'ax'", "substring(%s, 1, 1) = 'a'", "trim(%s) = ''"}
+			}
 			return fmt.Sprintf(fns[r.IntN(len(fns))], g.ref(c))
 		}
 	case 9, 10:
@@ -182,6 +194,9 @@ var crossLiterals = map[Type][]string{
 func (g *exprGen) crossType(c Column) string {
 	r := g.r
 	lits := crossLiterals[c.Type]
+	if g.duck {
+		lits = duckCrossLiterals[c.Type]
+	}
 	return fmt.Sprintf("%s %s %s", g.ref(c), cmpOps[r.IntN(len(cmpOps))], lits[r.IntN(len(lits))])
 }
 
@@ -203,6 +218,9 @@ func (g *exprGen) function(c Column) string {
 		fns = []string{"year(%s) = 2026", "month(%s) = 12", "date_add(%s, 1) > DATE '2026-12-01'", "datediff(%s, DATE '2026-01-01') > 0", "CAST(%s AS STRING) LIKE '2026%'", "dayofweek(%s) = 1", "last_day(%s) = %s"}
 	case Timestamp:
 		fns = []string{"hour(%s) = 12", "CAST(%s AS DATE) = DATE '2026-11-30'", "date_trunc('DAY', %s) = %s", "unix_timestamp(%s) > 0", "CAST(%s AS STRING) LIKE '%.5'", "second(%s) > 0", "year(%s) < 2000"}
+	}
+	if g.duck {
+		fns = duckFunctions[c.Type]
 	}
 	f := fns[r.IntN(len(fns))]
 	return strings.ReplaceAll(f, "%s", x)

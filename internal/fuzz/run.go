@@ -22,6 +22,10 @@ type Config struct {
 	// PerTable is how many checks run against each generated table
 	// before a new one is drawn; 0 means 30.
 	PerTable int
+	// Duck, when set, makes the run a DuckDB differential one: every
+	// check is the DuckDB oracle's (duckdb_oracle.go), over views of the
+	// tables' files, and no twins are written.
+	Duck *Duck
 }
 
 // Divergence is an oracle check whose two sides disagreed.
@@ -89,7 +93,11 @@ func Run(ctx context.Context, cfg Config) (divs []Divergence, st Stats, err erro
 	if err != nil {
 		return nil, st, err
 	}
-	e := env{eng: eng, serial: serial}
+	e := env{eng: eng, serial: serial, duck: cfg.Duck}
+	drawFrom := oracles
+	if cfg.Duck != nil {
+		drawFrom = duckOracles
+	}
 	files := filepath.Join(cfg.Dir, "files")
 	if err := os.MkdirAll(files, 0o755); err != nil {
 		return nil, st, err
@@ -114,11 +122,11 @@ func Run(ctx context.Context, cfg Config) (divs []Divergence, st Stats, err erro
 			t = genTable(r, fmt.Sprintf("t%d", i/per), files)
 			t.Twins = nil
 			for _, f := range []string{"json", "csv", "parquet"} {
-				if f != t.Format {
+				if f != t.Format && cfg.Duck == nil {
 					t.Twins = append(t.Twins, t.twin(f, t.Name+"_"+f, files))
 				}
 			}
-			if t.Part >= 0 {
+			if t.Part >= 0 && cfg.Duck == nil {
 				flat := t.twin("parquet", t.Name+"_flat", files)
 				flat.Part = -1
 				t.Twins = append(t.Twins, flat)
@@ -134,10 +142,18 @@ func Run(ctx context.Context, cfg Config) (divs []Divergence, st Stats, err erro
 				t = nil
 			} else if err := createOn(ctx, serial, setup[:1]); err != nil {
 				return nil, st, err
+			} else if cfg.Duck != nil {
+				view := duckView(t)
+				if a := cfg.Duck.query(view); a.err != nil {
+					st.SetupFailures++
+					divs = append(divs, Divergence{Seed: cfg.Seed, Oracle: "duckdb setup", Query1: view, Answer1: a.err.Error(), Repro: joinQueries(setup...)})
+					t = nil
+				}
+				setup = append(setup, "-- duckdb: "+view)
 			}
 			st.Tables++
 		}
-		o := oracles[r.IntN(len(oracles))]
+		o := drawFrom[r.IntN(len(drawFrom))]
 		if t == nil {
 			// Keep the random stream the same whether or not setup worked.
 			o.draw(&exprGen{r: r, cols: []Column{{"c0", Int}}}, &Table{Name: "none", Cols: []Column{{"c0", Int}}})

@@ -22,7 +22,7 @@ func (s *Server) pplRoutes() {
 }
 
 func (s *Server) handlePPL(w http.ResponseWriter, r *http.Request) {
-	s.handleQuery(w, r, ppl.Statement)
+	s.handleQuery(w, r, endpoint{parse: ppl.Statement, ppl: true})
 }
 
 // handlePPLExplain answers POST /_plugins/_ppl/_explain with the plan of

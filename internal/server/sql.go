@@ -66,11 +66,21 @@ func (q sqlRequest) fetchSize() (int, error) {
 
 // handleSQL runs one statement, or fetches the next page of a cursor.
 func (s *Server) handleSQL(w http.ResponseWriter, r *http.Request) {
-	s.handleQuery(w, r, sql.ParseOne)
+	s.handleQuery(w, r, endpoint{parse: sql.ParseOne})
+}
+
+// endpoint is what differs between the SQL and the PPL endpoints: the
+// parser of the language and, for PPL, the plugin's PPL response rules.
+type endpoint struct {
+	parse func(string) (sql.Statement, error)
+	// ppl: the jdbc format is PPL's (its type names, no status), and
+	// fetch_size caps the rows instead of opening a cursor.
+	ppl bool
 }
 
 // handleQuery is handleSQL with the parser of the endpoint's language.
-func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request, parse func(string) (sql.Statement, error)) {
+func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request, ep endpoint) {
+	parse := ep.parse
 	f, err := formatFor(r)
 	if err != nil {
 		writeError(w, badRequest(err.Error()))
@@ -81,8 +91,20 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request, parse func(
 		writeError(w, err)
 		return
 	}
+	if ep.ppl {
+		if _, ok := f.(jdbcFormat); ok {
+			f = pplFormat{pretty: f.(jdbcFormat).pretty}
+		}
+		if len(req.FetchSize) == 0 && r.URL.Query().Has("fetch_size") {
+			// The plugin reads PPL's fetch_size from the URL too.
+			req.FetchSize = json.RawMessage(strconv.Quote(r.URL.Query().Get("fetch_size")))
+		}
+	}
 	var p page
 	switch {
+	case ep.ppl && req.Cursor != "":
+		writeError(w, badRequest("the PPL endpoint has no cursors: fetch_size caps the rows of one response"))
+		return
 	case req.Cursor != "":
 		auditFetch(r.Context())
 		var ok bool
@@ -105,6 +127,11 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request, parse func(
 			return
 		}
 		text := strings.TrimSuffix(req.Query, ";")
+		if ep.ppl && size > 0 {
+			// PPL's fetch_size is a head N on top of the query (the
+			// plugin's AstStatementBuilder), never a cursor.
+			text += "\n| head " + strconv.Itoa(size)
+		}
 		ctx := s.requestSession(r, req)
 		if pg, ok := f.(pageable); ok && pg.pages() {
 			if p, err = s.queryPage(ctx, text, s.pageSize(size), parse); err != nil {

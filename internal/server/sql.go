@@ -22,6 +22,9 @@ type sqlRequest struct {
 	// SessionID names the client's session (its USE and SET); absent,
 	// the request starts from the server's defaults.
 	SessionID string `json:"sessionId"`
+	// Filter is an OpenSearch DSL query the source table's rows must
+	// match (filter.go).
+	Filter json.RawMessage `json:"filter"`
 }
 
 // maxBody bounds a request body; SQL text is small.
@@ -99,6 +102,10 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request, ep endpoint
 			// The plugin reads PPL's fetch_size from the URL too.
 			req.FetchSize = json.RawMessage(strconv.Quote(r.URL.Query().Get("fetch_size")))
 		}
+	}
+	if parse, err = withFilter(ep, req.Filter); err != nil {
+		writeError(w, err)
+		return
 	}
 	var p page
 	switch {

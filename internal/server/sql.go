@@ -25,6 +25,8 @@ type sqlRequest struct {
 	// Filter is an OpenSearch DSL query the source table's rows must
 	// match (filter.go).
 	Filter json.RawMessage `json:"filter"`
+	// Parameters bind the SQL query's ? placeholders (params.go).
+	Parameters []sqlParameter `json:"parameters"`
 }
 
 // maxBody bounds a request body; SQL text is small.
@@ -134,6 +136,16 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request, ep endpoint
 			return
 		}
 		text := strings.TrimSuffix(req.Query, ";")
+		if len(req.Parameters) > 0 {
+			if ep.ppl {
+				writeError(w, badRequest("parameters bind the ? placeholders of a SQL query; PPL has none"))
+				return
+			}
+			if text, err = bindParameters(text, req.Parameters); err != nil {
+				writeError(w, badRequest(err.Error()))
+				return
+			}
+		}
 		if ep.ppl && size > 0 {
 			// PPL's fetch_size is a head N on top of the query (the
 			// plugin's AstStatementBuilder), never a cursor.

@@ -92,3 +92,29 @@ func TestPPLTypeNames(t *testing.T) {
 		}
 	}
 }
+
+// TestPPLIndexNotFound decodes the error of the PPL protocol docs'
+// example 2: an unknown index is a 404 IndexNotFoundException whose
+// reason and details are "no such index [unknown]", on both endpoints.
+func TestPPLIndexNotFound(t *testing.T) {
+	f := newFixture(t, 1)
+	for path, q := range map[string]string{
+		"/_plugins/_ppl": "source=unknown | fields firstname, lastname",
+		"/_plugins/_sql": "SELECT firstname FROM unknown",
+	} {
+		var r struct {
+			Error struct {
+				Reason  string `json:"reason"`
+				Details string `json:"details"`
+				Type    string `json:"type"`
+			} `json:"error"`
+			Status int `json:"status"`
+		}
+		if err := json.Unmarshal(f.post(path, map[string]any{"query": q}, 404), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Status != 404 || r.Error.Type != "IndexNotFoundException" || r.Error.Reason != "no such index [unknown]" || r.Error.Details != "no such index [unknown]" {
+			t.Errorf("%s: %+v", path, r)
+		}
+	}
+}

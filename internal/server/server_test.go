@@ -232,7 +232,7 @@ func TestErrors(t *testing.T) {
 	}{
 		{"SELEC id FROM t", "SyntaxCheckException", "line 1:1", 400},
 		{"SELECT nope FROM t", "SemanticCheckException", "line 1:8", 400},
-		{"SELECT * FROM missing", "IndexNotFoundException", `table "missing" not found`, 404},
+		{"SELECT * FROM missing", "IndexNotFoundException", "no such index [missing]", 404},
 		{"CREATE TABLE t (id BIGINT) USING json LOCATION '" + f.in + "/'", "IllegalArgumentException", "already exists", 400},
 	} {
 		r := f.sql(tt.status, tt.query)

@@ -100,7 +100,7 @@ func TestUserErrorStatuses(t *testing.T) {
 func TestAsyncUserErrors(t *testing.T) {
 	f := newFixture(t, 1)
 	var r jdbcReply
-	_ = json.Unmarshal(f.post(AsyncQueryPath, map[string]any{"lang": "sql", "query": "SELEC 1"}, 400), &r)
+	_ = json.Unmarshal(f.post(AsyncQueryPath, map[string]any{"datasource": "sluice", "lang": "sql", "query": "SELEC 1"}, 400), &r)
 	if r.Error == nil || r.Error.Type != "SyntaxCheckException" {
 		t.Errorf("syntax error: %+v", r.Error)
 	}
@@ -108,5 +108,5 @@ func TestAsyncUserErrors(t *testing.T) {
 	if a := f.waitAsync(id, asyncFailed); !strings.Contains(a.Error, `unknown option "nope"`) {
 		t.Errorf("bad option: %+v", a)
 	}
-	f.do("GET", AsyncQueryPath+"/nosuchquery", 404)
+	f.do("GET", AsyncQueryPath+"/nosuchquery", 400)
 }

@@ -152,6 +152,16 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request, ep endpoint
 			text += "\n| head " + strconv.Itoa(size)
 		}
 		ctx := s.requestSession(r, req)
+		if !ep.ppl {
+			if rs, ok, err := s.describeTables(ctx, text); ok {
+				if err != nil {
+					writeError(w, err)
+					return
+				}
+				p = wholePage(rs)
+				break
+			}
+		}
 		if pg, ok := f.(pageable); ok && pg.pages() {
 			if p, err = s.queryPage(ctx, text, s.pageSize(size), parse); err != nil {
 				writeError(w, err)

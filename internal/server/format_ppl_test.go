@@ -46,6 +46,9 @@ func TestPPLResponseShape(t *testing.T) {
 	if r.Total != 1 || r.Size != 1 || len(r.Datarows) != 1 {
 		t.Errorf("reply %s", out)
 	}
+	if js := f.post("/_plugins/_ppl?format=json", map[string]any{"query": "source=t | fields id | head 1"}, 200); !bytes.Contains(js, []byte(`"type":"bigint"`)) || bytes.Contains(js, []byte(`"status"`)) {
+		t.Errorf("format=json: %s", js)
+	}
 
 	// fetch_size: at most that many rows, all in one answer, no cursor
 	// (in the body or, as the plugin also reads it, the URL).

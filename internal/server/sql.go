@@ -97,8 +97,12 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request, ep endpoint
 		return
 	}
 	if ep.ppl {
-		if _, ok := f.(jdbcFormat); ok {
-			f = pplFormat{pretty: f.(jdbcFormat).pretty}
+		switch ff := f.(type) {
+		case jdbcFormat:
+			f = pplFormat{pretty: ff.pretty}
+		case jsonFormat:
+			// The plugin answers PPL's json as its jdbc: one formatter.
+			f = pplFormat{pretty: ff.pretty}
 		}
 		if len(req.FetchSize) == 0 && r.URL.Query().Has("fetch_size") {
 			// The plugin reads PPL's fetch_size from the URL too.

@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"sluice/internal/engine"
+	"sluice/internal/sql"
 	"sluice/internal/types"
 )
 
@@ -25,10 +26,37 @@ func (s *Server) handleExplain(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := strings.TrimSuffix(req.Query, ";")
-	if !strings.HasPrefix(strings.ToUpper(q), "EXPLAIN") {
-		q = "EXPLAIN " + q
+	if len(req.Parameters) > 0 {
+		if q, err = bindParameters(q, req.Parameters); err != nil {
+			writeError(w, badRequest(err.Error()))
+			return
+		}
 	}
-	res, err := s.execute(s.requestSession(r, req), q)
+	if !strings.HasPrefix(strings.ToUpper(q), "EXPLAIN") {
+		q = "EXPLAIN " + q // so EXPLAIN's modes (ANALYZE, ...) may lead
+	}
+	if _, err := withFilter(endpoint{parse: sql.ParseOne}, req.Filter); err != nil {
+		writeError(w, err)
+		return
+	}
+	// The plan is the one the query would run: with the request's filter
+	// on the explained statement.
+	explain := func(text string) (sql.Statement, error) {
+		st, err := sql.ParseOne(text)
+		ex, ok := st.(*sql.Explain)
+		if err != nil || !ok {
+			return st, err
+		}
+		inner, err := withFilter(endpoint{parse: func(string) (sql.Statement, error) { return ex.Stmt, nil }}, req.Filter)
+		if err != nil {
+			return nil, err
+		}
+		if ex.Stmt, err = inner(text); err != nil {
+			return nil, err
+		}
+		return ex, nil
+	}
+	res, err := s.executeWith(s.requestSession(r, req), q, explain)
 	if err != nil {
 		writeError(w, err)
 		return

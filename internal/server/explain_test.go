@@ -66,3 +66,27 @@ func TestExplainShape(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainFilter: an explain shows the plan the query would run, so
+// the request's filter and parameters are in it.
+func TestExplainFilter(t *testing.T) {
+	f := newFixture(t, 1)
+	for path, q := range map[string]string{
+		"/_plugins/_sql/_explain": "SELECT name FROM t WHERE name <> ?",
+		"/_plugins/_ppl/_explain": "source=t | fields name",
+	} {
+		body := map[string]any{"query": q, "filter": json.RawMessage(`{"range": {"id": {"gte": 30}}}`)}
+		if strings.Contains(q, "?") {
+			body["parameters"] = []map[string]any{{"type": "string", "value": "zz"}}
+		}
+		out := string(f.post(path, body, 200))
+		if !strings.Contains(out, "id \\u003e= 30") {
+			t.Errorf("%s: no filter in %s", path, out)
+		}
+		if strings.Contains(q, "?") && !strings.Contains(out, "zz") {
+			t.Errorf("%s: no parameter in %s", path, out)
+		}
+	}
+	// EXPLAIN written out still works.
+	f.post("/_plugins/_sql/_explain", map[string]any{"query": "EXPLAIN SELECT id FROM t"}, 200)
+}

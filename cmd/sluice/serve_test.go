@@ -315,6 +315,24 @@ func TestOpenSearchSQLCLI(t *testing.T) {
 	if out := run("-q", "SELECT nope FROM logs"); !strings.Contains(out, "SemanticCheckException") {
 		t.Fatalf("opensearchsql on an error printed:\n%s", out)
 	}
+	// PPL answers in the plugin's PPL shape (no status, PPL type names).
+	// The CLI's -q mode always sends SQL, so its PPL mode's own
+	// connection and formatter (what -l ppl uses) are driven from its
+	// Python.
+	py := filepath.Join(filepath.Dir(cliPath), "python")
+	script := `import sys
+from opensearch_sql_cli.opensearch_connection import OpenSearchConnection
+from opensearch_sql_cli.formatter import Formatter
+from opensearch_sql_cli.utils import OutputSettings
+c = OpenSearchConnection(sys.argv[1], query_language="ppl")
+c.set_connection()
+data = c.execute_query("source=logs | stats count() as n by host | sort host", use_console=False)
+print("\n".join(Formatter(OutputSettings(table_format="psql", is_vertical=False)).format_output(data)))
+`
+	pyOut, err := exec.Command(py, "-c", script, p.url).CombinedOutput()
+	if err != nil || !strings.Contains(string(pyOut), "fetched rows / total rows = 7/7") || !strings.Contains(string(pyOut), "| 3   | h1     |") {
+		t.Fatalf("opensearchsql's PPL mode: %v:\n%s", err, pyOut)
+	}
 }
 
 // installOpenSearchSQL runs scripts/opensearchsql.sh install (a no-op

@@ -15,7 +15,7 @@ func (c *Catalog) UpdateTable(name string, fn func(t *Table) error) error {
 		k := key(name)
 		old, ok := c.tables[k]
 		if !ok {
-			return fmt.Errorf("table %q %w", name, ErrNotFound)
+			return &TableNotFoundError{Name: name}
 		}
 		t := copyTable(old)
 		if err := fn(t); err != nil {
@@ -40,7 +40,7 @@ func (c *Catalog) RenameTable(from, to string) error {
 		fk, tk := key(from), key(to)
 		old, ok := c.tables[fk]
 		if !ok {
-			return fmt.Errorf("table %q %w", from, ErrNotFound)
+			return &TableNotFoundError{Name: from}
 		}
 		if _, ok := c.tables[tk]; ok && tk != fk {
 			return fmt.Errorf("table %q %w", to, ErrExists)

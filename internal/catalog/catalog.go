@@ -168,7 +168,7 @@ func (c *Catalog) Table(name string) (*Table, error) {
 	}
 	t, ok := c.tables[key(name)]
 	if !ok {
-		return nil, fmt.Errorf("table %q %w", name, ErrNotFound)
+		return nil, &TableNotFoundError{Name: name}
 	}
 	return t, nil
 }
@@ -222,7 +222,7 @@ func (c *Catalog) CompleteTable(name string) error {
 	return c.update(func() error {
 		t, ok := c.tables[key(name)]
 		if !ok {
-			return fmt.Errorf("table %q %w", name, ErrNotFound)
+			return &TableNotFoundError{Name: name}
 		}
 		if t.Pending == "" {
 			return nil
@@ -245,7 +245,7 @@ func (c *Catalog) AddColumns(name string, fields []arrow.Field) error {
 	return c.update(func() error {
 		t, ok := c.tables[key(name)]
 		if !ok {
-			return fmt.Errorf("table %q %w", name, ErrNotFound)
+			return &TableNotFoundError{Name: name}
 		}
 		var have []arrow.Field
 		if t.Spec.Schema != nil {
@@ -289,7 +289,7 @@ func (c *Catalog) DropTable(name string, ifExists bool) error {
 			if ifExists {
 				return nil
 			}
-			return fmt.Errorf("table %q %w", name, ErrNotFound)
+			return &TableNotFoundError{Name: name}
 		}
 		delete(c.tables, k)
 		if err := c.saveLocked(); err != nil {

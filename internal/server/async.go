@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -191,19 +190,14 @@ func (s *Server) handleAsyncSubmit(w http.ResponseWriter, r *http.Request) {
 		writeError(w, badRequest("reading request body: "+err.Error()))
 		return
 	}
-	var req asyncRequest
-	if err := json.NewDecoder(bytes.NewReader(body)).Decode(&req); err != nil {
-		writeError(w, badRequest("request body is not a JSON object with a query: "+err.Error()))
+	req, err := parseAsyncRequest(body)
+	if err != nil {
+		writeError(w, err)
 		return
 	}
 	lang, parse := "sql", sql.ParseOne
-	switch strings.ToLower(req.Lang) {
-	case "sql", "":
-	case "ppl":
+	if req.Lang == "ppl" {
 		lang, parse = "ppl", ppl.Statement
-	default:
-		writeError(w, badRequest(fmt.Sprintf("lang %q: want sql or ppl", req.Lang)))
-		return
 	}
 	text := strings.TrimSuffix(strings.TrimSpace(req.Query), ";")
 	if text == "" {
@@ -441,10 +435,11 @@ func (s *Server) handleAsyncCancel(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// asyncRecord finds the query of the request's {id}, or answers 404. A
-// query another caller submitted is 404 too, unless the caller is an
+// asyncRecord finds the query of the request's {id}, or answers the
+// plugin's 400 AsyncQueryNotFoundException. A
+// query another caller submitted is answered alike, unless the caller is an
 // admin: ids are not secrets (they show in logs), so its owner is what
-// keeps a result from other users, and 404 does not even tell them it
+// keeps a result from other users, and the answer does not even tell them it
 // exists.
 func (s *Server) asyncRecord(w http.ResponseWriter, r *http.Request) (asyncRecord, bool) {
 	id := r.PathValue("id")
@@ -454,7 +449,7 @@ func (s *Server) asyncRecord(w http.ResponseWriter, r *http.Request) (asyncRecor
 		ok = p.role >= RoleAdmin || rec.Owner != "" && rec.Owner == p.name
 	}
 	if !validQueryID(id) || !ok {
-		writeError(w, &notFoundError{msg: fmt.Sprintf("no async query %q (unknown, or expired)", id)})
+		writeError(w, &asyncNotFoundError{id: id})
 		return asyncRecord{}, false
 	}
 	return rec, true

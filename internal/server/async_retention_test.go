@@ -34,6 +34,6 @@ func TestAsyncRetentionCancelledAndFailed(t *testing.T) {
 			}
 			time.Sleep(50 * time.Millisecond)
 		}
-		f.do("GET", AsyncQueryPath+"/"+id, 404)
+		f.do("GET", AsyncQueryPath+"/"+id, 400)
 	}
 }

@@ -104,12 +104,12 @@ func TestAsyncBatchQuery(t *testing.T) {
 	}
 	// Cancelling a finished query, an unknown one, bad PPL and bad SQL.
 	f.do("DELETE", AsyncQueryPath+"/"+id, 400)
-	f.do("GET", AsyncQueryPath+"/nosuchquery0000", 404)
-	f.do("GET", AsyncQueryPath+"/..%2Fcatalog", 404)
-	if out := f.post(AsyncQueryPath, map[string]any{"lang": "ppl", "query": "source = t | bogus"}, 400); !strings.Contains(string(out), `PPL syntax error at line 1:14: unknown command \"bogus\"`) {
+	f.do("GET", AsyncQueryPath+"/nosuchquery0000", 400)
+	f.do("GET", AsyncQueryPath+"/..%2Fcatalog", 400)
+	if out := f.post(AsyncQueryPath, map[string]any{"datasource": "sluice", "lang": "ppl", "query": "source = t | bogus"}, 400); !strings.Contains(string(out), `PPL syntax error at line 1:14: unknown command \"bogus\"`) {
 		t.Fatalf("PPL: %s", out)
 	}
-	if out := f.post(AsyncQueryPath, map[string]any{"lang": "sql", "query": "SELEC 1"}, 400); !strings.Contains(string(out), "SyntaxCheckException") {
+	if out := f.post(AsyncQueryPath, map[string]any{"datasource": "sluice", "lang": "sql", "query": "SELEC 1"}, 400); !strings.Contains(string(out), "SyntaxCheckException") {
 		t.Fatalf("bad SQL: %s", out)
 	}
 }
@@ -202,7 +202,7 @@ func TestAsyncRetention(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	f.do("GET", AsyncQueryPath+"/"+id, 404)
+	f.do("GET", AsyncQueryPath+"/"+id, 400)
 	if _, err := os.Stat(filepath.Join(dir, id+".arrow")); !os.IsNotExist(err) {
 		t.Fatalf("the result of an expired query stays: %v", err)
 	}
@@ -219,5 +219,5 @@ func TestAsyncRetention(t *testing.T) {
 	raw, _ = json.Marshal(rec)
 	_ = os.WriteFile(filepath.Join(dir, id2+".json"), raw, 0o644)
 	f.open()
-	f.do("GET", AsyncQueryPath+"/"+id2, 404)
+	f.do("GET", AsyncQueryPath+"/"+id2, 400)
 }

@@ -35,7 +35,7 @@ func TestAsyncRoles(t *testing.T) {
 }
 
 // TestAsyncOwner: an async query's status and result are its submitter's:
-// another non-admin caller gets 404 for its id, on GET and on DELETE, as
+// another non-admin caller gets 400 for its id, on GET and on DELETE, as
 // for an id that does not exist; an admin reaches every query.
 func TestAsyncOwner(t *testing.T) {
 	f := newAuthFixture(t, nil)
@@ -45,10 +45,10 @@ func TestAsyncOwner(t *testing.T) {
 	}
 	path := AsyncQueryPath + "/" + sub.QueryID
 	other := "Bearer " + f.readTok
-	if b := f.call(http.MethodGet, path, other, "", 404); strings.Contains(string(b), "datarows") {
+	if b := f.call(http.MethodGet, path, other, "", 400); strings.Contains(string(b), "datarows") {
 		t.Errorf("another read user got the result: %s", b)
 	}
-	f.call(http.MethodDelete, path, other, "", 404)
+	f.call(http.MethodDelete, path, other, "", 400)
 	f.call(http.MethodGet, path, "bob", "bob-pw", 200)
 	f.call(http.MethodGet, path, "alice", "alice-pw", 200)
 	f.call(http.MethodGet, path, "Bearer "+f.adminTok, "", 200)

@@ -81,7 +81,11 @@ func newAuthFixture(t *testing.T, mod func(*Options)) *authFixture {
 // "Bearer x" as user sends a token) and checks the status.
 func (f *authFixture) do(status int, path, user, pw, query string) []byte {
 	f.t.Helper()
-	raw, _ := json.Marshal(map[string]string{"query": query})
+	body := map[string]string{"query": query}
+	if path == AsyncQueryPath {
+		body["datasource"], body["lang"] = "sluice", "sql"
+	}
+	raw, _ := json.Marshal(body)
 	req, _ := http.NewRequest(http.MethodPost, f.url+path, bytes.NewReader(raw))
 	req.Header.Set("Content-Type", "application/json")
 	switch {

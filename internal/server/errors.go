@@ -64,6 +64,20 @@ func classify(err error) errorBody {
 		// file query (the engine's data access), at its line:column.
 		return classifyUser(kind, user)
 	}
+	var asyncReq *asyncRequestError
+	var asyncNF *asyncNotFoundError
+	switch {
+	case errors.As(err, &asyncReq):
+		return user(http.StatusBadRequest, "Invalid Request", "IllegalArgumentException")
+	case errors.As(err, &asyncNF):
+		return user(http.StatusBadRequest, "Invalid Request", "AsyncQueryNotFoundException")
+	}
+	var noTable *catalog.TableNotFoundError
+	if errors.As(err, &noTable) {
+		// As OpenSearch answers for an index it does not have.
+		msg := "no such index [" + noTable.Name + "]"
+		return errorBody{Status: http.StatusNotFound, Error: errorInfo{Reason: msg, Details: msg, Type: "IndexNotFoundException"}}
+	}
 	switch {
 	case errors.As(err, &nf):
 		return user(http.StatusNotFound, "Not found", "ResourceNotFoundException")

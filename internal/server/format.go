@@ -35,7 +35,7 @@ func (p page) release() {
 }
 
 // formatter writes one page in one of the plugin's response formats
-// (?format=jdbc|json|csv|raw). Errors are not its business: every format
+// (?format=jdbc|json|csv|raw|viz). Errors are not its business: every format
 // answers them with the JSON error body (writeError).
 type formatter interface {
 	contentType() string
@@ -59,6 +59,8 @@ func formatFor(r *http.Request) (formatter, error) {
 		return flatFormat{sep: ",", sanitize: q.Get("sanitize") != "false"}, nil
 	case "raw":
 		return flatFormat{sep: "|"}, nil
+	case "viz":
+		return vizFormat{pretty: pretty}, nil
 	}
-	return nil, fmt.Errorf("unsupported format %q (jdbc, json, csv or raw)", q.Get("format"))
+	return nil, fmt.Errorf("unsupported format %q (jdbc, json, csv, raw or viz)", q.Get("format"))
 }

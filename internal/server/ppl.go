@@ -22,7 +22,7 @@ func (s *Server) pplRoutes() {
 }
 
 func (s *Server) handlePPL(w http.ResponseWriter, r *http.Request) {
-	s.handleQuery(w, r, ppl.Statement)
+	s.handleQuery(w, r, endpoint{parse: ppl.Statement, ppl: true})
 }
 
 // handlePPLExplain answers POST /_plugins/_ppl/_explain with the plan of
@@ -37,8 +37,14 @@ func (s *Server) handlePPLExplain(w http.ResponseWriter, r *http.Request) {
 		writeError(w, badRequest("the request has no query"))
 		return
 	}
+	// The plan is the one the query would run: with the request's filter.
+	parse, err := withFilter(endpoint{parse: ppl.Statement, ppl: true}, req.Filter)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
 	explain := func(text string) (sql.Statement, error) {
-		st, err := ppl.Statement(text)
+		st, err := parse(text)
 		if err != nil {
 			return nil, err
 		}

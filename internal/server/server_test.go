@@ -232,7 +232,7 @@ func TestErrors(t *testing.T) {
 	}{
 		{"SELEC id FROM t", "SyntaxCheckException", "line 1:1", 400},
 		{"SELECT nope FROM t", "SemanticCheckException", "line 1:8", 400},
-		{"SELECT * FROM missing", "IndexNotFoundException", `table "missing" not found`, 404},
+		{"SELECT * FROM missing", "IndexNotFoundException", "no such index [missing]", 404},
 		{"CREATE TABLE t (id BIGINT) USING json LOCATION '" + f.in + "/'", "IllegalArgumentException", "already exists", 400},
 	} {
 		r := f.sql(tt.status, tt.query)
@@ -255,6 +255,7 @@ func TestErrors(t *testing.T) {
 func TestExplain(t *testing.T) {
 	f := newFixture(t, 1)
 	var r struct{ Plan []string }
+	// plan: Sluice's lines as they are, beside the plugin's shapes (TestExplainShape).
 	_ = json.Unmarshal(f.post("/_plugins/_sql/_explain", map[string]any{"query": "SELECT id FROM t WHERE id > 3"}, 200), &r)
 	text := strings.Join(r.Plan, "\n")
 	if !strings.Contains(text, "Scan") || !strings.Contains(text, "id > 3") {

@@ -22,6 +22,11 @@ type sqlRequest struct {
 	// SessionID names the client's session (its USE and SET); absent,
 	// the request starts from the server's defaults.
 	SessionID string `json:"sessionId"`
+	// Filter is an OpenSearch DSL query the source table's rows must
+	// match (filter.go).
+	Filter json.RawMessage `json:"filter"`
+	// Parameters bind the SQL query's ? placeholders (params.go).
+	Parameters []sqlParameter `json:"parameters"`
 }
 
 // maxBody bounds a request body; SQL text is small.
@@ -66,11 +71,21 @@ func (q sqlRequest) fetchSize() (int, error) {
 
 // handleSQL runs one statement, or fetches the next page of a cursor.
 func (s *Server) handleSQL(w http.ResponseWriter, r *http.Request) {
-	s.handleQuery(w, r, sql.ParseOne)
+	s.handleQuery(w, r, endpoint{parse: sql.ParseOne})
+}
+
+// endpoint is what differs between the SQL and the PPL endpoints: the
+// parser of the language and, for PPL, the plugin's PPL response rules.
+type endpoint struct {
+	parse func(string) (sql.Statement, error)
+	// ppl: the jdbc format is PPL's (its type names, no status), and
+	// fetch_size caps the rows instead of opening a cursor.
+	ppl bool
 }
 
 // handleQuery is handleSQL with the parser of the endpoint's language.
-func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request, parse func(string) (sql.Statement, error)) {
+func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request, ep endpoint) {
+	parse := ep.parse
 	f, err := formatFor(r)
 	if err != nil {
 		writeError(w, badRequest(err.Error()))
@@ -81,8 +96,28 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request, parse func(
 		writeError(w, err)
 		return
 	}
+	if ep.ppl {
+		switch ff := f.(type) {
+		case jdbcFormat:
+			f = pplFormat{pretty: ff.pretty}
+		case jsonFormat:
+			// The plugin answers PPL's json as its jdbc: one formatter.
+			f = pplFormat{pretty: ff.pretty}
+		}
+		if len(req.FetchSize) == 0 && r.URL.Query().Has("fetch_size") {
+			// The plugin reads PPL's fetch_size from the URL too.
+			req.FetchSize = json.RawMessage(strconv.Quote(r.URL.Query().Get("fetch_size")))
+		}
+	}
+	if parse, err = withFilter(ep, req.Filter); err != nil {
+		writeError(w, err)
+		return
+	}
 	var p page
 	switch {
+	case ep.ppl && req.Cursor != "":
+		writeError(w, badRequest("the PPL endpoint has no cursors: fetch_size caps the rows of one response"))
+		return
 	case req.Cursor != "":
 		auditFetch(r.Context())
 		var ok bool
@@ -105,7 +140,32 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request, parse func(
 			return
 		}
 		text := strings.TrimSuffix(req.Query, ";")
+		if len(req.Parameters) > 0 {
+			if ep.ppl {
+				writeError(w, badRequest("parameters bind the ? placeholders of a SQL query; PPL has none"))
+				return
+			}
+			if text, err = bindParameters(text, req.Parameters); err != nil {
+				writeError(w, badRequest(err.Error()))
+				return
+			}
+		}
+		if ep.ppl && size > 0 {
+			// PPL's fetch_size is a head N on top of the query (the
+			// plugin's AstStatementBuilder), never a cursor.
+			text += "\n| head " + strconv.Itoa(size)
+		}
 		ctx := s.requestSession(r, req)
+		if !ep.ppl {
+			if rs, ok, err := s.describeTables(ctx, text); ok {
+				if err != nil {
+					writeError(w, err)
+					return
+				}
+				p = wholePage(rs)
+				break
+			}
+		}
 		if pg, ok := f.(pageable); ok && pg.pages() {
 			if p, err = s.queryPage(ctx, text, s.pageSize(size), parse); err != nil {
 				writeError(w, err)

@@ -67,11 +67,11 @@ func TestUserErrorStatuses(t *testing.T) {
 		{"SELECT id + 9223372036854775807 FROM t", 400, "ExpressionEvaluationException", "does not fit"},
 		{"SELECT CAST('2026-13-45' AS DATE)", 400, "ExpressionEvaluationException", "cannot cast"},
 		// Not found and already exists.
-		{"SELECT * FROM missing", 404, "IndexNotFoundException", `"missing" not found`},
+		{"SELECT * FROM missing", 404, "IndexNotFoundException", "no such index [missing]"},
 		{"SELECT * FROM nosuchdb.t", 404, "IndexNotFoundException", "nosuchdb"},
-		{"DROP TABLE missing", 404, "IndexNotFoundException", "not found"},
-		{"DESCRIBE missing", 404, "IndexNotFoundException", "not found"},
-		{"INSERT INTO missing SELECT 1", 404, "IndexNotFoundException", "not found"},
+		{"DROP TABLE missing", 404, "IndexNotFoundException", "no such index [missing]"},
+		{"DESCRIBE missing", 404, "IndexNotFoundException", "no such index [missing]"},
+		{"INSERT INTO missing SELECT 1", 404, "IndexNotFoundException", "no such index [missing]"},
 		{"STOP STREAM missing", 404, "IndexNotFoundException", "not found"},
 		{"START STREAM missing", 404, "IndexNotFoundException", "not found"},
 		{"REFRESH MATERIALIZED VIEW missing", 404, "IndexNotFoundException", "not found"},
@@ -100,7 +100,7 @@ func TestUserErrorStatuses(t *testing.T) {
 func TestAsyncUserErrors(t *testing.T) {
 	f := newFixture(t, 1)
 	var r jdbcReply
-	_ = json.Unmarshal(f.post(AsyncQueryPath, map[string]any{"lang": "sql", "query": "SELEC 1"}, 400), &r)
+	_ = json.Unmarshal(f.post(AsyncQueryPath, map[string]any{"datasource": "sluice", "lang": "sql", "query": "SELEC 1"}, 400), &r)
 	if r.Error == nil || r.Error.Type != "SyntaxCheckException" {
 		t.Errorf("syntax error: %+v", r.Error)
 	}
@@ -108,5 +108,5 @@ func TestAsyncUserErrors(t *testing.T) {
 	if a := f.waitAsync(id, asyncFailed); !strings.Contains(a.Error, `unknown option "nope"`) {
 		t.Errorf("bad option: %+v", a)
 	}
-	f.do("GET", AsyncQueryPath+"/nosuchquery", 404)
+	f.do("GET", AsyncQueryPath+"/nosuchquery", 400)
 }

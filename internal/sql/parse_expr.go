@@ -301,7 +301,13 @@ func (p *parser) primary() (Expr, error) {
 		return p.numberSuffix(t, &Literal{At: t.pos, Kind: t.num, Value: t.text})
 	case tkString:
 		p.advance()
-		return &Literal{At: t.pos, Kind: LitString, Value: t.text}, nil
+		// Spark joins adjacent string literals: 'a' 'b' is 'ab'.
+		v := t.text
+		for p.tok().kind == tkString {
+			v += p.tok().text
+			p.advance()
+		}
+		return &Literal{At: t.pos, Kind: LitString, Value: v}, nil
 	case tkBinary:
 		p.advance()
 		return &Literal{At: t.pos, Kind: LitBinary, Value: t.text}, nil

@@ -88,34 +88,39 @@ func analyzedColumns(t *catalog.Table, s *sql.TableCommand) ([]arrow.Field, erro
 // statistics, as strings (Spark's casts) so any type renders as Spark
 // prints it.
 func (e *Engine) scanStats(ctx context.Context, t *catalog.Table, cols []arrow.Field, stats *catalog.TableStats) error {
-	items := []string{"CAST(count(*) AS STRING)"}
+	str := func(x sql.Expr) *sql.SelectItem { return sql.Item(&sql.Cast{X: x, Type: arrow.BinaryTypes.String}) }
+	null := func() *sql.SelectItem { return str(&sql.Literal{Kind: sql.LitNull, Value: "NULL"}) }
+	items := []*sql.SelectItem{str(sql.CountAll())}
 	for _, f := range cols {
-		c := types.QuoteIdent(f.Name)
-		minMax := "CAST(NULL AS STRING), CAST(NULL AS STRING)"
-		if hasMinMax(f.Type) {
-			minMax = fmt.Sprintf("CAST(min(%s) AS STRING), CAST(max(%s) AS STRING)", c, c)
-			if ts, ok := f.Type.(*arrow.TimestampType); ok {
-				// Spark prints a timestamp's bounds with microseconds and
-				// the zone's offset (sessions here are UTC).
-				zone := ""
+		c := func() sql.Expr { return sql.Col(f.Name) }
+		switch ts, isTS := f.Type.(*arrow.TimestampType); {
+		case !hasMinMax(f.Type):
+			items = append(items, null(), null())
+		case isTS:
+			// Spark prints a timestamp's bounds with microseconds and the
+			// zone's offset (sessions here are UTC).
+			bound := func(agg string) *sql.SelectItem {
+				x := sql.Expr(sql.NewCall("date_format", sql.NewCall(agg, c()), sql.StringLit("yyyy-MM-dd HH:mm:ss.SSSSSS")))
 				if ts.TimeZone != "" {
-					zone = " || ' +0000'"
+					x = sql.NewCall("concat", x, sql.StringLit(" +0000"))
 				}
-				minMax = fmt.Sprintf("date_format(min(%s), 'yyyy-MM-dd HH:mm:ss.SSSSSS')%s, date_format(max(%s), 'yyyy-MM-dd HH:mm:ss.SSSSSS')%s", c, zone, c, zone)
+				return sql.Item(x)
 			}
+			items = append(items, bound("min"), bound("max"))
+		default:
+			items = append(items, str(sql.NewCall("min", c())), str(sql.NewCall("max", c())))
 		}
-		lens := "CAST(NULL AS STRING), CAST(NULL AS STRING)"
+		items = append(items, str(&sql.Binary{Op: sql.OpSub, L: sql.CountAll(), R: sql.NewCall("count", c())}),
+			str(sql.NewCall("approx_count_distinct", c())))
 		if varLen(f.Type) {
-			lens = fmt.Sprintf("CAST(CAST(ceil(avg(length(%s))) AS BIGINT) AS STRING), CAST(max(length(%s)) AS STRING)", c, c)
+			avg := &sql.Cast{X: sql.NewCall("ceil", sql.NewCall("avg", sql.NewCall("length", c()))), Type: arrow.PrimitiveTypes.Int64}
+			items = append(items, str(avg), str(sql.NewCall("max", sql.NewCall("length", c()))))
+		} else {
+			items = append(items, null(), null())
 		}
-		items = append(items, minMax, fmt.Sprintf("CAST(count(*) - count(%s) AS STRING)", c),
-			fmt.Sprintf("CAST(approx_count_distinct(%s) AS STRING)", c), lens)
 	}
-	st, err := sql.ParseOne("SELECT " + strings.Join(items, ", ") + " FROM " + sql.QuoteName(t.Spec.Name))
-	if err != nil {
-		return err
-	}
-	r, err := e.runSelect(ctx, st.(*sql.SelectStmt).Query)
+	q := sql.NewQuery(sql.NewSelect(sql.TableRef(t.Spec.Name), items...))
+	r, err := e.runSelect(ctx, q)
 	if err != nil {
 		return err
 	}

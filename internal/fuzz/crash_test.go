@@ -3,9 +3,7 @@ package fuzz
 import (
 	"context"
 	"flag"
-	"math/rand/v2"
 	"os"
-	"strconv"
 	"testing"
 	"time"
 )
@@ -33,14 +31,7 @@ func TestCrashSlice(t *testing.T) {
 	if *schedules > 0 {
 		n = *schedules
 	}
-	seeds := []uint64{1, rand.Uint64()}
-	if s := os.Getenv("FUZZ_SEED"); s != "" {
-		v, err := strconv.ParseUint(s, 10, 64)
-		if err != nil {
-			t.Fatalf("FUZZ_SEED=%q: %v", s, err)
-		}
-		seeds = []uint64{v}
-	}
+	seeds := sliceSeeds(t)
 	for _, seed := range seeds {
 		t.Logf("seed %d (replay: FUZZ_SEED=%d go test ./internal/fuzz -run TestCrashSlice)", seed, seed)
 		start := time.Now()

@@ -6,11 +6,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -79,14 +77,7 @@ func TestFuzzDuckDB(t *testing.T) {
 	if *duckQueries > 0 {
 		n = *duckQueries
 	}
-	seeds := []uint64{1, rand.Uint64()}
-	if s := os.Getenv("FUZZ_SEED"); s != "" {
-		v, err := strconv.ParseUint(s, 10, 64)
-		if err != nil {
-			t.Fatalf("FUZZ_SEED=%q: %v", s, err)
-		}
-		seeds = []uint64{v}
-	}
+	seeds := sliceSeeds(t)
 	for _, seed := range seeds {
 		t.Logf("seed %d (replay: FUZZ_SEED=%d go test ./internal/fuzz -run TestFuzzDuckDB)", seed, seed)
 		start := time.Now()

@@ -32,14 +32,7 @@ func TestFuzzSlice(t *testing.T) {
 	if *queries > 0 {
 		n = *queries
 	}
-	seeds := []uint64{1, rand.Uint64()}
-	if s := os.Getenv("FUZZ_SEED"); s != "" {
-		v, err := strconv.ParseUint(s, 10, 64)
-		if err != nil {
-			t.Fatalf("FUZZ_SEED=%q: %v", s, err)
-		}
-		seeds = []uint64{v}
-	}
+	seeds := sliceSeeds(t)
 	for _, seed := range seeds {
 		t.Logf("seed %d (replay: FUZZ_SEED=%d go test ./internal/fuzz -run TestFuzzSlice)", seed, seed)
 		start := time.Now()
@@ -103,4 +96,19 @@ func TestRenderSparkFloats(t *testing.T) {
 	if a.err != nil || len(a.rows) != 1 || a.rows[0] != "0.0 | NaN | 0.3" {
 		t.Fatalf("got %v", a)
 	}
+}
+
+// sliceSeeds are a slice's seeds: 1 and a random one (logged by the
+// caller for replay), or FUZZ_SEED alone.
+func sliceSeeds(t *testing.T) []uint64 {
+	t.Helper()
+	s := os.Getenv("FUZZ_SEED")
+	if s == "" {
+		return []uint64{1, rand.Uint64()}
+	}
+	v, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		t.Fatalf("FUZZ_SEED=%q: %v", s, err)
+	}
+	return []uint64{v}
 }

@@ -18,21 +18,14 @@ import (
 // detail rows as "Key: value" lines and then the schema as Spark's
 // printSchema tree.
 func (e *Engine) showTableExtended(ctx context.Context, s *sql.ShowTableExtended) (*Result, error) {
-	db, err := e.databaseOf(ctx, s.In)
+	db, ts, err := e.tablesLike(ctx, s.In, s.Like)
 	if err != nil {
 		return nil, fmt.Errorf("SHOW TABLE EXTENDED: %w", err)
 	}
-	ts, err := e.catalog.Tables()
-	if err != nil {
-		return nil, err
-	}
 	var rows [][]string
 	for _, t := range ts {
-		tdb, name := catalog.SplitStored(t.Spec.Name)
-		if tdb != db || !sparkPattern(s.Like, name) {
-			continue
-		}
-		rows = append(rows, []string{tdb, name, "false", information(e.tableDetail(t), t.Spec.Schema.Fields())})
+		_, name := catalog.SplitStored(t.Spec.Name)
+		rows = append(rows, []string{db, name, "false", information(e.tableDetail(t), t.Spec.Schema.Fields())})
 	}
 	views, err := e.viewRows(ctx, db, s.Like)
 	if err != nil {

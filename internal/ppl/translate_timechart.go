@@ -74,15 +74,6 @@ func (t *translator) timechart(c *Timechart) error {
 		rowSel.Where = allNotNull(at, []sql.Expr{col(at, tf), by})
 	}
 	with := []*sql.CTE{{At: at, Name: rows, Query: &sql.Query{At: at, Body: rowSel}}}
-	groupBy := func(from sql.TableExpr, by string) *sql.Select {
-		s := &sql.Select{At: at, From: from, Items: []*sql.SelectItem{item(col(at, "__t"), "__t")}, GroupBy: []sql.Expr{col(at, "__t")}}
-		if by != "" {
-			s.Items = append(s.Items, item(col(at, by), "__b"))
-			s.GroupBy = append(s.GroupBy, col(at, by))
-		}
-		s.Items = append(s.Items, item(agg, "__v"))
-		return s
-	}
 	final := func(from sql.TableExpr) *sql.Select {
 		s := &sql.Select{At: at, From: from, Items: []*sql.SelectItem{item(col(at, "__t"), tf)}}
 		if c.By != nil {
@@ -91,35 +82,8 @@ func (t *translator) timechart(c *Timechart) error {
 		s.Items = append(s.Items, item(col(at, "__v"), c.Agg.Name))
 		return s
 	}
-	tbl := func(name string) *sql.TableName { return &sql.TableName{At: at, Name: name} }
-	var body *sql.Select
-	switch {
-	case c.By == nil:
-		body = final(&sql.SubqueryTable{At: at, Query: &sql.Query{At: at, Body: groupBy(tbl(rows), "")}, Alias: grouped})
-	case c.Limit == 0:
-		body = final(&sql.SubqueryTable{At: at, Query: &sql.Query{At: at, Body: groupBy(tbl(rows), "__b")}, Alias: grouped})
-	default:
-		with = append(with, &sql.CTE{At: at, Name: grouped, Query: &sql.Query{At: at, Body: groupBy(tbl(rows), "__b")}})
-		// ranks: each by value's place by its sum over the buckets.
-		sums := &sql.Select{At: at, From: tbl(grouped), GroupBy: []sql.Expr{col(at, "__b")}, Items: []*sql.SelectItem{
-			item(col(at, "__b"), "__b"), item(&sql.Call{At: at, Name: "sum", Args: []sql.Expr{col(at, "__v")}}, "__s")}}
-		rn := &sql.Call{At: at, Name: "row_number", Over: &sql.WindowSpec{At: at, OrderBy: []*sql.OrderItem{
-			{At: at, Expr: col(at, "__s"), Desc: true}, {At: at, Expr: col(at, "__b")}}}}
-		rank := &sql.Select{At: at, From: &sql.SubqueryTable{At: at, Query: &sql.Query{At: at, Body: sums}, Alias: "_ts"},
-			Items: []*sql.SelectItem{item(col(at, "__b"), "__rb"), item(rn, "__r")}}
-		with = append(with, &sql.CTE{At: at, Name: ranks, Query: &sql.Query{At: at, Body: rank}})
-		top := &sql.Binary{At: at, Op: sql.OpLe, L: col(at, "__r"), R: intLit(at, c.Limit)}
-		if !c.UseOther {
-			j := &sql.Join{At: at, Kind: sql.JoinInner, L: tbl(grouped), R: tbl(ranks), On: &sql.Binary{At: at, Op: sql.OpEq, L: col(at, grouped, "__b"), R: col(at, ranks, "__rb")}}
-			body = final(j)
-			body.Where = top
-			break
-		}
-		other := &sql.Case{At: at, Whens: []*sql.When{{At: at, Cond: top, Then: col(at, rows, "__b")}}, Else: strLit(at, "OTHER")}
-		j := &sql.Join{At: at, Kind: sql.JoinInner, L: tbl(rows), R: tbl(ranks), On: &sql.Binary{At: at, Op: sql.OpEq, L: col(at, rows, "__b"), R: col(at, ranks, "__rb")}}
-		keyed := &sql.Select{At: at, From: j, Items: []*sql.SelectItem{{At: at, Expr: &sql.Star{At: at, Qualifier: []string{rows}}}, item(other, "__k")}}
-		body = final(&sql.SubqueryTable{At: at, Query: &sql.Query{At: at, Body: groupBy(&sql.SubqueryTable{At: at, Query: &sql.Query{At: at, Body: keyed}, Alias: "_tk"}, "__k")}, Alias: grouped + "o"})
-	}
+	body, with := splitSpec{at: at, rows: rows, grouped: grouped, ranks: ranks, alias: "_t", agg: agg, by: c.By != nil,
+		limit: c.Limit, desc: true, useOther: c.UseOther, otherStr: "OTHER", final: final}.body(with)
 	order := []*sql.OrderItem{{At: at, Expr: col(at, tf)}}
 	if c.By != nil {
 		order = append(order, &sql.OrderItem{At: at, Expr: col(at, byName)})

@@ -7,7 +7,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -339,23 +338,5 @@ print("\n".join(Formatter(OutputSettings(table_format="psql", is_vertical=False)
 // once installed; scripts/test.sh installs it before the tests) and
 // returns the CLI's path.
 func installOpenSearchSQL() (string, error) {
-	dir, _ := os.Getwd()
-	for {
-		script := filepath.Join(dir, "scripts", "opensearchsql.sh")
-		if _, err := os.Stat(script); err == nil {
-			cmd := exec.Command(script, "install")
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			out, err := cmd.Output()
-			if err != nil {
-				return "", fmt.Errorf("%s install: %v: %s", script, err, strings.TrimSpace(stderr.String()))
-			}
-			return strings.TrimSpace(string(out)), nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("scripts/opensearchsql.sh not found above the working directory")
-		}
-		dir = parent
-	}
+	return integration.RunScript("opensearchsql.sh", "install")
 }

@@ -1,14 +1,10 @@
 package fuzz
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -45,27 +41,7 @@ func startDuck(t *testing.T) *Duck {
 	return d
 }
 
-func installDuck() (string, error) {
-	dir, _ := os.Getwd()
-	for {
-		script := filepath.Join(dir, "scripts", "duckdb.sh")
-		if _, err := os.Stat(script); err == nil {
-			cmd := exec.Command(script, "install")
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			out, err := cmd.Output()
-			if err != nil {
-				return "", fmt.Errorf("%s install: %v: %s", script, err, strings.TrimSpace(stderr.String()))
-			}
-			return strings.TrimSpace(string(out)), nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("scripts/duckdb.sh not found above the working directory")
-		}
-		dir = parent
-	}
-}
+func installDuck() (string, error) { return integration.RunScript("duckdb.sh", "install") }
 
 // TestFuzzDuckDB runs the DuckDB oracle for a fixed seed and one random
 // seed (logged; FUZZ_SEED=n replays one), failing on any divergence.

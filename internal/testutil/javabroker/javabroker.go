@@ -21,6 +21,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"sluice/internal/testutil/integration"
 )
 
 // quickJVM starts a broker in about half the time on a small, busy
@@ -296,23 +298,7 @@ func install(name string) (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
-func findScript() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		p := filepath.Join(dir, "scripts", "javabroker.sh")
-		if _, err := os.Stat(p); err == nil {
-			return p, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("scripts/javabroker.sh not found above the working directory")
-		}
-		dir = parent
-	}
-}
+func findScript() (string, error) { return integration.Script("javabroker.sh") }
 
 func freePort() (int, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")

@@ -26,7 +26,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -176,22 +175,4 @@ func run(script string, settings []string, args ...string) (string, error) {
 }
 
 // findScript walks up from the working directory to the module root.
-func findScript() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		p := filepath.Join(dir, "scripts", "opensearch.sh")
-		if _, err := os.Stat(p); err == nil {
-			if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-				return p, nil
-			}
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("scripts/opensearch.sh not found above the working directory")
-		}
-		dir = parent
-	}
-}
+func findScript() (string, error) { return integration.Script("opensearch.sh") }

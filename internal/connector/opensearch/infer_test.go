@@ -151,3 +151,29 @@ func TestSchemaFromFirstInsert(t *testing.T) {
 		t.Errorf("rows: %q", got)
 	}
 }
+
+// TestInsertIntoIndexWithoutMappings: an index made elsewhere with
+// settings only has no properties in its mapping; the first INSERT adds
+// its columns there (it dereferenced the missing properties and
+// panicked).
+func TestInsertIntoIndexWithoutMappings(t *testing.T) {
+	n := needNode(t)
+	call(t, n, http.MethodPut, "/bare-index", `{"settings": {"number_of_shards": 1, "number_of_replicas": 0}}`)
+	eng, err := engine.Open(engine.Options{DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	ctx := context.Background()
+	for _, s := range []string{
+		fmt.Sprintf(`CREATE TABLE bare (id BIGINT, name STRING) USING opensearch OPTIONS (endpoint '%s', index 'bare-index')`, n.URL),
+		`INSERT INTO bare VALUES (1, 'a')`,
+	} {
+		if _, err := eng.Execute(ctx, s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+	if m := call(t, n, http.MethodGet, "/bare-index/_mapping", ""); !strings.Contains(m, `"name"`) {
+		t.Errorf("the columns are not in the mapping: %s", m)
+	}
+}

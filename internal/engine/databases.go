@@ -3,14 +3,10 @@ package engine
 import (
 	"context"
 	"fmt"
-	"path"
-	"sort"
-	"strings"
 
 	"sluice/internal/catalog"
 	"sluice/internal/sql"
 	"sluice/internal/storage"
-	"sluice/internal/usererr"
 )
 
 // createDatabase runs CREATE DATABASE.
@@ -101,33 +97,6 @@ func (e *Engine) use(ctx context.Context, s *sql.UseDatabase) (*Result, error) {
 	return message("using database %s", name), nil
 }
 
-// showDatabases runs SHOW DATABASES [LIKE 'pattern'] (Spark's pattern:
-// * any characters, | between alternatives).
-func (e *Engine) showDatabases(ctx context.Context, s *sql.ShowDatabases) (*Result, error) {
-	dbs, err := e.catalog.Databases()
-	if err != nil {
-		return nil, err
-	}
-	var rows [][]string
-	for _, d := range dbs {
-		if s.Like != "" && !likeSpark(s.Like, d.Name) {
-			continue
-		}
-		rows = append(rows, []string{d.Name})
-	}
-	return stringRows([]string{"namespace"}, rows), nil
-}
-
-// likeSpark matches Spark's SHOW ... LIKE patterns, case-insensitively.
-func likeSpark(pattern, name string) bool {
-	for _, alt := range strings.Split(pattern, "|") {
-		if ok, _ := path.Match(strings.ToLower(strings.TrimSpace(alt)), strings.ToLower(name)); ok {
-			return true
-		}
-	}
-	return false
-}
-
 // databaseOf resolves SHOW ... IN db ("" is the current database).
 func (e *Engine) databaseOf(ctx context.Context, in string) (string, error) {
 	if in == "" {
@@ -141,29 +110,4 @@ func (e *Engine) databaseOf(ctx context.Context, in string) (string, error) {
 		return "", fmt.Errorf("database %q %w", name, catalog.ErrNotFound)
 	}
 	return name, nil
-}
-
-// showTblProperties runs SHOW TBLPROPERTIES t [('key')].
-func (e *Engine) showTblProperties(s *sql.ShowTblProperties) (*Result, error) {
-	t, err := e.catalog.Table(s.Name)
-	if err != nil {
-		return nil, err
-	}
-	if s.Key != "" {
-		v, ok := t.Properties[s.Key]
-		if !ok {
-			return nil, usererr.Errorf(usererr.NotFound, "SHOW TBLPROPERTIES %s: table has no property %q", s.Name, s.Key)
-		}
-		return stringRows([]string{"key", "value"}, [][]string{{s.Key, v}}), nil
-	}
-	keys := make([]string, 0, len(t.Properties))
-	for k := range t.Properties {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	rows := make([][]string, len(keys))
-	for i, k := range keys {
-		rows[i] = []string{k, redact(k, t.Properties[k])}
-	}
-	return stringRows([]string{"key", "value"}, rows), nil
 }

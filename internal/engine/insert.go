@@ -67,7 +67,7 @@ func (e *Engine) insert(ctx context.Context, s *sql.Insert) (*Result, error) {
 		err = fmt.Errorf("closing %s: %w", t.Spec.Name, cerr)
 	}
 	// A failed write may have written some files too.
-	e.clearStats(t.Spec.Name)
+	e.spark().ClearStats(t.Spec.Name)
 	if err != nil {
 		return nil, err
 	}

@@ -25,13 +25,13 @@ import (
 // as it reads appended ones.
 func (e *Engine) checkOverwritable(ctx context.Context, t *catalog.Table) error {
 	name := t.Spec.Name
-	if !locationConnector(t.Spec.Using, t.Spec.Location) {
+	if !registry.NeedsLocation(t.Spec.Using, t.Spec.Location) {
 		return usererr.Errorf(usererr.Invalid, "INSERT OVERWRITE %s: only a file table (json, csv, parquet) can be overwritten, not a %s table", name, t.Spec.Using)
 	}
 	if storage.IsGlob(t.Spec.Location) {
 		return usererr.Errorf(usererr.Invalid, "INSERT OVERWRITE %s: its LOCATION %s is a glob; only a folder can be overwritten", name, t.Spec.Location)
 	}
-	users, err := e.tableUsers(ctx, name)
+	users, err := e.spark().TableUsers(ctx, name)
 	if err != nil {
 		return fmt.Errorf("INSERT OVERWRITE %s: %w", name, err)
 	}

@@ -1,4 +1,4 @@
-package engine
+package sparkstmt
 
 import (
 	"context"
@@ -8,17 +8,17 @@ import (
 	"sluice/internal/sql"
 )
 
-// showColumns is SHOW COLUMNS IN t: the column names of a table or a
+// ShowColumns is SHOW COLUMNS IN t: the column names of a table or a
 // view (a view's as its query binds now), one a row, as Spark's
 // col_name.
-func (e *Engine) showColumns(ctx context.Context, s *sql.ShowColumns) (*Result, error) {
+func (e *Runner) ShowColumns(ctx context.Context, s *sql.ShowColumns) (*Result, error) {
 	var names []string
-	v, err := e.lookupView(ctx, s.Table)
+	v, err := e.h.LookupView(ctx, s.Table)
 	if err != nil {
 		return nil, fmt.Errorf("SHOW COLUMNS: %w", err)
 	}
 	if v != nil {
-		n, err := plan.NewBinder(ctx, tableResolver{e: e}).BindQuery(viewQuery(s.Table))
+		n, err := plan.NewBinder(ctx, e.h.Tables()).BindQuery(viewQuery(s.Table))
 		if err != nil {
 			return nil, fmt.Errorf("SHOW COLUMNS: %w", err)
 		}
@@ -26,13 +26,13 @@ func (e *Engine) showColumns(ctx context.Context, s *sql.ShowColumns) (*Result, 
 			names = append(names, f.Name)
 		}
 	} else {
-		stored, err := e.qualify(ctx, s.Table)
+		stored, err := e.h.Qualify(ctx, s.Table)
 		if err != nil {
 			return nil, fmt.Errorf("SHOW COLUMNS: %w", err)
 		}
 		t, err := e.catalog.Table(stored)
 		if err != nil {
-			return nil, fmt.Errorf("SHOW COLUMNS: %w", e.suggestTable(ctx, s.Table, err))
+			return nil, fmt.Errorf("SHOW COLUMNS: %w", e.h.SuggestTable(ctx, s.Table, err))
 		}
 		for _, f := range t.Spec.Schema.Fields() {
 			names = append(names, f.Name)

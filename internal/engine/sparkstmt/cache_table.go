@@ -1,4 +1,4 @@
-package engine
+package sparkstmt
 
 import (
 	"context"
@@ -16,8 +16,8 @@ var errNoCache = usererr.New(usererr.Unsupported, "Sluice keeps no table cache: 
 // cacheTable is CACHE [LAZY] TABLE t (refused: errNoCache) and UNCACHE
 // TABLE [IF EXISTS] t, which holds at once since nothing is ever cached:
 // it only checks the name, as Spark does.
-func (e *Engine) cacheTable(ctx context.Context, s *sql.TableCommand) (*Result, error) {
-	if v, err := e.lookupView(ctx, s.Name); err == nil && v != nil {
+func (e *Runner) cacheTable(ctx context.Context, s *sql.TableCommand) (*Result, error) {
+	if v, err := e.h.LookupView(ctx, s.Name); err == nil && v != nil {
 		if s.Command == sql.CacheTable {
 			return nil, errNoCache
 		}
@@ -36,5 +36,5 @@ func (e *Engine) cacheTable(ctx context.Context, s *sql.TableCommand) (*Result, 
 	return message("table %s is not cached", t.Spec.Name), nil
 }
 
-// clearCache is CLEAR CACHE: there is no cache, so it holds at once.
-func (e *Engine) clearCache() *Result { return message("nothing cached") }
+// ClearCache is CLEAR CACHE: there is no cache, so it holds at once.
+func (e *Runner) ClearCache() *Result { return message("nothing cached") }

@@ -1,4 +1,4 @@
-package engine
+package sparkstmt
 
 import (
 	"context"
@@ -13,18 +13,18 @@ import (
 	"sluice/internal/usererr"
 )
 
-// showPartitions is SHOW PARTITIONS t: the key=value folder paths of a
+// ShowPartitions is SHOW PARTITIONS t: the key=value folder paths of a
 // file table's location ("year=2026/month=1"), sorted, as Spark lists
 // them. A table with neither declared partition columns nor such
 // folders is not partitioned: an error, as in Spark.
-func (e *Engine) showPartitions(ctx context.Context, s *sql.ShowPartitions) (*Result, error) {
-	stored, err := e.qualify(ctx, s.Table)
+func (e *Runner) ShowPartitions(ctx context.Context, s *sql.ShowPartitions) (*Result, error) {
+	stored, err := e.h.Qualify(ctx, s.Table)
 	if err != nil {
 		return nil, fmt.Errorf("SHOW PARTITIONS: %w", err)
 	}
 	t, err := e.catalog.Table(stored)
 	if err != nil {
-		return nil, fmt.Errorf("SHOW PARTITIONS: %w", e.suggestTable(ctx, s.Table, err))
+		return nil, fmt.Errorf("SHOW PARTITIONS: %w", e.h.SuggestTable(ctx, s.Table, err))
 	}
 	parts, err := e.listPartitions(ctx, t)
 	if err != nil {
@@ -43,13 +43,13 @@ func (e *Engine) showPartitions(ctx context.Context, s *sql.ShowPartitions) (*Re
 // listPartitions lists the distinct key=value folder paths under a
 // table's location (hidden folders skipped, as a scan skips them); none
 // for a table that is not over a folder of files.
-func (e *Engine) listPartitions(ctx context.Context, t *catalog.Table) ([]string, error) {
+func (e *Runner) listPartitions(ctx context.Context, t *catalog.Table) ([]string, error) {
 	loc := t.Spec.Location
 	if loc == "" || storage.IsGlob(loc) {
 		return nil, nil
 	}
 	opts := map[string]string{}
-	for k, v := range e.session(ctx).settingsCopy() {
+	for k, v := range e.h.Settings(ctx) {
 		if strings.HasPrefix(k, "s3.") {
 			opts[k] = v
 		}

@@ -1,11 +1,11 @@
-package engine
+package sparkstmt
 
 import (
 	"context"
-
 	"fmt"
-	"github.com/apache/arrow-go/v18/arrow"
 	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
 
 	"sluice/internal/catalog"
 	"sluice/internal/plan"
@@ -14,9 +14,9 @@ import (
 	"sluice/internal/usererr"
 )
 
-// describeView lists a view's columns as its query binds now; EXTENDED
+// DescribeView lists a view's columns as its query binds now; EXTENDED
 // adds Spark's "# Detailed Table Information" rows of a view.
-func (e *Engine) describeView(ctx context.Context, v *viewDef, s *sql.DescribeTable) (*Result, error) {
+func (e *Runner) DescribeView(ctx context.Context, v *View, s *sql.DescribeTable) (*Result, error) {
 	fields, err := e.viewFields(ctx, v)
 	if err != nil {
 		return nil, fmt.Errorf("DESCRIBE %s: %w", v.Name, err)
@@ -43,13 +43,13 @@ func (e *Engine) describeView(ctx context.Context, v *viewDef, s *sql.DescribeTa
 }
 
 // viewFields are a view's columns as its query binds now.
-func (e *Engine) viewFields(ctx context.Context, v *viewDef) ([]arrow.Field, error) {
+func (e *Runner) viewFields(ctx context.Context, v *View) ([]arrow.Field, error) {
 	name := v.Name
 	if !v.Temporary {
 		db, own := catalog.SplitStored(v.Name)
 		name = db + "." + own
 	}
-	n, err := plan.NewBinder(ctx, tableResolver{e: e}).BindQuery(viewQuery(name))
+	n, err := plan.NewBinder(ctx, e.h.Tables()).BindQuery(viewQuery(name))
 	if err != nil {
 		return nil, err
 	}
@@ -57,7 +57,7 @@ func (e *Engine) viewFields(ctx context.Context, v *viewDef) ([]arrow.Field, err
 }
 
 // viewDetail are Spark's "# Detailed Table Information" rows of a view.
-func viewDetail(v *viewDef) [][2]string {
+func viewDetail(v *View) [][2]string {
 	db, own := "", v.Name
 	if !v.Temporary {
 		db, own = catalog.SplitStored(v.Name)
@@ -82,20 +82,20 @@ func viewDetail(v *viewDef) [][2]string {
 	return append(detail,
 		[2]string{"View Text", text},
 		[2]string{"View Original Text", text},
-		[2]string{"View Catalog and Namespace", catalog.CatalogNames[0] + "." + v.Opts.Database},
-		[2]string{"View Query Output Columns", "[" + strings.Join(v.Opts.Output, ", ") + "]"})
+		[2]string{"View Catalog and Namespace", catalog.CatalogNames[0] + "." + v.Database},
+		[2]string{"View Query Output Columns", "[" + strings.Join(v.Output, ", ") + "]"})
 }
 
-// showCreateView is SHOW CREATE TABLE of a stored view, in Spark's
+// ShowCreateView is SHOW CREATE TABLE of a stored view, in Spark's
 // layout: the view's columns as its query binds now, its comment, then
 // its query. A temporary view is refused, as in Spark: it is no
 // catalog object to recreate.
-func (e *Engine) showCreateView(ctx context.Context, v *viewDef) (*Result, error) {
+func (e *Runner) ShowCreateView(ctx context.Context, v *View) (*Result, error) {
 	if v.Temporary {
 		return nil, usererr.Errorf(usererr.Invalid, "SHOW CREATE TABLE %s: it is a temporary view, which has no stored definition", v.Name)
 	}
 	db, own := catalog.SplitStored(v.Name)
-	n, err := plan.NewBinder(ctx, tableResolver{e: e}).BindQuery(viewQuery(db + "." + own))
+	n, err := plan.NewBinder(ctx, e.h.Tables()).BindQuery(viewQuery(db + "." + own))
 	if err != nil {
 		return nil, fmt.Errorf("SHOW CREATE TABLE %s: %w", v.Name, err)
 	}

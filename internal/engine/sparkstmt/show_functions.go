@@ -1,4 +1,4 @@
-package engine
+package sparkstmt
 
 import (
 	"slices"
@@ -8,12 +8,12 @@ import (
 	"sluice/internal/sql"
 )
 
-// showFunctions is SHOW [USER | SYSTEM | ALL] FUNCTIONS [LIKE 'pattern']
+// ShowFunctions is SHOW [USER | SYSTEM | ALL] FUNCTIONS [LIKE 'pattern']
 // from the function registry: every function's name and aliases, sorted.
 // There are no user functions, so USER lists none. Operators ("+",
 // "and") are syntax here, not functions one calls by name, and are left
 // out.
-func (e *Engine) showFunctions(s *sql.ShowFunctions) *Result {
+func (e *Runner) ShowFunctions(s *sql.ShowFunctions) *Result {
 	var rows [][]string
 	if !strings.EqualFold(s.Scope, "USER") {
 		var names []string

@@ -1,4 +1,4 @@
-package engine
+package sparkstmt
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 // partitioned table needs nothing (each query lists its folders) and is
 // told how many there are now. A table with none is an error, as in
 // Spark.
-func (e *Engine) repairTable(ctx context.Context, s *sql.TableCommand) (*Result, error) {
+func (e *Runner) repairTable(ctx context.Context, s *sql.TableCommand) (*Result, error) {
 	t, err := e.commandTable(ctx, s)
 	if err != nil {
 		return nil, err
@@ -28,7 +28,7 @@ func (e *Engine) repairTable(ctx context.Context, s *sql.TableCommand) (*Result,
 		for _, f := range t.Spec.Schema.Fields() {
 			have[strings.ToLower(f.Name)] = true
 		}
-		parts, extra := e.discoverPartitions(ctx, t.Spec, have)
+		parts, extra := e.h.DiscoverPartitions(ctx, t.Spec, have)
 		if len(parts) == 0 {
 			return nil, usererr.Errorf(usererr.Invalid, "MSCK REPAIR TABLE %s: the table is not partitioned (no key=value folders under its location)", t.Spec.Name)
 		}

@@ -1,4 +1,4 @@
-package engine
+package sparkstmt
 
 import (
 	"cmp"
@@ -12,7 +12,6 @@ import (
 
 	"sluice/internal/catalog"
 	"sluice/internal/connector"
-	"sluice/internal/connector/registry"
 	"sluice/internal/sql"
 	"sluice/internal/types"
 	"sluice/internal/usererr"
@@ -24,13 +23,13 @@ import (
 // an approximate distinct count (HyperLogLog, as Spark's) and lengths.
 // They are kept in the catalog until the next write to the table and
 // shown by DESCRIBE EXTENDED; the planner does not use them.
-func (e *Engine) analyzeTable(ctx context.Context, s *sql.TableCommand) (*Result, error) {
+func (e *Runner) analyzeTable(ctx context.Context, s *sql.TableCommand) (*Result, error) {
 	t, err := e.commandTable(ctx, s)
 	if err != nil {
 		return nil, err
 	}
 	name := t.Spec.Name
-	src, err := registry.OpenSource(ctx, t.Spec, e.env(ctx), nil)
+	src, err := e.h.OpenSource(ctx, t.Spec)
 	if err != nil {
 		return nil, fmt.Errorf("ANALYZE TABLE %s: %w", name, err)
 	}
@@ -42,7 +41,7 @@ func (e *Engine) analyzeTable(ctx context.Context, s *sql.TableCommand) (*Result
 	if err != nil {
 		return nil, fmt.Errorf("ANALYZE TABLE %s: listing its files: %w", name, err)
 	}
-	stats := &catalog.TableStats{SizeBytes: size, Analyzed: e.now()}
+	stats := &catalog.TableStats{SizeBytes: size, Analyzed: e.h.Now()}
 	if !s.NoScan {
 		cols, err := analyzedColumns(t, s)
 		if err != nil {
@@ -87,7 +86,7 @@ func analyzedColumns(t *catalog.Table, s *sql.TableCommand) ([]arrow.Field, erro
 // scanStats reads the table once: its row count and each column's
 // statistics, as strings (Spark's casts) so any type renders as Spark
 // prints it.
-func (e *Engine) scanStats(ctx context.Context, t *catalog.Table, cols []arrow.Field, stats *catalog.TableStats) error {
+func (e *Runner) scanStats(ctx context.Context, t *catalog.Table, cols []arrow.Field, stats *catalog.TableStats) error {
 	str := func(x sql.Expr) *sql.SelectItem { return sql.Item(&sql.Cast{X: x, Type: arrow.BinaryTypes.String}) }
 	null := func() *sql.SelectItem { return str(&sql.Literal{Kind: sql.LitNull, Value: "NULL"}) }
 	items := []*sql.SelectItem{str(sql.CountAll())}
@@ -120,7 +119,7 @@ func (e *Engine) scanStats(ctx context.Context, t *catalog.Table, cols []arrow.F
 		}
 	}
 	q := sql.NewQuery(sql.NewSelect(sql.TableRef(t.Spec.Name), items...))
-	r, err := e.runSelect(ctx, q)
+	r, err := e.h.Collect(ctx, q)
 	if err != nil {
 		return err
 	}
@@ -151,9 +150,9 @@ func (e *Engine) scanStats(ctx context.Context, t *catalog.Table, cols []arrow.F
 	return nil
 }
 
-// firstRowStrings is r's first row of STRING columns, NULL as "".
-func firstRowStrings(r *Result) []string {
-	for _, b := range r.Batches {
+// firstRowStrings is the first row of STRING columns, NULL as "".
+func firstRowStrings(batches []arrow.RecordBatch) []string {
+	for _, b := range batches {
 		if b.NumRows() == 0 {
 			continue
 		}
@@ -202,10 +201,10 @@ func columnStatsRows(t *catalog.Table, col string) [][]string {
 	return rows
 }
 
-// clearStats forgets a table's statistics once it was written to, as
+// ClearStats forgets a table's statistics once it was written to, as
 // Spark does when it does not recompute them (spark.sql.statistics.
 // size.autoUpdate off, its default).
-func (e *Engine) clearStats(name string) {
+func (e *Runner) ClearStats(name string) {
 	t, err := e.catalog.Table(name)
 	if err != nil || t.Stats == nil {
 		return

@@ -1,4 +1,4 @@
-package engine
+package sparkstmt
 
 import (
 	"context"
@@ -8,28 +8,28 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"sluice/internal/catalog"
-	"sluice/internal/plan"
+	"sluice/internal/physical"
 	"sluice/internal/sql"
 	"sluice/internal/storage"
 	"sluice/internal/usererr"
 )
 
-// alterTable runs ALTER TABLE's forms, each one catalog update (all or
+// AlterTable runs ALTER TABLE's forms, each one catalog update (all or
 // nothing). TBLPROPERTIES are tags and apply to any table; the forms
 // that change what a table is (its columns, name or location) are
 // refused for a table a stream, materialized view or Flint index is
 // built on, whose checkpoints and definitions name it as it was.
-func (e *Engine) alterTable(ctx context.Context, s *sql.AlterTable) (*Result, error) {
+func (e *Runner) AlterTable(ctx context.Context, s *sql.AlterTable) (*Result, error) {
 	t, err := e.catalog.Table(s.Name)
 	if err != nil {
-		if v, _ := e.storedView(s.Name); v != nil {
+		if v, _ := e.h.StoredView(s.Name); v != nil {
 			return nil, usererr.Errorf(usererr.Invalid, "ALTER TABLE %s: it is a view", s.Name)
 		}
-		return nil, fmt.Errorf("ALTER TABLE: %w", e.suggestTable(ctx, s.Name, err))
+		return nil, fmt.Errorf("ALTER TABLE: %w", e.h.SuggestTable(ctx, s.Name, err))
 	}
 	name := t.Spec.Name
 	if s.Action != sql.AlterSetProperties && s.Action != sql.AlterUnsetProps {
-		users, err := e.tableUsers(ctx, name)
+		users, err := e.TableUsers(ctx, name)
 		if err != nil {
 			return nil, fmt.Errorf("ALTER TABLE %s: %w", name, err)
 		}
@@ -42,10 +42,10 @@ func (e *Engine) alterTable(ctx context.Context, s *sql.AlterTable) (*Result, er
 		err = e.catalog.UpdateTable(name, func(t *catalog.Table) error { return addColumns(t, s.Columns) })
 	case sql.AlterRename:
 		var to string
-		if to, err = e.qualify(ctx, s.NewName); err != nil {
+		if to, err = e.h.Qualify(ctx, s.NewName); err != nil {
 			return nil, fmt.Errorf("ALTER TABLE %s RENAME TO: %w", name, err)
 		}
-		if v, _ := e.storedView(to); v != nil {
+		if v, _ := e.h.StoredView(to); v != nil {
 			return nil, fmt.Errorf("ALTER TABLE %s RENAME TO: view %q %w", name, to, catalog.ErrExists)
 		}
 		if err = e.catalog.RenameTable(name, to); err == nil {
@@ -56,8 +56,8 @@ func (e *Engine) alterTable(ctx context.Context, s *sql.AlterTable) (*Result, er
 			if t.Properties == nil {
 				t.Properties = map[string]string{}
 			}
-			for k, v := range tblProperties(s.Properties) {
-				t.Properties[k] = v
+			for _, o := range s.Properties {
+				t.Properties[o.Key] = o.Value.Value
 			}
 			return nil
 		})
@@ -65,12 +65,12 @@ func (e *Engine) alterTable(ctx context.Context, s *sql.AlterTable) (*Result, er
 		err = e.catalog.UpdateTable(name, func(t *catalog.Table) error { return unsetProperties(t, s.Keys, s.IfExists) })
 	case sql.AlterSetLocation:
 		loc := storage.NormalizeLocation(s.Location)
-		if err := e.session(ctx).restriction().checkLocation("LOCATION", loc); err != nil {
+		if err := e.h.CheckLocation(ctx, "LOCATION", loc); err != nil {
 			return nil, fmt.Errorf("ALTER TABLE %s SET LOCATION: %w", name, err)
 		}
 		err = e.catalog.UpdateTable(name, func(t *catalog.Table) error { return setLocation(t, loc) })
 	default:
-		return nil, fmt.Errorf("ALTER TABLE %s: %w", s.Action, ErrNotSupported)
+		return nil, fmt.Errorf("ALTER TABLE %s: %w", s.Action, physical.ErrNotSupported)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("ALTER TABLE %s %s: %w", name, s.Action, err)
@@ -103,7 +103,7 @@ func addColumns(t *catalog.Table, cols []*sql.ColumnDef) error {
 		// Rows written before have no value for it: it is nullable
 		// whatever was declared.
 		data = append(data, arrow.Field{Name: c.Name, Type: c.Type, Nullable: true})
-		setColumnComment(t, c)
+		SetColumnComment(t, c)
 	}
 	t.Spec.Schema = arrow.NewSchema(append(data, part...), nil)
 	return nil
@@ -144,14 +144,14 @@ func setLocation(t *catalog.Table, loc string) error {
 	return nil
 }
 
-// tableUsers says what is built on a table: the streams and materialized
+// TableUsers says what is built on a table: the streams and materialized
 // views that read or write it, the Flint indexes on it.
-func (e *Engine) tableUsers(ctx context.Context, table string) ([]string, error) {
+func (e *Runner) TableUsers(ctx context.Context, table string) ([]string, error) {
 	var out []string
 	if _, err := e.catalog.Object("mview", table); err == nil {
 		out = append(out, "it is materialized view "+table)
 	}
-	idx, err := e.flint().TableIndexes(table)
+	idx, err := e.h.TableIndexes(table)
 	if err != nil {
 		return nil, err
 	}
@@ -202,11 +202,8 @@ func definitionQuery(o *catalog.Object) (string, *sql.Query) {
 
 // tablesRead names the catalog tables a query reads, through views too,
 // by binding it; a query that no longer binds reads none.
-func (e *Engine) tablesRead(ctx context.Context, q *sql.Query) []string {
-	var seen []string
-	r := tableResolver{e: e, seen: &seen}
-	_, _ = plan.NewBinder(ctx, r).BindQuery(q)
-	return seen
+func (e *Runner) tablesRead(ctx context.Context, q *sql.Query) []string {
+	return e.h.TablesRead(ctx, q)
 }
 
 func slicesContainsFold(list []string, s string) bool {

@@ -1,4 +1,4 @@
-package engine
+package sparkstmt
 
 import (
 	"context"
@@ -11,10 +11,10 @@ import (
 	"sluice/internal/usererr"
 )
 
-// describeFunction is DESCRIBE FUNCTION [EXTENDED] f in Spark's layout
+// DescribeFunction is DESCRIBE FUNCTION [EXTENDED] f in Spark's layout
 // (one function_desc column of "Function: ...", "Usage: ..." lines),
 // from the function registry; EXTENDED adds its kind and aliases.
-func (e *Engine) describeFunction(_ context.Context, s *sql.DescribeFunction) (*Result, error) {
+func (e *Runner) DescribeFunction(_ context.Context, s *sql.DescribeFunction) (*Result, error) {
 	d, ok := functions.Lookup(s.Name)
 	if !ok || d.Operator {
 		var known []string

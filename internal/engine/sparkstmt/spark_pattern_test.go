@@ -1,6 +1,8 @@
-package engine
+package sparkstmt
 
-import "testing"
+import (
+	"testing"
+)
 
 func TestSparkPattern(t *testing.T) {
 	for _, c := range []struct {

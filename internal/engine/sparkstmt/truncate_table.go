@@ -1,4 +1,4 @@
-package engine
+package sparkstmt
 
 import (
 	"context"
@@ -18,20 +18,20 @@ import (
 // does Sluice; other managed tables (a search index, a view's sink) are
 // refused too, as is a table a stream or materialized view is built on,
 // whose checkpoint remembers what it wrote.
-func (e *Engine) truncateTable(ctx context.Context, s *sql.TableCommand) (*Result, error) {
+func (e *Runner) truncateTable(ctx context.Context, s *sql.TableCommand) (*Result, error) {
 	t, err := e.commandTable(ctx, s)
 	if err != nil {
 		return nil, err
 	}
 	name := t.Spec.Name
-	if !e.isManaged(t) {
+	if !e.h.IsManaged(t) {
 		return nil, usererr.Errorf(usererr.Invalid, "TRUNCATE TABLE %s: it is an external table; its files are not Sluice's to delete", name)
 	}
 	loc := t.Spec.Location
-	if !locationConnector(t.Spec.Using, loc) || strings.Contains(loc, "://") {
+	if !registry.NeedsLocation(t.Spec.Using, loc) || strings.Contains(loc, "://") {
 		return nil, usererr.Errorf(usererr.Invalid, "TRUNCATE TABLE %s: only a managed file table can be truncated, not a %s table", name, t.Spec.Using)
 	}
-	users, err := e.tableUsers(ctx, name)
+	users, err := e.TableUsers(ctx, name)
 	if err != nil {
 		return nil, fmt.Errorf("TRUNCATE TABLE %s: %w", name, err)
 	}
@@ -46,6 +46,6 @@ func (e *Engine) truncateTable(ctx context.Context, s *sql.TableCommand) (*Resul
 	if err := os.MkdirAll(loc, 0o755); err != nil {
 		return nil, fmt.Errorf("TRUNCATE TABLE %s: %w", name, err)
 	}
-	e.clearStats(name)
+	e.ClearStats(name)
 	return message("table %s truncated", name), nil
 }

@@ -1,4 +1,4 @@
-package engine
+package sparkstmt
 
 import (
 	"maps"
@@ -45,7 +45,7 @@ func describeColumn(t *catalog.Table, f arrow.Field, extended bool) *Result {
 // layout: the columns, "# Partition Information" when partitioned, then
 // "# Detailed Table Information". Options are redacted as everywhere
 // (sql.RedactValue); path is the Location row, not an option.
-func (e *Engine) describeTableExtended(t *catalog.Table) *Result {
+func (e *Runner) describeTableExtended(t *catalog.Table) *Result {
 	rows := describeColumns(t)
 	rows = append(rows, []string{"", "", ""}, []string{"# Detailed Table Information", "", ""})
 	for _, d := range e.tableDetail(t) {
@@ -56,10 +56,10 @@ func (e *Engine) describeTableExtended(t *catalog.Table) *Result {
 
 // tableDetail are Spark's "# Detailed Table Information" rows of a
 // table, also SHOW TABLE EXTENDED's information.
-func (e *Engine) tableDetail(t *catalog.Table) [][2]string {
+func (e *Runner) tableDetail(t *catalog.Table) [][2]string {
 	db, name := catalog.SplitStored(t.Spec.Name)
 	kind := "EXTERNAL"
-	if e.isManaged(t) {
+	if e.h.IsManaged(t) {
 		kind = "MANAGED"
 	}
 	detail := [][2]string{
@@ -139,7 +139,7 @@ func describeColumns(t *catalog.Table) [][]string {
 }
 
 // describeTableColumn is DESCRIBE [EXTENDED] t col.
-func (e *Engine) describeTableColumn(t *catalog.Table, s *sql.DescribeTable) (*Result, error) {
+func (e *Runner) describeTableColumn(t *catalog.Table, s *sql.DescribeTable) (*Result, error) {
 	for _, f := range t.Spec.Schema.Fields() {
 		if strings.EqualFold(f.Name, s.Column) {
 			return describeColumn(t, f, s.Extended), nil

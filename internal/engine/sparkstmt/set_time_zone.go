@@ -1,4 +1,4 @@
-package engine
+package sparkstmt
 
 import (
 	"context"
@@ -11,15 +11,15 @@ import (
 	"sluice/internal/usererr"
 )
 
-// timeZoneKey is Spark's session time zone setting, which SET TIME ZONE
+// TimeZoneKey is Spark's session time zone setting, which SET TIME ZONE
 // sets.
-const timeZoneKey = "spark.sql.session.timeZone"
+const TimeZoneKey = "spark.sql.session.timeZone"
 
-// setTimeZone runs SET TIME ZONE. Sluice computes and prints timestamps
+// SetTimeZone runs SET TIME ZONE. Sluice computes and prints timestamps
 // in UTC only, so a zone is taken when it is UTC all year round ('UTC',
 // 'Etc/UTC', '+00:00', INTERVAL 0 HOURS, LOCAL on a machine in UTC) and
 // refused otherwise: accepting it would silently shift nothing.
-func (e *Engine) setTimeZone(ctx context.Context, s *sql.SetTimeZone) (*Result, error) {
+func (e *Runner) SetTimeZone(ctx context.Context, s *sql.SetTimeZone) (*Result, error) {
 	zone := s.Zone
 	switch {
 	case s.Local:
@@ -37,18 +37,18 @@ func (e *Engine) setTimeZone(ctx context.Context, s *sql.SetTimeZone) (*Result, 
 		}
 		zone = "+00:00"
 	default:
-		if err := checkUTCZone(zone); err != nil {
+		if err := CheckUTCZone(zone); err != nil {
 			return nil, err
 		}
 	}
-	e.session(ctx).set(timeZoneKey, zone)
-	return stringRows([]string{"key", "value"}, [][]string{{timeZoneKey, zone}}), nil
+	e.h.Set(ctx, TimeZoneKey, zone)
+	return stringRows([]string{"key", "value"}, [][]string{{TimeZoneKey, zone}}), nil
 }
 
 var zoneOffset = regexp.MustCompile(`^(?i:UTC|GMT)?([+-])(\d{1,2})(?::?(\d{2}))?$`)
 
-// checkUTCZone is nil for a zone name or offset that is UTC all year.
-func checkUTCZone(zone string) error {
+// CheckUTCZone is nil for a zone name or offset that is UTC all year.
+func CheckUTCZone(zone string) error {
 	z := strings.TrimSpace(zone)
 	if m := zoneOffset.FindStringSubmatch(z); m != nil {
 		if strings.Trim(m[2], "0") == "" && strings.Trim(m[3], "0") == "" {

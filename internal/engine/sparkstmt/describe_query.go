@@ -1,4 +1,4 @@
-package engine
+package sparkstmt
 
 import (
 	"context"
@@ -23,10 +23,10 @@ func orNull(s string) string {
 	return s
 }
 
-// describeQuery is Spark's DESCRIBE [QUERY] query: the columns the query
+// DescribeQuery is Spark's DESCRIBE [QUERY] query: the columns the query
 // would return, bound as it would run, without running it.
-func (e *Engine) describeQuery(ctx context.Context, s *sql.DescribeQuery) (*Result, error) {
-	n, err := e.bindQuery(e.queryContext(ctx), s.Query)
+func (e *Runner) DescribeQuery(ctx context.Context, s *sql.DescribeQuery) (*Result, error) {
+	n, err := e.bindQuery(e.h.QueryContext(ctx), s.Query)
 	if err != nil {
 		return nil, fmt.Errorf("DESCRIBE QUERY: %w", err)
 	}
@@ -48,8 +48,8 @@ func columnComment(t *catalog.Table, col string) string {
 	return ""
 }
 
-// setColumnComment records c's COMMENT in t, if it has one.
-func setColumnComment(t *catalog.Table, c *sql.ColumnDef) {
+// SetColumnComment records c's COMMENT in t, if it has one.
+func SetColumnComment(t *catalog.Table, c *sql.ColumnDef) {
 	if c.Comment == "" {
 		return
 	}

@@ -1,4 +1,4 @@
-package engine
+package sparkstmt
 
 import (
 	"context"
@@ -10,11 +10,11 @@ import (
 	"sluice/internal/sql"
 )
 
-// showViews lists one database's stored views, then the session's
+// ShowViews lists one database's stored views, then the session's
 // temporary views, in Spark's layout (namespace, viewName,
 // isTemporary; a temporary view's namespace is empty).
-func (e *Engine) showViews(ctx context.Context, s *sql.ShowViews) (*Result, error) {
-	db, err := e.databaseOf(ctx, s.In)
+func (e *Runner) ShowViews(ctx context.Context, s *sql.ShowViews) (*Result, error) {
+	db, err := e.h.DatabaseOf(ctx, s.In)
 	if err != nil {
 		return nil, fmt.Errorf("SHOW VIEWS: %w", err)
 	}
@@ -36,7 +36,7 @@ type viewRow struct {
 
 // viewRows are the stored views of db matching like, sorted, then the
 // temporary views matching it, sorted: Spark's order.
-func (e *Engine) viewRows(ctx context.Context, db, like string) ([]viewRow, error) {
+func (e *Runner) viewRows(ctx context.Context, db, like string) ([]viewRow, error) {
 	objs, err := e.catalog.Objects(viewKind)
 	if err != nil {
 		return nil, err
@@ -48,7 +48,7 @@ func (e *Engine) viewRows(ctx context.Context, db, like string) ([]viewRow, erro
 			out = append(out, viewRow{db: vdb, name: name})
 		}
 	}
-	temps := e.session(ctx).tempViews()
+	temps := e.h.TempViews(ctx)
 	sort.Slice(temps, func(i, j int) bool { return strings.ToLower(temps[i].Name) < strings.ToLower(temps[j].Name) })
 	for _, v := range temps {
 		if sparkPattern(like, v.Name) {

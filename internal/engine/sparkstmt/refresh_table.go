@@ -1,4 +1,4 @@
-package engine
+package sparkstmt
 
 import (
 	"context"
@@ -10,8 +10,8 @@ import (
 // of a table between statements (each query lists its files afresh), so
 // there is nothing to drop: it checks the name, as Spark does, and says
 // so.
-func (e *Engine) refreshTable(ctx context.Context, s *sql.TableCommand) (*Result, error) {
-	if v, err := e.lookupView(ctx, s.Name); err == nil && v != nil {
+func (e *Runner) refreshTable(ctx context.Context, s *sql.TableCommand) (*Result, error) {
+	if v, err := e.h.LookupView(ctx, s.Name); err == nil && v != nil {
 		return message("view %s: nothing cached to refresh (a view is read afresh each time)", v.Name), nil
 	}
 	t, err := e.commandTable(ctx, s)

@@ -1,17 +1,18 @@
-package engine
+package sparkstmt
 
 import (
 	"context"
 	"fmt"
 
 	"sluice/internal/catalog"
+	"sluice/internal/physical"
 	"sluice/internal/sql"
 )
 
-// tableCommand runs Spark's table commands (sql.TableCommand): each one
+// TableCommand runs Spark's table commands (sql.TableCommand): each one
 // its own file (refresh_table.go, repair_table.go, cache_table.go,
 // truncate_table.go, analyze_table.go).
-func (e *Engine) tableCommand(ctx context.Context, s *sql.TableCommand) (*Result, error) {
+func (e *Runner) TableCommand(ctx context.Context, s *sql.TableCommand) (*Result, error) {
 	switch s.Command {
 	case sql.RefreshTable:
 		return e.refreshTable(ctx, s)
@@ -24,18 +25,18 @@ func (e *Engine) tableCommand(ctx context.Context, s *sql.TableCommand) (*Result
 	case sql.AnalyzeTable:
 		return e.analyzeTable(ctx, s)
 	}
-	return nil, fmt.Errorf("%s: %w", s.Command, ErrNotSupported)
+	return nil, fmt.Errorf("%s: %w", s.Command, physical.ErrNotSupported)
 }
 
 // commandTable is the catalog table a table command names.
-func (e *Engine) commandTable(ctx context.Context, s *sql.TableCommand) (*catalog.Table, error) {
-	stored, err := e.qualify(ctx, s.Name)
+func (e *Runner) commandTable(ctx context.Context, s *sql.TableCommand) (*catalog.Table, error) {
+	stored, err := e.h.Qualify(ctx, s.Name)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", s.Command, err)
 	}
 	t, err := e.catalog.Table(stored)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", s.Command, e.suggestTable(ctx, s.Name, err))
+		return nil, fmt.Errorf("%s: %w", s.Command, e.h.SuggestTable(ctx, s.Name, err))
 	}
 	return t, nil
 }

@@ -1,4 +1,4 @@
-package engine
+package sparkstmt
 
 import (
 	"context"
@@ -12,12 +12,12 @@ import (
 	"sluice/internal/sql"
 )
 
-// showTableExtended is Spark's SHOW TABLE EXTENDED [IN db] LIKE
+// ShowTableExtended is Spark's SHOW TABLE EXTENDED [IN db] LIKE
 // 'pattern': per matching table and view (namespace, tableName,
 // isTemporary, information), the information being DESCRIBE EXTENDED's
 // detail rows as "Key: value" lines and then the schema as Spark's
 // printSchema tree.
-func (e *Engine) showTableExtended(ctx context.Context, s *sql.ShowTableExtended) (*Result, error) {
+func (e *Runner) ShowTableExtended(ctx context.Context, s *sql.ShowTableExtended) (*Result, error) {
 	db, ts, err := e.tablesLike(ctx, s.In, s.Like)
 	if err != nil {
 		return nil, fmt.Errorf("SHOW TABLE EXTENDED: %w", err)
@@ -37,7 +37,7 @@ func (e *Engine) showTableExtended(ctx context.Context, s *sql.ShowTableExtended
 		if !r.temporary {
 			name = r.db + "." + r.name
 		}
-		v, err := e.lookupView(ctx, name)
+		v, err := e.h.LookupView(ctx, name)
 		if err != nil {
 			return nil, fmt.Errorf("SHOW TABLE EXTENDED: %w", err)
 		}

@@ -1,4 +1,4 @@
-package engine
+package sparkstmt
 
 import (
 	"context"
@@ -13,12 +13,12 @@ import (
 	"sluice/internal/sql"
 )
 
-// describeDatabase is Spark's DESCRIBE DATABASE [EXTENDED] db: catalog,
+// DescribeDatabase is Spark's DESCRIBE DATABASE [EXTENDED] db: catalog,
 // namespace, comment, location and owner, and with EXTENDED the
 // properties (redacted). A database without LOCATION keeps its managed
 // tables in the data dir's tables/ folder, which is its location.
-func (e *Engine) describeDatabase(ctx context.Context, s *sql.DescribeDatabase) (*Result, error) {
-	name, err := e.databaseOf(ctx, s.Name)
+func (e *Runner) DescribeDatabase(ctx context.Context, s *sql.DescribeDatabase) (*Result, error) {
+	name, err := e.h.DatabaseOf(ctx, s.Name)
 	if err != nil {
 		return nil, fmt.Errorf("DESCRIBE DATABASE: %w", err)
 	}
@@ -36,8 +36,8 @@ func (e *Engine) describeDatabase(ctx context.Context, s *sql.DescribeDatabase) 
 	if name == catalog.DefaultDatabase && comment == "" {
 		comment = "default database"
 	}
-	if loc == "" && e.opts.DataDir != "" {
-		loc = filepath.Join(e.opts.DataDir, "tables") + string(filepath.Separator)
+	if loc == "" && e.h.DataDir() != "" {
+		loc = filepath.Join(e.h.DataDir(), "tables") + string(filepath.Separator)
 	}
 	owner := ""
 	if u, err := user.Current(); err == nil {
@@ -65,9 +65,9 @@ func (e *Engine) describeDatabase(ctx context.Context, s *sql.DescribeDatabase) 
 	return stringRows([]string{"info_name", "info_value"}, rows), nil
 }
 
-// showCatalogs is SHOW CATALOGS: the one catalog there is, by Spark's
+// ShowCatalogs is SHOW CATALOGS: the one catalog there is, by Spark's
 // name for it.
-func showCatalogs(s *sql.ShowCatalogs) *Result {
+func ShowCatalogs(s *sql.ShowCatalogs) *Result {
 	var rows [][]string
 	if s.Like == "" || likeSpark(s.Like, catalog.CatalogNames[0]) {
 		rows = append(rows, []string{catalog.CatalogNames[0]})
@@ -75,8 +75,8 @@ func showCatalogs(s *sql.ShowCatalogs) *Result {
 	return stringRows([]string{"catalog"}, rows)
 }
 
-// showCurrentNamespace is SHOW CURRENT NAMESPACE: the catalog and the
+// ShowCurrentNamespace is SHOW CURRENT NAMESPACE: the catalog and the
 // session's database.
-func (e *Engine) showCurrentNamespace(ctx context.Context) *Result {
+func (e *Runner) ShowCurrentNamespace(ctx context.Context) *Result {
 	return stringRows([]string{"catalog", "namespace"}, [][]string{{catalog.CatalogNames[0], e.currentDB(ctx)}})
 }

@@ -1,4 +1,4 @@
-package engine
+package sparkstmt
 
 import (
 	"context"
@@ -9,27 +9,27 @@ import (
 	"sluice/internal/usererr"
 )
 
-// createTableLike runs CREATE TABLE t LIKE src [USING fmt] [LOCATION
+// CreateTableLike runs CREATE TABLE t LIKE src [USING fmt] [LOCATION
 // '...'] [TBLPROPERTIES (...)] as Spark does: t gets src's columns (with
 // their comments), partitioning, watermark and, when the format stays,
 // its options; not its data, comment or properties. Without LOCATION a
 // file table is managed, under the data dir. A table over an OpenSearch
 // index is refused: its copy would share the index.
-func (e *Engine) createTableLike(ctx context.Context, s *sql.CreateTableLike) (*Result, error) {
-	src, err := e.qualify(ctx, s.Source)
+func (e *Runner) CreateTableLike(ctx context.Context, s *sql.CreateTableLike) (*Result, error) {
+	src, err := e.h.Qualify(ctx, s.Source)
 	if err != nil {
 		return nil, fmt.Errorf("CREATE TABLE %s LIKE: %w", s.Name, err)
 	}
-	name, err := e.qualify(ctx, s.Name)
+	name, err := e.h.Qualify(ctx, s.Name)
 	if err != nil {
 		return nil, fmt.Errorf("CREATE TABLE %s LIKE: %w", s.Name, err)
 	}
 	t, err := e.catalog.Table(src)
 	if err != nil {
-		if v, _ := e.storedView(src); v != nil {
+		if v, _ := e.h.StoredView(src); v != nil {
 			return nil, usererr.Errorf(usererr.Invalid, "CREATE TABLE %s LIKE %s: it is a view; CREATE TABLE %s AS SELECT * FROM %s copies its rows too", s.Name, s.Source, s.Name, s.Source)
 		}
-		return nil, fmt.Errorf("CREATE TABLE %s LIKE: %w", s.Name, e.suggestTable(ctx, s.Source, err))
+		return nil, fmt.Errorf("CREATE TABLE %s LIKE: %w", s.Name, e.h.SuggestTable(ctx, s.Source, err))
 	}
 	if strings.EqualFold(t.Spec.Using, "opensearch") {
 		return nil, usererr.Errorf(usererr.Invalid, "CREATE TABLE %s LIKE %s: %s is over an OpenSearch index, which its copy would share; declare the table with its own index option", s.Name, s.Source, s.Source)
@@ -55,5 +55,9 @@ func (e *Engine) createTableLike(ctx context.Context, s *sql.CreateTableLike) (*
 		}
 		c.Watermark = &sql.Watermark{Column: t.Watermark.Column, Expr: wm}
 	}
-	return e.createTable(ctx, c)
+	msg, err := e.h.CreateTable(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Message: msg}, nil
 }

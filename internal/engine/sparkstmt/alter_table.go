@@ -29,7 +29,7 @@ func (e *Runner) AlterTable(ctx context.Context, s *sql.AlterTable) (*Result, er
 	}
 	name := t.Spec.Name
 	if s.Action != sql.AlterSetProperties && s.Action != sql.AlterUnsetProps {
-		users, err := e.TableUsers(ctx, name)
+		users, err := e.tableUsers(ctx, name)
 		if err != nil {
 			return nil, fmt.Errorf("ALTER TABLE %s: %w", name, err)
 		}
@@ -144,9 +144,9 @@ func setLocation(t *catalog.Table, loc string) error {
 	return nil
 }
 
-// TableUsers says what is built on a table: the streams and materialized
+// tableUsers says what is built on a table: the streams and materialized
 // views that read or write it, the Flint indexes on it.
-func (e *Runner) TableUsers(ctx context.Context, table string) ([]string, error) {
+func (e *Runner) tableUsers(ctx context.Context, table string) ([]string, error) {
 	var out []string
 	if _, err := e.catalog.Object("mview", table); err == nil {
 		out = append(out, "it is materialized view "+table)

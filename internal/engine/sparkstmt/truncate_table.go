@@ -31,7 +31,7 @@ func (e *Runner) truncateTable(ctx context.Context, s *sql.TableCommand) (*Resul
 	if !registry.NeedsLocation(t.Spec.Using, loc) || strings.Contains(loc, "://") {
 		return nil, usererr.Errorf(usererr.Invalid, "TRUNCATE TABLE %s: only a managed file table can be truncated, not a %s table", name, t.Spec.Using)
 	}
-	users, err := e.TableUsers(ctx, name)
+	users, err := e.tableUsers(ctx, name)
 	if err != nil {
 		return nil, fmt.Errorf("TRUNCATE TABLE %s: %w", name, err)
 	}

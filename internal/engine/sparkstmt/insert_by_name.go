@@ -1,4 +1,4 @@
-package engine
+package sparkstmt
 
 import (
 	"context"
@@ -10,12 +10,12 @@ import (
 	"sluice/internal/usererr"
 )
 
-// byName turns INSERT ... BY NAME into the INSERT with the column list
+// ByName turns INSERT ... BY NAME into the INSERT with the column list
 // it stands for: the query's column names, matched to the table's
 // without regard to case, as Spark does. A name the table lacks (or
 // fixes with a static PARTITION value) and a name given twice are
 // errors; table columns the query leaves out get NULL, as with a list.
-func (e *Engine) byName(ctx context.Context, t *catalog.Table, s *sql.Insert) (*sql.Insert, error) {
+func (e *Runner) ByName(ctx context.Context, t *catalog.Table, s *sql.Insert) (*sql.Insert, error) {
 	n, err := e.bindQuery(ctx, s.Query)
 	if err != nil {
 		return nil, err

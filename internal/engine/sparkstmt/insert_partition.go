@@ -1,4 +1,4 @@
-package engine
+package sparkstmt
 
 import (
 	"context"
@@ -17,10 +17,10 @@ import (
 	"sluice/internal/usererr"
 )
 
-// staticPartition is INSERT's PARTITION (k = v, ...) clause checked
+// StaticPartition is INSERT's PARTITION (k = v, ...) clause checked
 // against the table: its static columns, the leading partition columns,
 // with their values cast to the columns' types.
-type staticPartition struct {
+type StaticPartition struct {
 	// verb is INSERT INTO or INSERT OVERWRITE, for messages.
 	verb  string
 	names []string
@@ -30,12 +30,12 @@ type staticPartition struct {
 	values []arrow.Array
 }
 
-// bindPartition checks s.Partition as Spark does: every partition column
+// BindPartition checks s.Partition as Spark does: every partition column
 // listed once, no other column, and static ones (k = v) before dynamic
 // ones (k) in the table's partition order, since a static value below a
 // dynamic one names no single folder. nil when there is no clause or it
 // names no static value.
-func (e *Engine) bindPartition(ctx context.Context, t *catalog.Table, s *sql.Insert) (*staticPartition, error) {
+func (e *Runner) BindPartition(ctx context.Context, t *catalog.Table, s *sql.Insert) (*StaticPartition, error) {
 	if s.Partition == nil {
 		return nil, nil
 	}
@@ -62,8 +62,8 @@ func (e *Engine) bindPartition(ctx context.Context, t *catalog.Table, s *sql.Ins
 		}
 		return nil, usererr.Errorf(usererr.Invalid, "%s %s: PARTITION (%s) must list every partition column of the table (%s)", verb, name, strings.Join(got, ", "), partitionList(t.Spec.PartitionBy))
 	}
-	sp := &staticPartition{verb: verb}
-	b := plan.NewBinder(ctx, tableResolver{e: e})
+	sp := &StaticPartition{verb: verb}
+	b := plan.NewBinder(ctx, e.h.Tables())
 	one := array.NewRecordBatch(arrow.NewSchema(nil, nil), nil, 1)
 	defer one.Release()
 	dynamic := ""
@@ -76,7 +76,10 @@ func (e *Engine) bindPartition(ctx context.Context, t *catalog.Table, s *sql.Ins
 		if dynamic != "" {
 			return nil, usererr.Errorf(usererr.Invalid, "%s %s: static partition column %s comes after dynamic partition column %s; give %s a value too", verb, name, k, dynamic, dynamic)
 		}
-		f, _ := tableField(t.Spec.Schema, k)
+		var f arrow.Field
+		if i := slices.IndexFunc(t.Spec.Schema.Fields(), func(f arrow.Field) bool { return strings.EqualFold(f.Name, k) }); i >= 0 {
+			f = t.Spec.Schema.Field(i)
+		}
 		v, err := b.BindConstant(pv.Value)
 		if err != nil {
 			return nil, fmt.Errorf("%s %s: the value of partition column %s: %w", verb, name, k, err)
@@ -117,10 +120,10 @@ func partitionList(cols []string) string {
 	return "partitioned by " + strings.Join(cols, ", ")
 }
 
-// apply adds the static values to the query's columns and returns the
+// Apply adds the static values to the query's columns and returns the
 // column list to conform it to: the listed columns (or the table's
 // others, in order) followed by the static ones.
-func (sp *staticPartition) apply(n plan.Node, t *catalog.Table, cols []string) (plan.Node, []string, error) {
+func (sp *StaticPartition) Apply(n plan.Node, t *catalog.Table, cols []string) (plan.Node, []string, error) {
 	name := t.Spec.Name
 	static := func(c string) bool {
 		return slices.ContainsFunc(sp.names, func(s string) bool { return strings.EqualFold(s, c) })

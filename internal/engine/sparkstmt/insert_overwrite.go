@@ -1,4 +1,4 @@
-package engine
+package sparkstmt
 
 import (
 	"context"
@@ -16,14 +16,14 @@ import (
 	"sluice/internal/usererr"
 )
 
-// checkOverwritable refuses INSERT OVERWRITE of a table Sluice cannot
+// CheckOverwritable refuses INSERT OVERWRITE of a table Sluice cannot
 // replace safely: only file tables (managed, or external over a folder)
 // are replaced, file by file; a search index has no files to swap. A
 // materialized view's table, one a stream writes and one a skipping
 // index is on are refused as TRUNCATE refuses them, since they remember
 // what is there; a stream that reads the table just reads the new files
 // as it reads appended ones.
-func (e *Engine) checkOverwritable(ctx context.Context, t *catalog.Table) error {
+func (e *Runner) CheckOverwritable(ctx context.Context, t *catalog.Table) error {
 	name := t.Spec.Name
 	if !registry.NeedsLocation(t.Spec.Using, t.Spec.Location) {
 		return usererr.Errorf(usererr.Invalid, "INSERT OVERWRITE %s: only a file table (json, csv, parquet) can be overwritten, not a %s table", name, t.Spec.Using)
@@ -31,7 +31,7 @@ func (e *Engine) checkOverwritable(ctx context.Context, t *catalog.Table) error 
 	if storage.IsGlob(t.Spec.Location) {
 		return usererr.Errorf(usererr.Invalid, "INSERT OVERWRITE %s: its LOCATION %s is a glob; only a folder can be overwritten", name, t.Spec.Location)
 	}
-	users, err := e.spark().TableUsers(ctx, name)
+	users, err := e.tableUsers(ctx, name)
 	if err != nil {
 		return fmt.Errorf("INSERT OVERWRITE %s: %w", name, err)
 	}
@@ -47,10 +47,10 @@ func (e *Engine) checkOverwritable(ctx context.Context, t *catalog.Table) error 
 	return nil
 }
 
-// checkOverwriteReads refuses a query that reads the table it
+// CheckOverwriteReads refuses a query that reads the table it
 // overwrites, directly or through another table over the same files, as
 // Spark does: the old files are deleted after the write.
-func (e *Engine) checkOverwriteReads(t *catalog.Table, n plan.Node) error {
+func (e *Runner) CheckOverwriteReads(t *catalog.Table, n plan.Node) error {
 	var err error
 	walkPlanScans(n, func(s *plan.Scan) {
 		if err != nil {
@@ -76,12 +76,12 @@ func walkPlanScans(n plan.Node, fn func(*plan.Scan)) {
 	}
 }
 
-// overwrite runs n into sink and then deletes what the table (or the
-// static partition) held before. The new files are stored first, so a
+// Overwrite runs run (the query into sink) and then deletes what the
+// table (or the static partition) held before. The new files are stored first, so a
 // failed query removes only them and a crash before the old files are
 // deleted leaves both: rows are never lost, at worst shown twice until
 // the next overwrite.
-func (e *Engine) overwrite(ctx context.Context, t *catalog.Table, n plan.Node, sink connector.Sink, sp *staticPartition) (int64, error) {
+func Overwrite(ctx context.Context, t *catalog.Table, sink connector.Sink, sp *StaticPartition, run func(context.Context) (int64, error)) (int64, error) {
 	name := t.Spec.Name
 	rep, ok := sink.(connector.Replacer)
 	if !ok {
@@ -97,7 +97,7 @@ func (e *Engine) overwrite(ctx context.Context, t *catalog.Table, n plan.Node, s
 		}
 		return 0, fmt.Errorf("INSERT OVERWRITE %s: %w", name, err)
 	}
-	rows, err := e.runInto(ctx, n, sink, 0)
+	rows, err := run(ctx)
 	if err != nil {
 		// A cancelled statement still removes what it wrote.
 		if aerr := rep.AbortReplace(context.WithoutCancel(ctx)); aerr != nil {
@@ -111,8 +111,8 @@ func (e *Engine) overwrite(ctx context.Context, t *catalog.Table, n plan.Node, s
 	return rows, nil
 }
 
-// overwriteTarget names what an overwrite replaced, for its message.
-func overwriteTarget(t *catalog.Table, sp *staticPartition) string {
+// OverwriteTarget names what an overwrite replaced, for its message.
+func OverwriteTarget(t *catalog.Table, sp *StaticPartition) string {
 	if sp == nil {
 		return t.Spec.Name
 	}

@@ -19,7 +19,7 @@ func (e *Engine) createDatabase(ctx context.Context, s *sql.CreateDatabase) (*Re
 	for _, o := range s.Properties {
 		props[o.Key] = o.Value.Value
 	}
-	if err := e.session(ctx).restriction().checkLocation("LOCATION", storage.NormalizeLocation(s.Location)); err != nil {
+	if err := e.session(ctx).restriction().CheckLocation("LOCATION", storage.NormalizeLocation(s.Location)); err != nil {
 		return nil, fmt.Errorf("CREATE DATABASE %s: %w", name, err)
 	}
 	d := &catalog.Database{Name: name, Comment: s.Comment, Location: s.Location, Properties: props, Created: e.now()}

@@ -60,7 +60,7 @@ func (e *Engine) createTable(ctx context.Context, s *sql.CreateTable) (*Result, 
 	if err := checkName(s.Name); err != nil {
 		return nil, fmt.Errorf("CREATE TABLE: table %w", err)
 	}
-	if err := e.session(ctx).restriction().checkLocation("LOCATION", spec.Location); err != nil {
+	if err := e.session(ctx).restriction().CheckLocation("LOCATION", spec.Location); err != nil {
 		return nil, fmt.Errorf("CREATE TABLE %s: %w", s.Name, err)
 	}
 	managed, err := registry.Prepare(&spec, e.env(ctx))

@@ -76,7 +76,7 @@ func (h sparkHost) Settings(ctx context.Context) map[string]string {
 func (h sparkHost) Set(ctx context.Context, key, value string) { h.e.session(ctx).set(key, value) }
 
 func (h sparkHost) CheckLocation(ctx context.Context, option, loc string) error {
-	return h.e.session(ctx).restriction().checkLocation(option, loc)
+	return h.e.session(ctx).restriction().CheckLocation(option, loc)
 }
 
 func (h sparkHost) LookupView(ctx context.Context, name string) (*sparkstmt.View, error) {

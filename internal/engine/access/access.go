@@ -1,7 +1,11 @@
-package engine
+// Package access is a restricted session's rule: it reaches data only
+// through catalog tables and the locations `sluice serve
+// --allow-location` allows, never the data dir's catalog files. The
+// engine's Session holds one (engine.Session.RestrictData) and asks it
+// before a direct file query, a LOCATION or a stream's location option.
+package access
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -162,10 +166,10 @@ func resolveExisting(abs string) string {
 	}
 }
 
-// dataAccess is a restricted session's rule: it reaches data only through
-// catalog tables and allowed locations. The nil *dataAccess (admin
-// sessions, the CLI) is unrestricted.
-type dataAccess struct {
+// Rule is a restricted session's rule: it reaches data only through
+// catalog tables and allowed locations. The nil *Rule (admin sessions,
+// the CLI) is unrestricted.
+type Rule struct {
 	who     string // "user bob (role read)", for refusals
 	allowed Locations
 	// private are the data dir's catalog.json and secrets.json: refused
@@ -174,16 +178,10 @@ type dataAccess struct {
 	private Locations
 }
 
-// RestrictData limits s to catalog tables plus allowed: a direct file
-// query (csv.`path`, json.`...`, parquet.`...`), an s3:// path read with
-// the server's credentials, a stream's checkpoint_location,
-// dead_letter_location or queue, or a CREATE TABLE or CREATE DATABASE
-// LOCATION elsewhere is refused with a Forbidden error naming who (e.g. "user bob (role read)"). `sluice serve` restricts
-// every non-admin session; the CLI's and admin's are not.
-func (s *Session) RestrictData(who string, allowed Locations) {
-	s.mu.Lock()
-	s.access = &dataAccess{who: who, allowed: allowed, private: privateFiles(s.eng.opts.DataDir)}
-	s.mu.Unlock()
+// NewRule is who's rule (e.g. "user bob (role read)", named in
+// refusals): allowed, never the catalog files of data dir dataDir.
+func NewRule(who string, allowed Locations, dataDir string) *Rule {
+	return &Rule{who: who, allowed: allowed, private: privateFiles(dataDir)}
 }
 
 // privateFiles are dir's catalog files (none without a data dir).
@@ -222,23 +220,16 @@ func (ls Locations) takesIn(loc string) bool {
 
 // checkPrivate refuses an allowed location that takes in the data dir's
 // catalog files (an --allow-location prefix above the data dir).
-func (a *dataAccess) checkPrivate(what string, loc string) error {
+func (a *Rule) checkPrivate(what string, loc string) error {
 	if a.private.takesIn(loc) {
 		return usererr.Errorf(usererr.Forbidden, "%s may not reach the data dir's catalog or secrets files; %s takes them in", a.who, what)
 	}
 	return nil
 }
 
-// restriction is s's rule, nil when s is unrestricted.
-func (s *Session) restriction() *dataAccess {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.access
-}
-
-// checkRead refuses a direct file query of a location outside the
+// CheckRead refuses a direct file query of a location outside the
 // allowed ones; what is how the query named it (csv.`/etc/passwd`).
-func (a *dataAccess) checkRead(what, loc string) error {
+func (a *Rule) CheckRead(what, loc string) error {
 	if a == nil {
 		return nil
 	}
@@ -252,7 +243,7 @@ func (a *dataAccess) checkRead(what, loc string) error {
 // checkpoint_location, ...) outside the allowed ones and extra (the data
 // dir's own place for it, "" for none; named extraName so a refusal does
 // not print the server's paths).
-func (a *dataAccess) checkWrite(option, loc, extra, extraName string) error {
+func (a *Rule) checkWrite(option, loc, extra, extraName string) error {
 	if a == nil {
 		return nil
 	}
@@ -266,11 +257,11 @@ func (a *dataAccess) checkWrite(option, loc, extra, extraName string) error {
 	return usererr.Errorf(usererr.Forbidden, "%s may set %s only under %s; %q is not", a.who, option, where, loc)
 }
 
-// checkLocation refuses a LOCATION a restricted session names outside
+// CheckLocation refuses a LOCATION a restricted session names outside
 // the allowed ones ("" is the data dir's own place, always fine): a table
 // over /etc would make it readable. `sluice serve` leaves DDL to admins
 // anyway; this holds whatever the server's role check lets through.
-func (a *dataAccess) checkLocation(option, loc string) error {
+func (a *Rule) CheckLocation(option, loc string) error {
 	if loc == "" {
 		return nil
 	}
@@ -282,11 +273,10 @@ func (a *dataAccess) checkLocation(option, loc string) error {
 // may point them only at allowed locations.
 var streamLocationKeys = []string{"checkpoint_location", "dead_letter_location", "queue"}
 
-// checkStreamLocations refuses a restricted session's stream options that
-// name a location outside the allowed ones; a checkpoint may also go
-// under the data dir's checkpoints/, where it goes by default.
-func (e *Engine) checkStreamLocations(ctx context.Context, opts map[string]string) error {
-	a := e.session(ctx).restriction()
+// CheckStreamLocations refuses a stream's options that name a location
+// outside the allowed ones; a checkpoint may also go under data dir
+// dataDir's checkpoints/, where it goes by default.
+func (a *Rule) CheckStreamLocations(opts map[string]string, dataDir string) error {
 	if a == nil {
 		return nil
 	}
@@ -296,8 +286,8 @@ func (e *Engine) checkStreamLocations(ctx context.Context, opts map[string]strin
 			continue
 		}
 		extra, extraName := "", ""
-		if k == "checkpoint_location" && e.opts.DataDir != "" {
-			extra, extraName = filepath.Join(e.opts.DataDir, "checkpoints"), "the data dir's checkpoints/"
+		if k == "checkpoint_location" && dataDir != "" {
+			extra, extraName = filepath.Join(dataDir, "checkpoints"), "the data dir's checkpoints/"
 		}
 		if err := a.checkWrite(k, storage.NormalizeLocation(v), extra, extraName); err != nil {
 			return err

@@ -293,17 +293,17 @@ func (e *Engine) dispatch(ctx context.Context, st sql.Statement) (*Result, error
 	case *sql.Explain:
 		return e.explain(ctx, s)
 	case *sql.Set:
-		return e.set(ctx, s)
+		return sparkResult(e.spark().Set(ctx, s))
 	case *sql.Reset:
-		return e.reset(ctx, s)
+		return sparkResult(e.spark().Reset(ctx, s))
 	case *sql.ShowSettings:
-		return e.showSettings(ctx)
+		return sparkResult(e.spark().ShowSettings(ctx))
 	case *sql.CreateDatabase:
-		return e.createDatabase(ctx, s)
+		return sparkResult(e.spark().CreateDatabase(ctx, s))
 	case *sql.DropDatabase:
-		return e.dropDatabase(ctx, s)
+		return sparkResult(e.spark().DropDatabase(ctx, s))
 	case *sql.UseDatabase:
-		return e.use(ctx, s)
+		return sparkResult(e.spark().Use(ctx, s))
 	case *sql.ShowDatabases:
 		return sparkResult(e.spark().ShowDatabases(ctx, s))
 	case *sql.ShowTblProperties:

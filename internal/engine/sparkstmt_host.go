@@ -74,6 +74,11 @@ func (h sparkHost) Settings(ctx context.Context) map[string]string {
 }
 
 func (h sparkHost) Set(ctx context.Context, key, value string) { h.e.session(ctx).set(key, value) }
+func (h sparkHost) Reset(ctx context.Context, key string)      { h.e.session(ctx).reset(key) }
+func (h sparkHost) Use(ctx context.Context, db string)         { h.e.session(ctx).use(db) }
+func (h sparkHost) ForgetDatabase(ctx context.Context, db string) {
+	h.e.session(ctx).forgetDatabase(db)
+}
 
 func (h sparkHost) CheckLocation(ctx context.Context, option, loc string) error {
 	return h.e.session(ctx).restriction().CheckLocation(option, loc)
@@ -129,6 +134,15 @@ func (h sparkHost) CreateTable(ctx context.Context, c *sql.CreateTable) (string,
 		return "", err
 	}
 	return r.Message, nil
+}
+
+func (h sparkHost) DropMView(ctx context.Context, name string) error {
+	_, err := h.e.flint().DropMView(ctx, &sql.DropMaterializedView{Name: name})
+	return err
+}
+
+func (h sparkHost) ForgetTable(ctx context.Context, t *catalog.Table) error {
+	return h.e.forgetTable(ctx, t)
 }
 
 func (h sparkHost) DiscoverPartitions(ctx context.Context, spec connector.TableSpec, declared map[string]bool) ([]string, []arrow.Field) {

@@ -1,6 +1,6 @@
 // Package sparkstmt runs Spark's auxiliary statements: the ones that
 // describe, list or adjust catalog objects rather than compute rows.
-// DESCRIBE (table, column, query, function, database, view), SHOW
+// SET, RESET, CREATE and DROP DATABASE, USE, DESCRIBE (table, column, query, function, database, view), SHOW
 // (TABLES, TABLE EXTENDED, VIEWS, COLUMNS, PARTITIONS, FUNCTIONS,
 // DATABASES, TBLPROPERTIES, CREATE TABLE, CATALOGS, CURRENT NAMESPACE),
 // ALTER TABLE, CREATE TABLE LIKE, SET TIME ZONE and the table commands
@@ -45,9 +45,15 @@ type Host interface {
 	// DatabaseOf resolves SHOW ... IN db: "" is the session's database,
 	// another name must exist (catalog.ErrNotFound).
 	DatabaseOf(ctx context.Context, in string) (string, error)
-	// Settings is a copy of the session's SET settings; Set changes one.
+	// Settings is a copy of the session's SET settings; Set changes one
+	// and Reset drops it.
 	Settings(ctx context.Context) map[string]string
 	Set(ctx context.Context, key, value string)
+	Reset(ctx context.Context, key string)
+	// Use makes db (which exists) the session's database; ForgetDatabase
+	// moves a session using db, just dropped, back to the default one.
+	Use(ctx context.Context, db string)
+	ForgetDatabase(ctx context.Context, db string)
 	// CheckLocation is nil when the session may point option (LOCATION)
 	// at loc.
 	CheckLocation(ctx context.Context, option, loc string) error
@@ -77,6 +83,11 @@ type Host interface {
 	// CreateTable runs CREATE TABLE c (names qualified) and returns its
 	// message.
 	CreateTable(ctx context.Context, c *sql.CreateTable) (string, error)
+	// DropMView drops materialized view name as DROP MATERIALIZED VIEW
+	// does; ForgetTable drops table t from the catalog, and its data when
+	// it is managed (DROP DATABASE CASCADE drops each table so).
+	DropMView(ctx context.Context, name string) error
+	ForgetTable(ctx context.Context, t *catalog.Table) error
 	// DiscoverPartitions finds the key=value folders under spec's
 	// location: their names, and fields for those not in declared.
 	DiscoverPartitions(ctx context.Context, spec connector.TableSpec, declared map[string]bool) ([]string, []arrow.Field)

@@ -1,4 +1,4 @@
-package engine
+package sparkstmt
 
 import (
 	"context"
@@ -9,8 +9,8 @@ import (
 	"sluice/internal/storage"
 )
 
-// createDatabase runs CREATE DATABASE.
-func (e *Engine) createDatabase(ctx context.Context, s *sql.CreateDatabase) (*Result, error) {
+// CreateDatabase runs CREATE DATABASE.
+func (e *Runner) CreateDatabase(ctx context.Context, s *sql.CreateDatabase) (*Result, error) {
 	name, err := catalog.ResolveDatabaseName(s.Name, e.currentDB(ctx))
 	if err != nil {
 		return nil, fmt.Errorf("CREATE DATABASE: %w", err)
@@ -19,10 +19,10 @@ func (e *Engine) createDatabase(ctx context.Context, s *sql.CreateDatabase) (*Re
 	for _, o := range s.Properties {
 		props[o.Key] = o.Value.Value
 	}
-	if err := e.session(ctx).restriction().CheckLocation("LOCATION", storage.NormalizeLocation(s.Location)); err != nil {
+	if err := e.h.CheckLocation(ctx, "LOCATION", storage.NormalizeLocation(s.Location)); err != nil {
 		return nil, fmt.Errorf("CREATE DATABASE %s: %w", name, err)
 	}
-	d := &catalog.Database{Name: name, Comment: s.Comment, Location: s.Location, Properties: props, Created: e.now()}
+	d := &catalog.Database{Name: name, Comment: s.Comment, Location: s.Location, Properties: props, Created: e.h.Now()}
 	if s.IfNotExists && e.catalog.HasDatabase(name) {
 		return message("database %s already exists", name), nil
 	}
@@ -32,9 +32,9 @@ func (e *Engine) createDatabase(ctx context.Context, s *sql.CreateDatabase) (*Re
 	return message("database %s created", name), nil
 }
 
-// dropDatabase runs DROP DATABASE; CASCADE drops its tables and views
+// DropDatabase runs DROP DATABASE; CASCADE drops its tables and views
 // first, each as DROP TABLE / DROP MATERIALIZED VIEW would.
-func (e *Engine) dropDatabase(ctx context.Context, s *sql.DropDatabase) (*Result, error) {
+func (e *Runner) DropDatabase(ctx context.Context, s *sql.DropDatabase) (*Result, error) {
 	name, err := catalog.ResolveDatabaseName(s.Name, e.currentDB(ctx))
 	if err != nil {
 		return nil, fmt.Errorf("DROP DATABASE: %w", err)
@@ -55,13 +55,12 @@ func (e *Engine) dropDatabase(ctx context.Context, s *sql.DropDatabase) (*Result
 				continue
 			}
 			if _, err := e.catalog.Object("mview", t.Spec.Name); err == nil {
-				_, err = e.flint().DropMView(ctx, &sql.DropMaterializedView{Name: t.Spec.Name})
-				if err != nil {
+				if err := e.h.DropMView(ctx, t.Spec.Name); err != nil {
 					return nil, fmt.Errorf("DROP DATABASE %s CASCADE: %w", name, err)
 				}
 				continue
 			}
-			if err := e.forgetTable(ctx, t); err != nil {
+			if err := e.h.ForgetTable(ctx, t); err != nil {
 				return nil, fmt.Errorf("DROP DATABASE %s CASCADE: table %s: %w", name, t.Spec.Name, err)
 			}
 		}
@@ -80,12 +79,12 @@ func (e *Engine) dropDatabase(ctx context.Context, s *sql.DropDatabase) (*Result
 	if err := e.catalog.DropDatabase(name, s.IfExists); err != nil {
 		return nil, fmt.Errorf("DROP DATABASE: %w", err)
 	}
-	e.session(ctx).forgetDatabase(name)
+	e.h.ForgetDatabase(ctx, name)
 	return message("database %s dropped", name), nil
 }
 
-// use runs USE db.
-func (e *Engine) use(ctx context.Context, s *sql.UseDatabase) (*Result, error) {
+// Use runs USE db.
+func (e *Runner) Use(ctx context.Context, s *sql.UseDatabase) (*Result, error) {
 	name, err := catalog.ResolveDatabaseName(s.Name, e.currentDB(ctx))
 	if err != nil {
 		return nil, fmt.Errorf("USE: %w", err)
@@ -93,21 +92,6 @@ func (e *Engine) use(ctx context.Context, s *sql.UseDatabase) (*Result, error) {
 	if !e.catalog.HasDatabase(name) {
 		return nil, fmt.Errorf("USE: database %q %w", name, catalog.ErrNotFound)
 	}
-	e.session(ctx).use(name)
+	e.h.Use(ctx, name)
 	return message("using database %s", name), nil
-}
-
-// databaseOf resolves SHOW ... IN db ("" is the current database).
-func (e *Engine) databaseOf(ctx context.Context, in string) (string, error) {
-	if in == "" {
-		return e.currentDB(ctx), nil
-	}
-	name, err := catalog.ResolveDatabaseName(in, e.currentDB(ctx))
-	if err != nil {
-		return "", err
-	}
-	if !e.catalog.HasDatabase(name) {
-		return "", fmt.Errorf("database %q %w", name, catalog.ErrNotFound)
-	}
-	return name, nil
 }

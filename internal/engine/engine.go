@@ -38,6 +38,12 @@
 // each table through tableResolver (tables.go), which hands a file table's
 // skipping index data to its source (connector.FileSkipper, through
 // flint.FileSkipping): that reads the index table, for EXPLAIN too.
+// Spark's auxiliary statements (SET, DESCRIBE, SHOW, ALTER TABLE, the
+// database statements, the table commands, INSERT's BY NAME, PARTITION
+// and OVERWRITE steps) are internal/engine/sparkstmt's: dispatch calls
+// one Runner method per statement, and sparkstmt_host.go is all they ask
+// of the engine (sparkstmt.Host). A restricted session's data rule is
+// internal/engine/access's (session_access.go).
 //
 // # Streams, views and indexes
 //

@@ -1,11 +1,13 @@
 // Package sparkstmt runs Spark's auxiliary statements: the ones that
-// describe, list or adjust catalog objects rather than compute rows.
-// SET, RESET, CREATE and DROP DATABASE, USE, DESCRIBE (table, column, query, function, database, view), SHOW
-// (TABLES, TABLE EXTENDED, VIEWS, COLUMNS, PARTITIONS, FUNCTIONS,
-// DATABASES, TBLPROPERTIES, CREATE TABLE, CATALOGS, CURRENT NAMESPACE),
-// ALTER TABLE, CREATE TABLE LIKE, SET TIME ZONE and the table commands
-// (ANALYZE, MSCK REPAIR, TRUNCATE, REFRESH, CACHE and UNCACHE TABLE),
-// one file each.
+// describe, list or adjust catalog objects and session settings rather
+// than compute rows. SET and RESET, SET TIME ZONE, CREATE and DROP
+// DATABASE, USE, DESCRIBE (table, column, query, function, database,
+// view), SHOW (TABLES, TABLE EXTENDED, VIEWS, COLUMNS, PARTITIONS,
+// FUNCTIONS, DATABASES, TBLPROPERTIES, CREATE TABLE, CATALOGS, CURRENT
+// NAMESPACE), ALTER TABLE, CREATE TABLE LIKE and the table commands
+// (ANALYZE, MSCK REPAIR, TRUNCATE, REFRESH, CACHE and UNCACHE TABLE), one
+// file each; and INSERT's Spark steps the engine's INSERT calls: BY NAME,
+// a static PARTITION clause, OVERWRITE's checks and replacement.
 //
 // The engine's dispatch (engine.go) is the one list of statements: it
 // calls a Runner's method per statement and prints the Result. A Runner

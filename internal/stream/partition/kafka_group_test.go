@@ -1,0 +1,104 @@
+package partition
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"sluice/internal/testutil/integration"
+	"sluice/internal/testutil/javabroker"
+)
+
+// TestKafkaGroupFencing: over a real broker, the owners' group assigns
+// every partition to the one member; a second member joining takes half
+// of them only once the first one's running epoch (guard) ended; the
+// first is then refused (Check) the partitions it lost and a generation
+// it never held, and keeps the ones it still holds across the
+// generation change.
+func TestKafkaGroupFencing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts Kafka")
+	}
+	b, err := javabroker.StartKafka()
+	if err != nil {
+		integration.Unavailable(t, "%v", err)
+	}
+	t.Cleanup(b.Stop)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	admin, err := kgo.NewClient(kgo.SeedBrokers(b.Addr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	adm := kadm.NewClient(admin)
+	topic := PartialsTopic("fence")
+	if err := ensureTopic(ctx, adm, topic, 4, nil, t.Logf); err != nil {
+		t.Fatal(err)
+	}
+	join := func(worker string) *kafkaGroup {
+		g := newKafkaGroup(topic, GroupName("fence"), worker)
+		cl, err := kgo.NewClient(append([]kgo.Opt{kgo.SeedBrokers(b.Addr)}, g.opts(6*time.Second)...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(cl.Close)
+		cl.PauseFetchTopics(topic)
+		g.cl, g.adm = cl, adm
+		return g
+	}
+	wait := func(what string, ok func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(60 * time.Second); !ok(); time.Sleep(100 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("not within 60s: %s", what)
+			}
+		}
+	}
+	a := join("worker-a")
+	wait("worker-a assigned every partition", func() bool { return len(a.Assigned()) == 4 })
+	gen := a.Assigned()[0]
+	if err := a.Check(ctx, 0, gen); err != nil {
+		t.Fatalf("the holder's check: %v", err)
+	}
+	if err := a.Check(ctx, 0, gen+1); err == nil {
+		t.Fatal("a check under a generation never held passed")
+	}
+	// An epoch of partition 0 runs while worker-b joins: no partition
+	// moves until it ends.
+	ok, release := a.guard(0, gen)
+	if !ok {
+		t.Fatal("guard refused the holder")
+	}
+	bg := join("worker-b")
+	time.Sleep(3 * time.Second)
+	if n := len(bg.Assigned()); n != 0 || len(a.Assigned()) != 4 {
+		release()
+		t.Fatalf("during worker-a's epoch: worker-b holds %d partitions, worker-a %d", n, len(a.Assigned()))
+	}
+	release()
+	wait("two partitions each", func() bool { return len(a.Assigned()) == 2 && len(bg.Assigned()) == 2 })
+	for p := 0; p < 4; p++ {
+		agen, held := a.Holds(p)
+		err := a.Check(ctx, p, gen)
+		switch {
+		case held && agen == gen && err != nil:
+			t.Errorf("partition %d kept by worker-a: check refused: %v", p, err)
+		case !held && err == nil:
+			t.Errorf("partition %d moved to worker-b: worker-a's check passed", p)
+		}
+		if bgen, mine := bg.Holds(p); mine {
+			if err := bg.Check(ctx, p, bgen); err != nil {
+				t.Errorf("partition %d: worker-b's check: %v", p, err)
+			}
+		}
+	}
+	live, owners, err := a.view(ctx)
+	if err != nil || len(live) != 2 || len(owners) != 4 {
+		t.Errorf("view: live %v, owners %v, err %v", live, owners, err)
+	}
+	t.Logf("generation %d; owners %s", gen, FormatOwners(owners))
+}

@@ -17,7 +17,10 @@ import (
 // of them only once the first one's running epoch (guard) ended; the
 // first is then refused (Check) the partitions it lost and a generation
 // it never held, and keeps the ones it still holds across the
-// generation change.
+// generation change. Then a member removed from its group while an
+// epoch runs (as the group drops a member paused past its session) is
+// refused by the broker, though it still believes it holds the
+// partition, and holds it again only under the generation it rejoins in.
 func TestKafkaGroupFencing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts Kafka")
@@ -39,9 +42,9 @@ func TestKafkaGroupFencing(t *testing.T) {
 	if err := ensureTopic(ctx, adm, topic, 4, nil, t.Logf); err != nil {
 		t.Fatal(err)
 	}
-	join := func(worker string) *kafkaGroup {
-		g := newKafkaGroup(topic, GroupName("fence"), worker)
-		cl, err := kgo.NewClient(append([]kgo.Opt{kgo.SeedBrokers(b.Addr)}, g.opts(6*time.Second)...)...)
+	join := func(group, worker string, extra ...kgo.Opt) *kafkaGroup {
+		g := newKafkaGroup(topic, group, worker)
+		cl, err := kgo.NewClient(append(append([]kgo.Opt{kgo.SeedBrokers(b.Addr)}, g.opts(6*time.Second)...), extra...)...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,7 +61,7 @@ func TestKafkaGroupFencing(t *testing.T) {
 			}
 		}
 	}
-	a := join("worker-a")
+	a := join(GroupName("fence"), "worker-a")
 	wait("worker-a assigned every partition", func() bool { return len(a.Assigned()) == 4 })
 	gen := a.Assigned()[0]
 	if err := a.Check(ctx, 0, gen); err != nil {
@@ -73,7 +76,7 @@ func TestKafkaGroupFencing(t *testing.T) {
 	if !ok {
 		t.Fatal("guard refused the holder")
 	}
-	bg := join("worker-b")
+	bg := join(GroupName("fence"), "worker-b")
 	time.Sleep(3 * time.Second)
 	if n := len(bg.Assigned()); n != 0 || len(a.Assigned()) != 4 {
 		release()
@@ -101,4 +104,44 @@ func TestKafkaGroupFencing(t *testing.T) {
 		t.Errorf("view: live %v, owners %v, err %v", live, owners, err)
 	}
 	t.Logf("generation %d; owners %s", gen, FormatOwners(owners))
+
+	// A static member (instance id) can be removed by an admin: the
+	// group moves on without it, as without a member paused past its
+	// session.
+	c := join("fence-stale", "worker-c", kgo.InstanceID("worker-c"))
+	wait("worker-c assigned every partition", func() bool { return len(c.Assigned()) == 4 })
+	cgen := c.Assigned()[0]
+	ok, release = c.guard(0, cgen)
+	if !ok {
+		t.Fatal("guard refused worker-c")
+	}
+	resp, err := adm.LeaveGroup(ctx, kadm.LeaveGroup("fence-stale").InstanceIDs("worker-c"))
+	if err == nil {
+		err = resp.Error()
+	}
+	if err != nil {
+		release()
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second)
+	if _, held := c.Holds(0); !held {
+		t.Error("worker-c forgot partition 0 during its epoch")
+	}
+	err = c.Check(ctx, 0, cgen)
+	release()
+	if err == nil {
+		t.Fatal("a member removed from the group passed its check")
+	}
+	t.Logf("removed member refused: %v", err)
+	wait("worker-c assigned again under a later generation", func() bool {
+		g, held := c.Holds(0)
+		return held && g > cgen
+	})
+	if err := c.Check(ctx, 0, cgen); err == nil {
+		t.Error("a check under the generation before the removal passed")
+	}
+	ngen, _ := c.Holds(0)
+	if err := c.Check(ctx, 0, ngen); err != nil {
+		t.Errorf("check under the new generation: %v", err)
+	}
 }

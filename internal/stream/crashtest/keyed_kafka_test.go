@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,24 +14,25 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
-// TestKeyedWorkersKafka: TestKeyedWorkersNotifications over Kafka. A
-// tumbling-window count per status (8 partitions) is shared by three
-// `sluice` processes reading Versity's events from a real Kafka broker
-// (two partitions, consumer group feed); partials go to the stream's
-// partials topic and each worker owns the aggregation partitions the
-// owners' consumer group assigns it. Workers are SIGKILLed and
-// restarted while files land; once the file group has committed every
-// event, a last file closes every earlier window and the sink must
-// equal the batch GROUP BY over the same files, row for row (a file
-// counted twice would show). Under CI=true it fails when Kafka is
-// missing.
+// TestKeyedWorkersKafka: TestKeyedWorkersNotifications and
+// TestKeyedWorkersGroupBy over Kafka, on one broker. Each stream (8
+// partitions) is shared by three `sluice` processes reading Versity's
+// events from a real Kafka broker (two partitions, a consumer group per
+// stream); partials go to the stream's partials topic and each worker
+// owns the aggregation partitions the owners' consumer group assigns it.
+// Workers are SIGKILLed and restarted while files land; once the file
+// group has committed every event the sink must equal the batch GROUP BY
+// over the same files (a file counted twice would show): the windowed
+// count row for row once a last file closed every earlier window, the
+// update-mode GROUP BY as each group's last version. Under CI=true it
+// fails when Kafka is missing.
 func TestKeyedWorkersKafka(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds cmd/sluice, starts Kafka and an S3 server")
 	}
 	t0 := time.Now()
 	o := newOutage(t, "kafka")
-	setup := time.Since(t0)
+	t.Logf("broker, gateway and build: %s", time.Since(t0).Round(time.Second))
 	broker := strings.TrimPrefix(strings.SplitN(o.queue, "/s3-events", 2)[0], "kafka://")
 	cl, err := kgo.NewClient(kgo.SeedBrokers(broker))
 	if err != nil {
@@ -39,77 +40,122 @@ func TestKeyedWorkersKafka(t *testing.T) {
 	}
 	defer cl.Close()
 	adm := kadm.NewClient(cl)
-	name := fmt.Sprintf("kagg%d", bucketN.Add(1))
-	files := 0
-	put := func(i int, data []byte) {
-		t.Helper()
-		putObject(t, o.srv, "outage", fmt.Sprintf("keyed/f%04d.json", i), data)
+	t.Run("windows", func(t *testing.T) {
+		k := startKafkaKeyed(t, o, adm, "kwin", "WATERMARK FOR ts AS ts - INTERVAL 10 SECONDS", "w TIMESTAMP, status INT, n BIGINT",
+			"SELECT TUMBLE(ts, '1 minute').start, status, count(*) FROM kwin_src GROUP BY TUMBLE(ts, '1 minute'), status", "")
+		s := o.s
+		mid := s.rows(t, "SELECT count(*) FROM kwin_out")[0]
+		closer := keyedBase.Add(time.Duration(k.files*keyedRows)*keyedStep + time.Hour)
+		k.put(k.files, []byte(fmt.Sprintf("{\"id\": -1, \"status\": 1, \"ts\": \"%s\"}\n", closer.Format(time.RFC3339Nano))))
+		want := s.rows(t, "SELECT TUMBLE(ts, '1 minute').start AS w, status, count(*) FROM kwin_src GROUP BY TUMBLE(ts, '1 minute'), status "+
+			"HAVING w < TIMESTAMP '"+closer.Add(-time.Minute).Format("2006-01-02 15:04:05")+"' ORDER BY w, status")
+		k.settle(t, "SELECT w, status, n FROM kwin_out ORDER BY w, status", want)
+		t.Logf("%d files, %d windows x statuses (%s written before the last file)", k.files, len(want), mid)
+	})
+	t.Run("groupby", func(t *testing.T) {
+		k := startKafkaKeyed(t, o, adm, "kgrp", "", "status INT, n BIGINT, s BIGINT",
+			"SELECT status, count(*), sum(id) FROM kgrp_src GROUP BY status", ", output_mode = 'update'")
+		want := o.s.rows(t, "SELECT status, count(*), sum(id), sum(id) FROM kgrp_src GROUP BY status ORDER BY status")
+		// Counts only grow: the versions with the largest count are a
+		// group's last, all with the one final sum.
+		k.settle(t, "SELECT o.status, o.n, min(o.s), max(o.s) FROM kgrp_out o JOIN (SELECT status, max(n) AS n FROM kgrp_out GROUP BY status) m "+
+			"ON o.status = m.status AND o.n = m.n GROUP BY o.status, o.n ORDER BY o.status", want)
+		t.Logf("%d files, %d groups", k.files, len(want))
+	})
+}
+
+// kafkaKeyed is one keyed stream of TestKeyedWorkersKafka: its fleet,
+// the live workers and the files uploaded under <name>/.
+type kafkaKeyed struct {
+	o     *outage
+	name  string
+	f     *fleet
+	ws    []*worker
+	files int
+	t0    time.Time
+}
+
+// kafkaKeyedKills is how many workers each stream of
+// TestKeyedWorkersKafka loses.
+const kafkaKeyedKills = 3
+
+// startKafkaKeyed creates <name>_src (over <name>/, with watermark) and
+// <name>_out (sinkCols), runs INSERT STREAM INTO <name>_out <query> in
+// three workers (8 partitions, its own file group <name>, opts added),
+// kills and restarts kafkaKeyedKills of them while files land, and
+// returns once the file group has committed every event.
+func startKafkaKeyed(t *testing.T, o *outage, adm *kadm.Client, name, watermark, sinkCols, query, opts string) *kafkaKeyed {
+	t.Helper()
+	k := &kafkaKeyed{o: o, name: name, t0: time.Now()}
+	k.upload(t, 4)
+	dir := filepath.Join(o.dir, name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
 	}
-	upload := func(n int) {
-		t.Helper()
-		for i := files; i < files+n; i++ {
-			put(i, keyedFile(i))
-		}
-		files += n
+	if watermark != "" {
+		watermark = ", " + watermark
 	}
-	upload(4)
-	cp := filepath.Join(o.dir, "kcp")
 	tables := []string{
-		"CREATE TABLE IF NOT EXISTS ksrc (id BIGINT, status INT, ts TIMESTAMP, WATERMARK FOR ts AS ts - INTERVAL 10 SECONDS) USING json LOCATION 's3://outage/keyed/'",
-		"CREATE TABLE IF NOT EXISTS kout (w TIMESTAMP, status INT, n BIGINT) USING parquet LOCATION '" + filepath.Join(o.dir, "kout") + "/'",
-		"CREATE TABLE IF NOT EXISTS kbatch (w TIMESTAMP, status INT, n BIGINT) USING parquet LOCATION '" + filepath.Join(o.dir, "kbatch") + "/'",
+		"CREATE TABLE IF NOT EXISTS " + name + "_src (id BIGINT, status INT, ts TIMESTAMP" + watermark + ") USING json LOCATION 's3://outage/" + name + "/'",
+		"CREATE TABLE IF NOT EXISTS " + name + "_out (" + sinkCols + ") USING parquet LOCATION '" + filepath.Join(dir, "out") + "/'",
 	}
-	stmt := "INSERT STREAM INTO kout SELECT TUMBLE(ts, '1 minute').start, status, count(*) FROM ksrc " +
-		"GROUP BY TUMBLE(ts, '1 minute'), status " +
-		"WITH (name = '" + name + "', trigger = '200 milliseconds', workers = 3, partitions = 8, lock_ttl = '3 seconds', " +
-		"discovery = 'notifications', queue = '" + o.queue + "', checkpoint_location = '" + cp + "')"
-	f := newFleet(t, o.bin, o.dir, sqlScript(o.session, tables, []string{stmt}))
-	s := o.s
-	s.exec(t, tables...)
-	owners := "sluice-" + name + "-owners"
-	ws := []*worker{f.start(), f.start(), f.start()}
-	if err := waitAssigned(adm, owners, "sluice-"+name+"-partials", 8, 3, 40*time.Second); err != nil {
-		t.Fatalf("owners' group: %v\n%s", err, ws[0].stderr.String())
+	queue := strings.Replace(o.queue, "/s3-events/feed", "/s3-events/"+name, 1)
+	stmt := "INSERT STREAM INTO " + name + "_out " + query + " " +
+		"WITH (name = '" + name + "', trigger = '200 milliseconds', workers = 3, partitions = 8, lock_ttl = '3 seconds'" + opts + ", " +
+		"discovery = 'notifications', queue = '" + queue + "', checkpoint_location = '" + filepath.Join(dir, "cp") + "')"
+	k.f = newFleet(t, o.bin, dir, sqlScript(o.session, tables, []string{stmt}))
+	o.s.exec(t, tables...)
+	k.ws = []*worker{k.f.start(), k.f.start(), k.f.start()}
+	if err := waitAssigned(adm, "sluice-"+name+"-owners", "sluice-"+name+"-partials", 8, 3, 40*time.Second); err != nil {
+		t.Fatalf("owners' group: %v\n%s", err, k.ws[0].stderr.String())
 	}
-	assigned := time.Since(t0)
-	rng := rand.New(rand.NewPCG(26, 6))
-	const kills = 5
-	for round := 0; round < kills; round++ {
-		upload(2)
-		time.Sleep(time.Duration(300+rng.IntN(700)) * time.Millisecond)
-		f.alive(ws)
-		i := rng.IntN(len(ws))
-		f.kill(ws[i])
-		ws[i] = f.start()
+	assigned := time.Since(k.t0)
+	rng := rand.New(rand.NewPCG(26, uint64(len(name))))
+	for round := 0; round < kafkaKeyedKills; round++ {
+		k.upload(t, 2)
+		// Soon after the upload: the victim is likely reading, publishing
+		// or committing a file, which then gets read twice.
+		time.Sleep(time.Duration(200+rng.IntN(600)) * time.Millisecond)
+		k.f.alive(k.ws)
+		i := rng.IntN(len(k.ws))
+		k.f.kill(k.ws[i])
+		k.ws[i] = k.f.start()
 	}
-	upload(2)
-	waitCommitted(t, adm, "feed", "s3-events", 60*time.Second)
-	drained := time.Since(t0)
-	f.alive(ws)
-	mid := s.rows(t, "SELECT count(*) FROM kout")[0]
-	closer := keyedBase.Add(time.Duration(files*keyedRows)*keyedStep + time.Hour)
-	put(files, []byte(fmt.Sprintf("{\"id\": -1, \"status\": 1, \"ts\": \"%s\"}\n", closer.Format(time.RFC3339Nano))))
-	s.exec(t, "INSERT INTO kbatch SELECT TUMBLE(ts, '1 minute').start AS w, status, count(*) FROM ksrc GROUP BY TUMBLE(ts, '1 minute'), status "+
-		"HAVING w < TIMESTAMP '"+closer.Add(-time.Minute).Format("2006-01-02 15:04:05")+"'")
-	want := s.rows(t, "SELECT w, status, n FROM kbatch ORDER BY w, status")
-	deadline := time.Now().Add(40 * time.Second)
-	for {
-		got := s.rows(t, "SELECT count(*) FROM kout")[0]
-		if got == strconv.Itoa(len(want)) {
-			break
-		}
+	k.upload(t, 2)
+	waitCommitted(t, adm, name, "s3-events", 60*time.Second)
+	k.f.alive(k.ws)
+	t.Logf("partitions assigned after %s, %d kills, drained after %s", assigned.Round(time.Second), kafkaKeyedKills, time.Since(k.t0).Round(time.Second))
+	return k
+}
+
+func (k *kafkaKeyed) put(i int, data []byte) {
+	putObject(k.f.t, k.o.srv, "outage", fmt.Sprintf("%s/f%04d.json", k.name, i), data)
+}
+
+func (k *kafkaKeyed) upload(t *testing.T, n int) {
+	t.Helper()
+	for i := k.files; i < k.files+n; i++ {
+		putObject(t, k.o.srv, "outage", fmt.Sprintf("%s/f%04d.json", k.name, i), keyedFile(i))
+	}
+	k.files += n
+}
+
+// settle waits until q returns want, lets anything in flight land, and
+// checks again with every worker killed: a partial folded twice would
+// show.
+func (k *kafkaKeyed) settle(t *testing.T, q string, want []string) {
+	t.Helper()
+	for deadline := time.Now().Add(40 * time.Second); strings.Join(k.o.s.rows(t, q), "\n") != strings.Join(want, "\n"); time.Sleep(300 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("sink has %s rows, want %d\n%s", got, len(want), ws[0].stderr.String())
+			t.Fatalf("sink:\n%s\nbatch:\n%s\n%s", strings.Join(k.o.s.rows(t, q), "\n"), strings.Join(want, "\n"), k.ws[0].stderr.String())
 		}
-		time.Sleep(300 * time.Millisecond)
 	}
-	time.Sleep(time.Second) // anything still in flight would show as a duplicate
-	f.alive(ws)
-	f.killAll()
-	sameRows(t, s, "SELECT w, status, n FROM kout ORDER BY w, status", want)
-	t.Logf("%d files, %d windows x statuses (%s written before the last file), %d kills; broker, gateway and build %s, partitions assigned at %s, drained at %s, done at %s",
-		files, len(want), mid, kills, setup.Round(time.Second), assigned.Round(time.Second), drained.Round(time.Second), time.Since(t0).Round(time.Second))
-	f.logComplaints()
+	time.Sleep(time.Second)
+	k.f.alive(k.ws)
+	k.f.killAll()
+	sameRows(t, k.o.s, q, want)
+	k.f.logComplaints()
+	t.Logf("settled %s after the start", time.Since(k.t0).Round(time.Second))
 }
 
 // waitAssigned waits until the consumer group has members members whose

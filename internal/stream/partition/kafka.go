@@ -31,31 +31,46 @@ func MarksTopic(stream string) string { return "sluice-" + stream + "-wm" }
 // ensureTopic creates topic with parts partitions and configs when it
 // is missing (replication: the broker's default). An existing topic is
 // only checked: fewer partitions than parts cannot work and are refused,
-// more are warned about (the extra ones stay unused).
+// more are warned about (the extra ones stay unused). A topic just
+// created (by another worker) may not be listed yet: its creation is
+// refused as existing, and it is listed again until it shows.
 func ensureTopic(ctx context.Context, adm *kadm.Client, topic string, parts int, configs map[string]*string, logf func(string, ...any)) error {
-	details, err := adm.ListTopics(ctx, topic)
-	if err != nil {
-		return fmt.Errorf("reading topic %s: %w", topic, err)
-	}
-	if d, ok := details[topic]; ok && d.Err == nil {
-		switch have := len(d.Partitions); {
-		case have < parts:
-			return fmt.Errorf("topic %s has %d partitions, the stream needs %d (delete it or use another stream name)", topic, have, parts)
-		case have > parts:
-			logf("keyed stream: topic %s has %d partitions, the stream uses %d of them", topic, have, parts)
+	for tries := 0; ; tries++ {
+		details, err := adm.ListTopics(ctx, topic)
+		if err != nil {
+			return fmt.Errorf("reading topic %s: %w", topic, err)
 		}
-		return nil
-	} else if ok && !errors.Is(d.Err, kerr.UnknownTopicOrPartition) {
-		return fmt.Errorf("reading topic %s: %w", topic, d.Err)
+		d, ok := details[topic]
+		if ok && d.Err == nil {
+			switch have := len(d.Partitions); {
+			case have < parts:
+				return fmt.Errorf("topic %s has %d partitions, the stream needs %d (delete it or use another stream name)", topic, have, parts)
+			case have > parts:
+				logf("keyed stream: topic %s has %d partitions, the stream uses %d of them", topic, have, parts)
+			}
+			return nil
+		}
+		if ok && !errors.Is(d.Err, kerr.UnknownTopicOrPartition) && !errors.Is(d.Err, kerr.LeaderNotAvailable) {
+			return fmt.Errorf("reading topic %s: %w", topic, d.Err)
+		}
+		resp, err := adm.CreateTopic(ctx, int32(parts), -1, configs, topic)
+		if err == nil {
+			err = resp.Err
+		}
+		switch {
+		case err == nil:
+			return nil
+		case !errors.Is(err, kerr.TopicAlreadyExists):
+			return fmt.Errorf("creating topic %s: %w", topic, err)
+		case tries == 40:
+			return fmt.Errorf("topic %s exists but is not listed after 10 s", topic)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(250 * time.Millisecond):
+		}
 	}
-	resp, err := adm.CreateTopic(ctx, int32(parts), -1, configs, topic)
-	if err == nil {
-		err = resp.Err
-	}
-	if err != nil && !errors.Is(err, kerr.TopicAlreadyExists) {
-		return fmt.Errorf("creating topic %s: %w", topic, err)
-	}
-	return nil
 }
 
 // kafkaLog reads the partials topic: positions are offsets plus one.

@@ -2,6 +2,8 @@ package partition
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -41,6 +43,15 @@ func TestKafkaGroupFencing(t *testing.T) {
 	topic := PartialsTopic("fence")
 	if err := ensureTopic(ctx, adm, topic, 4, nil, t.Logf); err != nil {
 		t.Fatal(err)
+	}
+	// An existing topic is only checked: fewer partitions than the
+	// stream's are refused, more warned about.
+	if err := ensureTopic(ctx, adm, topic, 6, nil, t.Logf); err == nil || !strings.Contains(err.Error(), "has 4 partitions, the stream needs 6") {
+		t.Errorf("a topic with too few partitions: %v", err)
+	}
+	var warned []string
+	if err := ensureTopic(ctx, adm, topic, 2, nil, func(f string, a ...any) { warned = append(warned, fmt.Sprintf(f, a...)) }); err != nil || len(warned) != 1 {
+		t.Errorf("a topic with more partitions: %v, warnings %q", err, warned)
 	}
 	join := func(group, worker string, extra ...kgo.Opt) *kafkaGroup {
 		g := newKafkaGroup(topic, group, worker)

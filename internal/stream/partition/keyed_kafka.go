@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -39,10 +40,14 @@ func dialKafka(ctx context.Context, c Config, raw string, held HeldSeqs) (*Keyed
 	adm := kadm.NewClient(admin)
 	partials, marks := PartialsTopic(q.Name), MarksTopic(q.Name)
 	keep, compact := "-1", "compact"
-	if err := ensureTopic(ctx, adm, partials, c.Parts, map[string]*string{"retention.ms": &keep}, logf); err != nil {
+	// A broker that is down makes the client retry until ctx ends:
+	// bound the setup, so the stream is retried as a queue outage.
+	sctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := ensureTopic(sctx, adm, partials, c.Parts, map[string]*string{"retention.ms": &keep}, logf); err != nil {
 		return nil, fmt.Errorf("%s: %w", t, queueError(err))
 	}
-	if err := ensureTopic(ctx, adm, marks, 1, map[string]*string{"cleanup.policy": &compact}, logf); err != nil {
+	if err := ensureTopic(sctx, adm, marks, 1, map[string]*string{"cleanup.policy": &compact}, logf); err != nil {
 		return nil, fmt.Errorf("%s: %w", t, queueError(err))
 	}
 	producer, err := kgo.NewClient(append(append([]kgo.Opt(nil), t.Opts...), kgo.ClientID(k.Worker),

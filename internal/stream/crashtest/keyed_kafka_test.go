@@ -15,7 +15,8 @@ import (
 )
 
 // TestKeyedWorkersKafka: TestKeyedWorkersNotifications and
-// TestKeyedWorkersGroupBy over Kafka, on one broker. Each stream (8
+// TestKeyedWorkersGroupBy over Kafka, side by side on one broker. Each
+// stream (8
 // partitions) is shared by three `sluice` processes reading Versity's
 // events from a real Kafka broker (two partitions, a consumer group per
 // stream); partials go to the stream's partials topic and each worker
@@ -40,10 +41,44 @@ func TestKeyedWorkersKafka(t *testing.T) {
 	}
 	defer cl.Close()
 	adm := kadm.NewClient(cl)
+	// The two streams run side by side, each with its own file group,
+	// partials topic and owners' group.
+	win := launchKafkaKeyed(t, o, "kwin", "WATERMARK FOR ts AS ts - INTERVAL 10 SECONDS", "w TIMESTAMP, status INT, n BIGINT",
+		"SELECT TUMBLE(ts, '1 minute').start, status, count(*) FROM kwin_src GROUP BY TUMBLE(ts, '1 minute'), status", "")
+	grp := launchKafkaKeyed(t, o, "kgrp", "", "status INT, n BIGINT, s BIGINT",
+		"SELECT status, count(*), sum(id) FROM kgrp_src GROUP BY status", ", output_mode = 'update'")
+	ks := []*kafkaKeyed{win, grp}
+	for _, k := range ks {
+		if err := waitAssigned(adm, "sluice-"+k.name+"-owners", "sluice-"+k.name+"-partials", 8, 3, 40*time.Second); err != nil {
+			t.Fatalf("%s owners' group: %v\n%s", k.name, err, k.ws[0].stderr.String())
+		}
+	}
+	t.Logf("partitions assigned after %s", time.Since(win.t0).Round(time.Second))
+	rng := rand.New(rand.NewPCG(26, 6))
+	for round := 0; round < kafkaKeyedKills; round++ {
+		for _, k := range ks {
+			k.upload(t, 2)
+		}
+		// Soon after the upload: the victim is likely reading, publishing
+		// or committing a file, which then gets read twice.
+		time.Sleep(time.Duration(200+rng.IntN(600)) * time.Millisecond)
+		for _, k := range ks {
+			k.f.alive(k.ws)
+			i := rng.IntN(len(k.ws))
+			k.f.kill(k.ws[i])
+			k.ws[i] = k.f.start()
+		}
+	}
+	for _, k := range ks {
+		k.upload(t, 2)
+	}
+	for _, k := range ks {
+		waitCommitted(t, adm, k.name, "s3-events", 60*time.Second)
+		k.f.alive(k.ws)
+	}
+	t.Logf("%d kills each, drained after %s", kafkaKeyedKills, time.Since(win.t0).Round(time.Second))
 	t.Run("windows", func(t *testing.T) {
-		k := startKafkaKeyed(t, o, adm, "kwin", "WATERMARK FOR ts AS ts - INTERVAL 10 SECONDS", "w TIMESTAMP, status INT, n BIGINT",
-			"SELECT TUMBLE(ts, '1 minute').start, status, count(*) FROM kwin_src GROUP BY TUMBLE(ts, '1 minute'), status", "")
-		s := o.s
+		k, s := win, o.s
 		mid := s.rows(t, "SELECT count(*) FROM kwin_out")[0]
 		closer := keyedBase.Add(time.Duration(k.files*keyedRows)*keyedStep + time.Hour)
 		k.put(k.files, []byte(fmt.Sprintf("{\"id\": -1, \"status\": 1, \"ts\": \"%s\"}\n", closer.Format(time.RFC3339Nano))))
@@ -53,8 +88,7 @@ func TestKeyedWorkersKafka(t *testing.T) {
 		t.Logf("%d files, %d windows x statuses (%s written before the last file)", k.files, len(want), mid)
 	})
 	t.Run("groupby", func(t *testing.T) {
-		k := startKafkaKeyed(t, o, adm, "kgrp", "", "status INT, n BIGINT, s BIGINT",
-			"SELECT status, count(*), sum(id) FROM kgrp_src GROUP BY status", ", output_mode = 'update'")
+		k := grp
 		want := o.s.rows(t, "SELECT status, count(*), sum(id), sum(id) FROM kgrp_src GROUP BY status ORDER BY status")
 		// Counts only grow: the versions with the largest count are a
 		// group's last, all with the one final sum.
@@ -79,12 +113,11 @@ type kafkaKeyed struct {
 // TestKeyedWorkersKafka loses.
 const kafkaKeyedKills = 3
 
-// startKafkaKeyed creates <name>_src (over <name>/, with watermark) and
-// <name>_out (sinkCols), runs INSERT STREAM INTO <name>_out <query> in
-// three workers (8 partitions, its own file group <name>, opts added),
-// kills and restarts kafkaKeyedKills of them while files land, and
-// returns once the file group has committed every event.
-func startKafkaKeyed(t *testing.T, o *outage, adm *kadm.Client, name, watermark, sinkCols, query, opts string) *kafkaKeyed {
+// launchKafkaKeyed creates <name>_src (over <name>/, with watermark)
+// and <name>_out (sinkCols), uploads 4 files and starts three workers
+// running INSERT STREAM INTO <name>_out <query> (8 partitions, its own
+// file group <name>, opts added).
+func launchKafkaKeyed(t *testing.T, o *outage, name, watermark, sinkCols, query, opts string) *kafkaKeyed {
 	t.Helper()
 	k := &kafkaKeyed{o: o, name: name, t0: time.Now()}
 	k.upload(t, 4)
@@ -106,25 +139,6 @@ func startKafkaKeyed(t *testing.T, o *outage, adm *kadm.Client, name, watermark,
 	k.f = newFleet(t, o.bin, dir, sqlScript(o.session, tables, []string{stmt}))
 	o.s.exec(t, tables...)
 	k.ws = []*worker{k.f.start(), k.f.start(), k.f.start()}
-	if err := waitAssigned(adm, "sluice-"+name+"-owners", "sluice-"+name+"-partials", 8, 3, 40*time.Second); err != nil {
-		t.Fatalf("owners' group: %v\n%s", err, k.ws[0].stderr.String())
-	}
-	assigned := time.Since(k.t0)
-	rng := rand.New(rand.NewPCG(26, uint64(len(name))))
-	for round := 0; round < kafkaKeyedKills; round++ {
-		k.upload(t, 2)
-		// Soon after the upload: the victim is likely reading, publishing
-		// or committing a file, which then gets read twice.
-		time.Sleep(time.Duration(200+rng.IntN(600)) * time.Millisecond)
-		k.f.alive(k.ws)
-		i := rng.IntN(len(k.ws))
-		k.f.kill(k.ws[i])
-		k.ws[i] = k.f.start()
-	}
-	k.upload(t, 2)
-	waitCommitted(t, adm, name, "s3-events", 60*time.Second)
-	k.f.alive(k.ws)
-	t.Logf("partitions assigned after %s, %d kills, drained after %s", assigned.Round(time.Second), kafkaKeyedKills, time.Since(k.t0).Round(time.Second))
 	return k
 }
 

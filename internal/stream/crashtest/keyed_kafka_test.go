@@ -16,10 +16,9 @@ import (
 
 // TestKeyedWorkersKafka: TestKeyedWorkersNotifications and
 // TestKeyedWorkersGroupBy over Kafka, side by side on one broker. Each
-// stream (8
-// partitions) is shared by three `sluice` processes reading Versity's
-// events from a real Kafka broker (two partitions, a consumer group per
-// stream); partials go to the stream's partials topic and each worker
+// stream (8 partitions) is shared by three `sluice` processes reading
+// Versity's events from a real Kafka broker (two partitions, a consumer
+// group per stream); partials go to the stream's partials topic and each worker
 // owns the aggregation partitions the owners' consumer group assigns it.
 // Workers are SIGKILLed and restarted while files land; once the file
 // group has committed every event the sink must equal the batch GROUP BY

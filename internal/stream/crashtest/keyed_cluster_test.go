@@ -162,13 +162,5 @@ func TestKeyedWorkersClusterNodeLoss(t *testing.T) {
 	time.Sleep(1500 * time.Millisecond) // anything still in flight would show as a duplicate
 	alive("at the end")
 	f.killAll()
-	got := s.rows(t, "SELECT w, status, n FROM out ORDER BY w, status")
-	if len(got) != len(want) {
-		t.Fatalf("stream wrote %d rows, batch %d", len(got), len(want))
-	}
-	for i := range got {
-		if got[i] != want[i] {
-			t.Fatalf("row %d: stream %q, batch %q", i, got[i], want[i])
-		}
-	}
+	sameRows(t, s, "SELECT w, status, n FROM out ORDER BY w, status", want)
 }

@@ -111,11 +111,13 @@ func TestTranslateTop(t *testing.T) {
 }
 
 func TestGrok(t *testing.T) {
-	re, names, casts, err := expandGrok("%{IP:ip} %{WORD} %{NUMBER:n:int}")
+	// A top-level %{WORD} without a field is a field WORD, once; a
+	// pattern's own unnamed references are no fields.
+	re, names, casts, err := expandGrok("%{IP:ip} %{WORD} %{NUMBER:n:int} %{WORD}")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(names, ",") != "ip,n" || strings.Join(casts, ",") != ",BIGINT" || !strings.Contains(re, "(?P<g0>") || !strings.Contains(re, "(?P<g1>") {
+	if strings.Join(names, ",") != "ip,WORD,n" || strings.Join(casts, ",") != ",,BIGINT" || !strings.Contains(re, "(?P<g0>") || !strings.Contains(re, "(?P<g2>") || strings.Contains(re, "(?P<g3>") {
 		t.Errorf("%s %v %v", re, names, casts)
 	}
 	if _, _, _, err := expandGrok("%{NOPE:x}"); err == nil || !strings.Contains(err.Error(), "unknown pattern %{NOPE}") {

@@ -454,6 +454,9 @@ func isStarOnly(sel *sql.Select) bool {
 }
 
 func (t *translator) where(c *Where) error {
+	if err := t.allFields(c.Cond); err != nil {
+		return err
+	}
 	cond, err := t.fixIf(c.Cond)
 	if err != nil {
 		return err
@@ -575,6 +578,12 @@ func (t *translator) fields(c *Fields) error {
 
 func (t *translator) eval(c *Eval) error {
 	for _, a := range c.Assigns {
+		if cols, err := t.columns(); err == nil {
+			nullMissing(a.Expr, cols)
+		}
+		if err := t.allFields(a.Expr); err != nil {
+			return err
+		}
 		e, err := t.fixIf(a.Expr)
 		if err != nil {
 			return err

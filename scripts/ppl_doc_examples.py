@@ -75,11 +75,21 @@ def render(v):
         return 'null'
     if isinstance(v, bool):
         return 'true' if v else 'false'
-    if isinstance(v, (list, dict)):
-        return json.dumps(v, separators=(',', ':'))
+    if isinstance(v, list):  # as the page prints it: no JSON escapes
+        return '[' + ','.join(render(x) for x in v) + ']'
+    if isinstance(v, dict):
+        return '{' + ','.join(f'{k}:{render(x)}' for k, x in v.items()) + '}'
     if isinstance(v, str) and re.fullmatch(r'\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z', v):
         return v[:-1].replace('T', ' ')  # a TIMESTAMP as JSON output writes it
     return str(v)
+
+
+def lines(row):
+    """The table lines a row prints as: a cell holding newlines goes on
+    over the next lines, the other cells blank there (nomv's output)."""
+    parts = [c.split('\n') for c in row]
+    n = max((len(p) for p in parts), default=1)
+    return [[p[i] if i < len(p) else '' for p in parts] for i in range(n)]
 
 
 def norm(s):
@@ -157,7 +167,8 @@ def main():
             got = None
             if r.returncode == 0:
                 try:
-                    got = [[render(v) for v in row.values()] for row in json.loads(r.stdout)]
+                    got = [l for row in json.loads(r.stdout)
+                           for l in lines([render(v) for v in row.values()])]
                 except ValueError:
                     got = None
             match = got is not None and rows_eq(got, want)

@@ -16,6 +16,7 @@ var pplOwn = map[string]bool{
 	"json_extract": true, "json_delete": true, "json_set": true, "json_append": true, "json_extend": true,
 	"yearweek": true, "convert_tz": true, "to_days": true, "to_seconds": true, "from_days": true,
 	"makedate": true, "period_add": true, "period_diff": true, "cidrmatch": true, "coalesce": true,
+	"rand": true,
 	// TIME values are HH:mm:ss strings (ppl_time.go).
 	"time": true, "time_to_sec": true, "sec_to_time": true, "maketime": true, "timediff": true,
 	"addtime": true, "subtime": true, "datediff": true, "datetime": true, "str_to_date": true,

@@ -293,6 +293,7 @@ var registry = []Def{
 	{Name: "ppl_max", MinArgs: 2, MaxArgs: -1, Kind: Scalar, Bind: bindPPLMaxMin(true)},
 	{Name: "ppl_min", MinArgs: 2, MaxArgs: -1, Kind: Scalar, Bind: bindPPLMaxMin(false)},
 	{Name: "ppl_coalesce", MinArgs: 1, MaxArgs: -1, Kind: Scalar, Bind: bindPPLCoalesce},
+	{Name: "ppl_rand", MinArgs: 0, MaxArgs: 1, Kind: Scalar, Volatile: true, Bind: bindPPLRand},
 	{Name: "ppl_plus", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindPPLArith("+")},
 	{Name: "ppl_minus", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindPPLArith("-")},
 	{Name: "ppl_times", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindPPLArith("*")},

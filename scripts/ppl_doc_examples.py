@@ -12,7 +12,12 @@ of a scratch data dir, with the schema Sluice infers (no mappings, so a
 date field is a string). An example passes when Sluice's rows equal the
 documented ones: in order, or else as a multiset; cells compared after
 dropping blanks and quotes, true/false/null in any case, numbers as
-numbers (relative 1e-9), timestamps as the table format writes them. Column names are not compared. Prints
+numbers (relative 1e-9), timestamps as the table format writes them, nested values and cells
+holding newlines as the pages print them. Where Sluice's column names
+are the documented header's, columns are taken in the header's order
+(without a fields list OpenSearch orders an index's fields as a Java
+HashMap of its mapping does, Sluice in the table's schema order); else
+column names are not compared and columns go by position. Prints
 passed/examples per page and the total; -v prints each failure.
 
 --slt FILE writes the passing examples as `query ... ppl` records over
@@ -66,8 +71,17 @@ def examples(md):
         lines = [l for l in nbody.splitlines() if l.startswith('|') and not l.startswith('|-')]
         if not lines:
             continue
-        rows = [[c.strip() for c in l.strip()[1:-1].split('|')] for l in lines[1:]]
-        yield ' '.join(l.strip() for l in body.strip().splitlines()), rows
+        sep = next((l.rstrip() for l in nbody.splitlines() if l.startswith('|-')), '')
+        cuts = [0] + [i for i, ch in enumerate(sep) if ch == '+'] + [len(sep) - 1]
+
+        def cells(l):
+            # By the columns' widths where the line fits them: a cell may hold a |.
+            l = l.rstrip()
+            if len(l) == len(sep) and all(l[i] == '|' for i in cuts):
+                return [l[a + 1:b].strip() for a, b in zip(cuts, cuts[1:])]
+            return [c.strip() for c in l[1:-1].split('|')]
+        rows = [cells(l) for l in lines[1:]]
+        yield ' '.join(l.strip() for l in body.strip().splitlines()), rows, cells(lines[0])
 
 
 def render(v):
@@ -160,14 +174,17 @@ def main():
         if pages and page not in pages:
             continue
         n = ok = 0
-        for q, want in examples(git_show(gitdir, path)):
+        for q, want, head in examples(git_show(gitdir, path)):
             n += 1
             r = subprocess.run([sluice, 'ppl', '--local', '--data-dir', dd, '--format', 'json',
                                 '-e', q], capture_output=True, text=True)
             got = None
             if r.returncode == 0:
                 try:
-                    got = [l for row in json.loads(r.stdout)
+                    data = json.loads(r.stdout)
+                    if data and sorted(data[0]) == sorted(head) and len(set(head)) == len(head):
+                        data = [{k: row[k] for k in head} for row in data]
+                    got = [l for row in data
                            for l in lines([render(v) for v in row.values()])]
                 except ValueError:
                     got = None

@@ -313,9 +313,30 @@ func (t *translator) fix(e sql.Expr) (sql.Expr, error) {
 			err = e
 		} else if ok {
 			r.Parts = []string{c}
+		} else if len(r.Parts) > 2 {
+			err = t.mapPath(r)
 		}
 	})
 	return e, err
+}
+
+// mapPath makes m.a.b over a map column m the lookup of key a.b (the
+// keys of spath's auto-extract mode are dotted paths), not m['a']['b'].
+func (t *translator) mapPath(r *sql.ColumnRef) error {
+	if t.schema == nil {
+		return nil
+	}
+	sch, err := t.schema(t.q)
+	if err != nil {
+		return err
+	}
+	for _, f := range sch.Fields() {
+		if strings.EqualFold(f.Name, r.Parts[0]) && f.Type.ID() == arrow.MAP {
+			r.Parts = []string{r.Parts[0], strings.Join(r.Parts[1:], ".")}
+			return nil
+		}
+	}
+	return nil
 }
 
 // ref is the column reference for a field name as written, fixed.

@@ -268,6 +268,7 @@ var registry = []Def{
 	{Name: "ppl_bin", MinArgs: 2, MaxArgs: 6, Kind: Scalar, Bind: bindPPLBin},
 	{Name: "ppl_rex_offsets", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindPPLRexOffsets},
 	{Name: "ppl_spath", MinArgs: 2, MaxArgs: 2, Kind: Scalar, Bind: bindPPLSpath},
+	{Name: "ppl_spath_auto", MinArgs: 1, MaxArgs: 1, Kind: Scalar, Bind: bindPPLSpathAuto},
 	{Name: "ppl_ctime", MinArgs: 1, MaxArgs: 2, Kind: Scalar, Bind: bindPPLCtime},
 	{Name: "ppl_mktime", MinArgs: 1, MaxArgs: 2, Kind: Scalar, Bind: bindPPLMktime},
 	{Name: "ppl_array", MinArgs: 0, MaxArgs: -1, Kind: Scalar, Bind: bindPPLArray},

@@ -248,14 +248,17 @@ func TestParseLiteral(t *testing.T) {
 }
 
 func TestDescribe(t *testing.T) {
-	st, err := Statement("describe logs")
-	if err != nil {
-		t.Fatal(err)
+	// describe t [| ...] is a PPL query over t's column metadata.
+	for _, q := range []string{"describe logs", "describe logs | head 1"} {
+		st, err := Statement(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s, ok := st.(*sql.SelectStmt); !ok || s.Text() != "PPL "+sql.QuoteString(q) {
+			t.Errorf("%q: got %#v", q, st)
+		}
 	}
-	if d, ok := st.(*sql.DescribeTable); !ok || d.Name != "logs" || d.Text() != "DESCRIBE logs" {
-		t.Errorf("got %#v", st)
-	}
-	if _, err := Statement("describe logs | head 1"); err == nil || !strings.HasPrefix(err.Error(), "PPL syntax error at line 1:15: expected end of query") {
+	if _, err := Statement("describe logs x"); err == nil || !strings.HasPrefix(err.Error(), "PPL syntax error at line 1:15: expected '|'") {
 		t.Errorf("got %v", err)
 	}
 }

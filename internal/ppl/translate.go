@@ -91,6 +91,13 @@ func (t *translator) pipeline(p *Pipeline) (*sql.Query, error) {
 		return t.q, nil
 	}
 	var from sql.TableExpr = &sql.TableName{At: s.At, Name: s.Table}
+	if s.Describe {
+		d, err := t.describe(s)
+		if err != nil {
+			return nil, err
+		}
+		from = d
+	}
 	t.self = s.Table
 	if s.Alias != "" {
 		t.self = s.Alias

@@ -63,6 +63,13 @@ func mapMore(c *sql.Call, name string) (e sql.Expr, ok bool, err error) {
 		return nil, syntaxErr(x.Pos(), "%s: the first argument must be a unit (DAY, MONTH, ...)", name)
 	}
 	switch name {
+	case "now", "utc_timestamp", "current_timestamp", "localtimestamp", "localtime":
+		// PPL's current time is 'YYYY-MM-DD hh:mm:ss': whole seconds
+		// (SYSDATE keeps its fraction).
+		if err := argc(0, 0); err != nil {
+			return nil, true, err
+		}
+		return call("date_trunc", str("SECOND"), call("now")), true, nil
 	case "eval":
 		// eval(e) inside an aggregate is e (count(eval(age > 30))).
 		if err := argc(1, 1); err != nil {

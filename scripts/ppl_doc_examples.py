@@ -27,6 +27,7 @@ rows: `go test ./internal/slt -run TestPPL/<name> -update` fills them in.
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -151,9 +152,17 @@ def main():
     args = [a for a in argv if a not in ('-v', '--cmd')]
     verbose = '-v' in argv
     section = 'cmd' if '--cmd' in argv else 'functions'
-    records, used = [], set()
     sluice, gitdir, pages = args[0], args[1], args[2:]
     tmp = tempfile.mkdtemp(prefix='ppl-doc-')
+    try:
+        run(pages, sluice, gitdir, section, slt, verbose, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def run(pages, sluice, gitdir, section, slt, verbose, tmp):
+    """Runs the examples with a scratch data dir under tmp."""
+    records, used = [], set()
     data = os.path.join(tmp, 'data')
     os.makedirs(data)
     stmts = []

@@ -563,9 +563,22 @@ func (t *keyTable) forget(cols []arrow.Array, rows int, fresh []int, before int)
 			delete(t.ints, vals[i])
 		}
 	case keyString:
-		t.sk.truncate(before, t.nullID)
+		col := cols[0]
+		get := stringGetter(col)
+		keys := make([]string, 0, len(fresh))
+		for _, i := range fresh {
+			if !col.IsNull(i) {
+				keys = append(keys, get(i))
+			}
+		}
+		t.sk.truncate(before, keys)
 	case keyBytes:
-		t.sk.truncate(before, -1)
+		enc := t.encoder().encode(cols, rows)
+		keys := make([]string, len(fresh))
+		for j, i := range fresh {
+			keys[j] = bytesView(enc[i])
+		}
+		t.sk.truncate(before, keys)
 	}
 	if t.nullID >= int64(before) {
 		t.nullID = -1

@@ -21,6 +21,11 @@ func TestGather(t *testing.T) {
 		arrs = append(arrs, b.NewArray())
 	}
 	{
+		b := array.NewStringBuilder(mem) // no NULLs: offsets copied directly
+		b.AppendValues([]string{"a", "bb", "", "dddd"}, nil)
+		arrs = append(arrs, b.NewArray())
+	}
+	{
 		b := array.NewInt64Builder(mem)
 		b.AppendValues([]int64{1, 0, 3, 4}, valid)
 		arrs = append(arrs, b.NewArray())

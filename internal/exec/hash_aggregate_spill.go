@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"sluice/internal/expr"
+	"sluice/internal/expr/functions"
 )
 
 // spillPartitions is how many hash partitions a spilling aggregate
@@ -94,28 +95,20 @@ func (h *HashAggregate) spillGroups(ctx context.Context) error {
 	}
 	defer releaseAll(keyCols)
 	part := sp.partitionOf(keyCols, n)
-	// Per partition: its groups (ascending, so in first-seen order) and
-	// where each group lands in it (1-based: 0 collects the groups of
-	// other partitions, which accumulators cannot skip when merging).
+	// Per partition: its groups (ascending, so in first-seen order).
 	var members [spillPartitions][]int
-	local := make([]uint32, n)
 	for g, p := range part {
 		members[p] = append(members[p], g)
-		local[g] = uint32(len(members[p]))
 	}
-	mapping := make([]uint32, n)
 	for p := range members {
 		if len(members[p]) == 0 {
 			continue
 		}
-		for g := range mapping {
-			if part[g] == uint8(p) {
-				mapping[g] = local[g]
-			} else {
-				mapping[g] = 0
-			}
+		accs, err := h.partitionStates(part, uint8(p), members[p])
+		if err != nil {
+			return err
 		}
-		if err := h.spillPartition(ctx, p, keyCols, members[p], mapping); err != nil {
+		if err := h.spillPartition(ctx, p, keyCols, members[p], accs); err != nil {
 			return err
 		}
 	}
@@ -134,7 +127,40 @@ func (s *aggSpill) partitionOf(cols []arrow.Array, n int) []uint8 {
 	return out
 }
 
-func (h *HashAggregate) spillPartition(ctx context.Context, p int, keyCols []arrow.Array, groups []int, mapping []uint32) error {
+// partitionStates is each aggregate's states of one partition's groups
+// (members, of partition p in part): group 0 empty, then the members in
+// order. Accumulators that can Take copy just those; others merge every
+// group in, the other partitions' into group 0, which mergePartition
+// drops.
+func (h *HashAggregate) partitionStates(part []uint8, p uint8, members []int) ([]expr.Accumulator, error) {
+	out := make([]expr.Accumulator, len(h.aggs))
+	var take []int
+	var mapping []uint32
+	for i, a := range h.aggs {
+		if t, ok := h.accs[i].(functions.Taker); ok {
+			if take == nil {
+				take = append(make([]int, 0, len(members)+1), -1)
+				take = append(take, members...)
+			}
+			out[i] = t.Take(take)
+			continue
+		}
+		if mapping == nil {
+			mapping = make([]uint32, len(part))
+			for j, g := range members {
+				mapping[g] = uint32(j + 1)
+			}
+		}
+		acc := a.NewAccumulator()
+		if err := acc.Merge(h.accs[i], mapping); err != nil {
+			return nil, fmt.Errorf("hash aggregate: spilling %s: %w", a, err)
+		}
+		out[i] = acc
+	}
+	return out, nil
+}
+
+func (h *HashAggregate) spillPartition(ctx context.Context, p int, keyCols []arrow.Array, groups []int, accs []expr.Accumulator) error {
 	sp := h.spill
 	if sp.files[p] == nil {
 		f, err := newSpillFile(h.budget)
@@ -167,10 +193,7 @@ func (h *HashAggregate) spillPartition(ctx context.Context, p int, keyCols []arr
 		return fmt.Errorf("hash aggregate: spilling: %w", err)
 	}
 	for i, a := range h.aggs {
-		acc := a.NewAccumulator()
-		if err := acc.Merge(h.accs[i], mapping); err != nil {
-			return fmt.Errorf("hash aggregate: spilling %s: %w", a, err)
-		}
+		acc := accs[i]
 		var buf bytes.Buffer
 		if err := acc.Snapshot(&buf); err != nil {
 			return fmt.Errorf("hash aggregate: spilling %s: %w", a, err)

@@ -103,3 +103,42 @@ func gatherStrings(v *array.String, rows []int) arrow.Array {
 	defer d.Release()
 	return array.MakeFromData(d)
 }
+
+// splitStrings is, for each partition p, gather of v (no NULLs) at
+// members[p], the rows whose part is p in ascending order: one pass over
+// v rather than one per partition, so a spill reads the keys once.
+func splitStrings(v *array.String, part []uint8, members *[spillPartitions][]int) []arrow.Array {
+	offs := v.ValueOffsets()
+	data := v.ValueBytes()
+	base := offs[0]
+	var size [spillPartitions]int
+	for r, p := range part {
+		size[p] += int(offs[r+1] - offs[r])
+	}
+	var outOffs [spillPartitions][]int32
+	var outData [spillPartitions][]byte
+	var bufs [spillPartitions][2]*memory.Buffer
+	for p := range members {
+		ob := memory.NewResizableBuffer(memAlloc)
+		ob.Resize(arrow.Int32Traits.BytesRequired(len(members[p]) + 1))
+		db := memory.NewResizableBuffer(memAlloc)
+		db.Resize(size[p])
+		bufs[p] = [2]*memory.Buffer{ob, db}
+		outOffs[p] = arrow.Int32Traits.CastFromBytes(ob.Bytes())[:0]
+		outData[p] = db.Bytes()[:0]
+	}
+	for r, p := range part {
+		outOffs[p] = append(outOffs[p], int32(len(outData[p])))
+		outData[p] = append(outData[p], data[offs[r]-base:offs[r+1]-base]...)
+	}
+	out := make([]arrow.Array, spillPartitions)
+	for p := range out {
+		outOffs[p] = append(outOffs[p], int32(len(outData[p])))
+		d := array.NewData(v.DataType(), len(members[p]), []*memory.Buffer{nil, bufs[p][0], bufs[p][1]}, nil, 0, 0)
+		bufs[p][0].Release()
+		bufs[p][1].Release()
+		out[p] = array.MakeFromData(d)
+		d.Release()
+	}
+	return out
+}

@@ -100,6 +100,19 @@ func (h *HashAggregate) spillGroups(ctx context.Context) error {
 	for g, p := range part {
 		members[p] = append(members[p], g)
 	}
+	// Per key column: its values split by partition, in one pass where
+	// the column allows (splitStrings), else nil and gathered later.
+	split := make([][]arrow.Array, len(keyCols))
+	defer func() {
+		for _, cs := range split {
+			releaseAll(cs)
+		}
+	}()
+	for c, col := range keyCols {
+		if v, ok := col.(*array.String); ok && v.NullN() == 0 {
+			split[c] = splitStrings(v, part, &members)
+		}
+	}
 	for p := range members {
 		if len(members[p]) == 0 {
 			continue
@@ -108,7 +121,19 @@ func (h *HashAggregate) spillGroups(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if err := h.spillPartition(ctx, p, keyCols, members[p], accs); err != nil {
+		cols := make([]arrow.Array, len(keyCols))
+		for c, col := range keyCols {
+			if split[c] != nil {
+				cols[c] = split[c][p]
+				continue
+			}
+			if cols[c], err = gather(ctx, col, members[p]); err != nil {
+				releaseAll(cols[:c])
+				return fmt.Errorf("hash aggregate: spilling: %w", err)
+			}
+			defer cols[c].Release()
+		}
+		if err := h.spillPartition(ctx, p, cols, members[p], accs); err != nil {
 			return err
 		}
 	}
@@ -160,7 +185,10 @@ func (h *HashAggregate) partitionStates(part []uint8, p uint8, members []int) ([
 	return out, nil
 }
 
-func (h *HashAggregate) spillPartition(ctx context.Context, p int, keyCols []arrow.Array, groups []int, accs []expr.Accumulator) error {
+// spillPartition appends partition p's groups to its file: keys, the
+// partition's key values (groups' rows of every key column), with their
+// sequence numbers, then accs' states.
+func (h *HashAggregate) spillPartition(ctx context.Context, p int, keys []arrow.Array, groups []int, accs []expr.Accumulator) error {
 	sp := h.spill
 	if sp.files[p] == nil {
 		f, err := newSpillFile(h.budget)
@@ -170,15 +198,12 @@ func (h *HashAggregate) spillPartition(ctx context.Context, p int, keyCols []arr
 		sp.files[p] = f
 	}
 	schema := h.spillSchema()
-	cols := make([]arrow.Array, 0, len(keyCols)+1)
-	defer func() { releaseAll(cols) }()
-	for _, k := range keyCols {
-		t, err := gather(ctx, k, groups)
-		if err != nil {
-			return fmt.Errorf("hash aggregate: spilling: %w", err)
-		}
-		cols = append(cols, t)
+	cols := make([]arrow.Array, 0, len(keys)+1)
+	for _, k := range keys {
+		k.Retain()
+		cols = append(cols, k)
 	}
+	defer func() { releaseAll(cols) }()
 	sb := array.NewInt64Builder(memAlloc)
 	sb.Reserve(len(groups))
 	for _, g := range groups {

@@ -262,6 +262,18 @@ func (h *HashAggregate) emitSpilled(ctx context.Context, out Output) error {
 		if err != nil {
 			return fmt.Errorf("hash aggregate: merging spilled partition %d: %w", p, err)
 		}
+		if h.anyOrderOut {
+			res := array.NewRecordBatch(h.schema, b.Columns()[:len(outFields)-1], b.NumRows())
+			b.Release()
+			err := sendSliced(ctx, res, out)
+			res.Release()
+			if err != nil {
+				return err
+			}
+			f.remove()
+			sp.files[p] = nil
+			continue
+		}
 		run, err := writeRun(h.budget, outSchema, []arrow.RecordBatch{b})
 		b.Release()
 		if err != nil {

@@ -140,6 +140,7 @@ func (h *HashAggregate) spillGroups(ctx context.Context) error {
 	sp.base += int64(n)
 	sp.runs++
 	h.Reset()
+	h.table.presize(n)
 	return nil
 }
 

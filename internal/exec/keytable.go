@@ -67,6 +67,19 @@ func newKeyTable(keyTypes []arrow.DataType) *keyTable {
 	return t
 }
 
+// presize makes room for keys keys in an empty table: an aggregate that
+// spilled expects about as many groups again, and regrowing the table
+// from its smallest size after every spill was a tenth of a spilling
+// GROUP BY's time.
+func (t *keyTable) presize(keys int) {
+	switch t.mode {
+	case keyInt:
+		t.ints = make(map[int64]uint32, keys)
+	case keyString, keyBytes:
+		t.sk = newStringKeyTableFor(keys)
+	}
+}
+
 // size is the number of distinct keys seen.
 func (t *keyTable) size() int { return int(t.n) }
 

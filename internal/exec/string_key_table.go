@@ -44,14 +44,21 @@ const (
 	longKey   = 0xff
 )
 
-func newStringKeyTable() *stringKeyTable {
-	const initial = 64
+func newStringKeyTable() *stringKeyTable { return newStringKeyTableFor(0) }
+
+// newStringKeyTableFor is an empty table with room for keys keys before
+// it grows.
+func newStringKeyTableFor(keys int) *stringKeyTable {
+	initial := 64
+	for 4*keys > 3*initial {
+		initial *= 2
+	}
 	return &stringKeyTable{
 		s0:    rand.Uint64() | 1,
 		s1:    rand.Uint64() | 1,
 		seed:  maphash.MakeSeed(),
 		slots: make([]strSlot, initial),
-		mask:  initial - 1,
+		mask:  uint64(initial - 1),
 	}
 }
 

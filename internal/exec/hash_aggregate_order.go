@@ -90,3 +90,6 @@ func (h *HashAggregate) MergesInOrder() bool {
 // partition as each is merged, without being written once more and
 // merged back into first-seen order. Without spilling nothing changes.
 func (h *HashAggregate) EmitInAnyOrder() { h.anyOrderOut = true }
+
+// EmitsInAnyOrder reports whether EmitInAnyOrder was called.
+func (h *HashAggregate) EmitsInAnyOrder() bool { return h.anyOrderOut }

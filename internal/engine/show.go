@@ -182,7 +182,7 @@ func propertyList(m map[string]string) string {
 	return strings.Join(parts, ", ")
 }
 
-func quoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+func quoteString(s string) string { return sql.QuoteString(s) }
 
 // redact is how an option value may be shown (sql.RedactValue).
 func redact(key, value string) string { return sql.RedactValue(key, value) }

@@ -156,7 +156,10 @@ func TestToDuck(t *testing.T) {
 	for in, want := range map[string]string{
 		`s = 'line\nbreak'`:     "s = 'line\nbreak'",
 		`s = 'a\\b'`:            `s = 'a\b'`,
-		`s = 'it''s'`:           `s = 'it''s'`,
+		`s = 'it\'s'`:           `s = 'it''s'`,
+		`s = 'it''s'`:           `s = 'its'`,
+		`s = 'a' 'b' AND x`:     `s = 'ab' AND x`,
+		`s = '\d'`:              `s = 'd'`,
 		`s LIKE '%\%'`:          `s LIKE '%\%'`,
 		`(a <=> NULL) OR b`:     `(a  IS NOT DISTINCT FROM  NULL) OR b`,
 		`s = '<=>'`:             `s = '<=>'`,

@@ -158,7 +158,7 @@ var (
 	// the IEEE special values.
 	doublePool = []string{"0.0", "1.0", "-1.0", "0.25", "-0.5", "2.5", "3.0", "10.75", "1.0E10",
 		"CAST('NaN' AS DOUBLE)", "CAST('-0.0' AS DOUBLE)", "CAST('Infinity' AS DOUBLE)", "CAST('-Infinity' AS DOUBLE)"}
-	stringPool = []string{"''", "'a'", "'A'", "'ab'", "'b'", "'abc'", "'a|b'", "'x,y'", `'q"uote'`, `'it''s'`,
+	stringPool = []string{"''", "'a'", "'A'", "'ab'", "'b'", "'abc'", "'a|b'", "'x,y'", `'q"uote'`, `'it\'s'`,
 		`'line\nbreak'`, "' '", "'é'", "'日本'", "'%'", "'_'", "'10'", "'-1'", "'null'", "'a\\\\b'", "'Zz'"}
 	// Partition values avoid characters a path cannot hold portably, and
 	// the empty string, which Spark writes as __HIVE_DEFAULT_PARTITION__

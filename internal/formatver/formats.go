@@ -15,7 +15,7 @@ const (
 	backupMan  = "0.x (commit 8d05e19 or later)"
 	reconcile  = "0.x (commit 2c9b215 or later)"
 	consoleHis = "0.x (commit 4d3ca69 or later)"
-	sparkQuote = "0.x (branch fuzz-quote or later)"
+	sparkQuote = "0.x (commit e7bdb1f or later)"
 )
 
 // Every persisted format. A change to one appends its new version's

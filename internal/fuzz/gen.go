@@ -40,6 +40,9 @@ type Table struct {
 	Cols     []Column
 	// Part is the index in Cols of the PARTITIONED BY column, -1 for none.
 	Part int
+	// Watermark is a WATERMARK FOR clause's text after FOR ("ev AS ev -
+	// INTERVAL 30 MINUTES"), "" for none.
+	Watermark string
 	// Batches are the rows of each INSERT, each value an SQL literal.
 	Batches [][][]string
 	// Twins are the same rows written in the other formats (Run
@@ -119,6 +122,9 @@ func (t *Table) Statements() []string {
 	var cols []string
 	for _, c := range t.Cols {
 		cols = append(cols, c.Name+" "+string(c.Type))
+	}
+	if t.Watermark != "" {
+		cols = append(cols, "WATERMARK FOR "+t.Watermark)
 	}
 	create := fmt.Sprintf("CREATE TABLE %s (%s) USING %s LOCATION '%s'", t.Name, strings.Join(cols, ", "), t.Format, t.Location)
 	if t.Format == "csv" {

@@ -21,11 +21,12 @@ func upgradeSQL(text string) string {
 	return up
 }
 
-// upgradeOptionsSQL rewrites the "query" strings of an object's options
-// (a materialized view's or stream's stored query).
+// upgradeOptionsSQL rewrites the SQL strings of an object's options: a
+// materialized view's or stream's stored "query", a view's
+// "id_expression" (flint/options.go).
 func upgradeOptionsSQL(raw json.RawMessage) (json.RawMessage, error) {
 	return walkJSON(raw, "", func(_, key, v string) string {
-		if key == "query" {
+		if key == "query" || key == "id_expression" {
 			return upgradeSQL(v)
 		}
 		return v

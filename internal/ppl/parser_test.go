@@ -194,7 +194,7 @@ func TestStatement(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Text() != `PPL 'source=t | where b = ''x'''` {
+	if st.Text() != `PPL 'source=t | where b = \'x\''` {
 		t.Errorf("text %s", st.Text())
 	}
 	back, err := sql.ParseOne(st.Text())

@@ -70,4 +70,4 @@ func propertyList(m map[string]string) string {
 	return strings.Join(parts, ", ")
 }
 
-func quoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+func quoteString(s string) string { return sql.QuoteString(s) }

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"sluice/internal/catalog"
 	"sluice/internal/engine"
 	"sluice/internal/job"
@@ -338,6 +340,13 @@ type asyncResponse struct {
 	Stream string `json:"stream,omitempty"`
 }
 
+// asyncSchema is a result's schema as the plugin's async GET names its
+// types: AsyncQueryResultResponseFormatter writes ExprCoreType's own
+// names in lower case (string, integer, long, struct, array) for SQL and
+// PPL alike (AsyncQueryResult is built with the SQL LangSpec), never the
+// jdbc format's legacy keyword, object and nested.
+func asyncSchema(s *arrow.Schema) []column { return schemaOf(s, false) }
+
 func (s *Server) handleAsyncGet(w http.ResponseWriter, r *http.Request) {
 	rec, ok := s.asyncRecord(w, r)
 	if !ok {
@@ -361,7 +370,7 @@ func (s *Server) handleAsyncGet(w http.ResponseWriter, r *http.Request) {
 		p := wholePage(res)
 		rows := datarows(p)
 		n := len(rows)
-		out.Schema, out.Datarows, out.Total, out.Size = schemaOf(res.schema, true), rows, &res.total, &n
+		out.Schema, out.Datarows, out.Total, out.Size = asyncSchema(res.schema), rows, &res.total, &n
 		if out.Datarows == nil {
 			out.Datarows = [][]json.RawMessage{}
 		}

@@ -27,8 +27,14 @@ type asyncReply struct {
 // submit posts a query to the async API and returns its id.
 func (f *fixture) submit(query string) string {
 	f.t.Helper()
+	return f.submitBody(map[string]any{"datasource": "sluice", "lang": "sql", "query": query})
+}
+
+// submitBody posts an async submission and returns its query id.
+func (f *fixture) submitBody(body map[string]any) string {
+	f.t.Helper()
 	var r struct{ QueryID, SessionID string }
-	if err := json.Unmarshal(f.post(AsyncQueryPath, map[string]any{"datasource": "sluice", "lang": "sql", "query": query}, http.StatusCreated), &r); err != nil {
+	if err := json.Unmarshal(f.post(AsyncQueryPath, body, http.StatusCreated), &r); err != nil {
 		f.t.Fatal(err)
 	}
 	if r.QueryID == "" || r.SessionID == "" {
@@ -220,4 +226,25 @@ func TestAsyncRetention(t *testing.T) {
 	_ = os.WriteFile(filepath.Join(dir, id2+".json"), raw, 0o644)
 	f.open()
 	f.do("GET", AsyncQueryPath+"/"+id2, 400)
+}
+
+// TestAsyncTypeNames: the async GET names types as the plugin's async
+// formatter does, for SQL and PPL alike: string, integer, long (the
+// jdbc format's keyword never shows).
+func TestAsyncTypeNames(t *testing.T) {
+	f := newFixture(t, 3)
+	for _, lang := range []string{"sql", "ppl"} {
+		q := "SELECT id, name, CAST(id AS INT) AS i FROM t ORDER BY id"
+		if lang == "ppl" {
+			q = "source=t | sort id | eval i = CAST(id AS INT) | fields id, name, i"
+		}
+		r := f.waitAsync(f.submitBody(map[string]any{"datasource": "sluice", "lang": lang, "query": q}), asyncSuccess)
+		var got []string
+		for _, c := range r.Schema {
+			got = append(got, c.Name+":"+c.Type)
+		}
+		if strings.Join(got, ",") != "id:long,name:string,i:integer" || len(r.Datarows) != 3 || r.Datarows[0][1] != "n0" {
+			t.Fatalf("%s: schema %v, rows %v", lang, got, r.Datarows)
+		}
+	}
 }

@@ -42,6 +42,9 @@ type asyncRequest struct {
 	Lang       string `json:"lang"`
 	Query      string `json:"query"`
 	SessionID  string `json:"sessionId"`
+	// Filter and Parameters are the sync endpoints' (sqlRequest).
+	Filter     json.RawMessage `json:"-"`
+	Parameters []sqlParameter  `json:"-"`
 }
 
 // asyncQueries runs the async queries of one server.
@@ -197,13 +200,22 @@ func (s *Server) handleAsyncSubmit(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	lang, parse := "sql", sql.ParseOne
+	lang, ep := "sql", endpoint{parse: sql.ParseOne}
 	if req.Lang == "ppl" {
-		lang, parse = "ppl", ppl.Statement
+		lang, ep = "ppl", endpoint{parse: ppl.Statement, ppl: true}
 	}
 	text := strings.TrimSuffix(strings.TrimSpace(req.Query), ";")
 	if text == "" {
 		writeError(w, badRequest("the request has no query"))
+		return
+	}
+	if text, err = bindRequest(ep, text, req.Parameters); err != nil {
+		writeError(w, err)
+		return
+	}
+	parse, err := withFilter(ep, req.Filter)
+	if err != nil {
+		writeError(w, err)
 		return
 	}
 	st, err := parse(text)

@@ -248,3 +248,45 @@ func TestAsyncTypeNames(t *testing.T) {
 		}
 	}
 }
+
+// TestAsyncFilterAndParameters: an async submission's filter (OpenSearch
+// DSL) and parameters apply as on the sync endpoints, and are refused
+// with the reason where they cannot (PPL has no ?; a statement that is
+// not a query has no source to filter).
+func TestAsyncFilterAndParameters(t *testing.T) {
+	f := newFixture(t, 6)
+	ids := func(body map[string]any) string {
+		t.Helper()
+		body["datasource"] = "sluice"
+		r := f.waitAsync(f.submitBody(body), asyncSuccess)
+		var out []string
+		for _, row := range r.Datarows {
+			out = append(out, fmt.Sprint(row[0]))
+		}
+		return strings.Join(out, ",")
+	}
+	filter := json.RawMessage(`{"range": {"id": {"lt": 4}}}`)
+	if got := ids(map[string]any{"lang": "sql", "query": "SELECT id FROM t WHERE id > ? ORDER BY id", "filter": filter,
+		"parameters": []map[string]any{{"type": "integer", "value": 1}}}); got != "2,3" {
+		t.Fatalf("SQL with filter and parameters: %s", got)
+	}
+	if got := ids(map[string]any{"lang": "ppl", "query": "source=t | sort id | fields id", "filter": filter}); got != "0,1,2,3" {
+		t.Fatalf("PPL with filter: %s", got)
+	}
+	for _, c := range []struct {
+		body map[string]any
+		want string
+	}{
+		{map[string]any{"lang": "ppl", "query": "source=t", "parameters": []map[string]any{{"type": "integer", "value": 1}}}, "PPL has none"},
+		{map[string]any{"lang": "sql", "query": "SELECT id FROM t WHERE id = ?"}, "unexpected character '?'"},
+		{map[string]any{"lang": "sql", "query": "SELECT ?", "parameters": []map[string]any{{"type": "integer", "value": "x"}}}, "is not an integer"},
+		{map[string]any{"lang": "sql", "query": "SHOW TABLES", "filter": filter}, "filter: applies to a query's source table"},
+		{map[string]any{"lang": "sql", "query": "SELECT 1", "filter": json.RawMessage(`{"fuzzy": {"id": 1}}`)}, "fuzzy"},
+		{map[string]any{"lang": "sql", "query": "SELECT 1", "parameters": 3}, "parameters must be a list"},
+	} {
+		c.body["datasource"] = "sluice"
+		if out := f.post(AsyncQueryPath, c.body, http.StatusBadRequest); !strings.Contains(string(out), c.want) {
+			t.Fatalf("%v: %s, want %q", c.body, out, c.want)
+		}
+	}
+}

@@ -26,11 +26,9 @@ func (s *Server) handleExplain(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := strings.TrimSuffix(req.Query, ";")
-	if len(req.Parameters) > 0 {
-		if q, err = bindParameters(q, req.Parameters); err != nil {
-			writeError(w, badRequest(err.Error()))
-			return
-		}
+	if q, err = bindRequest(endpoint{parse: sql.ParseOne}, q, req.Parameters); err != nil {
+		writeError(w, err)
+		return
 	}
 	if !strings.HasPrefix(strings.ToUpper(q), "EXPLAIN") {
 		q = "EXPLAIN " + q // so EXPLAIN's modes (ANALYZE, ...) may lead

@@ -140,15 +140,9 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request, ep endpoint
 			return
 		}
 		text := strings.TrimSuffix(req.Query, ";")
-		if len(req.Parameters) > 0 {
-			if ep.ppl {
-				writeError(w, badRequest("parameters bind the ? placeholders of a SQL query; PPL has none"))
-				return
-			}
-			if text, err = bindParameters(text, req.Parameters); err != nil {
-				writeError(w, badRequest(err.Error()))
-				return
-			}
+		if text, err = bindRequest(ep, text, req.Parameters); err != nil {
+			writeError(w, err)
+			return
 		}
 		if ep.ppl && size > 0 {
 			// PPL's fetch_size is a head N on top of the query (the

@@ -28,6 +28,11 @@ func (s *Server) handlePPL(w http.ResponseWriter, r *http.Request) {
 // handlePPLExplain answers POST /_plugins/_ppl/_explain with the plan of
 // the PPL query's translation, as /_plugins/_sql/_explain does.
 func (s *Server) handlePPLExplain(w http.ResponseWriter, r *http.Request) {
+	opts, err := explainOptionsOf(r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
 	req, err := readRequest(r)
 	if err != nil {
 		writeError(w, err)
@@ -55,7 +60,7 @@ func (s *Server) handlePPLExplain(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	writePlan(w, r, res)
+	writePlan(w, opts, res)
 }
 
 // classifyPPL maps PPL errors: syntax errors as the SQL ones

@@ -3,8 +3,9 @@ package server
 import (
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -97,14 +98,9 @@ func (o explainOptions) write(w http.ResponseWriter, body explainBody) {
 // writeExplainYAML writes {"calcite": texts} as the plugin's YamlFormatter
 // does: keys sorted, each multi-line text a literal block.
 func writeExplainYAML(w io.Writer, texts map[string]string) {
-	keys := make([]string, 0, len(texts))
-	for k := range texts {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	var b strings.Builder
 	b.WriteString("calcite:\n")
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(texts)) {
 		b.WriteString("  " + k + ": |\n")
 		for _, l := range strings.Split(strings.TrimRight(texts[k], "\n"), "\n") {
 			b.WriteString("    " + l + "\n")

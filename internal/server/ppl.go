@@ -30,22 +30,22 @@ func (s *Server) handlePPL(w http.ResponseWriter, r *http.Request) {
 func (s *Server) handlePPLExplain(w http.ResponseWriter, r *http.Request) {
 	opts, err := explainOptionsOf(r)
 	if err != nil {
-		writeError(w, err)
+		writePPLError(w, err)
 		return
 	}
 	req, err := readRequest(r)
 	if err != nil {
-		writeError(w, err)
+		writePPLError(w, err)
 		return
 	}
 	if req.Query == "" {
-		writeError(w, badRequest("the request has no query"))
+		writePPLError(w, badRequest("the request has no query"))
 		return
 	}
 	// The plan is the one the query would run: with the request's filter.
 	parse, err := withFilter(endpoint{parse: ppl.Statement, ppl: true}, req.Filter)
 	if err != nil {
-		writeError(w, err)
+		writePPLError(w, err)
 		return
 	}
 	explain := func(text string) (sql.Statement, error) {
@@ -57,7 +57,7 @@ func (s *Server) handlePPLExplain(w http.ResponseWriter, r *http.Request) {
 	}
 	res, err := s.executeWith(s.requestSession(r, req), strings.TrimSuffix(req.Query, ";"), explain)
 	if err != nil {
-		writeError(w, err)
+		writePPLError(w, err)
 		return
 	}
 	writePlan(w, opts, res)

@@ -49,3 +49,45 @@ func TestSearchMetadataColumns(t *testing.T) {
 		t.Fatalf("_index filter: %s", rowsOf(r))
 	}
 }
+
+// TestIndexPatterns: FROM logs-* and source=logs-* read the union of
+// the search tables the pattern matches, columns merged by name (NULL
+// where a table has none) and _index telling them apart; comma lists
+// (backquoted in SQL, bare or backquoted in PPL) name several; a pattern
+// matching nothing is the plugin's 404 no such index [pattern].
+func TestIndexPatterns(t *testing.T) {
+	f := searchFixture(t)
+	for _, c := range []struct{ q, want string }{
+		{"SELECT _index, msg, n, host FROM logs-* ORDER BY msg", `[["logs-01","a",1,null],["logs-01","b",2,null],["logs-02","c",null,"h1"]]`},
+		{"SELECT count(*) AS cnt FROM `logs-01,metrics`", `[[3]]`},
+		{"SELECT count(*) AS cnt FROM `*s-0*,metrics`", `[[4]]`},
+		{"SELECT msg FROM logs-* WHERE host = 'h1'", `[["c"]]`},
+	} {
+		if r := f.sql(200, c.q); rowsOf(r) != c.want {
+			t.Errorf("%s: %s, want %s", c.q, rowsOf(r), c.want)
+		}
+	}
+	r := f.sql(200, "SELECT * FROM logs-*")
+	if len(r.Schema) != 3 || r.Schema[0].Name != "msg" || r.Schema[1].Name != "n" || r.Schema[2].Name != "host" {
+		t.Errorf("SELECT * over a pattern: %+v", r.Schema)
+	}
+	for _, c := range []struct{ q, want string }{
+		{"source=logs-* | stats count() as c", `[[3]]`},
+		{"source=logs-01, metrics | stats count() as c", `[[3]]`},
+		{"source=`logs-01,metrics` | stats count() as c", `[[3]]`},
+		{"source=logs-* | fields _index, msg | sort msg", `[["logs-01","a"],["logs-01","b"],["logs-02","c"]]`},
+	} {
+		if r := f.pplReply(200, c.q); rowsOf(r) != c.want {
+			t.Errorf("%s: %s, want %s", c.q, rowsOf(r), c.want)
+		}
+	}
+	for path, q := range map[string]string{"/_plugins/_sql": "SELECT * FROM nothing-*", "/_plugins/_ppl": "source=nothing-*"} {
+		var r pplErrorReply
+		if err := json.Unmarshal(f.post(path, map[string]any{"query": q}, 404), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Status != 404 || r.Error.Type != "IndexNotFoundException" || r.Error.Reason != "no such index [nothing-*]" || r.Error.Details != r.Error.Reason {
+			t.Errorf("%s %s: %+v", path, q, r)
+		}
+	}
+}

@@ -147,6 +147,15 @@ func (p *parser) searchTable(s *Source) error {
 	if err != nil {
 		return err
 	}
+	// source=a, b: several indices, read as one (an index pattern).
+	for p.atOp(",") && p.peek(1).kind == tkIdent {
+		p.advance()
+		more, _, err := p.tableName()
+		if err != nil {
+			return err
+		}
+		name += "," + more
+	}
 	s.Table = name
 	if p.acceptKw("as") {
 		a, err := p.name("an alias")

@@ -203,7 +203,7 @@ func (p *parser) tableName() (string, sql.Pos, error) {
 	end := t.end
 	for {
 		n := p.tok()
-		if n.off != end || !(isOp(n, ".") || isOp(n, "-") || n.kind == tkIdent || n.kind == tkNumber || n.kind == tkDuration) {
+		if n.off != end || !(isOp(n, ".") || isOp(n, "-") || isOp(n, "*") || n.kind == tkIdent || n.kind == tkNumber || n.kind == tkDuration) {
 			return b.String(), t.pos, nil
 		}
 		p.advance()

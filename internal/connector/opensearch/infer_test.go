@@ -92,6 +92,9 @@ func TestSchemaFromMapping(t *testing.T) {
 	if got := q("SELECT host FROM logs WHERE match(msg, 'login')"); got != "b" {
 		t.Errorf("match on a text field: %q", got)
 	}
+	if got := q("SELECT _index, _id, host FROM logs WHERE _index = '" + index + "' AND _id = 'doc-2'"); got != index+" | doc-2 | b" {
+		t.Errorf("_index and _id: %q", got)
+	}
 	if got := q("SELECT host, client.port, size(spans) FROM logs WHERE _id = 'doc-2'"); got != "b | 4001 | 0" {
 		t.Errorf("nested values by _id: %q", got)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -72,7 +73,11 @@ func TestKeyedWorkersClusterNodeLoss(t *testing.T) {
 		t0 := time.Now()
 		for count() <= than {
 			if time.Since(t0) > within {
-				t.Fatalf("%s: the sink stayed at %d rows for %s\n%s", what, than, within, workers[0].stderr.String())
+				var logs []string
+				for i, w := range f.all {
+					logs = append(logs, fmt.Sprintf("worker process %d:\n%s", i, w.stderr.String()))
+				}
+				t.Fatalf("%s: the sink stayed at %d rows for %s\n%s", what, than, within, strings.Join(logs, "\n"))
 			}
 			time.Sleep(200 * time.Millisecond)
 		}

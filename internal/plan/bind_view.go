@@ -15,6 +15,8 @@ type View struct {
 	Name    string
 	Query   *sql.Query
 	Columns []string
+	// Comments are the COMMENTs of Columns ("" for none), or nil.
+	Comments []string
 	// Output is the names the query's columns had when the view was
 	// made. They stand when Columns is empty: a stored view keeps its
 	// column names though the names a later binary generates for its
@@ -79,6 +81,7 @@ func (b *Binder) bindView(te *sql.TableName, alias string) (Node, *scope, bool, 
 		if n, err = renameColumns(n, v.Columns); err != nil {
 			return nil, nil, true, errAt(te, "view %s: %v", v.Name, err)
 		}
+		n.(*Project).Comments = v.Comments
 	}
 	return n, scopeFor(alias, n.Schema(), nil), true, nil
 }

@@ -496,6 +496,9 @@ type Join struct {
 	L, R  TableExpr
 	On    Expr     // nil when absent
 	Using []string // nil when absent
+	// Natural is NATURAL JOIN: USING the columns both sides have (no ON
+	// or USING then).
+	Natural bool
 }
 
 func (q *Query) Pos() Pos         { return q.At }

@@ -208,6 +208,9 @@ func (j *Join) String() string {
 		b.WriteString(j.L.String())
 	}
 	b.WriteByte(' ')
+	if j.Natural {
+		b.WriteString("NATURAL ")
+	}
 	b.WriteString(j.Kind.String())
 	b.WriteByte(' ')
 	// Joins are left-associative; a join on the right needs parentheses.

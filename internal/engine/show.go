@@ -188,6 +188,15 @@ func quoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''"
 func redact(key, value string) string { return sql.RedactValue(key, value) }
 
 func (e *Engine) set(ctx context.Context, s *sql.Set) (*Result, error) {
+	if s.Value == nil {
+		v, ok := e.session(ctx).setting(s.Key)
+		if !ok {
+			v = "<undefined>" // Spark's answer for a key never set
+		} else {
+			v = redact(s.Key, v)
+		}
+		return stringRows([]string{"key", "value"}, [][]string{{s.Key, v}}), nil
+	}
 	if strings.EqualFold(s.Key, memoryLimitKey) {
 		if _, err := exec.ParseByteSize(s.Value.Value); err != nil {
 			return nil, fmt.Errorf("SET %s: %w", s.Key, err)

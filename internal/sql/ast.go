@@ -713,7 +713,8 @@ type Explain struct {
 // (s3.endpoint); Value kinds are as for Option.
 type Set struct {
 	StmtBase
-	Key   string
+	Key string
+	// Value is nil for SET key, which shows the setting.
 	Value *Literal
 }
 

@@ -489,6 +489,9 @@ func (s *Explain) String() string {
 }
 
 func (s *Set) String() string {
+	if s.Value == nil {
+		return "SET " + optionKey(s.Key)
+	}
 	return "SET " + (&Option{Key: s.Key, Value: s.Value}).String()
 }
 func (s *Reset) String() string {

@@ -21,7 +21,7 @@ import (
 // Scale-out benchmarks (BENCHMARKS.md "Scale-out"): each starts NATS,
 // a Versity gateway publishing S3 events, and `sluice sql` processes.
 //
-//	bench workers   --files 48 --rows 20000 --workers 1,2,3 [--max-files 1]
+//	bench workers   --files 48 --rows 20000 --workers 1,2,3 [--max-files 1] [--cluster]
 //	bench freshness --objects 40 --gap 250ms
 //	bench discover  --keys 1000000 --objects 10
 
@@ -35,7 +35,7 @@ func scaleoutFlags(name string) (*flag.FlagSet, *string, *string) {
 func waitEvents(ctx context.Context, r *soRig, want uint64) error {
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
-		n, err := r.nats.StreamMsgs("s3events")
+		n, err := r.events()
 		if err != nil {
 			return err
 		}
@@ -64,11 +64,12 @@ func cmdWorkers(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	rows := fs.Int("rows", 20000, "NDJSON rows per file")
 	counts := fs.String("workers", "1,2,3", "worker process counts to run")
 	maxFiles := fs.Int("max-files", 1, "max_files_per_trigger (files per epoch)")
+	cluster := fs.Bool("cluster", false, "a 3-node JetStream cluster with an R3 events stream instead of one server")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	os.RemoveAll(*dir)
-	r, err := newSORig(*dir, *bin)
+	r, err := newSORigOn(*dir, *bin, *cluster)
 	if err != nil {
 		return err
 	}
@@ -87,8 +88,12 @@ func cmdWorkers(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := waitEvents(ctx, r, uint64(1+*files)); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%d files x %d rows (%.1f MB NDJSON) on Versity, events in JetStream; max_files_per_trigger %d\n",
-		*files, *rows, float64(bytesIn)/1e6, *maxFiles)
+	where := "JetStream"
+	if *cluster {
+		where = "an R3 stream of a 3-node JetStream cluster"
+	}
+	fmt.Fprintf(stdout, "%d files x %d rows (%.1f MB NDJSON) on Versity, events in %s; max_files_per_trigger %d\n",
+		*files, *rows, float64(bytesIn)/1e6, where, *maxFiles)
 	fmt.Fprintln(stdout, "| workers | wall s | rows/s | sluice CPU s | Versity CPU s | NATS+bench CPU s | CPU s per M rows | load avg before | load avg after |")
 	fmt.Fprintln(stdout, "|---:|---:|---:|---:|---:|---:|---:|---|---|")
 	for k, c := range splitList(*counts) {

@@ -24,8 +24,9 @@ const usage = `usage:
             [--query Q1,Q2] [--cpuprofile FILE] [--json]
   bench serve [--duration 10s] [--clients 1,16,64] [--streams 20] [--stream-rows N]
             [--stream-files K] [--load-clients 64] [--dir DIR] [--json]
-  bench workers   [--files 48] [--rows 20000] [--workers 1,2,3] [--max-files 1] [--sluice BIN]
+  bench workers   [--files 48] [--rows 20000] [--workers 1,2,3] [--max-files 1] [--cluster] [--sluice BIN]
   bench freshness [--objects 40] [--gap 250ms] [--sluice BIN]
+  bench searchable [--objects 120] [--gap 500ms] [--sluice BIN]
   bench discover  [--keys 1000000] [--objects 10] [--gap 1s] [--sluice BIN]
 `
 
@@ -55,6 +56,8 @@ func run(ctx context.Context, args []string) error {
 		return cmdWorkers(ctx, args[1:], os.Stdout, os.Stderr)
 	case "freshness":
 		return cmdFreshness(ctx, args[1:], os.Stdout, os.Stderr)
+	case "searchable":
+		return cmdSearchable(ctx, args[1:], os.Stdout, os.Stderr)
 	case "discover":
 		return cmdDiscover(ctx, args[1:], os.Stdout, os.Stderr)
 	case "help", "-h", "--help":

@@ -27,12 +27,18 @@ type soRig struct {
 	dir  string
 	bin  string
 	nats *natsserver.Server
-	s3   *s3server.Server
+	// cluster, instead of nats, is a 3-node JetStream cluster with an
+	// R3 events stream (newSORig's cluster).
+	cluster *natsserver.Cluster
+	s3      *s3server.Server
 }
 
 const soSubject = "s3.events"
 
-func newSORig(dir, bin string) (*soRig, error) {
+func newSORig(dir, bin string) (*soRig, error) { return newSORigOn(dir, bin, false) }
+
+// newSORigOn is newSORig over one server, or over a 3-node cluster.
+func newSORigOn(dir, bin string, cluster bool) (*soRig, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -43,16 +49,31 @@ func newSORig(dir, bin string) (*soRig, error) {
 			return nil, fmt.Errorf("building sluice: %v: %s", err, out)
 		}
 	}
-	ns, err := natsserver.Start("")
-	if err != nil {
-		return nil, err
+	url := ""
+	if cluster {
+		cl, err := natsserver.StartClusterIn(filepath.Join(dir, "nats"), 3)
+		r.cluster = cl
+		if err == nil {
+			err = cl.AddStream("s3events", 3, soSubject)
+		}
+		if err != nil {
+			r.close()
+			return nil, err
+		}
+		url = cl.URL
+	} else {
+		ns, err := natsserver.Start("")
+		if err != nil {
+			return nil, err
+		}
+		r.nats = ns
+		if err := ns.AddStream("s3events", soSubject); err != nil {
+			r.close()
+			return nil, err
+		}
+		url = ns.URL
 	}
-	r.nats = ns
-	if err := ns.AddStream("s3events", soSubject); err != nil {
-		r.close()
-		return nil, err
-	}
-	srv, err := s3server.Start("--event-nats-url", ns.URL, "--event-nats-topic", soSubject)
+	srv, err := s3server.Start("--event-nats-url", url, "--event-nats-topic", soSubject)
 	if err != nil {
 		r.close()
 		return nil, err
@@ -61,12 +82,31 @@ func newSORig(dir, bin string) (*soRig, error) {
 	return r, nil
 }
 
+// natsURL is the events' servers, as a queue URL names them.
+func (r *soRig) natsURL() string {
+	if r.cluster != nil {
+		return r.cluster.URL
+	}
+	return r.nats.URL
+}
+
+// events is how many messages the events stream holds.
+func (r *soRig) events() (uint64, error) {
+	if r.cluster != nil {
+		return r.cluster.StreamMsgs("s3events")
+	}
+	return r.nats.StreamMsgs("s3events")
+}
+
 func (r *soRig) close() {
 	if r.s3 != nil {
 		r.s3.Stop()
 	}
 	if r.nats != nil {
 		r.nats.Stop()
+	}
+	if r.cluster != nil {
+		r.cluster.Stop()
 	}
 }
 
@@ -91,7 +131,7 @@ func (r *soRig) put(ctx context.Context, bucket, key string, body []byte) error 
 // queue is a fresh durable consumer's URL (it starts at the stream's
 // beginning, so it sees every event the gateway published).
 func (r *soRig) queue(consumer string) string {
-	return fmt.Sprintf("%s/s3events/%s?ack_wait=10s", r.nats.URL, consumer)
+	return fmt.Sprintf("%s/s3events/%s?ack_wait=10s", r.natsURL(), consumer)
 }
 
 // proc is one `sluice sql` process.

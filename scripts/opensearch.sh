@@ -16,6 +16,12 @@
 # opensearch.yml (static settings a test needs, such as a tiny write
 # queue).
 #
+# A node of a cluster instead: OPENSEARCH_CLUSTER_NAME, OPENSEARCH_NODE_NAME,
+# OPENSEARCH_TRANSPORT_PORT, OPENSEARCH_CLUSTER_SEEDS (the nodes' transport
+# addresses, comma-separated) and OPENSEARCH_CLUSTER_MANAGERS (the first
+# cluster managers' node names). Start the nodes at once: each start waits
+# until the cluster has formed.
+#
 # OpenSearch refuses to run as root; when we are root (CI is), the node runs
 # as nobody, so the install lives outside /root and DIR is handed to nobody.
 set -euo pipefail
@@ -110,13 +116,21 @@ start() {
 		"$HOME_DIR/config/jvm.options" >"$dir/config/jvm.options"
 	echo "-XX:ErrorFile=$dir/logs/hs_err_pid%p.log" >>"$dir/config/jvm.options"
 	mkdir -p "$dir/config/jvm.options.d"
+	local discovery="discovery.type: single-node" transport=0 cluster=sluice-test node=sluice-test-node
+	if [ -n "${OPENSEARCH_CLUSTER_SEEDS:-}" ]; then
+		# One node of a cluster: its name, transport port, the others'
+		# transport addresses and the first cluster managers' names.
+		cluster="${OPENSEARCH_CLUSTER_NAME:?}" node="${OPENSEARCH_NODE_NAME:?}" transport="${OPENSEARCH_TRANSPORT_PORT:?}"
+		discovery="discovery.seed_hosts: [${OPENSEARCH_CLUSTER_SEEDS}]
+cluster.initial_cluster_manager_nodes: [${OPENSEARCH_CLUSTER_MANAGERS:?}]"
+	fi
 	cat >"$dir/config/opensearch.yml" <<EOF
-cluster.name: sluice-test
-node.name: sluice-test-node
-discovery.type: single-node
+cluster.name: $cluster
+node.name: $node
+$discovery
 network.host: 127.0.0.1
 http.port: $port
-transport.port: 0
+transport.port: $transport
 path.data: $dir/data
 path.logs: $dir/logs
 action.auto_create_index: true
@@ -144,7 +158,7 @@ EOF
 			return
 		fi
 		if [ -f "$dir/pid" ] && ! kill -0 "$(cat "$dir/pid")" 2>/dev/null; then
-			die "the node exited: $(tail -20 "$dir/logs/sluice-test.log" 2>/dev/null)"
+			die "the node exited: $(tail -20 "$dir/logs/$cluster.log" 2>/dev/null)"
 		fi
 		sleep 0.5
 	done

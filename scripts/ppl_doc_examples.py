@@ -12,7 +12,12 @@ of a scratch data dir, with the schema Sluice infers (no mappings, so a
 date field is a string). An example passes when Sluice's rows equal the
 documented ones: in order, or else as a multiset; cells compared after
 dropping blanks and quotes, true/false/null in any case, numbers as
-numbers (relative 1e-9), timestamps as the table format writes them. Column names are not compared. Prints
+numbers (relative 1e-9), timestamps as the table format writes them, nested values and cells
+holding newlines as the pages print them. Where Sluice's column names
+are the documented header's, columns are taken in the header's order
+(without a fields list OpenSearch orders an index's fields as a Java
+HashMap of its mapping does, Sluice in the table's schema order); else
+column names are not compared and columns go by position. Prints
 passed/examples per page and the total; -v prints each failure.
 
 --slt FILE writes the passing examples as `query ... ppl` records over
@@ -22,6 +27,7 @@ rows: `go test ./internal/slt -run TestPPL/<name> -update` fills them in.
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -66,8 +72,17 @@ def examples(md):
         lines = [l for l in nbody.splitlines() if l.startswith('|') and not l.startswith('|-')]
         if not lines:
             continue
-        rows = [[c.strip() for c in l.strip()[1:-1].split('|')] for l in lines[1:]]
-        yield ' '.join(l.strip() for l in body.strip().splitlines()), rows
+        sep = next((l.rstrip() for l in nbody.splitlines() if l.startswith('|-')), '')
+        cuts = [0] + [i for i, ch in enumerate(sep) if ch == '+'] + [len(sep) - 1]
+
+        def cells(l):
+            # By the columns' widths where the line fits them: a cell may hold a |.
+            l = l.rstrip()
+            if len(l) == len(sep) and all(l[i] == '|' for i in cuts):
+                return [l[a + 1:b].strip() for a, b in zip(cuts, cuts[1:])]
+            return [c.strip() for c in l[1:-1].split('|')]
+        rows = [cells(l) for l in lines[1:]]
+        yield ' '.join(l.strip() for l in body.strip().splitlines()), rows, cells(lines[0])
 
 
 def render(v):
@@ -75,11 +90,21 @@ def render(v):
         return 'null'
     if isinstance(v, bool):
         return 'true' if v else 'false'
-    if isinstance(v, (list, dict)):
-        return json.dumps(v, separators=(',', ':'))
+    if isinstance(v, list):  # as the page prints it: no JSON escapes
+        return '[' + ','.join(render(x) for x in v) + ']'
+    if isinstance(v, dict):
+        return '{' + ','.join(f'{k}:{render(x)}' for k, x in v.items()) + '}'
     if isinstance(v, str) and re.fullmatch(r'\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z', v):
         return v[:-1].replace('T', ' ')  # a TIMESTAMP as JSON output writes it
     return str(v)
+
+
+def lines(row):
+    """The table lines a row prints as: a cell holding newlines goes on
+    over the next lines, the other cells blank there (nomv's output)."""
+    parts = [c.split('\n') for c in row]
+    n = max((len(p) for p in parts), default=1)
+    return [[p[i] if i < len(p) else '' for p in parts] for i in range(n)]
 
 
 def norm(s):
@@ -127,9 +152,17 @@ def main():
     args = [a for a in argv if a not in ('-v', '--cmd')]
     verbose = '-v' in argv
     section = 'cmd' if '--cmd' in argv else 'functions'
-    records, used = [], set()
     sluice, gitdir, pages = args[0], args[1], args[2:]
     tmp = tempfile.mkdtemp(prefix='ppl-doc-')
+    try:
+        run(pages, sluice, gitdir, section, slt, verbose, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def run(pages, sluice, gitdir, section, slt, verbose, tmp):
+    """Runs the examples with a scratch data dir under tmp."""
+    records, used = [], set()
     data = os.path.join(tmp, 'data')
     os.makedirs(data)
     stmts = []
@@ -150,14 +183,18 @@ def main():
         if pages and page not in pages:
             continue
         n = ok = 0
-        for q, want in examples(git_show(gitdir, path)):
+        for q, want, head in examples(git_show(gitdir, path)):
             n += 1
             r = subprocess.run([sluice, 'ppl', '--local', '--data-dir', dd, '--format', 'json',
                                 '-e', q], capture_output=True, text=True)
             got = None
             if r.returncode == 0:
                 try:
-                    got = [[render(v) for v in row.values()] for row in json.loads(r.stdout)]
+                    data = json.loads(r.stdout)
+                    if data and sorted(data[0]) == sorted(head) and len(set(head)) == len(head):
+                        data = [{k: row[k] for k in head} for row in data]
+                    got = [l for row in data
+                           for l in lines([render(v) for v in row.values()])]
                 except ValueError:
                     got = None
             match = got is not None and rows_eq(got, want)

@@ -62,14 +62,14 @@ func backupRestoreExactlyOnce(t *testing.T, dest string) {
 	// occurrence and row (docid.Rows), the hard case for a replay.
 	mustRemote(t, p.url, "CREATE TABLE sink (id BIGINT, host STRING, bytes BIGINT) USING index")
 	mustRemote(t, p.url, "INSERT STREAM INTO sink SELECT id, host, bytes * 2 AS bytes FROM src WHERE id % 3 <> 1 "+
-		"WITH (name = 'feed', trigger = '50 milliseconds', max_files_per_trigger = 1)")
+		"WITH (name = 'feed', trigger = '200 milliseconds', max_files_per_trigger = 1)")
 	// And a stateful one: its counts need the state of the backed-up
 	// commit, no more and no less. Its documents are named by host.
 	mustRemote(t, p.url, "CREATE TABLE counts (host STRING, n BIGINT, b BIGINT) USING index")
 	mustRemote(t, p.url, "INSERT STREAM INTO counts SELECT host, count(*) AS n, sum(bytes) AS b FROM src GROUP BY host "+
-		"WITH (name = 'tally', output_mode = 'update', trigger = '50 milliseconds', max_files_per_trigger = 1)")
+		"WITH (name = 'tally', output_mode = 'update', trigger = '200 milliseconds', max_files_per_trigger = 1)")
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if csvCount(t, mustRemote(t, p.url, "SELECT count(*) FROM sink")) > 200 {
+		if csvCount(t, mustRemote(t, p.url, "SELECT count(*) FROM sink")) > 100 {
 			break
 		}
 		if time.Now().After(deadline) {

@@ -275,15 +275,7 @@ func waitCount(t *testing.T, url, table string, want int) {
 // (PyPI opensearchsql, installed by scripts/opensearchsql.sh) at sluice
 // serve and checks the table it prints.
 func TestOpenSearchSQLCLI(t *testing.T) {
-	cliPath, err := installOpenSearchSQL()
-	if err != nil {
-		integration.Unavailable(t, "OPENSEARCHSQL CLI UNAVAILABLE: %v", err)
-	}
-	root := t.TempDir()
-	in := filepath.Join(root, "in")
-	writeInputs(t, in, 0, 2, 10)
-	p := startServe(t, filepath.Join(root, "data"))
-	mustRemote(t, p.url, "CREATE TABLE logs (id BIGINT, host STRING, bytes BIGINT) USING json LOCATION '"+in+"/'")
+	cliPath, root, p := cliServer(t)
 
 	run := func(args ...string) string {
 		cmd := exec.Command(cliPath, append([]string{p.url}, args...)...)
@@ -332,6 +324,24 @@ print("\n".join(Formatter(OutputSettings(table_format="psql", is_vertical=False)
 	if err != nil || !strings.Contains(string(pyOut), "fetched rows / total rows = 7/7") || !strings.Contains(string(pyOut), "| 3   | h1     |") {
 		t.Fatalf("opensearchsql's PPL mode: %v:\n%s", err, pyOut)
 	}
+}
+
+// cliServer is what the tests of the opensearchsql CLI run against: the
+// CLI's path (the test fails under CI=true without it, else skips), a
+// temp root for its HOME, and a sluice serve with a table logs of 20
+// rows (id, host h0..h6, bytes).
+func cliServer(t *testing.T) (cliPath, root string, p *serveProc) {
+	t.Helper()
+	cliPath, err := installOpenSearchSQL()
+	if err != nil {
+		integration.Unavailable(t, "OPENSEARCHSQL CLI UNAVAILABLE: %v", err)
+	}
+	root = t.TempDir()
+	in := filepath.Join(root, "in")
+	writeInputs(t, in, 0, 2, 10)
+	p = startServe(t, filepath.Join(root, "data"))
+	mustRemote(t, p.url, "CREATE TABLE logs (id BIGINT, host STRING, bytes BIGINT) USING json LOCATION '"+in+"/'")
+	return cliPath, root, p
 }
 
 // installOpenSearchSQL runs scripts/opensearchsql.sh install (a no-op

@@ -39,6 +39,15 @@ func TestLayering(t *testing.T) {
 		{"internal/engine", true, func(d string) bool {
 			return strings.HasPrefix(d, "internal/connector/") && d != "internal/connector/registry"
 		}, "the engine reaches connectors only through the registry"},
+		{"internal/engine/sparkstmt", true, func(d string) bool {
+			return strings.HasPrefix(d, "internal/connector/") && d != "internal/connector/registry"
+		}, "Spark's statements reach connectors only through the registry"},
+		{"internal/engine/sparkstmt", false, func(d string) bool {
+			return d == "internal/engine" || d == "internal/flint" || d == "internal/streams" || d == "internal/job" || d == "internal/server"
+		}, "Spark's statements reach the engine, its streams, views and indexes only through sparkstmt.Host"},
+		{"internal/engine/access", true, func(d string) bool {
+			return d != "internal/catalog" && d != "internal/storage" && d != "internal/usererr"
+		}, "a session's data rule is about places: it imports catalog (file names), storage (locations) and usererr only"},
 		{"internal/flint", true, func(d string) bool {
 			return d == "internal/engine" || (strings.HasPrefix(d, "internal/connector/") && d != "internal/connector/registry")
 		}, "flint reaches the engine only through flint.Host, connectors only through the registry"},

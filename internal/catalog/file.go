@@ -15,7 +15,9 @@ import (
 // fileFormat is the on-disk layout of catalog.json. Version guards
 // against a newer binary's catalog being misread by an older one: 1, or
 // 2 when it names values in the secrets store (secrets.go), which a
-// build before the store would take for the values themselves.
+// build before the store would take for the values themselves, or 3
+// when it holds SQL text, written in Spark's string escaping
+// (legacy_sql.go), which a build before it would misread.
 type fileFormat struct {
 	Version int `json:"version"`
 	// Reader is the oldest binary that reads Version
@@ -122,6 +124,9 @@ func (c *Catalog) loadOnce() (missing string, err error) {
 		op.values(tj.Options)
 		op.values(tj.Properties)
 		op.values(tj.ColumnComments)
+		if tj.Watermark != nil && f.Version < sparkQuotesVersion {
+			tj.Watermark.Expr = upgradeSQL(tj.Watermark.Expr)
+		}
 		tables[key(tj.Name)] = &Table{
 			Spec: connector.TableSpec{Name: tj.Name, Using: tj.Using, Location: op.value("", "location", tj.Location),
 				Options: tj.Options, Schema: s, PartitionBy: tj.PartitionBy},
@@ -133,6 +138,12 @@ func (c *Catalog) loadOnce() (missing string, err error) {
 		o.SQL = op.value("", "sql", o.SQL)
 		if o.Options, err = op.json(o.Options); err != nil {
 			return "", fmt.Errorf("%s %s: options: %w", o.Kind, o.Name, err)
+		}
+		if f.Version < sparkQuotesVersion {
+			o.SQL = upgradeSQL(o.SQL)
+			if o.Options, err = upgradeOptionsSQL(o.Options); err != nil {
+				return "", fmt.Errorf("%s %s: options: %w", o.Kind, o.Name, err)
+			}
 		}
 		objects[key(o.Name)] = o
 	}
@@ -195,6 +206,9 @@ func (c *Catalog) saveLocked() error {
 	}
 	if len(seal.out) > 0 {
 		f.Version = secretsVersion
+	}
+	if c.holdsSQL() {
+		f.Version = sparkQuotesVersion
 	}
 	f.Reader = formatver.Catalog.Reader(f.Version)
 	sort.Slice(f.Databases, func(i, j int) bool { return f.Databases[i].Name < f.Databases[j].Name })

@@ -78,7 +78,7 @@ func TestSecretsNotInCatalogFile(t *testing.T) {
 	all := append(tableSecrets, "ObjPw1", "ObjUrlPw2", "ListPw4", "SqlPw6", "DbPw8")
 	noSecrets(t, dir, all...)
 	data := readFile(t, filepath.Join(dir, fileName))
-	for _, kept := range []string{"${env:AWS_SECRET_ACCESS_KEY}", "${env:QUEUE_PW}", `"index": "logs"`, "s3://bucket/dlq/", `"version": 2`} {
+	for _, kept := range []string{"${env:AWS_SECRET_ACCESS_KEY}", "${env:QUEUE_PW}", `"index": "logs"`, "s3://bucket/dlq/", `"version": 3`} {
 		if !strings.Contains(data, kept) {
 			t.Errorf("catalog.json should keep %s:\n%s", kept, data)
 		}

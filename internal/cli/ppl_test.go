@@ -39,7 +39,7 @@ func TestShellPPL(t *testing.T) {
 
 // TestRunPPL: `sluice ppl -e` runs each ';'-separated query as PPL.
 func TestRunPPL(t *testing.T) {
-	exec := &scripted{answers: map[string]*engine.Result{"PPL 'source=t | where b = ''x'' | fields a'": rowsA}}
+	exec := &scripted{answers: map[string]*engine.Result{"PPL 'source=t | where b = \\'x\\' | fields a'": rowsA}}
 	var out, msgs bytes.Buffer
 	err := runPPL(context.Background(), exec, nil, newOutput(JSON{}, &out, &msgs), "-e", "source=t | where b = 'x' | fields a;\nsource=t | head x", false, nil)
 	if err == nil || err.Error() != "-e:2: PPL syntax error at line 1:17: expected '|' or end of query but found 'x'" {

@@ -9,116 +9,47 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/creack/pty"
-	"github.com/hinshun/vt10x"
+	"sluice/internal/testutil/ptyscreen"
 )
 
 var updateScreens = flag.Bool("update-screens", false, "rewrite testdata/screens/*.txt from the screens the shell draws")
 
-// screen is a shell on a pseudo-terminal of a fixed size, seen through a
-// terminal emulator: what a user would see, cell by cell, after the
-// shell's escape sequences (readline's redraws, completion listings).
+// screen is the shell on a pseudo-terminal of a fixed size, seen
+// through a terminal emulator (ptyscreen).
 type screen struct {
-	t    *testing.T
-	ptmx *os.File
-	vt   vt10x.Terminal
-	mu   sync.Mutex // vt's writes against reads of the screen
-	done chan error
+	*ptyscreen.Screen
+	t *testing.T
 }
 
 // openScreen starts the shell over dataDir on a cols × rows terminal.
 func openScreen(t *testing.T, dataDir string, cols, rows int) *screen {
 	t.Helper()
-	ptmx, tty, err := pty.Open()
-	if err != nil {
-		t.Skipf("no pseudo-terminal here: %v", err)
-	}
-	if err := pty.Setsize(ptmx, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)}); err != nil {
-		t.Fatal(err)
-	}
-	s := &screen{t: t, ptmx: ptmx, vt: vt10x.New(vt10x.WithSize(cols, rows), vt10x.WithWriter(ptmx)), done: make(chan error, 1)}
-	go func() {
-		buf := make([]byte, 4096)
-		for {
-			n, err := ptmx.Read(buf)
-			if n > 0 {
-				s.mu.Lock()
-				_, _ = s.vt.Write(buf[:n])
-				s.mu.Unlock()
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
+	ps := ptyscreen.Open(t, cols, rows)
+	s := &screen{Screen: ps, t: t}
+	done := make(chan error, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
-		s.done <- Shell(ctx, Options{DataDir: dataDir, Format: "table", Stdin: tty, Stdout: tty, Stderr: tty})
+		done <- Shell(ctx, Options{DataDir: dataDir, Format: "table", Stdin: ps.TTY, Stdout: ps.TTY, Stderr: ps.TTY})
 	}()
 	t.Cleanup(func() {
 		cancel()
-		_, _ = ptmx.Write([]byte{4}) // Ctrl-D, should the test have stopped early
+		ps.Type("\x04") // Ctrl-D, should the test have stopped early
 		select {
-		case <-s.done:
+		case <-done:
 		case <-time.After(10 * time.Second):
 			t.Error("the shell did not end")
 		}
-		tty.Close()
-		ptmx.Close()
 	})
 	s.waitFor("sluice>")
 	return s
 }
 
-// text is the screen as lines, trailing blanks cut and trailing empty
-// lines dropped.
-func (s *screen) text() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	lines := strings.Split(s.vt.String(), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " ")
-	}
-	return strings.TrimRight(strings.Join(lines, "\n"), "\n") + "\n"
-}
-
-// waitFor waits until the screen holds want, and then until it stops
-// changing (a redraw done).
-func (s *screen) waitFor(want string) string {
-	s.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !strings.Contains(s.text(), want) {
-		if time.Now().After(deadline) {
-			s.t.Fatalf("the screen never showed %q:\n%s", want, s.text())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	last := s.text()
-	for stable := 0; stable < 5 && time.Now().Before(deadline); {
-		time.Sleep(20 * time.Millisecond)
-		if now := s.text(); now == last {
-			stable++
-		} else {
-			last, stable = now, 0
-		}
-	}
-	return last
-}
-
-// typeKeys sends keys as a user types them: one write per key, so
-// readline sees each (a Tab among them completes).
-func (s *screen) typeKeys(keys string) {
-	for _, r := range keys {
-		if _, err := s.ptmx.Write([]byte(string(r))); err != nil {
-			s.t.Fatal(err)
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-}
+func (s *screen) text() string               { return s.Text() }
+func (s *screen) waitFor(want string) string { return s.WaitFor(want) }
+func (s *screen) typeKeys(keys string)       { s.Type(keys) }
 
 // stable replaces what changes from run to run (times, the version) so
 // a screen compares with its golden file.

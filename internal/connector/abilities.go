@@ -2,6 +2,7 @@ package connector
 
 import (
 	"context"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -336,4 +337,18 @@ type DictReader interface {
 // reading it (a file table's listing): ANALYZE TABLE's size in bytes.
 type SizeReporter interface {
 	DataSize(ctx context.Context) (files, bytes int64, err error)
+}
+
+// ArrivalWaiter is a streaming source that is told of new data (S3
+// events on a queue), so a stream with the default trigger starts its
+// next epoch when data arrives instead of at its next poll.
+//
+// WaitArrival blocks until new data may be there (true), or d has
+// passed or ctx ended (false). What arrived is kept for the next Latest;
+// nothing is acknowledged or lost by waiting. It reports false at once
+// when this source cannot be told (it lists): the caller's trigger
+// clock decides then. It is called between epochs, never during Latest
+// or Plan.
+type ArrivalWaiter interface {
+	WaitArrival(ctx context.Context, d time.Duration) bool
 }

@@ -12,6 +12,7 @@ import (
 	"sluice/internal/catalog"
 	"sluice/internal/connector"
 	"sluice/internal/connector/registry"
+	"sluice/internal/engine/sparkstmt"
 	"sluice/internal/safepath"
 	"sluice/internal/sql"
 	"sluice/internal/storage"
@@ -38,7 +39,7 @@ func (e *Engine) createTable(ctx context.Context, s *sql.CreateTable) (*Result, 
 	using := strings.ToLower(s.Using)
 	// Spark's OPTIONS (path '...') is LOCATION, for connectors that read
 	// a location (the local index keeps its own path option).
-	if p, ok := opts["path"]; ok && locationConnector(using, p) {
+	if p, ok := opts["path"]; ok && registry.NeedsLocation(using, p) {
 		if location != "" && location != p {
 			return nil, fmt.Errorf("CREATE TABLE %s: LOCATION and OPTIONS (path) differ", s.Name)
 		}
@@ -59,7 +60,7 @@ func (e *Engine) createTable(ctx context.Context, s *sql.CreateTable) (*Result, 
 	if err := checkName(s.Name); err != nil {
 		return nil, fmt.Errorf("CREATE TABLE: table %w", err)
 	}
-	if err := e.session(ctx).restriction().checkLocation("LOCATION", spec.Location); err != nil {
+	if err := e.session(ctx).restriction().CheckLocation("LOCATION", spec.Location); err != nil {
 		return nil, fmt.Errorf("CREATE TABLE %s: %w", s.Name, err)
 	}
 	managed, err := registry.Prepare(&spec, e.env(ctx))
@@ -79,7 +80,7 @@ func (e *Engine) createTable(ctx context.Context, s *sql.CreateTable) (*Result, 
 			}
 			seen[k] = true
 			fields = append(fields, arrow.Field{Name: c.Name, Type: c.Type, Nullable: !c.NotNull})
-			setColumnComment(tbl, c)
+			sparkstmt.SetColumnComment(tbl, c)
 		}
 		for _, p := range s.PartitionedBy {
 			if !seen[strings.ToLower(p)] {
@@ -168,17 +169,6 @@ func watermarkColumnHint(col string, names []string) string {
 	return " (columns: " + strings.Join(names, ", ") + ")"
 }
 
-// locationConnector reports whether OPTIONS (path ...) is the table's
-// location: for connectors that need one, and when USING is left out
-// and the path tells the format.
-func locationConnector(using, path string) bool {
-	if using == "" {
-		return registry.GuessUsing(path) != ""
-	}
-	f, err := registry.Lookup(using)
-	return err == nil && f.NeedsLocation
-}
-
 // tblProperties keeps TBLPROPERTIES as written (keys keep their case, as
 // Spark shows them).
 func tblProperties(os sql.Options) map[string]string {
@@ -197,7 +187,7 @@ func tblProperties(os sql.Options) map[string]string {
 // them) for the ones the column list left out. A location that cannot
 // be sampled yet (no files) has none.
 func (e *Engine) discoverPartitions(ctx context.Context, spec connector.TableSpec, declared map[string]bool) ([]string, []arrow.Field) {
-	if spec.Location == "" || !locationConnector(spec.Using, spec.Location) {
+	if spec.Location == "" || !registry.NeedsLocation(spec.Using, spec.Location) {
 		return nil, nil
 	}
 	schema, parts, err := registry.Infer(ctx, spec, e.env(ctx))

@@ -3,7 +3,6 @@ package engine
 import (
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestDescribeExtendedRedacts: DESCRIBE EXTENDED shows a table's
@@ -19,19 +18,5 @@ func TestDescribeExtendedRedacts(t *testing.T) {
 	}
 	if !strings.Contains(rows, "multiline=false") {
 		t.Errorf("DESCRIBE EXTENDED lost the plain option:\n%s", rows)
-	}
-}
-
-func TestSparkTime(t *testing.T) {
-	for _, c := range []struct {
-		in   time.Time
-		want string
-	}{
-		{time.Date(2026, 12, 2, 8, 14, 45, 0, time.UTC), "Wed Dec 02 08:14:45 UTC 2026"},
-		{time.Time{}, "UNKNOWN"},
-	} {
-		if got := sparkTime(c.in); got != c.want {
-			t.Errorf("sparkTime(%v) = %q, want %q", c.in, got, c.want)
-		}
 	}
 }

@@ -24,7 +24,7 @@ func (r tableResolver) ResolveFiles(ctx context.Context, format, path string) (*
 	spec := connector.TableSpec{Name: name, Using: format, Location: storage.NormalizeLocation(path), Options: map[string]string{}}
 	// Before anything opens the location: an s3:// path would be read
 	// with the server's credentials.
-	if err := r.e.session(ctx).restriction().checkRead(name, spec.Location); err != nil {
+	if err := r.e.session(ctx).restriction().CheckRead(name, spec.Location); err != nil {
 		return nil, err
 	}
 	if _, err := registry.Prepare(&spec, r.e.env(ctx)); err != nil {

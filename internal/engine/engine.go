@@ -38,6 +38,12 @@
 // each table through tableResolver (tables.go), which hands a file table's
 // skipping index data to its source (connector.FileSkipper, through
 // flint.FileSkipping): that reads the index table, for EXPLAIN too.
+// Spark's auxiliary statements (SET, DESCRIBE, SHOW, ALTER TABLE, the
+// database statements, the table commands, INSERT's BY NAME, PARTITION
+// and OVERWRITE steps) are internal/engine/sparkstmt's: dispatch calls
+// one Runner method per statement, and sparkstmt_host.go is all they ask
+// of the engine (sparkstmt.Host). A restricted session's data rule is
+// internal/engine/access's (session_access.go).
 //
 // # Streams, views and indexes
 //
@@ -87,6 +93,7 @@ import (
 
 	"sluice/internal/catalog"
 	"sluice/internal/connector"
+	"sluice/internal/engine/sparkstmt"
 	"sluice/internal/exec"
 	"sluice/internal/job"
 	"sluice/internal/physical"
@@ -282,59 +289,59 @@ func (e *Engine) dispatch(ctx context.Context, st sql.Statement) (*Result, error
 	case *sql.DropTable:
 		return e.dropTable(ctx, s)
 	case *sql.ShowTables:
-		return e.showTables(ctx, s)
+		return sparkResult(e.spark().ShowTables(ctx, s))
 	case *sql.DescribeTable:
-		return e.describeTable(s)
+		return sparkResult(e.spark().DescribeTable(s))
 	case *sql.ShowCreateTable:
-		return e.showCreateTable(s.Name)
+		return sparkResult(e.spark().ShowCreateTable(s.Name))
 	case *sql.Insert:
 		return e.insert(ctx, s)
 	case *sql.Explain:
 		return e.explain(ctx, s)
 	case *sql.Set:
-		return e.set(ctx, s)
+		return sparkResult(e.spark().Set(ctx, s))
 	case *sql.Reset:
-		return e.reset(ctx, s)
+		return sparkResult(e.spark().Reset(ctx, s))
 	case *sql.ShowSettings:
-		return e.showSettings(ctx)
+		return sparkResult(e.spark().ShowSettings(ctx))
 	case *sql.CreateDatabase:
-		return e.createDatabase(ctx, s)
+		return sparkResult(e.spark().CreateDatabase(ctx, s))
 	case *sql.DropDatabase:
-		return e.dropDatabase(ctx, s)
+		return sparkResult(e.spark().DropDatabase(ctx, s))
 	case *sql.UseDatabase:
-		return e.use(ctx, s)
+		return sparkResult(e.spark().Use(ctx, s))
 	case *sql.ShowDatabases:
-		return e.showDatabases(ctx, s)
+		return sparkResult(e.spark().ShowDatabases(ctx, s))
 	case *sql.ShowTblProperties:
-		return e.showTblProperties(s)
+		return sparkResult(e.spark().ShowTblProperties(s))
 	case *sql.AlterTable:
-		return e.alterTable(ctx, s)
+		return sparkResult(e.spark().AlterTable(ctx, s))
 	case *sql.TableCommand:
-		return e.tableCommand(ctx, s)
+		return sparkResult(e.spark().TableCommand(ctx, s))
 	case *sql.ClearCache:
-		return e.clearCache(), nil
+		return sparkResult(e.spark().ClearCache(), nil)
 	case *sql.ShowColumns:
-		return e.showColumns(ctx, s)
+		return sparkResult(e.spark().ShowColumns(ctx, s))
 	case *sql.ShowPartitions:
-		return e.showPartitions(ctx, s)
+		return sparkResult(e.spark().ShowPartitions(ctx, s))
 	case *sql.ShowFunctions:
-		return e.showFunctions(s), nil
+		return sparkResult(e.spark().ShowFunctions(s), nil)
 	case *sql.DescribeFunction:
-		return e.describeFunction(ctx, s)
+		return sparkResult(e.spark().DescribeFunction(ctx, s))
 	case *sql.DescribeQuery:
-		return e.describeQuery(ctx, s)
+		return sparkResult(e.spark().DescribeQuery(ctx, s))
 	case *sql.SetTimeZone:
-		return e.setTimeZone(ctx, s)
+		return sparkResult(e.spark().SetTimeZone(ctx, s))
 	case *sql.CreateTableLike:
-		return e.createTableLike(ctx, s)
+		return sparkResult(e.spark().CreateTableLike(ctx, s))
 	case *sql.DescribeDatabase:
-		return e.describeDatabase(ctx, s)
+		return sparkResult(e.spark().DescribeDatabase(ctx, s))
 	case *sql.ShowCatalogs:
-		return showCatalogs(s), nil
+		return sparkResult(sparkstmt.ShowCatalogs(s), nil)
 	case *sql.ShowCurrentNamespace:
-		return e.showCurrentNamespace(ctx), nil
+		return sparkResult(e.spark().ShowCurrentNamespace(ctx), nil)
 	case *sql.ShowTableExtended:
-		return e.showTableExtended(ctx, s)
+		return sparkResult(e.spark().ShowTableExtended(ctx, s))
 	}
 	// Streams (internal/streams).
 	if r, ok, err := e.streams().Execute(ctx, st); ok {

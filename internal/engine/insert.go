@@ -10,6 +10,7 @@ import (
 	"sluice/internal/catalog"
 	"sluice/internal/connector"
 	"sluice/internal/connector/registry"
+	"sluice/internal/engine/sparkstmt"
 	"sluice/internal/exec"
 	"sluice/internal/physical"
 	"sluice/internal/plan"
@@ -21,7 +22,7 @@ import (
 // query's columns are matched to the table's by position (or by the
 // column list), cast to the table's types, and written through the
 // table's sink. INSERT OVERWRITE then replaces what the table (or the
-// static partition) held before (insert_overwrite.go).
+// static partition) held before (sparkstmt/insert_overwrite.go).
 func (e *Engine) insert(ctx context.Context, s *sql.Insert) (*Result, error) {
 	t, err := e.catalog.Table(s.Table)
 	if err != nil {
@@ -32,12 +33,12 @@ func (e *Engine) insert(ctx context.Context, s *sql.Insert) (*Result, error) {
 	}
 	ctx = e.queryContext(ctx)
 	if s.ByName {
-		if s, err = e.byName(ctx, t, s); err != nil {
+		if s, err = e.spark().ByName(ctx, t, s); err != nil {
 			return nil, err
 		}
 	}
 	if s.Overwrite {
-		if err := e.checkOverwritable(ctx, t); err != nil {
+		if err := e.spark().CheckOverwritable(ctx, t); err != nil {
 			return nil, err
 		}
 	}
@@ -46,7 +47,7 @@ func (e *Engine) insert(ctx context.Context, s *sql.Insert) (*Result, error) {
 		return nil, err
 	}
 	if s.Overwrite {
-		if err := e.checkOverwriteReads(t, n); err != nil {
+		if err := e.spark().CheckOverwriteReads(t, n); err != nil {
 			return nil, err
 		}
 	}
@@ -59,7 +60,7 @@ func (e *Engine) insert(ctx context.Context, s *sql.Insert) (*Result, error) {
 	}
 	var rows int64
 	if s.Overwrite {
-		rows, err = e.overwrite(ctx, t, n, sink, sp)
+		rows, err = sparkstmt.Overwrite(ctx, t, sink, sp, func(ctx context.Context) (int64, error) { return e.runInto(ctx, n, sink, 0) })
 	} else {
 		rows, err = e.runInto(ctx, n, sink, 0)
 	}
@@ -67,13 +68,13 @@ func (e *Engine) insert(ctx context.Context, s *sql.Insert) (*Result, error) {
 		err = fmt.Errorf("closing %s: %w", t.Spec.Name, cerr)
 	}
 	// A failed write may have written some files too.
-	e.clearStats(t.Spec.Name)
+	e.spark().ClearStats(t.Spec.Name)
 	if err != nil {
 		return nil, err
 	}
 	r := message("%s inserted into %s", stream.Count(rows, "row"), t.Spec.Name)
 	if s.Overwrite {
-		r = message("%s written over %s", stream.Count(rows, "row"), overwriteTarget(t, sp))
+		r = message("%s written over %s", stream.Count(rows, "row"), sparkstmt.OverwriteTarget(t, sp))
 	}
 	r.Written, r.Wrote = rows, true
 	return r, nil
@@ -82,8 +83,8 @@ func (e *Engine) insert(ctx context.Context, s *sql.Insert) (*Result, error) {
 // insertPlan binds and optimizes INSERT's query, conformed to the table
 // (as it is after evolveTable, which a dry run leaves unchanged), with
 // PARTITION's static values added.
-func (e *Engine) insertPlan(ctx context.Context, t *catalog.Table, s *sql.Insert, dryRun bool) (*catalog.Table, plan.Node, *staticPartition, error) {
-	sp, err := e.bindPartition(ctx, t, s)
+func (e *Engine) insertPlan(ctx context.Context, t *catalog.Table, s *sql.Insert, dryRun bool) (*catalog.Table, plan.Node, *sparkstmt.StaticPartition, error) {
+	sp, err := e.spark().BindPartition(ctx, t, s)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -96,7 +97,7 @@ func (e *Engine) insertPlan(ctx context.Context, t *catalog.Table, s *sql.Insert
 		return nil, nil, nil, err
 	}
 	if sp != nil {
-		if n, cols, err = sp.apply(n, t, cols); err != nil {
+		if n, cols, err = sp.Apply(n, t, cols); err != nil {
 			return nil, nil, nil, err
 		}
 	}

@@ -126,3 +126,18 @@ func (e *Engine) suggestTable(ctx context.Context, name string, err error) error
 func checkName(name string) error {
 	return usererr.Wrap(usererr.Invalid, safepath.CheckName(name))
 }
+
+// databaseOf resolves SHOW ... IN db ("" is the current database).
+func (e *Engine) databaseOf(ctx context.Context, in string) (string, error) {
+	if in == "" {
+		return e.currentDB(ctx), nil
+	}
+	name, err := catalog.ResolveDatabaseName(in, e.currentDB(ctx))
+	if err != nil {
+		return "", err
+	}
+	if !e.catalog.HasDatabase(name) {
+		return "", fmt.Errorf("database %q %w", name, catalog.ErrNotFound)
+	}
+	return name, nil
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"sluice/internal/engine/sparkstmt"
 	"sluice/internal/exec"
 	"sluice/internal/expr"
 	"sluice/internal/physical"
@@ -67,15 +68,13 @@ func (e *Engine) compileOptions(ctx context.Context) physical.Options {
 // memoryLimit is the session's SET memory_limit (checked when set), else
 // the engine's.
 func (e *Engine) memoryLimit(ctx context.Context) int64 {
-	v, ok := e.session(ctx).setting(memoryLimitKey)
+	v, ok := e.session(ctx).setting(sparkstmt.MemoryLimitKey)
 	if !ok {
 		return e.opts.MemoryLimit
 	}
 	n, _ := exec.ParseByteSize(v)
 	return n
 }
-
-const memoryLimitKey = "memory_limit"
 
 // collect runs a plan as one bounded epoch and gathers its output.
 func (e *Engine) collect(ctx context.Context, n plan.Node) ([]arrow.RecordBatch, error) {

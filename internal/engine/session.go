@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"sluice/internal/catalog"
+	"sluice/internal/engine/access"
 	"sluice/internal/sql"
 )
 
@@ -32,7 +33,7 @@ type Session struct {
 	mu       sync.Mutex
 	db       string // USE's database; "" is default
 	settings map[string]string
-	access   *dataAccess // nil: unrestricted (RestrictData)
+	access   *access.Rule // nil: unrestricted (RestrictData)
 	// views are the session's temporary views, by lower-cased name.
 	views map[string]*viewDef
 }

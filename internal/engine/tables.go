@@ -3,7 +3,11 @@ package engine
 import (
 	"context"
 	"fmt"
+	"path"
+	"sort"
+	"strings"
 
+	"sluice/internal/catalog"
 	"sluice/internal/connector"
 	"sluice/internal/connector/registry"
 	"sluice/internal/plan"
@@ -78,6 +82,48 @@ func (r tableResolver) ResolveTable(ctx context.Context, name string) (*plan.Tab
 		out.WatermarkDelay = *r.watermarkDelay
 	}
 	return withHiddenColumns(out), nil
+}
+
+var _ plan.PatternTables = tableResolver{}
+
+// MatchTables expands an index pattern over the resolver's database: a
+// part with * names the search tables (USING index, opensearch) whose
+// names it matches, a plain part one table of any kind.
+func (r tableResolver) MatchTables(ctx context.Context, pattern string) ([]string, error) {
+	db := r.db
+	if db == "" {
+		db = r.e.currentDB(ctx)
+	}
+	ts, err := r.e.catalog.Tables()
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, part := range strings.Split(pattern, ",") {
+		part = strings.TrimSpace(part)
+		if !strings.Contains(part, "*") {
+			if part != "" && !seen[strings.ToLower(part)] {
+				seen[strings.ToLower(part)] = true
+				out = append(out, part)
+			}
+			continue
+		}
+		var matched []string
+		for _, t := range ts {
+			tdb, name := catalog.SplitStored(t.Spec.Name)
+			if ok, _ := path.Match(part, name); ok && tdb == db && (t.Spec.Using == "index" || t.Spec.Using == "opensearch") && !seen[name] {
+				seen[name] = true
+				matched = append(matched, name)
+			}
+		}
+		sort.Strings(matched)
+		out = append(out, matched...)
+	}
+	if len(out) == 0 {
+		return nil, &catalog.TableNotFoundError{Name: pattern}
+	}
+	return out, nil
 }
 
 // qualify is Engine.qualify in the resolver's database.

@@ -52,21 +52,21 @@ func (e *Engine) viewStatement(ctx context.Context, st sql.Statement) (*Result, 
 		r, err := e.dropView(ctx, s)
 		return r, true, err
 	case *sql.ShowViews:
-		r, err := e.showViews(ctx, s)
+		r, err := sparkResult(e.spark().ShowViews(ctx, s))
 		return r, true, err
 	case *sql.DescribeTable:
 		v, err := e.lookupView(ctx, s.Name)
 		if err != nil || v == nil {
 			return nil, false, nil
 		}
-		r, err := e.describeView(ctx, v, s)
+		r, err := sparkResult(e.spark().DescribeView(ctx, sparkView(v), s))
 		return r, true, err
 	case *sql.ShowCreateTable:
 		v, err := e.lookupView(ctx, s.Name)
 		if err != nil || v == nil {
 			return nil, false, nil
 		}
-		r, err := e.showCreateView(ctx, v)
+		r, err := sparkResult(e.spark().ShowCreateView(ctx, sparkView(v)))
 		return r, true, err
 	case *sql.DropTable:
 		if e.session(ctx).tempView(s.Name) != nil {

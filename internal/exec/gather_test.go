@@ -2,6 +2,8 @@ package exec
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -18,6 +20,11 @@ func TestGather(t *testing.T) {
 	{
 		b := array.NewStringBuilder(mem)
 		b.AppendValues([]string{"a", "", "ccc", "dd"}, valid)
+		arrs = append(arrs, b.NewArray())
+	}
+	{
+		b := array.NewStringBuilder(mem) // no NULLs: offsets copied directly
+		b.AppendValues([]string{"a", "bb", "", "dddd"}, nil)
 		arrs = append(arrs, b.NewArray())
 	}
 	{
@@ -60,5 +67,36 @@ func TestGather(t *testing.T) {
 				t.Fatalf("%s: got %v want %v", a.DataType(), got, want)
 			}
 		}
+	}
+}
+
+// TestSplitStrings checks the one-pass split by partition against a
+// gather per partition, on a sliced array (non-zero first offset).
+func TestSplitStrings(t *testing.T) {
+	b := array.NewStringBuilder(memory.DefaultAllocator)
+	for i := 0; i < 500; i++ {
+		b.Append(strings.Repeat("k", i%7) + fmt.Sprint(i))
+	}
+	whole := b.NewArray()
+	defer whole.Release()
+	v := array.NewSlice(whole, 3, 480).(*array.String)
+	defer v.Release()
+	part := make([]uint8, v.Len())
+	var members [spillPartitions][]int
+	for r := range part {
+		part[r] = uint8(r * 7 % 5 * 3) // some partitions stay empty
+		members[part[r]] = append(members[part[r]], r)
+	}
+	got := splitStrings(v, part, &members)
+	for p, g := range got {
+		want, err := gather(context.Background(), v, members[p])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !array.Equal(g, want) {
+			t.Fatalf("partition %d: got %v want %v", p, g, want)
+		}
+		g.Release()
+		want.Release()
 	}
 }

@@ -55,6 +55,9 @@ type HashAggregate struct {
 	// tracking (update mode; hash_aggregate_touched.go).
 	touched  []bool
 	tracking bool
+	// anyOrderOut: the consumer does not depend on the groups' order
+	// (EmitInAnyOrder).
+	anyOrderOut bool
 }
 
 var (

@@ -83,3 +83,13 @@ func (h *HashAggregate) MergesInOrder() bool {
 	}
 	return true
 }
+
+// EmitInAnyOrder tells the aggregate that its consumer's result does not
+// depend on the order of the groups (a global aggregate exact in any
+// order reads them, say): spilled groups then come out partition by
+// partition as each is merged, without being written once more and
+// merged back into first-seen order. Without spilling nothing changes.
+func (h *HashAggregate) EmitInAnyOrder() { h.anyOrderOut = true }
+
+// EmitsInAnyOrder reports whether EmitInAnyOrder was called.
+func (h *HashAggregate) EmitsInAnyOrder() bool { return h.anyOrderOut }

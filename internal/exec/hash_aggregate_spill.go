@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"sluice/internal/expr"
+	"sluice/internal/expr/functions"
 )
 
 // spillPartitions is how many hash partitions a spilling aggregate
@@ -94,34 +95,52 @@ func (h *HashAggregate) spillGroups(ctx context.Context) error {
 	}
 	defer releaseAll(keyCols)
 	part := sp.partitionOf(keyCols, n)
-	// Per partition: its groups (ascending, so in first-seen order) and
-	// where each group lands in it (1-based: 0 collects the groups of
-	// other partitions, which accumulators cannot skip when merging).
+	// Per partition: its groups (ascending, so in first-seen order).
 	var members [spillPartitions][]int
-	local := make([]uint32, n)
 	for g, p := range part {
 		members[p] = append(members[p], g)
-		local[g] = uint32(len(members[p]))
 	}
-	mapping := make([]uint32, n)
+	// Per key column: its values split by partition, in one pass where
+	// the column allows (splitStrings), else nil and gathered later.
+	split := make([][]arrow.Array, len(keyCols))
+	defer func() {
+		for _, cs := range split {
+			releaseAll(cs)
+		}
+	}()
+	for c, col := range keyCols {
+		if v, ok := col.(*array.String); ok && v.NullN() == 0 {
+			split[c] = splitStrings(v, part, &members)
+		}
+	}
 	for p := range members {
 		if len(members[p]) == 0 {
 			continue
 		}
-		for g := range mapping {
-			if part[g] == uint8(p) {
-				mapping[g] = local[g]
-			} else {
-				mapping[g] = 0
-			}
+		accs, err := h.partitionStates(part, uint8(p), members[p])
+		if err != nil {
+			return err
 		}
-		if err := h.spillPartition(ctx, p, keyCols, members[p], mapping); err != nil {
+		cols := make([]arrow.Array, len(keyCols))
+		for c, col := range keyCols {
+			if split[c] != nil {
+				cols[c] = split[c][p]
+				continue
+			}
+			if cols[c], err = gather(ctx, col, members[p]); err != nil {
+				releaseAll(cols[:c])
+				return fmt.Errorf("hash aggregate: spilling: %w", err)
+			}
+			defer cols[c].Release()
+		}
+		if err := h.spillPartition(ctx, p, cols, members[p], accs); err != nil {
 			return err
 		}
 	}
 	sp.base += int64(n)
 	sp.runs++
 	h.Reset()
+	h.table.presize(n)
 	return nil
 }
 
@@ -134,7 +153,43 @@ func (s *aggSpill) partitionOf(cols []arrow.Array, n int) []uint8 {
 	return out
 }
 
-func (h *HashAggregate) spillPartition(ctx context.Context, p int, keyCols []arrow.Array, groups []int, mapping []uint32) error {
+// partitionStates is each aggregate's states of one partition's groups
+// (members, of partition p in part): group 0 empty, then the members in
+// order. Accumulators that can Take copy just those; others merge every
+// group in, the other partitions' into group 0, which mergePartition
+// drops.
+func (h *HashAggregate) partitionStates(part []uint8, p uint8, members []int) ([]expr.Accumulator, error) {
+	out := make([]expr.Accumulator, len(h.aggs))
+	var take []int
+	var mapping []uint32
+	for i, a := range h.aggs {
+		if t, ok := h.accs[i].(functions.Taker); ok {
+			if take == nil {
+				take = append(make([]int, 0, len(members)+1), -1)
+				take = append(take, members...)
+			}
+			out[i] = t.Take(take)
+			continue
+		}
+		if mapping == nil {
+			mapping = make([]uint32, len(part))
+			for j, g := range members {
+				mapping[g] = uint32(j + 1)
+			}
+		}
+		acc := a.NewAccumulator()
+		if err := acc.Merge(h.accs[i], mapping); err != nil {
+			return nil, fmt.Errorf("hash aggregate: spilling %s: %w", a, err)
+		}
+		out[i] = acc
+	}
+	return out, nil
+}
+
+// spillPartition appends partition p's groups to its file: keys, the
+// partition's key values (groups' rows of every key column), with their
+// sequence numbers, then accs' states.
+func (h *HashAggregate) spillPartition(ctx context.Context, p int, keys []arrow.Array, groups []int, accs []expr.Accumulator) error {
 	sp := h.spill
 	if sp.files[p] == nil {
 		f, err := newSpillFile(h.budget)
@@ -144,15 +199,12 @@ func (h *HashAggregate) spillPartition(ctx context.Context, p int, keyCols []arr
 		sp.files[p] = f
 	}
 	schema := h.spillSchema()
-	cols := make([]arrow.Array, 0, len(keyCols)+1)
-	defer func() { releaseAll(cols) }()
-	for _, k := range keyCols {
-		t, err := gather(ctx, k, groups)
-		if err != nil {
-			return fmt.Errorf("hash aggregate: spilling: %w", err)
-		}
-		cols = append(cols, t)
+	cols := make([]arrow.Array, 0, len(keys)+1)
+	for _, k := range keys {
+		k.Retain()
+		cols = append(cols, k)
 	}
+	defer func() { releaseAll(cols) }()
 	sb := array.NewInt64Builder(memAlloc)
 	sb.Reserve(len(groups))
 	for _, g := range groups {
@@ -167,10 +219,7 @@ func (h *HashAggregate) spillPartition(ctx context.Context, p int, keyCols []arr
 		return fmt.Errorf("hash aggregate: spilling: %w", err)
 	}
 	for i, a := range h.aggs {
-		acc := a.NewAccumulator()
-		if err := acc.Merge(h.accs[i], mapping); err != nil {
-			return fmt.Errorf("hash aggregate: spilling %s: %w", a, err)
-		}
+		acc := accs[i]
 		var buf bytes.Buffer
 		if err := acc.Snapshot(&buf); err != nil {
 			return fmt.Errorf("hash aggregate: spilling %s: %w", a, err)
@@ -213,6 +262,18 @@ func (h *HashAggregate) emitSpilled(ctx context.Context, out Output) error {
 		b, err := h.mergePartition(ctx, f, outSchema)
 		if err != nil {
 			return fmt.Errorf("hash aggregate: merging spilled partition %d: %w", p, err)
+		}
+		if h.anyOrderOut {
+			res := array.NewRecordBatch(h.schema, b.Columns()[:len(outFields)-1], b.NumRows())
+			b.Release()
+			err := sendSliced(ctx, res, out)
+			res.Release()
+			if err != nil {
+				return err
+			}
+			f.remove()
+			sp.files[p] = nil
+			continue
 		}
 		run, err := writeRun(h.budget, outSchema, []arrow.RecordBatch{b})
 		b.Release()

@@ -67,6 +67,19 @@ func newKeyTable(keyTypes []arrow.DataType) *keyTable {
 	return t
 }
 
+// presize makes room for keys keys in an empty table: an aggregate that
+// spilled expects about as many groups again, and regrowing the table
+// from its smallest size after every spill was a tenth of a spilling
+// GROUP BY's time.
+func (t *keyTable) presize(keys int) {
+	switch t.mode {
+	case keyInt:
+		t.ints = make(map[int64]uint32, keys)
+	case keyString, keyBytes:
+		t.sk = newStringKeyTableFor(keys)
+	}
+}
+
 // size is the number of distinct keys seen.
 func (t *keyTable) size() int { return int(t.n) }
 
@@ -563,9 +576,22 @@ func (t *keyTable) forget(cols []arrow.Array, rows int, fresh []int, before int)
 			delete(t.ints, vals[i])
 		}
 	case keyString:
-		t.sk.truncate(before, t.nullID)
+		col := cols[0]
+		get := stringGetter(col)
+		keys := make([]string, 0, len(fresh))
+		for _, i := range fresh {
+			if !col.IsNull(i) {
+				keys = append(keys, get(i))
+			}
+		}
+		t.sk.truncate(before, keys)
 	case keyBytes:
-		t.sk.truncate(before, -1)
+		enc := t.encoder().encode(cols, rows)
+		keys := make([]string, len(fresh))
+		for j, i := range fresh {
+			keys[j] = bytesView(enc[i])
+		}
+		t.sk.truncate(before, keys)
 	}
 	if t.nullID >= int64(before) {
 		t.nullID = -1

@@ -86,3 +86,51 @@ func TestStringKeyTable(t *testing.T) {
 		}
 	}
 }
+
+// TestStringKeyTableTruncate grows the table past several doublings, then
+// takes back the newest ids: the entries left keep their ids and are
+// found (backward-shift removal recomputes their homes from the keys),
+// the removed ones are gone, and the arena shrinks back.
+func TestStringKeyTableTruncate(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		key  func(i int) string
+	}{
+		{"inline", func(i int) string { return fmt.Sprintf("k%d", i) }},
+		{"long", func(i int) string { return fmt.Sprintf("a-key-longer-than-sixteen-%d", i) }},
+		{"mixed", func(i int) string { return strings.Repeat("z", i%23) + fmt.Sprint(i) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tb := newStringKeyTable()
+			const total, keep = 5000, 3100
+			var arenaAt int
+			for i := 0; i < total; i++ {
+				if i == keep {
+					arenaAt = len(tb.arena)
+				}
+				k := tc.key(i)
+				id, p, ok := tb.find(k)
+				if ok {
+					t.Fatalf("%q found as %d before insert", k, id)
+				}
+				if got := tb.insert(k, p); got != uint32(i) {
+					t.Fatalf("insert %q: id %d, want %d", k, got, i)
+				}
+			}
+			var removed []string
+			for i := keep; i < total; i++ {
+				removed = append(removed, tc.key(i))
+			}
+			tb.truncate(keep, removed)
+			if tb.len() != keep || len(tb.arena) != arenaAt {
+				t.Fatalf("len %d arena %d, want %d and %d", tb.len(), len(tb.arena), keep, arenaAt)
+			}
+			for i := 0; i < total; i++ {
+				id, _, ok := tb.find(tc.key(i))
+				if ok != (i < keep) || ok && id != uint32(i) {
+					t.Fatalf("key %d: id %d found %v", i, id, ok)
+				}
+			}
+		})
+	}
+}

@@ -15,14 +15,18 @@ const (
 	backupMan  = "0.x (commit 8d05e19 or later)"
 	reconcile  = "0.x (commit 2c9b215 or later)"
 	consoleHis = "0.x (commit 4d3ca69 or later)"
+	sparkQuote = "0.x (commit e7bdb1f or later)"
 )
 
 // Every persisted format. A change to one appends its new version's
 // oldest reader here and adds a data dir to testdata/compat/datadirs.
 var (
 	// Catalog is catalog.json; version 2 names values in the secrets
-	// store, which a binary before it would take for the values.
-	Catalog = &Format{Name: "catalog", Where: "<data dir>/catalog.json", Readers: []string{anyBinary, secrets}}
+	// store, which a binary before it would take for the values; version
+	// 3 writes its SQL text's string literals in Spark's escaping (\' for
+	// a quote, where older ones wrote ''), which a binary before it
+	// would misread.
+	Catalog = &Format{Name: "catalog", Where: "<data dir>/catalog.json", Readers: []string{anyBinary, secrets, sparkQuote}}
 	// Secrets is the secrets store.
 	Secrets = &Format{Name: "secrets store", Where: "<data dir>/secrets.json", Readers: []string{secrets}}
 	// Offsets is what an epoch reads.

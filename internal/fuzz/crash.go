@@ -21,10 +21,12 @@ package fuzz
 // filtering and writing differing from the batch path's for the
 // generated values (NULL, NaN, -0.0, separators, partition values).
 //
+// A third of the schedules aggregate by a TUMBLE or HOP window under a
+// watermark instead (crash_window.go says what those catch).
+//
 // It cannot catch: an answer wrong the same way in batch and stream (the
-// other oracles look at that), state that only a stateful query keeps
-// (windows and watermarks are not generated yet), kills between crash
-// points other than these six, or object stores (files are local).
+// other oracles look at that), kills between crash points other than
+// these six, or object stores (files are local).
 
 import (
 	"bytes"
@@ -69,6 +71,9 @@ type CrashConfig struct {
 	// DropFile, for the oracle's own test, loses one file on its way to
 	// the stream: the sink must then differ from the batch.
 	DropFile bool
+	// Windowed makes every schedule a windowed one (the oracle's own
+	// test); otherwise a third are.
+	Windowed bool
 }
 
 // CrashStats counts what a crash run did.
@@ -81,6 +86,8 @@ type CrashStats struct {
 	Files, Rows int
 	// KillsAt counts kills by crash point.
 	KillsAt map[string]int
+	// Windowed counts the windowed schedules, WindowRows their sink rows.
+	Windowed, WindowRows int
 }
 
 // CrashChild runs the child side when the environment asks for it: it
@@ -139,10 +146,13 @@ type schedule struct {
 	maxFiles int
 	// r draws the arrival order and the kills once the files are known.
 	r *rand.Rand
+	// win makes the schedule a windowed aggregation (crash_window.go);
+	// nil for a stateless one.
+	win *windowAgg
 }
 
 // drawSchedule draws schedule i of seed.
-func drawSchedule(seed uint64, i int, dir string) *schedule {
+func drawSchedule(seed uint64, i int, dir string, windowed bool) *schedule {
 	r := newRand(seed ^ (uint64(i)+1)*0x9e3779b97f4a7c15)
 	t := genTable(r, "t", dir)
 	if t.lossyCSV() {
@@ -163,10 +173,16 @@ func drawSchedule(seed uint64, i int, dir string) *schedule {
 		s.types = append(s.types, Boolean)
 	}
 	s.pred = g.pred(2)
+	if r.IntN(3) == 0 || windowed {
+		drawWindow(r, s)
+	}
 	return s
 }
 
 func (s *schedule) selectFrom(table string) string {
+	if s.win != nil {
+		return s.win.selectFrom(s, table)
+	}
 	return "SELECT " + strings.Join(s.proj, ", ") + " FROM " + table + " WHERE " + s.pred
 }
 
@@ -199,13 +215,18 @@ func RunCrash(ctx context.Context, cfg CrashConfig) (divs []Divergence, st Crash
 
 func runSchedule(ctx context.Context, cfg CrashConfig, i int, st *CrashStats) (*Divergence, error) {
 	root := filepath.Join(cfg.Dir, fmt.Sprintf("s%d", i))
-	s := drawSchedule(cfg.Seed, i, filepath.Join(root, "stage"))
+	s := drawSchedule(cfg.Seed, i, filepath.Join(root, "stage"), cfg.Windowed)
 	c := &crashRun{schedule: s, cfg: cfg, data: filepath.Join(root, "data"), stage: s.t.Location,
 		src: filepath.Join(root, "src") + "/", out: filepath.Join(root, "out") + "/", bat: filepath.Join(root, "batch") + "/"}
 	defer os.RemoveAll(root)
 	st.Schedules++
 	src := *s.t
 	src.Name, src.Location, src.Batches = "src", c.src, nil
+	var flush *Table
+	if s.win != nil {
+		src.Watermark = evColumn + " AS " + evColumn + " - " + evDelay
+		flush = s.win.flushTable(s.t, root)
+	}
 	var cols []string
 	for j, ty := range s.types {
 		cols = append(cols, fmt.Sprintf("o%d %s", j, ty))
@@ -214,6 +235,9 @@ func runSchedule(ctx context.Context, cfg CrashConfig, i int, st *CrashStats) (*
 	c.setup = append(s.t.Statements(), src.Statements()[0],
 		"CREATE TABLE out "+sinkCols+" LOCATION '"+c.out+"'",
 		"CREATE TABLE batch "+sinkCols+" LOCATION '"+c.bat+"'")
+	if flush != nil {
+		c.setup = append(c.setup, flush.Statements()...)
+	}
 	batch := "INSERT INTO batch " + s.selectFrom("t")
 	c.stmt = "INSERT STREAM INTO out " + s.selectFrom("src") + fmt.Sprintf(
 		" WITH (name = 'fz', trigger = 'available_now', max_files_per_trigger = %d, checkpoint_location = '%s')",
@@ -261,6 +285,11 @@ func runSchedule(ctx context.Context, cfg CrashConfig, i int, st *CrashStats) (*
 			return d, err
 		}
 	}
+	if flush != nil {
+		if d, err := c.landFlush(flush, st); d != nil || err != nil {
+			return d, err
+		}
+	}
 
 	eng, err = engine.Open(engine.Options{DataDir: c.data})
 	if err != nil {
@@ -269,6 +298,10 @@ func runSchedule(ctx context.Context, cfg CrashConfig, i int, st *CrashStats) (*
 	defer eng.Close()
 	want, got := query(ctx, eng, "SELECT * FROM batch"), query(ctx, eng, "SELECT * FROM out")
 	st.Rows += len(got.rows)
+	if s.win != nil {
+		st.Windowed++
+		st.WindowRows += len(got.rows)
+	}
 	if want.err != nil || !got.equal(want) {
 		return &Divergence{Seed: cfg.Seed, Oracle: "crash", Query1: batch + "\n-- then SELECT * FROM batch", Answer1: want.String(),
 			Query2: c.stmt + "\n" + strings.Join(c.log, "\n") + "\n-- then SELECT * FROM out", Answer2: got.String(), Repro: c.repro()}, nil

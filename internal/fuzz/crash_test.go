@@ -37,8 +37,8 @@ func TestCrashSlice(t *testing.T) {
 		start := time.Now()
 		divs, st, err := RunCrash(context.Background(), CrashConfig{Seed: seed, Schedules: n / len(seeds), Dir: t.TempDir(), Child: os.Args[0]})
 		el := time.Since(start)
-		t.Logf("seed %d: %d schedules (%d skipped), %d files, %d children, %d kills %v, %d sink rows, in %v (%.1f schedules/s), %d divergences",
-			seed, st.Schedules, st.Skipped, st.Files, st.Children, st.Kills, st.KillsAt, st.Rows, el.Round(time.Millisecond),
+		t.Logf("seed %d: %d schedules (%d skipped, %d windowed), %d files, %d children, %d kills %v, %d sink rows (%d windows), in %v (%.1f schedules/s), %d divergences",
+			seed, st.Schedules, st.Skipped, st.Windowed, st.Files, st.Children, st.Kills, st.KillsAt, st.Rows, st.WindowRows, el.Round(time.Millisecond),
 			float64(st.Schedules)/el.Seconds(), len(divs))
 		if err != nil {
 			t.Fatal(err)
@@ -56,7 +56,15 @@ func TestCrashSlice(t *testing.T) {
 // TestCrashOracleCatchesDroppedFile: a stream that loses one file must
 // be reported as a divergence (the oracle can fail).
 func TestCrashOracleCatchesDroppedFile(t *testing.T) {
-	divs, st, err := RunCrash(context.Background(), CrashConfig{Seed: 5, Schedules: 6, Dir: t.TempDir(), Child: os.Args[0], DropFile: true})
+	for _, windowed := range []bool{false, true} {
+		t.Run(map[bool]string{false: "any", true: "windowed"}[windowed], func(t *testing.T) {
+			catchesDroppedFile(t, windowed)
+		})
+	}
+}
+
+func catchesDroppedFile(t *testing.T, windowed bool) {
+	divs, st, err := RunCrash(context.Background(), CrashConfig{Seed: 5, Schedules: 6, Dir: t.TempDir(), Child: os.Args[0], DropFile: true, Windowed: windowed})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,9 +35,11 @@ package fuzz
 // string literals are re-quoted (toDuck); -0.0 renders as 0.0 and NaN
 // as NaN on both sides (render, duckCell), which are Spark's equalities
 // (and DuckDB's: NaN = NaN, NaN largest, -0.0 = 0.0); rows compare as
-// multisets, so NULL ordering never matters. A query that fails in either
-// engine is skipped, not reported: ANSI overflow errors depend on
-// evaluation order in Spark, and DuckDB's casts of literals differ.
+// multisets, so NULL ordering never matters. A query that fails in one
+// engine and not the other is not a divergence (ANSI overflow errors
+// depend on evaluation order in Spark, and DuckDB's casts of literals
+// differ) but is recorded (Stats.OneSided), with the engine that failed
+// and both answers, so that a new class of them shows.
 // DuckDB's JSON reader reads -0 as 0.0, which only 1/x could tell apart
 // and the generator never divides by a column.
 //
@@ -47,7 +49,8 @@ package fuzz
 // metamorphic oracles cannot see.
 //
 // It cannot catch: answers wrong in both engines, anything in the left
-// out subset, and errors (a query Sluice rejects is skipped).
+// out subset, and a wrong error (one-sided errors are recorded, not
+// judged).
 
 import (
 	"context"
@@ -191,9 +194,6 @@ func duckCheck(q, dq string) check {
 			return skip(errors.New("no DuckDB"))
 		}
 		a := query(ctx, e.eng, q)
-		if a.err != nil {
-			return skip(a.err)
-		}
 		d := e.duck.query(dq)
 		var de errDuck
 		if d.err != nil && !errors.As(d.err, &de) {
@@ -201,8 +201,16 @@ func duckCheck(q, dq string) check {
 			// would be skipped, so this is reported.
 			return &finding{query1: q, answer1: a.String(), query2: "-- duckdb:\n" + dq, answer2: d.String()}
 		}
-		if d.err != nil {
-			return skip(d.err)
+		oneSided := func(failed string, err error) *finding {
+			return &finding{skipped: err, failed: failed, query1: q, answer1: a.String(), query2: "-- duckdb:\n" + dq, answer2: d.String()}
+		}
+		switch {
+		case a.err != nil && d.err != nil:
+			return skip(a.err)
+		case a.err != nil:
+			return oneSided("sluice", a.err)
+		case d.err != nil:
+			return oneSided("duckdb", d.err)
 		}
 		if !a.equal(d) {
 			return &finding{query1: q, answer1: a.String(), query2: "-- duckdb:\n" + dq, answer2: d.String()}

@@ -73,7 +73,8 @@ func duckString(s string) string {
 // DuckDB's. The generator keeps to syntax both share (see exprGen.duck),
 // so only two things differ:
 //   - string literals: Spark reads backslash escapes ('a\nb' is a line
-//     break), DuckDB's are plain (” doubling only); each literal is
+//     break, 'it\'s' a quote) and joins adjacent literals ('it”s' is
+//     its), DuckDB's are plain (” doubling only); each literal is
 //     decoded as Sluice's lexer does and written in DuckDB's form;
 //   - a <=> b is spelled a IS NOT DISTINCT FROM b (the generator puts
 //     its operands in parentheses or makes them atoms, so precedence is
@@ -94,9 +95,13 @@ func toDuck(q string) string {
 			i++
 			for ; i < len(q); i++ {
 				if q[i] == '\'' {
-					if i+1 < len(q) && q[i+1] == '\'' {
-						lit.WriteByte('\'')
-						i++
+					// Adjacent literals are one ('it' 's' is its).
+					j := i + 1
+					for j < len(q) && q[j] == ' ' {
+						j++
+					}
+					if j < len(q) && q[j] == '\'' {
+						i = j
 						continue
 					}
 					break
@@ -110,12 +115,13 @@ func toDuck(q string) string {
 						lit.WriteByte('\t')
 					case 'r':
 						lit.WriteByte('\r')
-					case '\\', '\'', '"':
+					case '%', '_':
+						// LIKE escapes keep their backslash (Spark's rule).
+						lit.WriteByte('\\')
 						lit.WriteByte(q[i])
 					default:
-						// An unknown escape keeps its backslash (Spark's
-						// and Sluice's rule).
-						lit.WriteByte('\\')
+						// \\, \', \" and any other escaped character
+						// stand for the character (Spark's rule).
 						lit.WriteByte(q[i])
 					}
 					continue

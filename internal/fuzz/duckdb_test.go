@@ -70,6 +70,7 @@ func TestFuzzDuckDB(t *testing.T) {
 				t.Logf("skipped %d: %s", n, reason)
 			}
 		}
+		logOneSided(t, st)
 		for i, d := range divs {
 			if i >= 5 {
 				// The rest one a line, to see their shapes.
@@ -156,7 +157,10 @@ func TestToDuck(t *testing.T) {
 	for in, want := range map[string]string{
 		`s = 'line\nbreak'`:     "s = 'line\nbreak'",
 		`s = 'a\\b'`:            `s = 'a\b'`,
-		`s = 'it''s'`:           `s = 'it''s'`,
+		`s = 'it\'s'`:           `s = 'it''s'`,
+		`s = 'it''s'`:           `s = 'its'`,
+		`s = 'a' 'b' AND x`:     `s = 'ab' AND x`,
+		`s = '\d'`:              `s = 'd'`,
 		`s LIKE '%\%'`:          `s LIKE '%\%'`,
 		`(a <=> NULL) OR b`:     `(a  IS NOT DISTINCT FROM  NULL) OR b`,
 		`s = '<=>'`:             `s = '<=>'`,
@@ -165,6 +169,48 @@ func TestToDuck(t *testing.T) {
 	} {
 		if got := toDuck(in); got != want {
 			t.Errorf("toDuck(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// logOneSided logs the checks one engine failed and the other answered:
+// not divergences (ANSI errors depend on evaluation order, literal casts
+// differ), but each class is seen, and -v shows them whole.
+func logOneSided(t *testing.T, st Stats) {
+	t.Helper()
+	for reason, n := range st.OneSided {
+		t.Logf("one engine failed %d times: %s", n, reason)
+	}
+	if testing.Verbose() {
+		for _, d := range st.OneSidedCases {
+			t.Logf("one-sided error:\n%s", d.String())
+		}
+	}
+}
+
+// TestDuckDBOracleRecordsOneSidedErrors: a query only one engine fails
+// is a skipped check that names that engine and keeps both answers.
+func TestDuckDBOracleRecordsOneSidedErrors(t *testing.T) {
+	ctx := context.Background()
+	duck := startDuck(t)
+	eng, err := engine.Open(engine.Options{DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	e := env{eng: eng, serial: eng, duck: duck}
+	for _, tc := range []struct{ q, dq, failed string }{
+		{"SELECT x FROM no_such_table", "SELECT 1", "sluice"},
+		{"SELECT 1", "SELECT x FROM no_such_table", "duckdb"},
+		{"SELECT x FROM no_such_table", "SELECT x FROM no_such_table", ""},
+	} {
+		f := duckCheck(tc.q, tc.dq).run(ctx, e)
+		if f == nil || f.skipped == nil || f.failed != tc.failed {
+			t.Errorf("%s | %s: %+v, want a skip with failed %q", tc.q, tc.dq, f, tc.failed)
+			continue
+		}
+		if tc.failed != "" && (f.query1 != tc.q || f.answer1 == "" || f.answer2 == "") {
+			t.Errorf("%s | %s: %+v, want both queries and answers", tc.q, tc.dq, f)
 		}
 	}
 }

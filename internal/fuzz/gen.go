@@ -40,6 +40,9 @@ type Table struct {
 	Cols     []Column
 	// Part is the index in Cols of the PARTITIONED BY column, -1 for none.
 	Part int
+	// Watermark is a WATERMARK FOR clause's text after FOR ("ev AS ev -
+	// INTERVAL 30 MINUTES"), "" for none.
+	Watermark string
 	// Batches are the rows of each INSERT, each value an SQL literal.
 	Batches [][][]string
 	// Twins are the same rows written in the other formats (Run
@@ -120,6 +123,9 @@ func (t *Table) Statements() []string {
 	for _, c := range t.Cols {
 		cols = append(cols, c.Name+" "+string(c.Type))
 	}
+	if t.Watermark != "" {
+		cols = append(cols, "WATERMARK FOR "+t.Watermark)
+	}
 	create := fmt.Sprintf("CREATE TABLE %s (%s) USING %s LOCATION '%s'", t.Name, strings.Join(cols, ", "), t.Format, t.Location)
 	if t.Format == "csv" {
 		// multiLine: strings hold newlines, which the writer quotes; read
@@ -158,7 +164,7 @@ var (
 	// the IEEE special values.
 	doublePool = []string{"0.0", "1.0", "-1.0", "0.25", "-0.5", "2.5", "3.0", "10.75", "1.0E10",
 		"CAST('NaN' AS DOUBLE)", "CAST('-0.0' AS DOUBLE)", "CAST('Infinity' AS DOUBLE)", "CAST('-Infinity' AS DOUBLE)"}
-	stringPool = []string{"''", "'a'", "'A'", "'ab'", "'b'", "'abc'", "'a|b'", "'x,y'", `'q"uote'`, `'it''s'`,
+	stringPool = []string{"''", "'a'", "'A'", "'ab'", "'b'", "'abc'", "'a|b'", "'x,y'", `'q"uote'`, `'it\'s'`,
 		`'line\nbreak'`, "' '", "'é'", "'日本'", "'%'", "'_'", "'10'", "'-1'", "'null'", "'a\\\\b'", "'Zz'"}
 	// Partition values avoid characters a path cannot hold portably, and
 	// the empty string, which Spark writes as __HIVE_DEFAULT_PARTITION__

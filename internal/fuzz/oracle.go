@@ -34,6 +34,11 @@ type finding struct {
 	// skipped is why a check could not run (the engine rejected a
 	// generated query); such a check is counted, not reported.
 	skipped error
+	// failed names the engine that failed where the other answered
+	// ("sluice", "duckdb"; skipped is its error, the queries and answers
+	// are filled): recorded in Stats.OneSided, since an error one engine
+	// raises and the other does not may be either's bug.
+	failed string
 }
 
 func skip(err error) *finding { return &finding{skipped: err} }

@@ -60,7 +60,15 @@ type Stats struct {
 	IndexSkipped int
 	// IndexChecks is how many skipping checks compared answers.
 	IndexChecks int
+	// OneSided counts checks where one engine failed and the other
+	// answered, by "<engine that failed>: <error's gist>"; OneSidedCases
+	// are the first maxOneSided of them, whole.
+	OneSided      map[string]int
+	OneSidedCases []Divergence
 }
+
+// maxOneSided bounds Stats.OneSidedCases.
+const maxOneSided = 20
 
 // skipReason is the gist of a skipped check's error: its message with
 // file names and values cut, so that like errors count together.
@@ -170,6 +178,11 @@ func Run(ctx context.Context, cfg Config) (divs []Divergence, st Stats, err erro
 				st.SkipReasons = map[string]int{}
 			}
 			st.SkipReasons[skipReason(f.skipped)]++
+			if f.failed != "" {
+				st.recordOneSided(f, Divergence{Seed: cfg.Seed, Oracle: c.oracle + " (" + f.failed + " failed)",
+					Query1: f.query1, Answer1: f.answer1, Query2: f.query2, Answer2: f.answer2,
+					Repro: joinQueries(append(append([]string{}, setup...), f.query1, f.query2)...)})
+			}
 		default:
 			divs = append(divs, Divergence{
 				Seed: cfg.Seed, Oracle: c.oracle,
@@ -240,4 +253,16 @@ func firstLine(s string) string {
 		return s[:i] + "..."
 	}
 	return s
+}
+
+// recordOneSided counts a check only one engine failed, and keeps it
+// whole while there are few.
+func (st *Stats) recordOneSided(f *finding, d Divergence) {
+	if st.OneSided == nil {
+		st.OneSided = map[string]int{}
+	}
+	st.OneSided[f.failed+": "+skipReason(f.skipped)]++
+	if len(st.OneSidedCases) < maxOneSided {
+		st.OneSidedCases = append(st.OneSidedCases, d)
+	}
 }

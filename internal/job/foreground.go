@@ -50,7 +50,7 @@ func (m *Manager[R]) runForeground(ctx context.Context, name string, run func(co
 		attempt++
 		if w := m.cfg.Warn; w != nil {
 			w(fmt.Sprintf("stream %s: %v; retrying in %s (attempt %d; STOP STREAM or Ctrl-C ends it)",
-				name, sql.RedactError(err), m.RetryDelay(attempt), attempt))
+				name, sql.RedactError(err), m.RetryDelayFor(err, attempt), attempt))
 		}
 		if !m.waitRetry(ctx, name, err, attempt) {
 			if ctx.Err() != nil {

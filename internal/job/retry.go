@@ -21,6 +21,12 @@ import (
 const (
 	DefaultRetryInitial = time.Second
 	DefaultRetryMax     = 5 * time.Minute
+	// UnreachableRetryMax caps the backoff while a broker or queue
+	// cannot be reached (connector.ErrUnreachable): such a retry costs
+	// one request, and a stream should resume within seconds of the
+	// broker's return (a quorum back, a node restarted), not a doubled
+	// backoff later. It is the NATS client's own reconnect wait.
+	UnreachableRetryMax = 2 * time.Second
 )
 
 // Retryable reports whether a stream that failed with err may succeed by
@@ -59,6 +65,16 @@ func (m *Manager[R]) RetryDelay(n int) time.Duration {
 	return min(d, limit)
 }
 
+// RetryDelayFor is RetryDelay for a failure with err: at most
+// UnreachableRetryMax when err is connector.ErrUnreachable.
+func (m *Manager[R]) RetryDelayFor(err error, n int) time.Duration {
+	d := m.RetryDelay(n)
+	if errors.Is(err, connector.ErrUnreachable) {
+		return min(d, UnreachableRetryMax)
+	}
+	return d
+}
+
 // waitRetry records that stream name failed with err and will run again
 // after its backoff, then waits: true when it is time to run again,
 // false when the stream was stopped (STOP STREAM, here or, through the
@@ -66,7 +82,7 @@ func (m *Manager[R]) RetryDelay(n int) time.Duration {
 // down meanwhile. The stream reads retrying, with the error and the time
 // of the next attempt, until the next run registers.
 func (m *Manager[R]) waitRetry(ctx context.Context, name string, err error, attempt int) bool {
-	delay := m.RetryDelay(attempt)
+	delay := m.RetryDelayFor(err, attempt)
 	m.mu.Lock()
 	rs := m.runs[strings.ToLower(name)]
 	if rs == nil {

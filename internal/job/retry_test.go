@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"sluice/internal/catalog"
+	"sluice/internal/connector"
 	"sluice/internal/exec"
 	"sluice/internal/plan"
 	"sluice/internal/stream"
@@ -47,5 +48,15 @@ func TestRetryDelay(t *testing.T) {
 	}
 	if d := NewManager(Config[string]{}).RetryDelay(1); d != DefaultRetryInitial {
 		t.Errorf("default first delay: %v", d)
+	}
+	unreachable := fmt.Errorf("jetstream: %w", connector.ErrUnreachable)
+	if d := NewManager(Config[string]{}).RetryDelayFor(unreachable, 6); d != UnreachableRetryMax {
+		t.Errorf("an unreachable broker's sixth delay: %v, want %v", d, UnreachableRetryMax)
+	}
+	if d := m.RetryDelayFor(unreachable, 1); d != 100*time.Millisecond {
+		t.Errorf("a first delay under the cap: %v", d)
+	}
+	if d := NewManager(Config[string]{}).RetryDelayFor(errors.New("sink refused"), 6); d != 32*time.Second {
+		t.Errorf("another failure's sixth delay: %v", d)
 	}
 }

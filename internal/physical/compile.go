@@ -225,6 +225,9 @@ func (c *compiler) build(n plan.Node) (*localStage, error) {
 	if err != nil {
 		return nil, err
 	}
+	if a, ok := n.(*plan.Aggregate); ok {
+		letInputAggregateEmitAnyOrder(op, len(a.Keys), in)
+	}
 	if sw, ok := op.(*exec.SessionWindow); ok && c.streaming {
 		if et := c.events[rowwiseEventTime(kids[0])]; et != nil {
 			sw.DropLateFrom(et)

@@ -390,16 +390,18 @@ func (eb *exprBinder) bindColumn(c *sql.ColumnRef) (expr.Expr, error) {
 		}
 	}
 	if col == nil {
-		avail := eb.sc.names()
-		if avail == "" {
-			return nil, errAt(c, "column %q not found", strings.Join(parts, "."))
-		}
+		name := strings.Join(parts, ".")
 		var known []string
 		for _, sc := range eb.sc.cols {
 			known = append(known, sc.Name)
 		}
-		return nil, errAt(c, "column %q not found%s (available: %s)", strings.Join(parts, "."),
-			suggest.DidYouMean(parts[len(parts)-1], known), avail)
+		err := errAt(c, "column %q not found", name)
+		if avail := eb.sc.names(); avail != "" {
+			err = errAt(c, "column %q not found%s (available: %s)", name,
+				suggest.DidYouMean(parts[len(parts)-1], known), avail)
+		}
+		err.(*Error).Missing = &MissingColumn{Name: name, Available: known}
+		return nil, err
 	}
 	var out expr.Expr = expr.Col(col.Index, col.Name, col.Type)
 	for _, f := range rest {

@@ -54,6 +54,9 @@ func (b *Binder) bindFrom(t sql.TableExpr) (Node, *scope, error) {
 		if n, sc, ok, err := b.bindView(te, alias); ok {
 			return n, sc, err
 		}
+		if IsIndexPattern(te.Name) {
+			return b.bindPattern(te, alias)
+		}
 		tbl, err := b.tables.ResolveTable(b.ctx, te.Name)
 		if err != nil {
 			return nil, nil, &Error{Pos: te.Pos(), Msg: err.Error(), Err: err}

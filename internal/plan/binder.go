@@ -43,6 +43,17 @@ type Error struct {
 	// Err is the cause, when the error came from elsewhere (a table the
 	// catalog does not have): errors.Is sees through to it.
 	Err error
+	// Missing, when set, is the column a reference did not find, for
+	// clients that report it apart from Msg (the REST API's
+	// FIELD_NOT_FOUND context).
+	Missing *MissingColumn
+}
+
+// MissingColumn is a column reference that named no column in scope:
+// its name and the names it could have used.
+type MissingColumn struct {
+	Name      string
+	Available []string
 }
 
 func (e *Error) Unwrap() error { return e.Err }

@@ -20,6 +20,9 @@ type Source struct {
 	Search SearchExpr // nil when none (parse_search.go)
 	// Sub is a subsearch used as a join's right side ([ source=... ]).
 	Sub *Pipeline
+	// Describe is describe t | ...: the rows are Table's columns
+	// (translate_describe.go).
+	Describe bool
 }
 
 // Where is where <predicate>.

@@ -16,6 +16,7 @@ var pplOwn = map[string]bool{
 	"json_extract": true, "json_delete": true, "json_set": true, "json_append": true, "json_extend": true,
 	"yearweek": true, "convert_tz": true, "to_days": true, "to_seconds": true, "from_days": true,
 	"makedate": true, "period_add": true, "period_diff": true, "cidrmatch": true, "coalesce": true,
+	"rand": true,
 	// TIME values are HH:mm:ss strings (ppl_time.go).
 	"time": true, "time_to_sec": true, "sec_to_time": true, "maketime": true, "timediff": true,
 	"addtime": true, "subtime": true, "datediff": true, "datetime": true, "str_to_date": true,
@@ -62,6 +63,13 @@ func mapMore(c *sql.Call, name string) (e sql.Expr, ok bool, err error) {
 		return nil, syntaxErr(x.Pos(), "%s: the first argument must be a unit (DAY, MONTH, ...)", name)
 	}
 	switch name {
+	case "now", "utc_timestamp", "current_timestamp", "localtimestamp", "localtime":
+		// PPL's current time is 'YYYY-MM-DD hh:mm:ss': whole seconds
+		// (SYSDATE keeps its fraction).
+		if err := argc(0, 0); err != nil {
+			return nil, true, err
+		}
+		return call("date_trunc", str("SECOND"), call("now")), true, nil
 	case "eval":
 		// eval(e) inside an aggregate is e (count(eval(age > 30))).
 		if err := argc(1, 1); err != nil {

@@ -3,6 +3,8 @@ package ppl
 import (
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"sluice/internal/sql"
 )
 
@@ -23,6 +25,12 @@ func mapRelevance(c *sql.Call, name string) (sql.Expr, bool, error) {
 		return nil, false, nil
 	}
 	args, at := c.Args, c.At
+	var fields []sql.Expr
+	if q, isLit := args0(args).(*sql.Literal); multi && isLit && q.Kind == sql.LitString {
+		// No field list: every text field, as the plugin's default_field *.
+		fields = []sql.Expr{&sql.Call{At: at, Name: allFieldsCall}}
+		args = append([]sql.Expr{nil}, args...)
+	}
 	if len(args) < 2 {
 		return nil, true, syntaxErr(at, "%s takes fields and a query, then options", name)
 	}
@@ -38,11 +46,12 @@ func mapRelevance(c *sql.Call, name string) (sql.Expr, bool, error) {
 	if !ok || query.Kind != sql.LitString {
 		return nil, true, syntaxErr(args[1].Pos(), "%s: the query must be a string", name)
 	}
-	var fields []sql.Expr
-	if multi {
+	switch {
+	case fields != nil:
+	case multi:
 		list, isList := args[0].(*sql.Call)
 		if !isList || list.Name != fieldListCall {
-			return nil, true, syntaxErr(args[0].Pos(), "%s: name the fields (['title', ...]); searching every field is not built", name)
+			return nil, true, syntaxErr(args[0].Pos(), "%s: name the fields (['title', ...]) or leave them out", name)
 		}
 		for _, f := range list.Args {
 			n := strings.TrimSpace(f.(*sql.Literal).Value)
@@ -51,7 +60,7 @@ func mapRelevance(c *sql.Call, name string) (sql.Expr, bool, error) {
 			}
 			fields = append(fields, &sql.ColumnRef{At: f.Pos(), Parts: strings.Split(n, ".")})
 		}
-	} else {
+	default:
 		if len(opts) == 0 && (name == "match" || name == "match_phrase") {
 			return c, true, nil
 		}
@@ -60,6 +69,73 @@ func mapRelevance(c *sql.Call, name string) (sql.Expr, bool, error) {
 	lit := func(s string) sql.Expr { return &sql.Literal{At: at, Kind: sql.LitString, Value: s} }
 	return &sql.Call{At: at, Name: "ppl_relevance",
 		Args: append([]sql.Expr{lit(name), args[1], lit(strings.Join(opts, ";"))}, fields...)}, true, nil
+}
+
+// args0 is the first argument, nil for none.
+func args0(args []sql.Expr) sql.Expr {
+	if len(args) == 0 {
+		return nil
+	}
+	return args[0]
+}
+
+// allFieldsCall stands for "every text field" in a relevance function's
+// fields until the translator knows the input's columns (allFields).
+const allFieldsCall = "__ppl_all_fields"
+
+// allFields replaces allFieldsCall in the relevance calls of e with the
+// input's string columns (every column when only names are known).
+func (t *translator) allFields(e sql.Expr) error {
+	c, ok := e.(*sql.Call)
+	if !ok {
+		if b, isBin := e.(*sql.Binary); isBin {
+			if err := t.allFields(b.L); err != nil {
+				return err
+			}
+			return t.allFields(b.R)
+		}
+		if u, isUn := e.(*sql.Unary); isUn {
+			return t.allFields(u.X)
+		}
+		return nil
+	}
+	n := len(c.Args)
+	if c.Name != "ppl_relevance" || n == 0 {
+		for _, a := range c.Args {
+			if err := t.allFields(a); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if m, isAll := c.Args[n-1].(*sql.Call); !isAll || m.Name != allFieldsCall {
+		return nil
+	}
+	var fields []sql.Expr
+	if t.schema != nil {
+		sch, err := t.schema(t.q)
+		if err != nil {
+			return err
+		}
+		for _, f := range sch.Fields() {
+			if f.Type.ID() == arrow.STRING || f.Type.ID() == arrow.LARGE_STRING {
+				fields = append(fields, col(c.At, f.Name))
+			}
+		}
+	} else {
+		cols, err := t.columns()
+		if err != nil {
+			return err
+		}
+		for _, f := range cols {
+			fields = append(fields, col(c.At, f))
+		}
+	}
+	if len(fields) == 0 {
+		return syntaxErr(c.At, "%s: the input has no text field to search", c.Args[0].(*sql.Literal).Value)
+	}
+	c.Args = append(c.Args[:n-1], fields...)
+	return nil
 }
 
 // option reads name=value (the value a literal or a bare word).

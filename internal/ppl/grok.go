@@ -3,6 +3,7 @@ package ppl
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -92,7 +93,13 @@ func expandGrok(pattern string) (string, []string, []string, error) {
 			if e != nil && err == nil {
 				err = e
 			}
-			if sub[2] == "" {
+			name := sub[2]
+			if name == "" && depth == 0 && !slices.Contains(names, sub[1]) {
+				// A top-level reference without a name is a field named
+				// after the pattern, as the plugin's grok returns it (once).
+				name = sub[1]
+			}
+			if name == "" {
 				return "(?:" + inner + ")"
 			}
 			cast := ""
@@ -102,7 +109,7 @@ func expandGrok(pattern string) (string, []string, []string, error) {
 			case "float", "double":
 				cast = "DOUBLE"
 			}
-			names, casts = append(names, sub[2]), append(casts, cast)
+			names, casts = append(names, name), append(casts, cast)
 			return fmt.Sprintf("(?P<g%d>%s)", len(names)-1, inner)
 		})
 		return out, err

@@ -83,7 +83,16 @@ func (p *parser) searchSource() (*Source, error) {
 	s := &Source{At: at}
 	if !explicit && !p.atKw("source") && !p.atKw("index") {
 		if p.atKw("describe") {
-			return nil, syntaxErr(p.tok().pos, "describe is a statement of its own (sluice ppl, /_plugins/_ppl), not a query")
+			p.advance()
+			name, _, err := p.tableName()
+			if err != nil {
+				return nil, err
+			}
+			if !p.atEnd() {
+				return nil, p.errExpected("'|'")
+			}
+			s.Table, s.Describe = name, true
+			return s, nil
 		}
 		return nil, p.errExpected("source=<table>")
 	}
@@ -137,6 +146,15 @@ func (p *parser) searchTable(s *Source) error {
 	name, _, err := p.tableName()
 	if err != nil {
 		return err
+	}
+	// source=a, b: several indices, read as one (an index pattern).
+	for p.atOp(",") && p.peek(1).kind == tkIdent {
+		p.advance()
+		more, _, err := p.tableName()
+		if err != nil {
+			return err
+		}
+		name += "," + more
 	}
 	s.Table = name
 	if p.acceptKw("as") {

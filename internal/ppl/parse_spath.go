@@ -42,11 +42,12 @@ func (p *parser) spath(at sql.Pos) (*Spath, error) {
 	if s.Input.Name == "" {
 		return nil, syntaxErr(at, "spath needs input=<field>")
 	}
-	if s.Path == "" {
-		return nil, syntaxErr(at, "spath without a path (auto-extract mode) is not supported")
-	}
 	if s.Output == "" {
 		s.Output = s.Path
+		if s.Path == "" {
+			// Auto-extract mode replaces the input with its map.
+			s.Output = s.Input.Name
+		}
 	}
 	return s, nil
 }

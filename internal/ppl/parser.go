@@ -203,7 +203,7 @@ func (p *parser) tableName() (string, sql.Pos, error) {
 	end := t.end
 	for {
 		n := p.tok()
-		if n.off != end || !(isOp(n, ".") || isOp(n, "-") || n.kind == tkIdent || n.kind == tkNumber || n.kind == tkDuration) {
+		if n.off != end || !(isOp(n, ".") || isOp(n, "-") || isOp(n, "*") || n.kind == tkIdent || n.kind == tkNumber || n.kind == tkDuration) {
 			return b.String(), t.pos, nil
 		}
 		p.advance()
@@ -454,6 +454,16 @@ func (p *parser) alias() (string, error) {
 	return n.Name, err
 }
 
+// statsAgg reads one aggregate of stats: an expression, or a bare count
+// or c, which PPL reads as count().
+func (p *parser) statsAgg() (sql.Expr, error) {
+	if (p.atKw("count") || p.atKw("c")) && !isOp(p.peek(1), "(") {
+		t := p.advance()
+		return &sql.Call{At: t.pos, Name: "count", Star: true}, nil
+	}
+	return p.expr()
+}
+
 func (p *parser) stats(at sql.Pos) (*Stats, error) {
 	st := &Stats{At: at}
 	for {
@@ -469,7 +479,7 @@ func (p *parser) stats(at sql.Pos) (*Stats, error) {
 	}
 	for {
 		from := p.i
-		e, err := p.expr()
+		e, err := p.statsAgg()
 		if err != nil {
 			return nil, err
 		}

@@ -111,11 +111,13 @@ func TestTranslateTop(t *testing.T) {
 }
 
 func TestGrok(t *testing.T) {
-	re, names, casts, err := expandGrok("%{IP:ip} %{WORD} %{NUMBER:n:int}")
+	// A top-level %{WORD} without a field is a field WORD, once; a
+	// pattern's own unnamed references are no fields.
+	re, names, casts, err := expandGrok("%{IP:ip} %{WORD} %{NUMBER:n:int} %{WORD}")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(names, ",") != "ip,n" || strings.Join(casts, ",") != ",BIGINT" || !strings.Contains(re, "(?P<g0>") || !strings.Contains(re, "(?P<g1>") {
+	if strings.Join(names, ",") != "ip,WORD,n" || strings.Join(casts, ",") != ",,BIGINT" || !strings.Contains(re, "(?P<g0>") || !strings.Contains(re, "(?P<g2>") || strings.Contains(re, "(?P<g3>") {
 		t.Errorf("%s %v %v", re, names, casts)
 	}
 	if _, _, _, err := expandGrok("%{NOPE:x}"); err == nil || !strings.Contains(err.Error(), "unknown pattern %{NOPE}") {
@@ -192,7 +194,7 @@ func TestStatement(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Text() != `PPL 'source=t | where b = ''x'''` {
+	if st.Text() != `PPL 'source=t | where b = \'x\''` {
 		t.Errorf("text %s", st.Text())
 	}
 	back, err := sql.ParseOne(st.Text())
@@ -246,14 +248,17 @@ func TestParseLiteral(t *testing.T) {
 }
 
 func TestDescribe(t *testing.T) {
-	st, err := Statement("describe logs")
-	if err != nil {
-		t.Fatal(err)
+	// describe t [| ...] is a PPL query over t's column metadata.
+	for _, q := range []string{"describe logs", "describe logs | head 1"} {
+		st, err := Statement(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s, ok := st.(*sql.SelectStmt); !ok || s.Text() != "PPL "+sql.QuoteString(q) {
+			t.Errorf("%q: got %#v", q, st)
+		}
 	}
-	if d, ok := st.(*sql.DescribeTable); !ok || d.Name != "logs" || d.Text() != "DESCRIBE logs" {
-		t.Errorf("got %#v", st)
-	}
-	if _, err := Statement("describe logs | head 1"); err == nil || !strings.HasPrefix(err.Error(), "PPL syntax error at line 1:15: expected end of query") {
+	if _, err := Statement("describe logs x"); err == nil || !strings.HasPrefix(err.Error(), "PPL syntax error at line 1:15: expected '|'") {
 		t.Errorf("got %v", err)
 	}
 }

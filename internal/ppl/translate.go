@@ -91,6 +91,13 @@ func (t *translator) pipeline(p *Pipeline) (*sql.Query, error) {
 		return t.q, nil
 	}
 	var from sql.TableExpr = &sql.TableName{At: s.At, Name: s.Table}
+	if s.Describe {
+		d, err := t.describe(s)
+		if err != nil {
+			return nil, err
+		}
+		from = d
+	}
 	t.self = s.Table
 	if s.Alias != "" {
 		t.self = s.Alias
@@ -313,9 +320,30 @@ func (t *translator) fix(e sql.Expr) (sql.Expr, error) {
 			err = e
 		} else if ok {
 			r.Parts = []string{c}
+		} else if len(r.Parts) > 2 {
+			err = t.mapPath(r)
 		}
 	})
 	return e, err
+}
+
+// mapPath makes m.a.b over a map column m the lookup of key a.b (the
+// keys of spath's auto-extract mode are dotted paths), not m['a']['b'].
+func (t *translator) mapPath(r *sql.ColumnRef) error {
+	if t.schema == nil {
+		return nil
+	}
+	sch, err := t.schema(t.q)
+	if err != nil {
+		return err
+	}
+	for _, f := range sch.Fields() {
+		if strings.EqualFold(f.Name, r.Parts[0]) && f.Type.ID() == arrow.MAP {
+			r.Parts = []string{r.Parts[0], strings.Join(r.Parts[1:], ".")}
+			return nil
+		}
+	}
+	return nil
 }
 
 // ref is the column reference for a field name as written, fixed.
@@ -454,6 +482,9 @@ func isStarOnly(sel *sql.Select) bool {
 }
 
 func (t *translator) where(c *Where) error {
+	if err := t.allFields(c.Cond); err != nil {
+		return err
+	}
 	cond, err := t.fixIf(c.Cond)
 	if err != nil {
 		return err
@@ -575,6 +606,12 @@ func (t *translator) fields(c *Fields) error {
 
 func (t *translator) eval(c *Eval) error {
 	for _, a := range c.Assigns {
+		if cols, err := t.columns(); err == nil {
+			nullMissing(a.Expr, cols)
+		}
+		if err := t.allFields(a.Expr); err != nil {
+			return err
+		}
 		e, err := t.fixIf(a.Expr)
 		if err != nil {
 			return err

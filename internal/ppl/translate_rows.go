@@ -231,6 +231,11 @@ func (t *translator) appendCol(c *AppendCol) error {
 	if err != nil {
 		return err
 	}
+	if keys, ok, err := t.sortKeys(at, cols); err != nil {
+		return err
+	} else if ok {
+		lOrder = keys
+	}
 	rOrder, _, err := st.currentOrder("appendcol")
 	if err != nil {
 		return err

@@ -107,10 +107,11 @@ func parseKafka(u *url.URL) (brokers []string, topic, group string, err error) {
 // OpenKafka joins the group; a new group starts at the topic's oldest
 // offset, so events sent before the stream first started are read.
 func OpenKafka(ctx context.Context, u *url.URL) (*Kafka, error) {
-	brokers, topic, group, err := parseKafka(u)
+	t, err := kafkaTarget(u)
 	if err != nil {
 		return nil, err
 	}
+	brokers, topic, group, session := t.Brokers, t.Topic, t.Group, t.Session
 	k := &Kafka{topic: topic, group: group, parts: map[int32]*partitionAcks{}, health: &kafkaHealth{}}
 	forget := func(_ context.Context, _ *kgo.Client, lost map[string][]int32) {
 		k.mu.Lock()
@@ -119,20 +120,7 @@ func OpenKafka(ctx context.Context, u *url.URL) (*Kafka, error) {
 			delete(k.parts, p)
 		}
 	}
-	security, err := kafkaSecurity(u)
-	if err != nil {
-		return nil, err
-	}
-	// A member that died without leaving (its broker was down when it
-	// closed) holds the group's next rebalance up until its session times
-	// out: Kafka's 45 s default made a worker restarted after a broker
-	// outage wait that long.
-	session, err := durationParam(u, "session_timeout", 10*time.Second)
-	if err != nil {
-		return nil, err
-	}
-	cl, err := kgo.NewClient(append(security,
-		kgo.SeedBrokers(brokers...),
+	cl, err := kgo.NewClient(append(t.Opts,
 		kgo.ConsumerGroup(group),
 		kgo.ConsumeTopics(topic),
 		kgo.DisableAutoCommit(),

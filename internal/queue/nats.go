@@ -145,7 +145,22 @@ func (q *NATS) Receive(ctx context.Context, max int, wait time.Duration) ([]Mess
 		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
 			wait = max2(time.Until(dl), time.Millisecond)
 		}
-		batch, err = q.cons.Fetch(max, jetstream.FetchMaxWait(wait))
+		// Fetch would wait for all max messages; the contract is to
+		// wait only for the first, which is what a stream waiting for
+		// an arrival needs. The rest are what is there now.
+		first, err := q.cons.Next(jetstream.FetchMaxWait(wait))
+		if errors.Is(err, nats.ErrTimeout) || errors.Is(err, jetstream.ErrNoMessages) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("fetching from jetstream %s/%s: %w", q.stream, q.durable, natsErr(err))
+		}
+		out := []Message{natsMsg{first}}
+		if max == 1 {
+			return out, nil
+		}
+		rest, err := q.Receive(ctx, max-1, 0)
+		return append(out, rest...), err
 	}
 	if err != nil {
 		return nil, fmt.Errorf("fetching from jetstream %s/%s: %w", q.stream, q.durable, natsErr(err))

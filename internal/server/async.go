@@ -11,6 +11,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"sluice/internal/catalog"
 	"sluice/internal/engine"
 	"sluice/internal/job"
@@ -40,6 +42,9 @@ type asyncRequest struct {
 	Lang       string `json:"lang"`
 	Query      string `json:"query"`
 	SessionID  string `json:"sessionId"`
+	// Filter and Parameters are the sync endpoints' (sqlRequest).
+	Filter     json.RawMessage `json:"-"`
+	Parameters []sqlParameter  `json:"-"`
 }
 
 // asyncQueries runs the async queries of one server.
@@ -195,13 +200,22 @@ func (s *Server) handleAsyncSubmit(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	lang, parse := "sql", sql.ParseOne
+	lang, ep := "sql", endpoint{parse: sql.ParseOne}
 	if req.Lang == "ppl" {
-		lang, parse = "ppl", ppl.Statement
+		lang, ep = "ppl", endpoint{parse: ppl.Statement, ppl: true}
 	}
 	text := strings.TrimSuffix(strings.TrimSpace(req.Query), ";")
 	if text == "" {
 		writeError(w, badRequest("the request has no query"))
+		return
+	}
+	if text, err = bindRequest(ep, text, req.Parameters); err != nil {
+		writeError(w, err)
+		return
+	}
+	parse, err := withFilter(ep, req.Filter)
+	if err != nil {
+		writeError(w, err)
 		return
 	}
 	st, err := parse(text)
@@ -338,6 +352,13 @@ type asyncResponse struct {
 	Stream string `json:"stream,omitempty"`
 }
 
+// asyncSchema is a result's schema as the plugin's async GET names its
+// types: AsyncQueryResultResponseFormatter writes ExprCoreType's own
+// names in lower case (string, integer, long, struct, array) for SQL and
+// PPL alike (AsyncQueryResult is built with the SQL LangSpec), never the
+// jdbc format's legacy keyword, object and nested.
+func asyncSchema(s *arrow.Schema) []column { return schemaOf(s, false) }
+
 func (s *Server) handleAsyncGet(w http.ResponseWriter, r *http.Request) {
 	rec, ok := s.asyncRecord(w, r)
 	if !ok {
@@ -361,7 +382,7 @@ func (s *Server) handleAsyncGet(w http.ResponseWriter, r *http.Request) {
 		p := wholePage(res)
 		rows := datarows(p)
 		n := len(rows)
-		out.Schema, out.Datarows, out.Total, out.Size = schemaOf(res.schema, true), rows, &res.total, &n
+		out.Schema, out.Datarows, out.Total, out.Size = asyncSchema(res.schema), rows, &res.total, &n
 		if out.Datarows == nil {
 			out.Datarows = [][]json.RawMessage{}
 		}

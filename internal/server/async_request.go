@@ -13,6 +13,8 @@ import (
 // not know is an error. Each failure is a 400 IllegalArgumentException
 // "Error while parsing the request body: ...", the plugin's words.
 // datasource is not looked up: Sluice is the one data source there is.
+// Beyond the plugin, filter and parameters are read as the sync
+// endpoints read them (withFilter, bindRequest).
 func parseAsyncRequest(body []byte) (asyncRequest, error) {
 	var req asyncRequest
 	fail := func(msg string) (asyncRequest, error) {
@@ -36,6 +38,14 @@ func parseAsyncRequest(body []byte) (asyncRequest, error) {
 	for name := range fields {
 		switch name {
 		case "query", "datasource", "lang", "sessionId":
+		case "filter":
+			// Not the plugin's (its converter refuses the field): the sync
+			// endpoints' filter and parameters, applied alike.
+			req.Filter = fields[name]
+		case "parameters":
+			if err := json.Unmarshal(fields[name], &req.Parameters); err != nil {
+				return fail("parameters must be a list of {\"type\", \"value\"}")
+			}
 		default:
 			return fail("Unknown field: " + name)
 		}

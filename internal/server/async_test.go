@@ -27,8 +27,14 @@ type asyncReply struct {
 // submit posts a query to the async API and returns its id.
 func (f *fixture) submit(query string) string {
 	f.t.Helper()
+	return f.submitBody(map[string]any{"datasource": "sluice", "lang": "sql", "query": query})
+}
+
+// submitBody posts an async submission and returns its query id.
+func (f *fixture) submitBody(body map[string]any) string {
+	f.t.Helper()
 	var r struct{ QueryID, SessionID string }
-	if err := json.Unmarshal(f.post(AsyncQueryPath, map[string]any{"datasource": "sluice", "lang": "sql", "query": query}, http.StatusCreated), &r); err != nil {
+	if err := json.Unmarshal(f.post(AsyncQueryPath, body, http.StatusCreated), &r); err != nil {
 		f.t.Fatal(err)
 	}
 	if r.QueryID == "" || r.SessionID == "" {
@@ -220,4 +226,67 @@ func TestAsyncRetention(t *testing.T) {
 	_ = os.WriteFile(filepath.Join(dir, id2+".json"), raw, 0o644)
 	f.open()
 	f.do("GET", AsyncQueryPath+"/"+id2, 400)
+}
+
+// TestAsyncTypeNames: the async GET names types as the plugin's async
+// formatter does, for SQL and PPL alike: string, integer, long (the
+// jdbc format's keyword never shows).
+func TestAsyncTypeNames(t *testing.T) {
+	f := newFixture(t, 3)
+	for _, lang := range []string{"sql", "ppl"} {
+		q := "SELECT id, name, CAST(id AS INT) AS i FROM t ORDER BY id"
+		if lang == "ppl" {
+			q = "source=t | sort id | eval i = CAST(id AS INT) | fields id, name, i"
+		}
+		r := f.waitAsync(f.submitBody(map[string]any{"datasource": "sluice", "lang": lang, "query": q}), asyncSuccess)
+		var got []string
+		for _, c := range r.Schema {
+			got = append(got, c.Name+":"+c.Type)
+		}
+		if strings.Join(got, ",") != "id:long,name:string,i:integer" || len(r.Datarows) != 3 || r.Datarows[0][1] != "n0" {
+			t.Fatalf("%s: schema %v, rows %v", lang, got, r.Datarows)
+		}
+	}
+}
+
+// TestAsyncFilterAndParameters: an async submission's filter (OpenSearch
+// DSL) and parameters apply as on the sync endpoints, and are refused
+// with the reason where they cannot (PPL has no ?; a statement that is
+// not a query has no source to filter).
+func TestAsyncFilterAndParameters(t *testing.T) {
+	f := newFixture(t, 6)
+	ids := func(body map[string]any) string {
+		t.Helper()
+		body["datasource"] = "sluice"
+		r := f.waitAsync(f.submitBody(body), asyncSuccess)
+		var out []string
+		for _, row := range r.Datarows {
+			out = append(out, fmt.Sprint(row[0]))
+		}
+		return strings.Join(out, ",")
+	}
+	filter := json.RawMessage(`{"range": {"id": {"lt": 4}}}`)
+	if got := ids(map[string]any{"lang": "sql", "query": "SELECT id FROM t WHERE id > ? ORDER BY id", "filter": filter,
+		"parameters": []map[string]any{{"type": "integer", "value": 1}}}); got != "2,3" {
+		t.Fatalf("SQL with filter and parameters: %s", got)
+	}
+	if got := ids(map[string]any{"lang": "ppl", "query": "source=t | sort id | fields id", "filter": filter}); got != "0,1,2,3" {
+		t.Fatalf("PPL with filter: %s", got)
+	}
+	for _, c := range []struct {
+		body map[string]any
+		want string
+	}{
+		{map[string]any{"lang": "ppl", "query": "source=t", "parameters": []map[string]any{{"type": "integer", "value": 1}}}, "PPL has none"},
+		{map[string]any{"lang": "sql", "query": "SELECT id FROM t WHERE id = ?"}, "unexpected character '?'"},
+		{map[string]any{"lang": "sql", "query": "SELECT ?", "parameters": []map[string]any{{"type": "integer", "value": "x"}}}, "is not an integer"},
+		{map[string]any{"lang": "sql", "query": "SHOW TABLES", "filter": filter}, "filter: applies to a query's source table"},
+		{map[string]any{"lang": "sql", "query": "SELECT 1", "filter": json.RawMessage(`{"fuzzy": {"id": 1}}`)}, "fuzzy"},
+		{map[string]any{"lang": "sql", "query": "SELECT 1", "parameters": 3}, "parameters must be a list"},
+	} {
+		c.body["datasource"] = "sluice"
+		if out := f.post(AsyncQueryPath, c.body, http.StatusBadRequest); !strings.Contains(string(out), c.want) {
+			t.Fatalf("%v: %s, want %q", c.body, out, c.want)
+		}
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"sluice/internal/ppl"
 	"sluice/internal/sql"
 )
 
@@ -19,12 +20,8 @@ import (
 var describeTablesRE = regexp.MustCompile(`(?is)^\s*DESCRIBE\s+TABLES\s+LIKE\s+('(?:[^']|'')*'|"(?:[^"]|"")*")(?:\s+COLUMNS\s+LIKE\s+('(?:[^']|'')*'|"(?:[^"]|"")*"))?\s*$`)
 
 // describeColumns are the JDBC metadata columns the plugin answers
-// DESCRIBE TABLES with (java.sql.DatabaseMetaData.getColumns).
-var describeColumns = []string{"TABLE_CAT", "TABLE_SCHEM", "TABLE_NAME", "COLUMN_NAME", "DATA_TYPE",
-	"TYPE_NAME", "COLUMN_SIZE", "BUFFER_LENGTH", "DECIMAL_DIGITS", "NUM_PREC_RADIX", "NULLABLE",
-	"REMARKS", "COLUMN_DEF", "SQL_DATA_TYPE", "SQL_DATETIME_SUB", "CHAR_OCTET_LENGTH",
-	"ORDINAL_POSITION", "IS_NULLABLE", "SCOPE_CATALOG", "SCOPE_SCHEMA", "SCOPE_TABLE",
-	"SOURCE_DATA_TYPE", "IS_AUTOINCREMENT", "IS_GENERATEDCOLUMN"}
+// DESCRIBE TABLES with, PPL's describe's.
+var describeColumns = ppl.DescribeColumns
 
 // describeTables answers DESCRIBE TABLES LIKE: one row per column of
 // each table whose name matches the pattern (SQL wildcards: % any run,

@@ -22,6 +22,12 @@ type errorInfo struct {
 	Reason  string `json:"reason"`
 	Details string `json:"details"`
 	Type    string `json:"type"`
+	// The Calcite engine's error report (errorReport): on the PPL
+	// endpoint only, as the plugin's PPL docs show it.
+	Code       string         `json:"code,omitempty"`
+	Location   []string       `json:"location,omitempty"`
+	Context    map[string]any `json:"context,omitempty"`
+	Suggestion string         `json:"suggestion,omitempty"`
 }
 
 // requestError is a malformed request (bad JSON, no query, an unknown
@@ -119,8 +125,10 @@ func classifyUser(kind usererr.Kind, user func(status int, reason, typ string) e
 	return user(http.StatusBadRequest, "Invalid SQL query", "IllegalArgumentException")
 }
 
-func writeError(w http.ResponseWriter, err error) {
-	body := classify(err)
+func writeError(w http.ResponseWriter, err error) { writeBody(w, classify(err)) }
+
+// writeBody answers an error body.
+func writeBody(w http.ResponseWriter, body errorBody) {
 	body.Error.Details = redactSecrets(body.Error.Details)
 	auditError(w, body)
 	w.Header().Set("Content-Type", "application/json; charset=UTF-8")

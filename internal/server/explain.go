@@ -16,6 +16,11 @@ import (
 // shows OpenSearch DSL inside its plan; Sluice has no DSL to show, so
 // each node carries its line of Sluice's plan.
 func (s *Server) handleExplain(w http.ResponseWriter, r *http.Request) {
+	opts, err := explainOptionsOf(r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
 	req, err := readRequest(r)
 	if err != nil {
 		writeError(w, err)
@@ -26,11 +31,9 @@ func (s *Server) handleExplain(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := strings.TrimSuffix(req.Query, ";")
-	if len(req.Parameters) > 0 {
-		if q, err = bindParameters(q, req.Parameters); err != nil {
-			writeError(w, badRequest(err.Error()))
-			return
-		}
+	if q, err = bindRequest(endpoint{parse: sql.ParseOne}, q, req.Parameters); err != nil {
+		writeError(w, err)
+		return
 	}
 	if !strings.HasPrefix(strings.ToUpper(q), "EXPLAIN") {
 		q = "EXPLAIN " + q // so EXPLAIN's modes (ANALYZE, ...) may lead
@@ -61,11 +64,12 @@ func (s *Server) handleExplain(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	writePlan(w, r, res)
+	writePlan(w, opts, res)
 }
 
-// writePlan writes an EXPLAIN result as explainBody.
-func writePlan(w http.ResponseWriter, r *http.Request, res *engine.Result) {
+// writePlan writes an EXPLAIN result as explainBody, in the mode and
+// format opts ask for.
+func writePlan(w http.ResponseWriter, opts explainOptions, res *engine.Result) {
 	var lines []string
 	if res.Schema != nil {
 		newResult(res).each(0, 1<<62, func(b arrow.RecordBatch, i int) {
@@ -78,8 +82,7 @@ func writePlan(w http.ResponseWriter, r *http.Request, res *engine.Result) {
 	} else {
 		lines = strings.Split(res.Message, "\n")
 	}
-	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
-	_ = writeJSON(w, explainOf(lines), r.URL.Query().Has("pretty"))
+	opts.write(w, explainOf(lines))
 }
 
 // explainBody is an explain answer in both of the plugin's shapes: the

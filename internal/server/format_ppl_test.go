@@ -121,3 +121,69 @@ func TestPPLIndexNotFound(t *testing.T) {
 		}
 	}
 }
+
+// pplErrorReply is the plugin's PPL error body as its docs show it
+// (protocol.md's example 2, the mvcombine and mvexpand pages): the
+// ErrorReport's type, code, reason, details, location, context and
+// suggestion.
+type pplErrorReply struct {
+	Error struct {
+		Type       string         `json:"type"`
+		Code       string         `json:"code"`
+		Reason     string         `json:"reason"`
+		Details    string         `json:"details"`
+		Location   []string       `json:"location"`
+		Context    map[string]any `json:"context"`
+		Suggestion string         `json:"suggestion"`
+	} `json:"error"`
+	Status int `json:"status"`
+}
+
+// TestPPLErrorReport decodes the PPL endpoint's error reports: an
+// unknown index (INDEX_NOT_FOUND with index_name, as protocol.md's
+// example 2), an unknown field (FIELD_NOT_FOUND with requested_field,
+// available_fields, query_pos and a suggestion), a semantic and an
+// evaluation error (their stages); syntax errors keep the plain body.
+func TestPPLErrorReport(t *testing.T) {
+	f := newFixture(t, 2)
+	reply := func(q string, status int) pplErrorReply {
+		t.Helper()
+		dec := json.NewDecoder(bytes.NewReader(f.post("/_plugins/_ppl", map[string]any{"query": q}, status)))
+		dec.DisallowUnknownFields()
+		var r pplErrorReply
+		if err := dec.Decode(&r); err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	r := reply("source=unknown | fields firstname, lastname", 404)
+	e := r.Error
+	if r.Status != 404 || e.Type != "IndexNotFoundException" || e.Code != "INDEX_NOT_FOUND" || e.Reason != "no such index [unknown]" ||
+		e.Details != e.Reason || strings.Join(e.Location, "; ") != "while preparing and validating the query plan; while fetching index mappings" ||
+		e.Context["index_name"] != "unknown" || e.Context["stage"] != "analyzing" || e.Context["stage_description"] != "Parsing and validating the query" {
+		t.Errorf("unknown index: %+v", r)
+	}
+	r = reply("source=t | fields nmae", 400)
+	e = r.Error
+	pos, _ := e.Context["query_pos"].(map[string]any)
+	avail, _ := e.Context["available_fields"].([]any)
+	if e.Type != "IllegalArgumentException" || e.Code != "FIELD_NOT_FOUND" || e.Reason != "Field [nmae] not found." ||
+		!strings.Contains(e.Details, `column "nmae" not found`) || e.Context["requested_field"] != "nmae" ||
+		len(avail) < 4 || avail[1] != "name" || pos["line"] != 1.0 || pos["column"] != 19.0 ||
+		e.Suggestion != "Did you mean: name" || e.Context["stage"] != "analyzing" || len(e.Location) != 1 {
+		t.Errorf("unknown field: %+v", r)
+	}
+	r = reply("source=t | eval x = nosuchfn(id)", 400)
+	if e = r.Error; e.Type != "SemanticCheckException" || e.Code != "UNKNOWN" || e.Reason != e.Details || e.Context["stage"] != "analyzing" {
+		t.Errorf("semantic error: %+v", r)
+	}
+	r = reply("source=t | eval x = 1 / 0", 400)
+	if e = r.Error; e.Type != "ExpressionEvaluationException" || e.Context["stage"] != "executing" || e.Context["stage_description"] != "Running the query" ||
+		strings.Join(e.Location, "") != "while running the query" {
+		t.Errorf("evaluation error: %+v", r)
+	}
+	r = reply("source=t | stats", 400)
+	if e = r.Error; e.Type != "SyntaxCheckException" || e.Reason != "Invalid Query" || e.Code != "" || e.Context != nil {
+		t.Errorf("syntax error: %+v", r)
+	}
+}

@@ -59,6 +59,22 @@ func (p sqlParameter) literal(n int) (string, error) {
 	return "", fmt.Errorf("parameter %d: unsupported parameter type %s (byte, short, integer, long, float, double, boolean, string, keyword, date, null)", n, p.Type)
 }
 
+// bindRequest binds a request's parameters into its query text: the
+// SQL endpoint's ?s, and a refusal on the PPL one (PPL has no ?).
+func bindRequest(ep endpoint, text string, params []sqlParameter) (string, error) {
+	if len(params) == 0 {
+		return text, nil
+	}
+	if ep.ppl {
+		return "", badRequest("parameters bind the ? placeholders of a SQL query; PPL has none")
+	}
+	out, err := bindParameters(text, params)
+	if err != nil {
+		return "", badRequest(err.Error())
+	}
+	return out, nil
+}
+
 // bindParameters replaces each ? of text outside strings, back-quoted
 // names and comments with the next parameter's literal. Every ? needs a
 // parameter and every parameter a ?.

@@ -28,19 +28,24 @@ func (s *Server) handlePPL(w http.ResponseWriter, r *http.Request) {
 // handlePPLExplain answers POST /_plugins/_ppl/_explain with the plan of
 // the PPL query's translation, as /_plugins/_sql/_explain does.
 func (s *Server) handlePPLExplain(w http.ResponseWriter, r *http.Request) {
+	opts, err := explainOptionsOf(r)
+	if err != nil {
+		writePPLError(w, err)
+		return
+	}
 	req, err := readRequest(r)
 	if err != nil {
-		writeError(w, err)
+		writePPLError(w, err)
 		return
 	}
 	if req.Query == "" {
-		writeError(w, badRequest("the request has no query"))
+		writePPLError(w, badRequest("the request has no query"))
 		return
 	}
 	// The plan is the one the query would run: with the request's filter.
 	parse, err := withFilter(endpoint{parse: ppl.Statement, ppl: true}, req.Filter)
 	if err != nil {
-		writeError(w, err)
+		writePPLError(w, err)
 		return
 	}
 	explain := func(text string) (sql.Statement, error) {
@@ -52,10 +57,10 @@ func (s *Server) handlePPLExplain(w http.ResponseWriter, r *http.Request) {
 	}
 	res, err := s.executeWith(s.requestSession(r, req), strings.TrimSuffix(req.Query, ";"), explain)
 	if err != nil {
-		writeError(w, err)
+		writePPLError(w, err)
 		return
 	}
-	writePlan(w, r, res)
+	writePlan(w, opts, res)
 }
 
 // classifyPPL maps PPL errors: syntax errors as the SQL ones

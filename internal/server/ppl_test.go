@@ -41,7 +41,9 @@ func TestPPLEndpoint(t *testing.T) {
 		t.Errorf("csv %q", csv)
 	}
 	bad := f.pplReply(400, "source=t\n| where nope > 1")
-	if bad.Error == nil || !strings.Contains(bad.Error.Details, "at line 2:9") || bad.Error.Type != "SemanticCheckException" {
+	// An unknown field is the plugin's FIELD_NOT_FOUND report
+	// (TestPPLErrorReport decodes it whole).
+	if bad.Error == nil || !strings.Contains(bad.Error.Details, "at line 2:9") || bad.Error.Type != "IllegalArgumentException" {
 		t.Errorf("error %+v", bad.Error)
 	}
 	syn := f.pplReply(400, "source=t | stats")

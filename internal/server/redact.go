@@ -18,8 +18,9 @@ var (
 	urlUserinfo = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@'"]*):[^@/\s'"]*@`)
 	// the same, percent-encoded into a path: /user%3Apassword%40bucket
 	escapedUserinfo = regexp.MustCompile(`(?i)(/[^/\s%:@'"]*)%3A[^/\s'"]*?%40`)
-	// key = 'value', key 'value', "key": "value", key=value
-	keyValue = regexp.MustCompile(`(?i)([a-z0-9_.\-]*(?:password|passwd|secret|token|credential|access_key|accesskey|api_key|apikey|private_key|auth)[a-z0-9_.\-]*["']?)(\s*[:=]\s*|\s+)('(?:[^']|'')*'|"(?:[^"\\]|\\.)*"|[^\s,)'"]+)`)
+	// key = 'value', key 'value', "key": "value", key=value; a quote in
+	// a value is \' (Spark) or '' (older text).
+	keyValue = regexp.MustCompile(`(?i)([a-z0-9_.\-]*(?:password|passwd|secret|token|credential|access_key|accesskey|api_key|apikey|private_key|auth)[a-z0-9_.\-]*["']?)(\s*[:=]\s*|\s+)('(?:[^'\\]|\\.|'')*'|"(?:[^"\\]|\\.)*"|[^\s,)'"]+)`)
 )
 
 // RedactSecrets is s with the credentials it may quote replaced by ***,

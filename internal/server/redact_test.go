@@ -8,6 +8,7 @@ import (
 func TestRedactSecrets(t *testing.T) {
 	for in, want := range map[string]string{
 		"OPTIONS (secret_access_key 'abc''d', region 'x')":             "OPTIONS (secret_access_key '***', region 'x')",
+		"OPTIONS (secret_access_key 'abc\\'d', region 'x')":            "OPTIONS (secret_access_key '***', region 'x')",
 		"option password = 'hunter2' is bad":                           "option password = '***' is bad",
 		`{"s3.session_token": "tok\"en"}`:                              `{"s3.session_token": "***"}`,
 		"GET https://alice:hunter2@host:9200/x failed":                 "GET https://alice:***@host:9200/x failed",

@@ -86,14 +86,18 @@ type endpoint struct {
 // handleQuery is handleSQL with the parser of the endpoint's language.
 func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request, ep endpoint) {
 	parse := ep.parse
+	fail := writeError
+	if ep.ppl {
+		fail = writePPLError
+	}
 	f, err := formatFor(r)
 	if err != nil {
-		writeError(w, badRequest(err.Error()))
+		fail(w, badRequest(err.Error()))
 		return
 	}
 	req, err := readRequest(r)
 	if err != nil {
-		writeError(w, err)
+		fail(w, err)
 		return
 	}
 	if ep.ppl {
@@ -110,45 +114,39 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request, ep endpoint
 		}
 	}
 	if parse, err = withFilter(ep, req.Filter); err != nil {
-		writeError(w, err)
+		fail(w, err)
 		return
 	}
 	var p page
 	switch {
 	case ep.ppl && req.Cursor != "":
-		writeError(w, badRequest("the PPL endpoint has no cursors: fetch_size caps the rows of one response"))
+		fail(w, badRequest("the PPL endpoint has no cursors: fetch_size caps the rows of one response"))
 		return
 	case req.Cursor != "":
 		auditFetch(r.Context())
 		var ok bool
 		if p, ok, err = s.cursors.next(r.Context(), req.Cursor); !ok {
-			writeError(w, badRequest("cursor "+req.Cursor+" is not open (finished, closed or expired)"))
+			fail(w, badRequest("cursor "+req.Cursor+" is not open (finished, closed or expired)"))
 			return
 		}
 		if err != nil {
-			writeError(w, s.timeoutErr(r.Context(), err))
+			fail(w, s.timeoutErr(r.Context(), err))
 			return
 		}
 		f = jdbcFormat{} // pages are jdbc, whatever the format asked
 	case req.Query == "":
-		writeError(w, badRequest("the request has no query"))
+		fail(w, badRequest("the request has no query"))
 		return
 	default:
 		size, err := req.fetchSize()
 		if err != nil {
-			writeError(w, err)
+			fail(w, err)
 			return
 		}
 		text := strings.TrimSuffix(req.Query, ";")
-		if len(req.Parameters) > 0 {
-			if ep.ppl {
-				writeError(w, badRequest("parameters bind the ? placeholders of a SQL query; PPL has none"))
-				return
-			}
-			if text, err = bindParameters(text, req.Parameters); err != nil {
-				writeError(w, badRequest(err.Error()))
-				return
-			}
+		if text, err = bindRequest(ep, text, req.Parameters); err != nil {
+			fail(w, err)
+			return
 		}
 		if ep.ppl && size > 0 {
 			// PPL's fetch_size is a head N on top of the query (the
@@ -159,7 +157,7 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request, ep endpoint
 		if !ep.ppl {
 			if rs, ok, err := s.describeTables(ctx, text); ok {
 				if err != nil {
-					writeError(w, err)
+					fail(w, err)
 					return
 				}
 				p = wholePage(rs)
@@ -168,19 +166,19 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request, ep endpoint
 		}
 		if pg, ok := f.(pageable); ok && pg.pages() {
 			if p, err = s.queryPage(ctx, text, s.pageSize(size), parse); err != nil {
-				writeError(w, err)
+				fail(w, err)
 				return
 			}
 			break
 		}
 		res, err := s.executeWith(ctx, text, parse)
 		if err != nil {
-			writeError(w, err)
+			fail(w, err)
 			return
 		}
 		rs := newResult(res)
 		if err := s.checkRows(rs.total); err != nil {
-			writeError(w, err)
+			fail(w, err)
 			return
 		}
 		p = wholePage(rs)

@@ -105,14 +105,17 @@ func quoteParts(parts []string) string {
 	return strings.Join(q, ".")
 }
 
-// QuoteString prints s as a single-quoted SQL string literal.
+// QuoteString prints s as a single-quoted SQL string literal in Spark's
+// escaping (unescapeSpark reads it back): a quote is \', a backslash \\,
+// and NUL \u0000 (\0 before a digit would read as an octal escape).
 func QuoteString(s string) string {
 	var b strings.Builder
+	b.Grow(len(s) + 2)
 	b.WriteByte('\'')
 	for _, r := range s {
 		switch r {
 		case '\'':
-			b.WriteString("''")
+			b.WriteString(`\'`)
 		case '\\':
 			b.WriteString(`\\`)
 		case '\n':
@@ -121,6 +124,8 @@ func QuoteString(s string) string {
 			b.WriteString(`\t`)
 		case '\r':
 			b.WriteString(`\r`)
+		case 0:
+			b.WriteString(`\u0000`)
 		default:
 			b.WriteRune(r)
 		}

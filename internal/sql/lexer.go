@@ -37,6 +37,11 @@ type lexer struct {
 	off  int
 	line int
 	col  int
+	// legacy reads string literals as binaries before Spark's escaping
+	// did ('' is a quote): only for stored catalog text (legacy.go).
+	legacy bool
+	// afterPPL: the last token was the word PPL.
+	afterPPL bool
 }
 
 func newLexer(src string) *lexer { return &lexer{src: src, line: 1, col: 1} }
@@ -131,7 +136,16 @@ var twoCharOps = map[string]bool{
 // oneCharOps: & | ^ ~ are the bitwise operators and ! is NOT, as in Spark.
 const oneCharOps = "=<>+-*/%.,()[];:&|^~!"
 
+// next reads the next token. The literal of PPL '...' is read the
+// legacy way (” is a quote, backslashes kept before other characters):
+// it holds PPL, whose strings follow OpenSearch's rules, not Spark's.
 func (lx *lexer) next() token {
+	t := lx.scan()
+	lx.afterPPL = t.kind == tkIdent && !t.quoted && strings.EqualFold(t.text, "PPL")
+	return t
+}
+
+func (lx *lexer) scan() token {
 	if t, ok := lx.skipSpace(); !ok {
 		return t
 	}
@@ -155,6 +169,9 @@ func (lx *lexer) next() token {
 		lx.advance()
 		lx.advance()
 		return token{kind: tkOp, text: lx.src[off:lx.off], pos: p, off: off, end: lx.off}
+	}
+	if (c == 'r' || c == 'R') && (lx.peekByte(1) == '\'' || lx.peekByte(1) == '"') && !lx.legacy {
+		return lx.lexRawString(p, off)
 	}
 	if (c == 'x' || c == 'X') && lx.peekByte(1) == '\'' {
 		return lx.lexHex(p, off)
@@ -233,75 +250,60 @@ func (lx *lexer) lexNumber(p Pos, off int) token {
 	return token{kind: tkNumber, num: kind, text: lx.src[off:lx.off], pos: p, off: off, end: lx.off}
 }
 
-// lexString reads '...' with ” doubling and backslash escapes. An
-// unknown escape keeps its backslash, so regular expressions ('\d+') and
-// LIKE escapes ('100\%') read as users expect.
+// lexString reads '...' or "..." as Spark does (its default,
+// spark.sql.parser.escapedStringLiterals=false): the first unescaped
+// quote ends the literal, so 'it”s' is two literals, which the parser
+// joins into its, and a backslash escapes the next character
+// (unescapeSpark). A legacy lexer (catalog text of older binaries) reads
+// the old way instead (lexStringLegacy).
 func (lx *lexer) lexString(p Pos, off int, q byte) token {
+	if lx.legacy || lx.afterPPL {
+		return lx.lexStringLegacy(p, off, q)
+	}
 	lx.advance()
-	var b strings.Builder
+	start := lx.off
 	for {
 		if lx.off >= len(lx.src) {
 			return lx.errTok(p, off, "unterminated string literal")
 		}
 		c := lx.src[lx.off]
-		switch {
-		case c == q:
-			lx.advance()
-			if lx.peekByte(0) == q {
-				lx.advance()
-				b.WriteByte(q)
-				continue
-			}
-			return token{kind: tkString, text: b.String(), pos: p, off: off, end: lx.off}
-		case c == '\\':
-			ep := lx.pos()
+		if c == q {
+			break
+		}
+		if c == '\\' {
 			lx.advance()
 			if lx.off >= len(lx.src) {
 				return lx.errTok(p, off, "unterminated string literal")
 			}
-			e := lx.src[lx.off]
-			switch e {
-			case 'n':
-				b.WriteByte('\n')
-			case 't':
-				b.WriteByte('\t')
-			case 'r':
-				b.WriteByte('\r')
-			case '0':
-				b.WriteByte(0)
-			case '\\', '\'', '"':
-				b.WriteByte(e)
-			case 'u':
-				lx.advance()
-				var v rune
-				for i := 0; i < 4; i++ {
-					h := lx.peekByte(0)
-					d := hexVal(h)
-					if d < 0 {
-						return lx.errTok(ep, off, `invalid escape: \u needs 4 hex digits`)
-					}
-					v = v*16 + rune(d)
-					lx.advance()
-				}
-				if !utf8.ValidRune(v) {
-					return lx.errTok(ep, off, `invalid escape: \u`+lx.src[lx.off-4:lx.off]+" is not a character")
-				}
-				b.WriteRune(v)
-				continue
-			default:
-				b.WriteByte('\\')
-				continue // the character itself is read by the loop
-			}
-			lx.advance()
-		default:
-			r, size := utf8.DecodeRuneInString(lx.src[lx.off:])
-			if r == utf8.RuneError && size <= 1 {
-				return lx.errTok(lx.pos(), off, "invalid UTF-8 in string literal")
-			}
-			b.WriteString(lx.src[lx.off : lx.off+size])
-			lx.advance()
 		}
+		if r, size := utf8.DecodeRuneInString(lx.src[lx.off:]); r == utf8.RuneError && size <= 1 {
+			return lx.errTok(lx.pos(), off, "invalid UTF-8 in string literal")
+		}
+		lx.advance()
 	}
+	body := lx.src[start:lx.off]
+	lx.advance()
+	return token{kind: tkString, text: unescapeSpark(body), pos: p, off: off, end: lx.off}
+}
+
+// lexRawString reads R'...' or R"...": no escapes, the first quote ends it.
+func (lx *lexer) lexRawString(p Pos, off int) token {
+	lx.advance()
+	q := lx.src[lx.off]
+	lx.advance()
+	start := lx.off
+	for lx.off < len(lx.src) && lx.src[lx.off] != q {
+		if r, size := utf8.DecodeRuneInString(lx.src[lx.off:]); r == utf8.RuneError && size <= 1 {
+			return lx.errTok(lx.pos(), off, "invalid UTF-8 in string literal")
+		}
+		lx.advance()
+	}
+	if lx.off >= len(lx.src) {
+		return lx.errTok(p, off, "unterminated string literal")
+	}
+	body := lx.src[start:lx.off]
+	lx.advance()
+	return token{kind: tkString, text: body, pos: p, off: off, end: lx.off}
 }
 
 // lexHex reads X'0A1B', a BINARY literal; text is the hex digits, with

@@ -36,3 +36,23 @@ func QuoteName(name string) string {
 	}
 	return strings.Join(parts, ".")
 }
+
+// indexNameTail extends a FROM name read so far with what is written
+// right after it, without spaces, in the plugin's unquoted index names
+// and patterns: '-', '*' and the words and numbers between them
+// (logs-2026-01, logs-*, acc*). Spark gives such text no meaning there.
+func (p *parser) indexNameTail(name string) string {
+	if p.i == 0 || !(p.atOp("-") || p.atOp("*")) || p.tok().off != p.toks[p.i-1].end || p.toks[p.i-1].quoted {
+		return name
+	}
+	end := p.toks[p.i-1].end
+	for {
+		t := p.tok()
+		if t.off != end || !(isOp(t, "-") || isOp(t, "*") || t.kind == tkIdent && !t.quoted || t.kind == tkNumber) {
+			return name
+		}
+		name += t.text
+		end = t.end
+		p.advance()
+	}
+}

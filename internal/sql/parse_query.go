@@ -535,7 +535,7 @@ func (p *parser) tablePrimary() (TableExpr, error) {
 		if err != nil {
 			return nil, err
 		}
-		tn = &TableName{At: at, Name: name}
+		tn = &TableName{At: at, Name: p.indexNameTail(name)}
 	}
 	var err error
 	if tn.Sample, err = p.tableSample(); err != nil {

@@ -32,7 +32,7 @@ func SplitStatements(text string) ([]string, bool) {
 			j := i + 1
 			closed := false
 			for j < len(text) {
-				if c == '\'' && text[j] == '\\' {
+				if c != '`' && text[j] == '\\' {
 					j += 2
 					continue
 				}

@@ -238,13 +238,45 @@ func (q *Query) waitTrigger(ctx context.Context, stop <-chan struct{}) error {
 	if d <= 0 {
 		return nil
 	}
-	select {
-	case <-ctx.Done():
-		return nil
-	case <-stop:
-		return nil
-	case <-q.Clock.After(d):
-		return nil
+	var arrived chan bool
+	if a, ok := q.Source.(connector.ArrivalWaiter); ok && q.Trigger.Interval <= 0 {
+		// The default trigger runs epochs as soon as there is data: a
+		// source told of arrivals starts one when its data comes, not
+		// a poll later. A set interval keeps its pace.
+		wctx, cancel := context.WithCancel(ctx)
+		arrived = make(chan bool, 1)
+		go func() { arrived <- a.WaitArrival(wctx, d) }()
+		defer func() {
+			// The wait never overlaps the epoch: a source is not ready
+			// for both at once.
+			cancel()
+			if arrived != nil {
+				<-arrived
+			}
+		}()
+	}
+	tick := q.Clock.After(d)
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-stop:
+			return nil
+		case <-tick:
+			if arrived != nil {
+				// Let the source's receive end by itself: one cut off
+				// could lose what it had just been given (an SQS long
+				// poll's messages stay invisible until their timeout).
+				<-arrived
+				arrived = nil
+			}
+			return nil
+		case ok := <-arrived:
+			arrived = nil
+			if ok {
+				return nil
+			}
+		}
 	}
 }
 

@@ -85,6 +85,9 @@ TRANSLATE = [
 
 
 def duck(sql):
+    # Spark writes a quote in a literal \' ('' is two literals, joined),
+    # DuckDB ''.
+    sql = sql.replace("\\'", "''")
     for pat, rep in TRANSLATE:
         sql = pat.sub(rep, sql)
     return sql
@@ -519,7 +522,7 @@ EDGE_T = [
     "SELECT count(*), sum({n}) FROM {t} HAVING count(*) > {k}",
     "SELECT id FROM {t} ORDER BY {n} * -1 NULLS LAST, id LIMIT 4",
     "SELECT DISTINCT {g} FROM {t} ORDER BY {g} DESC NULLS FIRST",
-    "SELECT id FROM people WHERE name LIKE '%!_%' ESCAPE '!' OR name = 'Dana \"D\" O''Neil, Jr.'",
+    "SELECT id FROM people WHERE name LIKE '%!_%' ESCAPE '!' OR name = 'Dana \"D\" O\\'Neil, Jr.'",
     "SELECT id, coalesce({n}, 0.5), CASE WHEN id > {k} THEN 1 ELSE 2.5 END FROM {t}",
     "SELECT id, nullif({s}, 'x'), nullif({s}, '') FROM {t}",
     "SELECT id, power({n}, 4), {n} / 100000, {n} * 3000000000 FROM {t}",

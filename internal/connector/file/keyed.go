@@ -7,6 +7,7 @@ import (
 	"github.com/cespare/xxhash/v2"
 
 	"sluice/internal/connector"
+	"sluice/internal/queue"
 )
 
 var (
@@ -42,10 +43,15 @@ func (s *StreamSource) HeldSeqsFor(epoch int64) []uint64 {
 }
 
 // heldSeqs is the queue sequences of held messages (a JetStream
-// message's id is "seq <stream sequence>").
+// message's id is "seq <stream sequence>"; a Kafka message's partition
+// and offset are packed by queue.KafkaSeq).
 func heldSeqs(hs []*heldMsg) []uint64 {
 	var out []uint64
 	for _, h := range hs {
+		if seq, ok := queue.KafkaMessageSeq(h.m); ok {
+			out = append(out, seq)
+			continue
+		}
 		if v, ok := strings.CutPrefix(h.m.ID(), "seq "); ok {
 			if seq, err := strconv.ParseUint(v, 10, 64); err == nil {
 				out = append(out, seq)

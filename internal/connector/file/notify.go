@@ -32,6 +32,8 @@ type notifier struct {
 	mu sync.Mutex
 	// pending: files named by events (or the backfill), not yet committed.
 	pending map[string]fileEntry
+	// arrived: messages WaitArrival received, not yet taken (arrival.go).
+	arrived []queue.Message
 	// waiting: per pending key, the messages it holds back.
 	waiting map[string][]*heldMsg
 	// backfill: keys of the first listing not committed yet; backfilled
@@ -113,8 +115,18 @@ func (s *StreamSource) recoverNotify(ctx context.Context) error {
 // Close closes the queue; unacknowledged messages come back to the next
 // receiver after the queue's deadline.
 func (s *StreamSource) Close() error {
-	if s.notify != nil {
-		return s.notify.q.Close()
+	if n := s.notify; n != nil {
+		n.mu.Lock()
+		arrived := n.arrived
+		n.arrived = nil
+		n.mu.Unlock()
+		if len(arrived) > 0 {
+			// Never taken: back to the queue now, not after its deadline.
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			_ = n.q.Nak(ctx, arrived)
+			cancel()
+		}
+		return n.q.Close()
 	}
 	return nil
 }
@@ -156,7 +168,11 @@ func (s *StreamSource) discoverNotified(ctx context.Context) ([]fileEntry, error
 	if err := s.backfillOnce(ctx); err != nil {
 		return nil, err
 	}
-	got, batch := 0, receiveBatch
+	got, err := s.takeArrived(ctx)
+	if err != nil {
+		return nil, err
+	}
+	batch := receiveBatch
 	for got < maxPerLatest {
 		if s.shared {
 			// One of several workers: take only what the next epoch

@@ -3,8 +3,10 @@ package index
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -29,6 +31,9 @@ type Source struct {
 	query   query.Query
 	pushed  []string
 	project bool
+	// meta: the hidden metadata columns the projection asks for, added
+	// to each document (metadataColumns).
+	meta []string
 }
 
 var (
@@ -54,6 +59,19 @@ func NewSource(_ context.Context, spec connector.TableSpec) (*Source, error) {
 // Schema is the projected schema.
 func (s *Source) Schema() *arrow.Schema { return s.schema }
 
+const (
+	idColumn    = connector.IDColumn
+	indexColumn = connector.IndexColumn
+)
+
+var _ connector.MetadataColumnSource = (*Source)(nil)
+
+// MetadataColumns offers _id and _index, each unless the table has a
+// column of that name.
+func (s *Source) MetadataColumns() []string {
+	return connector.SearchMetadataColumns(func(c string) bool { return len(s.spec.Schema.FieldIndices(c)) > 0 })
+}
+
 // Latest: the index is read whole.
 func (s *Source) Latest(context.Context) (connector.Offset, error) { return connector.Offset(`1`), nil }
 
@@ -73,15 +91,21 @@ func (p split) Size() int64 { return 0 }
 // PushProjection keeps only these columns.
 func (s *Source) PushProjection(columns []string) (connector.Source, error) {
 	fields := make([]arrow.Field, 0, len(columns))
+	var meta []string
 	for _, c := range columns {
 		idx := s.spec.Schema.FieldIndices(c)
+		if len(idx) == 0 && (c == idColumn || c == indexColumn) {
+			fields = append(fields, arrow.Field{Name: c, Type: arrow.BinaryTypes.String})
+			meta = append(meta, c)
+			continue
+		}
 		if len(idx) == 0 {
 			return nil, fmt.Errorf("index table %s has no column %s", s.spec.Name, c)
 		}
 		fields = append(fields, s.spec.Schema.Field(idx[0]))
 	}
 	n := *s
-	n.schema, n.project = arrow.NewSchema(fields, nil), true
+	n.schema, n.project, n.meta = arrow.NewSchema(fields, nil), true, meta
 	return &n, nil
 }
 
@@ -91,6 +115,9 @@ func (s *Source) PushFilter(pred expr.Expr) (connector.Source, error) {
 	var qs []query.Query
 	var pushed []string
 	for _, c := range expr.SplitConjuncts(pred) {
+		if s.readsMeta(c) {
+			continue // not fields of the documents: the engine filters on them
+		}
 		if q, _, ok := t.translate(c); ok {
 			qs = append(qs, q)
 			pushed = append(pushed, c.String())
@@ -106,6 +133,16 @@ func (s *Source) PushFilter(pred expr.Expr) (connector.Source, error) {
 	n.query = bleve.NewConjunctionQuery(qs...)
 	n.pushed = append(append([]string(nil), s.pushed...), pushed...)
 	return &n, nil
+}
+
+// readsMeta reports a predicate over a hidden metadata column.
+func (s *Source) readsMeta(e expr.Expr) bool {
+	for _, i := range expr.Columns(e) {
+		if i < s.schema.NumFields() && slices.Contains(s.meta, s.schema.Field(i).Name) {
+			return true
+		}
+	}
+	return false
 }
 
 // Describe is for EXPLAIN.
@@ -174,12 +211,24 @@ func (r *reader) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		return array.NewRecordBatch(r.s.schema, nil, int64(len(hits))), nil
 	}
 	r.buf.Reset()
+	meta := make([]connector.MetaField, len(r.s.meta))
+	for i, c := range r.s.meta {
+		meta[i].Name = c
+		if c == indexColumn {
+			meta[i].Value, _ = json.Marshal(r.s.spec.Name)
+		}
+	}
 	for _, h := range hits {
 		src, _ := h.Fields[SourceField].(string)
 		if src == "" {
 			src = "{}"
 		}
-		r.buf.WriteString(src)
+		for i := range meta {
+			if meta[i].Name == idColumn {
+				meta[i].Value, _ = json.Marshal(h.ID)
+			}
+		}
+		connector.JoinMetadata(&r.buf, []byte(src), meta)
 		r.buf.WriteByte('\n')
 	}
 	data := append([]byte(nil), r.buf.Bytes()...)

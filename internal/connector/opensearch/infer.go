@@ -266,7 +266,11 @@ func addMissingFields(ctx context.Context, cl *client, o Options, name string, s
 	mapped := map[string]bool{}
 	if idx, err := v.Object(); err == nil {
 		idx.Visit(func(_ []byte, m *fastjson.Value) {
-			if props, err := m.Get("mappings", "properties").Object(); err == nil && props != nil {
+			// An index made without mappings has no properties:
+			// Object of the missing value would dereference nil.
+			if pv := m.Get("mappings", "properties"); pv == nil {
+				return
+			} else if props, err := pv.Object(); err == nil && props != nil {
 				props.Visit(func(k []byte, _ *fastjson.Value) { mapped[string(k)] = true })
 			}
 		})

@@ -92,6 +92,9 @@ func TestSchemaFromMapping(t *testing.T) {
 	if got := q("SELECT host FROM logs WHERE match(msg, 'login')"); got != "b" {
 		t.Errorf("match on a text field: %q", got)
 	}
+	if got := q("SELECT _index, _id, host FROM logs WHERE _index = '" + index + "' AND _id = 'doc-2'"); got != index+" | doc-2 | b" {
+		t.Errorf("_index and _id: %q", got)
+	}
 	if got := q("SELECT host, client.port, size(spans) FROM logs WHERE _id = 'doc-2'"); got != "b | 4001 | 0" {
 		t.Errorf("nested values by _id: %q", got)
 	}
@@ -149,5 +152,31 @@ func TestSchemaFromFirstInsert(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != "1 | a | 2026-11-30 10:00:00 | NULL\n2 | NULL | NULL | 9.5" {
 		t.Errorf("rows: %q", got)
+	}
+}
+
+// TestInsertIntoIndexWithoutMappings: an index made elsewhere with
+// settings only has no properties in its mapping; the first INSERT adds
+// its columns there (it dereferenced the missing properties and
+// panicked).
+func TestInsertIntoIndexWithoutMappings(t *testing.T) {
+	n := needNode(t)
+	call(t, n, http.MethodPut, "/bare-index", `{"settings": {"number_of_shards": 1, "number_of_replicas": 0}}`)
+	eng, err := engine.Open(engine.Options{DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	ctx := context.Background()
+	for _, s := range []string{
+		fmt.Sprintf(`CREATE TABLE bare (id BIGINT, name STRING) USING opensearch OPTIONS (endpoint '%s', index 'bare-index')`, n.URL),
+		`INSERT INTO bare VALUES (1, 'a')`,
+	} {
+		if _, err := eng.Execute(ctx, s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+	if m := call(t, n, http.MethodGet, "/bare-index/_mapping", ""); !strings.Contains(m, `"name"`) {
+		t.Errorf("the columns are not in the mapping: %s", m)
 	}
 }

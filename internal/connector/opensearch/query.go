@@ -126,8 +126,8 @@ func (t *translator) compare(c pushdown.Compare) (dsl, bool, bool) {
 			return dsl{"term": dsl{sub: v}}, true, true
 		}
 	}
-	if !t.termable(f, ft) || (f == idColumn && c.Op != pushdown.Eq) {
-		// _id takes term queries only: no range, no must_not of it.
+	if !t.termable(f, ft) || ((f == idColumn || f == indexColumn) && c.Op != pushdown.Eq) {
+		// _id and _index take term queries only: no range, no must_not of them.
 		return nil, false, false
 	}
 	v, ok := literal(c.Value, ft)

@@ -35,9 +35,10 @@ type Source struct {
 	// predicates keep, and no predicate was left to the engine, so an
 	// aggregation may be computed by the cluster.
 	exact bool
-	// withID: the projection asks for the hidden _id column, read from
-	// each hit's metadata rather than its _source.
-	withID bool
+	// withID, withIndex: the projection asks for the hidden _id or
+	// _index column, read from each hit's metadata rather than its
+	// _source.
+	withID, withIndex bool
 }
 
 var (
@@ -60,18 +61,22 @@ func NewSource(_ context.Context, spec connector.TableSpec) (*Source, error) {
 	return &Source{spec: spec, o: o, schema: spec.Schema, exact: true}, nil
 }
 
-// idColumn is the hidden column holding each document's _id.
-const idColumn = "_id"
+const (
+	idColumn    = connector.IDColumn
+	indexColumn = connector.IndexColumn
+)
 
 var _ connector.MetadataColumnSource = (*Source)(nil)
 
-// MetadataColumns offers the documents' _id, unless the table has a
-// column of that name.
+// MetadataColumns offers the documents' _id and _index, each unless the
+// table has a column of that name.
 func (s *Source) MetadataColumns() []string {
-	if fieldIndex(s.spec.Schema, idColumn) >= 0 {
-		return nil
-	}
-	return []string{idColumn}
+	return connector.SearchMetadataColumns(func(c string) bool { return fieldIndex(s.spec.Schema, c) >= 0 })
+}
+
+// isMeta reports a hidden metadata column the projection asked for.
+func (s *Source) isMeta(name string) bool {
+	return s.withID && name == idColumn || s.withIndex && name == indexColumn
 }
 
 // Schema is the projected schema.
@@ -106,12 +111,17 @@ func (p split) Size() int64 { return 0 }
 // PushProjection asks for only these columns (as _source includes).
 func (s *Source) PushProjection(columns []string) (connector.Source, error) {
 	fields := make([]arrow.Field, 0, len(columns))
-	withID := false
+	withID, withIndex := false, false
 	for _, c := range columns {
 		i := fieldIndex(s.spec.Schema, c)
 		if i < 0 && strings.EqualFold(c, idColumn) {
 			fields = append(fields, arrow.Field{Name: idColumn, Type: types.String, Nullable: false})
 			withID = true
+			continue
+		}
+		if i < 0 && strings.EqualFold(c, indexColumn) {
+			fields = append(fields, arrow.Field{Name: indexColumn, Type: types.String, Nullable: false})
+			withIndex = true
 			continue
 		}
 		if i < 0 {
@@ -122,7 +132,7 @@ func (s *Source) PushProjection(columns []string) (connector.Source, error) {
 	n := *s
 	n.schema = arrow.NewSchema(fields, nil)
 	n.project = true
-	n.withID = withID
+	n.withID, n.withIndex = withID, withIndex
 	// A pushed query refers to columns by the table schema; keep it.
 	return &n, nil
 }
@@ -192,7 +202,7 @@ func (s *Source) searchBody(pit string, after []byte) []byte {
 	} else if s.project {
 		inc := make([]string, 0, s.schema.NumFields())
 		for _, f := range s.schema.Fields() {
-			if !(s.withID && f.Name == idColumn) {
+			if !s.isMeta(f.Name) {
 				inc = append(inc, f.Name)
 			}
 		}
@@ -304,17 +314,14 @@ func (r *reader) decode(ctx context.Context, hits []*fastjson.Value) (arrow.Reco
 		if src != nil {
 			doc = src.MarshalTo(nil)
 		}
+		var meta []connector.MetaField
 		if r.s.withID {
-			// The id joins the document as one more field, so the
-			// JSON decoder reads it as any other column.
-			r.buf.WriteString(`{"_id":`)
-			r.buf.Write(h.Get("_id").MarshalTo(nil))
-			if len(doc) > 2 {
-				r.buf.WriteByte(',')
-			}
-			doc = doc[1:]
+			meta = append(meta, connector.MetaField{Name: idColumn, Value: h.Get(idColumn).MarshalTo(nil)})
 		}
-		r.buf.Write(doc)
+		if r.s.withIndex {
+			meta = append(meta, connector.MetaField{Name: indexColumn, Value: h.Get(indexColumn).MarshalTo(nil)})
+		}
+		connector.JoinMetadata(&r.buf, doc, meta)
 		r.buf.WriteByte('\n')
 	}
 	data := r.buf.Bytes()

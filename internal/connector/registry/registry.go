@@ -507,6 +507,17 @@ func Drop(ctx context.Context, spec connector.TableSpec) error {
 	return f.Drop(ctx, spec)
 }
 
+// NeedsLocation reports whether OPTIONS (path ...) is a table's
+// location: for connectors that need one, and when USING is left out
+// and the path tells the format.
+func NeedsLocation(using, path string) bool {
+	if using == "" {
+		return GuessUsing(path) != ""
+	}
+	f, err := Lookup(using)
+	return err == nil && f.NeedsLocation
+}
+
 // GuessUsing names the connector for a LOCATION from its file extension
 // ("" when it does not tell).
 func GuessUsing(location string) string { return file.FormatFromLocation(location) }

@@ -110,6 +110,16 @@ func relabel(arr arrow.Array, t arrow.DataType) arrow.Array {
 }
 
 func castToString(arr arrow.Array) arrow.Array {
+	switch v := arr.(type) {
+	case *array.Int64:
+		return intsToString(v, v.Int64Values())
+	case *array.Int32:
+		return intsToString(v, v.Int32Values())
+	case *array.Int16:
+		return intsToString(v, v.Int16Values())
+	case *array.Int8:
+		return intsToString(v, v.Int8Values())
+	}
 	n := arr.Len()
 	b := array.NewStringBuilder(mem)
 	defer b.Release()
@@ -120,6 +130,26 @@ func castToString(arr arrow.Array) arrow.Array {
 			continue
 		}
 		b.Append(types.FormatValue(arr, i))
+	}
+	return b.NewArray()
+}
+
+// intsToString is castToString of an integer column: digits appended
+// in place, not a string formatted and copied per value.
+func intsToString[T int8 | int16 | int32 | int64](arr arrow.Array, vals []T) arrow.Array {
+	n := arr.Len()
+	b := array.NewStringBuilder(mem)
+	defer b.Release()
+	b.Reserve(n)
+	b.ReserveData(n * 8)
+	nulls := arr.NullN() > 0
+	var buf [20]byte
+	for i, v := range vals[:n] {
+		if nulls && arr.IsNull(i) {
+			b.AppendNull()
+			continue
+		}
+		b.BinaryBuilder.Append(strconv.AppendInt(buf[:0], int64(v), 10))
 	}
 	return b.NewArray()
 }

@@ -176,3 +176,36 @@ func passThroughTables(bucket, dir string) []string {
 		"CREATE TABLE IF NOT EXISTS batch (id BIGINT, status INT, msg STRING) USING parquet LOCATION '" + filepath.Join(dir, "batch") + "/'",
 	}
 }
+
+// logComplaints logs what the workers complained about (dropped
+// partitions, failed reads), each line once with its count: each is
+// recovered from, but worth seeing.
+func (f *fleet) logComplaints() {
+	seen := map[string]int{}
+	for _, w := range f.all {
+		for _, line := range strings.Split(w.stderr.String(), "\n") {
+			if strings.HasPrefix(line, "keyed stream") {
+				seen[line]++
+			}
+		}
+	}
+	for line, k := range seen {
+		f.t.Logf("%d x %s", k, line)
+	}
+}
+
+// sameRows runs q and fails unless it returns want, row for row; it
+// returns the rows.
+func sameRows(t *testing.T, s *scenario, q string, want []string) []string {
+	t.Helper()
+	got := s.rows(t, q)
+	if len(got) != len(want) {
+		t.Fatalf("stream wrote %d rows, batch %d", len(got), len(want))
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("row %d: stream %q, batch %q", i, got[i], want[i])
+		}
+	}
+	return got
+}

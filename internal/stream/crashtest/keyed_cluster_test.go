@@ -16,8 +16,9 @@ import (
 // `sluice sql` workers (4 partitions, 3-second leases) over an R3 events
 // stream of a 3-node JetStream cluster, so Sluice's partials and
 // watermark streams and its lease bucket are R3 too. The node leading
-// the partials stream is killed: windows keep closing while it is down,
-// no worker exits, and once it is back and a last file closes every
+// the partials stream is killed, and a worker during that outage:
+// windows keep closing while it is down, no worker exits by itself,
+// and the same through a quorum loss with a worker killed in it, and once it is back and a last file closes every
 // window the sink equals the batch GROUP BY, row for row.
 func TestKeyedWorkersClusterNodeLoss(t *testing.T) {
 	if testing.Short() {
@@ -106,13 +107,47 @@ func TestKeyedWorkersClusterNodeLoss(t *testing.T) {
 		}
 	}
 	upload(3) // the next window closes
-	stall := waitMore("with the partials stream's leader down", before, 60*time.Second)
+	// A worker is SIGKILLed too while the node is down: the other takes
+	// its partitions at the lease TTL, from the R3 lease bucket.
+	time.Sleep(300 * time.Millisecond)
+	f.kill(workers[1])
+	workers[1] = f.start()
+	stall := waitMore("with the partials stream's leader down and a worker killed", before, 60*time.Second)
 	alive("with a node down")
-	t.Logf("the node leading sluice-%s killed: the next window reached the sink %s after its files were uploaded", name, stall.Round(time.Millisecond))
+	t.Logf("the node leading sluice-%s killed, then a worker: the next window reached the sink %s after its files were uploaded", name, stall.Round(time.Millisecond))
 
 	if err := cl.Servers[leader].Up(); err != nil {
 		t.Fatal(err)
 	}
+
+	// A quorum loss (two of three nodes down), a worker SIGKILLed and
+	// restarted in the middle of it: the new one starts while nothing
+	// answers and must retry, not exit; windows close again after.
+	for _, i := range []int{0, 1} {
+		cl.Servers[i].Down()
+	}
+	time.Sleep(quorumLoss / 2)
+	f.kill(workers[0])
+	workers[0] = f.start()
+	time.Sleep(quorumLoss / 2)
+	alive("during the quorum loss")
+	for _, i := range []int{0, 1} {
+		if err := cl.Servers[i].Up(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		if _, err := cl.StreamLeader("s3events"); err == nil {
+			break
+		} else if time.Now().After(deadline) {
+			t.Fatalf("the events stream has no leader after the quorum loss: %v", err)
+		}
+	}
+	before = count()
+	upload(3)
+	stall = waitMore("after the quorum loss", before, 60*time.Second)
+	alive("after the quorum loss")
+	t.Logf("after a %s quorum loss with a worker killed in it: the next window reached the sink %s after its files were uploaded", quorumLoss, stall.Round(time.Millisecond))
 	upload(2)
 	closer := keyedBase.Add(time.Duration(up.files*keyedRows)*keyedStep + time.Hour)
 	putObject(t, srv, bucket, fmt.Sprintf("in/f%04d.json", up.files), []byte(fmt.Sprintf("{\"id\": -1, \"status\": 1, \"ts\": \"%s\"}\n", closer.Format(time.RFC3339Nano))))
@@ -127,13 +162,5 @@ func TestKeyedWorkersClusterNodeLoss(t *testing.T) {
 	time.Sleep(1500 * time.Millisecond) // anything still in flight would show as a duplicate
 	alive("at the end")
 	f.killAll()
-	got := s.rows(t, "SELECT w, status, n FROM out ORDER BY w, status")
-	if len(got) != len(want) {
-		t.Fatalf("stream wrote %d rows, batch %d", len(got), len(want))
-	}
-	for i := range got {
-		if got[i] != want[i] {
-			t.Fatalf("row %d: stream %q, batch %q", i, got[i], want[i])
-		}
-	}
+	sameRows(t, s, "SELECT w, status, n FROM out ORDER BY w, status", want)
 }

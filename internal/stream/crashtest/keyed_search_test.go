@@ -206,17 +206,7 @@ func runKeyedSearch(t *testing.T, c keyedSearch) {
 	if got = osDocs(t, node.URL, index, c.doc); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("after settling, index documents:\n%s\nbatch:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	seen := map[string]int{}
-	for _, w := range f.all {
-		for _, line := range strings.Split(w.stderr.String(), "\n") {
-			if strings.HasPrefix(line, "keyed stream") {
-				seen[line]++
-			}
-		}
-	}
-	for line, k := range seen {
-		t.Logf("%d x %s", k, line)
-	}
+	f.logComplaints()
 	t.Logf("%d files, %d documents, %d kills, %d workers at most, ran in %s; the 8 partitions' last states: %d bytes, %d distinct file ids",
 		up.files, len(got), c.kills, workers, time.Since(t0), size, ids)
 }

@@ -210,15 +210,7 @@ func TestKeyedWorkersNotifications(t *testing.T) {
 	}
 	time.Sleep(1500 * time.Millisecond) // anything still in flight would show as a duplicate
 	f.killAll()
-	got := s.rows(t, "SELECT w, status, n FROM out ORDER BY w, status")
-	if len(got) != len(want) {
-		t.Fatalf("stream wrote %d rows, batch %d", len(got), len(want))
-	}
-	for i := range got {
-		if got[i] != want[i] {
-			t.Fatalf("row %d: stream %q, batch %q", i, got[i], want[i])
-		}
-	}
+	sameRows(t, s, "SELECT w, status, n FROM out ORDER BY w, status", want)
 	sort.Slice(takeovers, func(i, j int) bool { return takeovers[i] < takeovers[j] })
 	for _, d := range takeovers {
 		if d > 30*time.Second {
@@ -229,17 +221,7 @@ func TestKeyedWorkersNotifications(t *testing.T) {
 		files, len(want), mid, keyedKill, built.Round(time.Second), time.Since(t0)-built, balanced.Round(time.Millisecond), takeovers)
 	// What the workers complained about (dropped partitions, failed
 	// reads): each is recovered from, but worth seeing.
-	seen := map[string]int{}
-	for _, w := range f.all {
-		for _, line := range strings.Split(w.stderr.String(), "\n") {
-			if strings.HasPrefix(line, "keyed stream") {
-				seen[line]++
-			}
-		}
-	}
-	for line, k := range seen {
-		t.Logf("%d x %s", k, line)
-	}
+	f.logComplaints()
 }
 
 // ownerPID is the pid in a lease value "<host>-<pid>-<rand>#<gen>".

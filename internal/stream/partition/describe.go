@@ -13,7 +13,7 @@ import (
 // with this process's partition ownership added: the keyed_ rows, and
 // the same as numbers through connector.KeyedReporter.
 func (k *Keyed) Describe(inner connector.StreamDescriber) connector.StreamDescriber {
-	return describer{inner: inner, owner: k.Owner, worker: k.Worker, replicas: k.Replicas}
+	return describer{inner: inner, owner: k.Owner, worker: k.Worker, replicas: k.Replicas, kafka: k.Kafka}
 }
 
 // describer adds partition ownership to a source's DESCRIBE STREAM rows.
@@ -22,6 +22,7 @@ type describer struct {
 	owner    *Owner
 	worker   string
 	replicas string
+	kafka    string
 }
 
 var (
@@ -51,6 +52,9 @@ func (d describer) StreamDescription() [][2]string {
 	)
 	if d.replicas != "" {
 		rows = append(rows, [2]string{"keyed_replicas", d.replicas})
+	}
+	if d.kafka != "" {
+		rows = append(rows, [2]string{"keyed_kafka", d.kafka})
 	}
 	return rows
 }

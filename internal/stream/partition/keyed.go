@@ -73,20 +73,30 @@ type Keyed struct {
 	// Replicas names each JetStream object of the stream with its
 	// replica count when opened, for DESCRIBE STREAM.
 	Replicas string
-	nc       *nats.Conn
+	// Kafka names the topics and the group of a stream over Kafka, for
+	// DESCRIBE STREAM.
+	Kafka   string
+	nc      *nats.Conn
+	closers []func()
 }
 
 // Dial connects a keyed stream's halves: once the source's queue is
-// known to be JetStream's and the checkpoint's meta to match (CheckMeta:
-// a usererr.Invalid error), it makes sure the shared file consumer
-// exists, then opens (creating them when missing) the partials stream,
-// the watermark stream and the lease bucket on the queue's server.
+// known to be JetStream's or Kafka's and the checkpoint's meta to match
+// (CheckMeta: a usererr.Invalid error), it makes sure the shared file
+// consumer exists, then opens (creating them when missing) the partials
+// stream, the watermark stream and the lease bucket on the queue's
+// server; over Kafka, dialKafka's topics and group instead.
 func Dial(ctx context.Context, c Config) (*Keyed, error) {
 	q := c.Query
 	qs, ok := c.Source.(connector.QueueSource)
 	held, okHeld := c.Source.(HeldSeqs)
-	if !ok || !okHeld || !strings.HasPrefix(qs.QueueURL(), "nats://") && !strings.HasPrefix(qs.QueueURL(), "tls://") {
-		return nil, fmt.Errorf("stream %s: a windowed aggregation shared by workers needs a nats:// queue (partials and leases live in JetStream)", q.Name)
+	url := ""
+	if ok {
+		url = strings.ToLower(qs.QueueURL())
+	}
+	isKafka := strings.HasPrefix(url, "kafka://")
+	if !ok || !okHeld || !isKafka && !strings.HasPrefix(url, "nats://") && !strings.HasPrefix(url, "tls://") {
+		return nil, fmt.Errorf("stream %s: a windowed aggregation shared by workers needs a nats:// or kafka:// queue (partials and partition ownership live there)", q.Name)
 	}
 	if err := CheckMeta(ctx, q.Checkpoint, c.Parts, c.Fingerprint); err != nil {
 		return nil, usererr.Wrap(usererr.Invalid, fmt.Errorf("stream %s: %w", q.Name, err))
@@ -94,6 +104,13 @@ func Dial(ctx context.Context, c Config) (*Keyed, error) {
 	raw, err := storage.ExpandEnv("queue", qs.QueueURL())
 	if err != nil {
 		return nil, fmt.Errorf("stream %s: %w", q.Name, err)
+	}
+	if isKafka {
+		k, err := dialKafka(ctx, c, raw, held)
+		if err != nil {
+			return nil, fmt.Errorf("stream %s: %w", q.Name, err)
+		}
+		return k, nil
 	}
 	t, err := queue.ParseNATS(raw)
 	if err != nil {
@@ -151,13 +168,28 @@ func open(ctx context.Context, c Config, nc *nats.Conn, path []string, held Held
 	if q.Watermark != nil {
 		delay = q.Watermark.Delay
 	}
+	owner := newOwner(c)
+	owner.PStream, owner.Leases = pst, leases
+	owner.Tracker = NewTracker(files, wst, WatermarkFilter(q.Name), delay)
+	part := c.Template.Partitioner(c.Parts)
+	pub := &Publisher{JS: js, Stream: q.Name, Part: part, EventTime: q.EventTime, Seqs: held}
+	if ev, ok := c.Source.(EventSeqs); ok {
+		pub.Events = ev
+	}
+	reps := fmt.Sprintf("stream %s %d, stream %s %d, bucket %s %d", pst.CachedInfo().Config.Name, streamReplicas(pst),
+		wst.CachedInfo().Config.Name, streamReplicas(wst), BucketName(q.Name), leases.Replicas)
+	return &Keyed{Worker: worker, Owner: owner, Reader: readerQuery(c, part, pub), Replicas: reps, nc: nc}, nil
+}
+
+// newOwner is the owner of c's partitions, without its transport.
+func newOwner(c Config) *Owner {
+	q := c.Query
 	interval := q.Trigger.Interval
 	if interval <= 0 {
 		interval = defaultInterval
 	}
 	owner := &Owner{
-		Stream: q.Name, Parts: c.Parts, PStream: pst, Leases: leases,
-		Tracker:  NewTracker(files, wst, WatermarkFilter(q.Name), delay),
+		Stream: q.Name, Parts: c.Parts,
 		Base:     q.Checkpoint,
 		Template: c.Template, Above: append([]exec.Operator(nil), q.Root.Ops[c.Cut+1:]...), Sink: q.Sink,
 		Interval: interval,
@@ -173,18 +205,18 @@ func open(ctx context.Context, c Config, nc *nats.Conn, path []string, held Held
 			return err == nil, err
 		}
 	}
-	part := c.Template.Partitioner(c.Parts)
+	return owner
+}
+
+// readerQuery is the reader's half of c's query: the operators below
+// the cut, then part, whose partials pub publishes.
+func readerQuery(c Config, part *exec.WindowPartitioner, pub *Publisher) *stream.Query {
+	q := c.Query
 	reader := *q
 	reader.Root = &exec.Stage{Scan: q.Root.Scan, Ops: append(append([]exec.Operator(nil), q.Root.Ops[:c.Cut]...), part)}
-	pub := &Publisher{JS: js, Stream: q.Name, Part: part, EventTime: q.EventTime, Seqs: held}
-	if ev, ok := c.Source.(EventSeqs); ok {
-		pub.Events = ev
-	}
 	reader.Sink = pub
 	reader.Watermark = nil
-	reps := fmt.Sprintf("stream %s %d, stream %s %d, bucket %s %d", pst.CachedInfo().Config.Name, streamReplicas(pst),
-		wst.CachedInfo().Config.Name, streamReplicas(wst), BucketName(q.Name), leases.Replicas)
-	return &Keyed{Worker: worker, Owner: owner, Reader: &reader, Replicas: reps, nc: nc}, nil
+	return &reader
 }
 
 // streamReplicas is a stream's replica count as last read (1 when the
@@ -243,5 +275,14 @@ func (k *Keyed) Run(ctx context.Context, stop <-chan struct{}, readers func(ctx 
 	return errors.Join(err, oerr)
 }
 
-// Close closes the connection to the JetStream server.
-func (k *Keyed) Close() { k.nc.Close() }
+// Close closes the connection to the JetStream server (the Kafka
+// clients).
+func (k *Keyed) Close() {
+	if k.nc != nil {
+		k.nc.Close()
+	}
+	for i := len(k.closers) - 1; i >= 0; i-- {
+		k.closers[i]()
+	}
+	k.closers = nil
+}

@@ -35,12 +35,13 @@ func keyedQuery(t *testing.T, name string) (*stream.Query, *exec.WindowAggregate
 }
 
 // TestDialNeedsJetStream: a keyed stream over a source without a queue,
-// or on a broker other than NATS, is refused before anything is dialed.
+// or on a broker other than NATS or Kafka, is refused before anything is
+// dialed.
 func TestDialNeedsJetStream(t *testing.T) {
 	q, tmpl := keyedQuery(t, "agg")
 	for _, src := range []connector.StreamingSource{nil, queueSource{url: "sqs://localhost:9324/000/files"}, queueSource{}} {
 		_, err := Dial(context.Background(), Config{Query: q, Source: src, Template: tmpl, Parts: 2})
-		if err == nil || !strings.Contains(err.Error(), "stream agg: a windowed aggregation shared by workers needs a nats:// queue") {
+		if err == nil || !strings.Contains(err.Error(), "stream agg: a windowed aggregation shared by workers needs a nats:// or kafka:// queue") {
 			t.Errorf("%v: err %v", src, err)
 		}
 	}

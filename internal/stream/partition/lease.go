@@ -9,7 +9,10 @@
 // Dial (keyed.go) connects a keyed stream's halves to the file queue's
 // JetStream server: the shared file consumer, the partials stream, the
 // watermark stream (one subject per reader slot, newest message only) and
-// the lease bucket; the engine imports no transport itself
+// the lease bucket. Over a kafka:// queue (keyed_kafka.go) a partials
+// topic, a watermark records topic and the owners' consumer group take
+// their places (kafkaLog, kafkaSink, kafkaGroup, kafkaTracker), behind
+// transport.go's interfaces; the engine imports no transport itself
 // (internal/archtest checks it). The reader's plan ends in an
 // exec.WindowPartitioner at the keyed cut (physical.KeyedCut); owners keep
 // per-partition checkpoints under <checkpoint>/keyed/p<n>/. An update-mode

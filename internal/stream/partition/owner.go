@@ -58,6 +58,12 @@ type Owner struct {
 	// still come, tagged with no queue sequence.
 	Backfilled func(ctx context.Context) (bool, error)
 
+	// Over Kafka (DialKafka) these stand for PStream, Leases and
+	// Tracker, which are JetStream's (nil: those).
+	plog  partialLog
+	group *kafkaGroup
+	marks watermarker
+
 	// floor is the file queue's ack floor read before this round's
 	// epochs read their ranges (Run; tests set it).
 	floor      uint64
@@ -85,8 +91,8 @@ type ownedPart struct {
 	ids     int64  // file ids remembered as of the last commit (under Owner.mu)
 	wm      int64  // watermark of the last epoch
 	next    int64  // next epoch
-	in      *subjectReader
-	held    []jetstream.Msg // fetched past the planned range
+	in      partialReader
+	held    []partialRec // fetched past the planned range
 }
 
 // Status is this worker's partitions, every partition's owner as last
@@ -179,7 +185,7 @@ func (o *Owner) restore(ctx context.Context, p int, gen uint64) (*ownedPart, err
 	}
 	part.next = last + 1
 	part.ids = part.fileIDs()
-	part.in = newSubjectReader(o.PStream, PartSubject(o.Stream, p), part.seq+1)
+	part.in = o.partials().Reader(p, part.seq+1)
 	return part, nil
 }
 
@@ -253,13 +259,12 @@ func (o *Owner) epoch(ctx context.Context, part *ownedPart, wm int64) error {
 	}
 	if err != nil {
 		to := part.seq
-		last, err := o.PStream.GetLastMsgForSubject(ctx, PartSubject(o.Stream, part.id))
+		last, err := o.partials().Last(ctx, part.id)
 		switch {
-		case errors.Is(err, jetstream.ErrMsgNotFound):
 		case err != nil:
 			return fmt.Errorf("reading the partition's last sequence: %w", err)
-		case last.Sequence > to:
-			to = last.Sequence
+		case last > to:
+			to = last
 		}
 		if wm < part.wm {
 			wm = part.wm
@@ -327,7 +332,7 @@ func (o *Owner) epoch(ctx context.Context, part *ownedPart, wm int64) error {
 	}
 	var out int64
 	if len(rows) > 0 {
-		if err := o.Leases.Check(ctx, part.id, part.gen); err != nil {
+		if err := o.members().Check(ctx, part.id, part.gen); err != nil {
 			return fmt.Errorf("epoch %d: %w", n, err)
 		}
 		id := int64(xxhash.Sum64String(fmt.Sprintf("keyed\x00%s\x00%d\x00%d", o.Stream, part.id, n)) >> 2)
@@ -353,10 +358,10 @@ func (o *Owner) epoch(ctx context.Context, part *ownedPart, wm int64) error {
 	if err := cp.Store.Put(ctx, cp.StateKey(n, stateID), bytes.NewReader(state), false); err != nil {
 		return fmt.Errorf("saving state: %w", err)
 	}
-	if gen, ok := o.Leases.Holds(part.id); !ok || gen != part.gen {
+	if gen, ok := o.members().Holds(part.id); !ok || gen != part.gen {
 		return fmt.Errorf("epoch %d: lease lost before the commit", n)
 	}
-	if err := o.Leases.Check(ctx, part.id, part.gen); err != nil {
+	if err := o.members().Check(ctx, part.id, part.gen); err != nil {
 		return fmt.Errorf("epoch %d: %w", n, err)
 	}
 	commit := &stream.CommitRecord{Epoch: n, RowsIn: folded, RowsOut: out, Late: late,
@@ -379,9 +384,32 @@ func (o *Owner) epoch(ctx context.Context, part *ownedPart, wm int64) error {
 		// Only the last commit is ever restored: older checkpoint files
 		// and the partials folded into it are not needed again.
 		_ = cp.Purge(ctx, n, 10)
-		_ = o.PStream.Purge(ctx, jetstream.WithPurgeSubject(PartSubject(o.Stream, part.id)), jetstream.WithPurgeSequence(rr.To+1))
+		o.partials().Trim(ctx, part.id, rr.To+1)
 	}
 	return nil
+}
+
+// partials, members and watermarks are the transport's (transport.go):
+// JetStream's unless DialKafka set Kafka's.
+func (o *Owner) partials() partialLog {
+	if o.plog != nil {
+		return o.plog
+	}
+	return natsLog{st: o.PStream, stream: o.Stream}
+}
+
+func (o *Owner) members() membership {
+	if o.group != nil {
+		return o.group
+	}
+	return o.Leases
+}
+
+func (o *Owner) watermarks() watermarker {
+	if o.marks != nil {
+		return o.marks
+	}
+	return o.Tracker
 }
 
 // closes reports whether watermark wm closes an open window.
@@ -408,11 +436,7 @@ func (o *Owner) fold(ctx context.Context, part *ownedPart, to uint64) (folded, l
 			}
 		}
 		m := part.held[0]
-		md, err := m.Metadata()
-		if err != nil {
-			return 0, 0, 0, fmt.Errorf("reading partials: %w", err)
-		}
-		seq := md.Sequence.Stream
+		seq := m.Seq
 		if seq > to {
 			break
 		}
@@ -421,7 +445,7 @@ func (o *Owner) fold(ctx context.Context, part *ownedPart, to uint64) (folded, l
 			continue
 		}
 		var pm partialMsg
-		if err := json.Unmarshal(m.Data(), &pm); err != nil {
+		if err := json.Unmarshal(m.Data, &pm); err != nil {
 			return 0, 0, 0, fmt.Errorf("partial at sequence %d: %w", seq, err)
 		}
 		tag := fileTag(pm)

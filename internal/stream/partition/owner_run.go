@@ -22,6 +22,9 @@ import (
 func (o *Owner) Run(ctx context.Context, stop <-chan struct{}) error {
 	o.parts = map[int]*ownedPart{}
 	o.wm = math.MinInt64
+	if o.group != nil {
+		return o.runGroup(ctx, stop)
+	}
 	beat := o.Leases.TTL / 3
 	if _, err := o.Leases.Heartbeat(ctx); err != nil {
 		return fmt.Errorf("keyed stream %s: %w", o.Stream, queue.NATSError(err))
@@ -58,14 +61,7 @@ func (o *Owner) Run(ctx context.Context, stop <-chan struct{}) error {
 			o.logf("keyed stream %s: %v", o.Stream, err)
 		}
 	}()
-	stopped := func() bool {
-		select {
-		case <-stop:
-			return true
-		default:
-			return ctx.Err() != nil
-		}
-	}
+	stopped := stopFunc(ctx, stop)
 	var lastBalance time.Time
 	for !stopped() {
 		if time.Since(lastBalance) >= beat {
@@ -74,37 +70,7 @@ func (o *Owner) Run(ctx context.Context, stop <-chan struct{}) error {
 			}
 			lastBalance = time.Now()
 		}
-		// The backfill is checked, then the ack floor read, before any
-		// epoch reads its range: what they say is then folded by the end
-		// of that epoch.
-		o.checkBackfill(ctx)
-		wm, err := o.Tracker.Watermark(ctx)
-		if err != nil && ctx.Err() == nil {
-			o.logf("keyed stream %s: %v", o.Stream, err)
-		}
-		o.setFloor(o.Tracker.Floor())
-		o.mu.Lock()
-		o.wm = wm
-		ids := make([]int, 0, len(o.parts))
-		for p := range o.parts {
-			ids = append(ids, p)
-		}
-		o.mu.Unlock()
-		sort.Ints(ids)
-		for _, p := range ids {
-			if stopped() {
-				break
-			}
-			part := o.parts[p]
-			if err := o.epoch(ctx, part, wm); err != nil {
-				if ctx.Err() != nil {
-					break
-				}
-				o.logf("keyed stream %s: partition %d: %v (dropped; its checkpoint is intact)", o.Stream, p, err)
-				o.drop(p)
-				_ = o.Leases.Release(ctx, p)
-			}
-		}
+		o.round(ctx, stopped)
 		select {
 		case <-ctx.Done():
 		case <-stop:
@@ -114,6 +80,69 @@ func (o *Owner) Run(ctx context.Context, stop <-chan struct{}) error {
 		}
 	}
 	return nil
+}
+
+// stopFunc reports whether ctx ended or stop was closed.
+func stopFunc(ctx context.Context, stop <-chan struct{}) func() bool {
+	return func() bool {
+		select {
+		case <-stop:
+			return true
+		default:
+			return ctx.Err() != nil
+		}
+	}
+}
+
+// round runs one epoch of each partition held, under the watermark
+// and ack floor read first; a partition whose epoch fails is dropped
+// and released (its checkpoint is intact: whoever holds it next
+// replays the epoch).
+func (o *Owner) round(ctx context.Context, stopped func() bool) {
+	// The backfill is checked, then the ack floor read, before any
+	// epoch reads its range: what they say is then folded by the end
+	// of that epoch.
+	o.checkBackfill(ctx)
+	wm, err := o.watermarks().Watermark(ctx)
+	if err != nil && ctx.Err() == nil {
+		o.logf("keyed stream %s: %v", o.Stream, err)
+	}
+	o.setFloor(o.watermarks().Floor())
+	o.mu.Lock()
+	o.wm = wm
+	ids := make([]int, 0, len(o.parts))
+	for p := range o.parts {
+		ids = append(ids, p)
+	}
+	o.mu.Unlock()
+	sort.Ints(ids)
+	for _, p := range ids {
+		if stopped() {
+			break
+		}
+		part := o.parts[p]
+		if err := o.guardedEpoch(ctx, part, wm); err != nil {
+			if ctx.Err() != nil {
+				break
+			}
+			o.logf("keyed stream %s: partition %d: %v (dropped; its checkpoint is intact)", o.Stream, p, err)
+			o.drop(p)
+			_ = o.members().Release(ctx, p)
+		}
+	}
+}
+
+// guardedEpoch runs part's epoch; over Kafka, with the partition's
+// revocation held off until it ends, and not at all once revoked.
+func (o *Owner) guardedEpoch(ctx context.Context, part *ownedPart, wm int64) error {
+	if o.group != nil {
+		ok, release := o.group.guard(part.id, part.gen)
+		defer release()
+		if !ok {
+			return nil // the next sync drops it
+		}
+	}
+	return o.epoch(ctx, part, wm)
 }
 
 // checkBackfill reads, until it is true, whether the first listing is

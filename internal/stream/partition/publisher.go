@@ -137,6 +137,8 @@ type Publisher struct {
 	// Events tags each partial with its file's queue sequences (nil: no
 	// tag, the file is never forgotten).
 	Events EventSeqs
+	// out is where the messages go over Kafka (nil: JetStream, JS).
+	out    partialSink
 	schema *arrow.Schema
 	epoch  int64
 }
@@ -198,7 +200,7 @@ func (p *Publisher) Flush(ctx context.Context, epoch int64) error {
 			// copies for the same message are dropped here.
 			id += "#q" + strconv.FormatUint(qseq, 10)
 		}
-		if err := p.publish(ctx, PartSubject(p.Stream, part), id, data); err != nil {
+		if err := p.sink().Partial(ctx, part, id, data); err != nil {
 			return err
 		}
 	}
@@ -211,17 +213,42 @@ func (p *Publisher) Flush(ctx context.Context, epoch int64) error {
 	}
 	for _, seq := range p.Seqs.HeldSeqsFor(epoch) {
 		data, _ := json.Marshal(wmMsg{QueueSeq: seq, MaxEvent: p.EventTime.MaxEvent()})
-		if err := p.publish(ctx, WatermarkSubject(p.Stream, slot), fmt.Sprintf("%s#%d#wm%d", p.Stream, epoch, seq), data); err != nil {
+		if err := p.sink().Mark(ctx, slot, fmt.Sprintf("%s#%d#wm%d", p.Stream, epoch, seq), data); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (p *Publisher) publish(ctx context.Context, subject, id string, data []byte) error {
+func (p *Publisher) sink() partialSink {
+	if p.out != nil {
+		return p.out
+	}
+	return natsSink{js: p.JS, stream: p.Stream}
+}
+
+// natsSink publishes to the partials and watermark streams, each
+// message under its id (JetStream drops a copy within its duplicate
+// window).
+type natsSink struct {
+	js     jetstream.JetStream
+	stream string
+}
+
+var _ partialSink = natsSink{}
+
+func (n natsSink) Partial(ctx context.Context, part int, id string, data []byte) error {
+	return n.publish(ctx, PartSubject(n.stream, part), id, data)
+}
+
+func (n natsSink) Mark(ctx context.Context, slot int, id string, data []byte) error {
+	return n.publish(ctx, WatermarkSubject(n.stream, slot), id, data)
+}
+
+func (n natsSink) publish(ctx context.Context, subject, id string, data []byte) error {
 	msg := &nats.Msg{Subject: subject, Data: data, Header: nats.Header{}}
 	msg.Header.Set(jetstream.MsgIDHeader, id)
-	if _, err := p.JS.PublishMsg(ctx, msg); err != nil {
+	if _, err := n.js.PublishMsg(ctx, msg); err != nil {
 		return fmt.Errorf("publishing partials to %s: %w", subject, queue.NATSError(err))
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -27,9 +28,26 @@ type Cluster struct {
 // cleanup.
 func StartCluster(tb testing.TB, n int) *Cluster {
 	tb.Helper()
+	c, err := StartClusterIn(tb.TempDir(), n)
+	if c != nil {
+		tb.Cleanup(c.Stop)
+	}
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return c
+}
+
+// StartClusterIn is StartCluster outside a test: the servers' stores
+// live under dir, and Stop ends them.
+func StartClusterIn(dir string, n int) (*Cluster, error) {
 	ports := make([]int, n)
 	for i := range ports {
-		ports[i] = freePort(tb)
+		p, err := freePort()
+		if err != nil {
+			return nil, err
+		}
+		ports[i] = p
 	}
 	routes := make([]string, n)
 	for i, p := range ports {
@@ -38,23 +56,26 @@ func StartCluster(tb testing.TB, n int) *Cluster {
 	c := &Cluster{}
 	var urls []string
 	for i := range n {
-		s, err := StartWith(tb.TempDir(), func(o *server.Options) {
+		s, err := StartWith(filepath.Join(dir, fmt.Sprintf("n%d", i+1)), func(o *server.Options) {
 			o.ServerName = fmt.Sprintf("n%d", i+1)
 			o.Cluster = server.ClusterOpts{Name: "sluice-test", Host: "127.0.0.1", Port: ports[i]}
 			o.Routes = server.RoutesFromStr(strings.Join(routes, ","))
 		})
 		if err != nil {
-			tb.Fatal(err)
+			return c, err
 		}
-		tb.Cleanup(s.Stop)
 		c.Servers = append(c.Servers, s)
 		urls = append(urls, strings.TrimPrefix(s.URL, "nats://"))
 	}
 	c.URL = "nats://" + strings.Join(urls, ",")
-	if err := c.waitMeta(30 * time.Second); err != nil {
-		tb.Fatal(err)
+	return c, c.waitMeta(30 * time.Second)
+}
+
+// Stop stops every server.
+func (c *Cluster) Stop() {
+	for _, s := range c.Servers {
+		s.Stop()
 	}
-	return c
 }
 
 // waitMeta waits until the cluster answers JetStream account info,
@@ -87,14 +108,13 @@ func (c *Cluster) AddStream(name string, replicas int, subjects ...string) error
 	})
 }
 
-func freePort(tb testing.TB) int {
-	tb.Helper()
+func freePort() (int, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		tb.Fatal(err)
+		return 0, err
 	}
 	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 // StreamLeader is the index in Servers of the node leading stream name.

@@ -45,6 +45,7 @@ type Node struct {
 	script string
 	shared bool     // an external node: never stopped
 	extra  []string // opensearch.yml lines, kept for Restart
+	env    []string // a cluster node's OPENSEARCH_CLUSTER_* (cluster.go)
 }
 
 // Start installs (once) and starts a node over a fresh directory.
@@ -65,7 +66,7 @@ func startOwn(settings []string) (*Node, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
-	if out, err := run(script, nil, "install"); err != nil {
+	if out, err := run(script, nil, nil, "install"); err != nil {
 		return nil, fmt.Errorf("%w: installing: %v: %s", ErrUnavailable, err, out)
 	}
 	dir, err := os.MkdirTemp("", "sluice-opensearch-")
@@ -103,7 +104,7 @@ func (n *Node) start(port string) error {
 	if port != "" {
 		args = append(args, port)
 	}
-	out, err := run(n.script, n.extra, args...)
+	out, err := run(n.script, n.extra, n.env, args...)
 	if err != nil {
 		return fmt.Errorf("starting: %v: %s", err, out)
 	}
@@ -121,7 +122,7 @@ func (n *Node) Stop() error {
 	if n == nil || n.shared {
 		return errors.New("cannot stop a shared node")
 	}
-	if out, err := run(n.script, nil, "stop", n.Dir); err != nil {
+	if out, err := run(n.script, nil, nil, "stop", n.Dir); err != nil {
 		return fmt.Errorf("stopping: %v: %s", err, out)
 	}
 	return nil
@@ -161,10 +162,11 @@ func (n *Node) Healthy() bool {
 // /tmp/hsperfdata_* left behind. Benchmarks clear it.
 var JavaOpts = "-XX:TieredStopAtLevel=1 -XX:-UsePerfData"
 
-func run(script string, settings []string, args ...string) (string, error) {
+func run(script string, settings, env []string, args ...string) (string, error) {
 	cmd := exec.Command("bash", append([]string{script}, args...)...)
 	cmd.Env = append(os.Environ(), "OPENSEARCH_EXTRA_JAVA_OPTS="+JavaOpts,
 		"OPENSEARCH_EXTRA_SETTINGS="+strings.Join(settings, "\n"))
+	cmd.Env = append(cmd.Env, env...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

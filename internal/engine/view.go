@@ -232,7 +232,7 @@ func (r tableResolver) ResolveView(ctx context.Context, name string) (*plan.View
 	}
 	inner := r
 	inner.db, inner.permanent = v.Opts.Database, r.permanent || !v.Temporary
-	return &plan.View{Name: v.Name, Query: v.Stmt.Query, Columns: v.Stmt.Columns, Tables: inner}, nil
+	return &plan.View{Name: v.Name, Query: v.Stmt.Query, Columns: v.Stmt.Columns, Comments: v.Stmt.ColumnComments, Output: v.Opts.Output, Tables: inner}, nil
 }
 
 func (r tableResolver) findView(ctx context.Context, name string) (*viewDef, error) {

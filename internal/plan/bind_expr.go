@@ -385,9 +385,7 @@ func (eb *exprBinder) bindColumn(c *sql.ColumnRef) (expr.Expr, error) {
 		}
 	}
 	if col == nil && len(parts) == 1 {
-		// Niladic SQL functions may be written without parentheses.
-		switch strings.ToLower(parts[0]) {
-		case "current_date", "current_timestamp", "current_time", "localtimestamp":
+		if niladic[strings.ToLower(parts[0])] {
 			return expr.Call(strings.ToLower(parts[0]))
 		}
 	}
@@ -413,6 +411,9 @@ func (eb *exprBinder) bindColumn(c *sql.ColumnRef) (expr.Expr, error) {
 	}
 	return out, nil
 }
+
+// niladic are the SQL functions that may be written without parentheses.
+var niladic = map[string]bool{"current_date": true, "current_timestamp": true, "current_time": true, "localtimestamp": true}
 
 // bindLiteral types a literal the way Spark does: integers are INT when
 // they fit, else BIGINT; 1.5 is DECIMAL; 1.5e3 is DOUBLE.

@@ -141,6 +141,9 @@ func (b *Binder) bindJoin(j *sql.Join) (Node, *scope, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if j.Natural {
+		j = naturalUsing(j, ls, rs)
+	}
 	kind := map[sql.JoinKind]JoinKind{sql.JoinInner: InnerJoin, sql.JoinLeft: LeftJoin,
 		sql.JoinRight: RightJoin, sql.JoinFull: FullJoin, sql.JoinCross: CrossJoin,
 		sql.JoinSemi: SemiJoin, sql.JoinAnti: AntiJoin}[j.Kind]
@@ -571,4 +574,27 @@ func castTo(n Node, names []string, ts []arrow.DataType) (Node, error) {
 		return n, nil
 	}
 	return &Project{Input: n, Exprs: exprs, Names: names}, nil
+}
+
+// naturalUsing is a NATURAL JOIN as the join USING the visible columns
+// both sides have, in the left side's order; none makes it a cross join,
+// as in Spark.
+func naturalUsing(j *sql.Join, ls, rs *scope) *sql.Join {
+	c := *j
+	c.Natural = false
+	for _, l := range ls.cols {
+		if l.Hidden {
+			continue
+		}
+		for _, r := range rs.cols {
+			if !r.Hidden && strings.EqualFold(l.Name, r.Name) {
+				c.Using = append(c.Using, l.Name)
+				break
+			}
+		}
+	}
+	if len(c.Using) == 0 && c.Kind == sql.JoinInner {
+		c.Kind = sql.JoinCross
+	}
+	return &c
 }

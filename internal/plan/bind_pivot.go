@@ -81,7 +81,7 @@ func (b *Binder) bindPivot(pv *sql.Pivot) (Node, *scope, error) {
 			if len(pv.Aggs) > 1 {
 				suffix := a.Alias
 				if suffix == "" {
-					suffix = a.Expr.String()
+					suffix = sql.SparkName(a.Expr, sparkRefs(sc))
 				}
 				name += "_" + suffix
 			}

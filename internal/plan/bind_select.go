@@ -19,24 +19,34 @@ type selectItem struct {
 	aliases []string
 }
 
-func (it selectItem) name() string {
+func (it selectItem) name(sc *scope) string {
 	if it.alias != "" {
 		return it.alias
 	}
 	if it.col != nil {
 		return it.col.Name
 	}
-	switch t := it.ast.(type) {
-	case *sql.ColumnRef:
-		return t.Parts[len(t.Parts)-1]
-	case *sql.FieldAccess:
-		return t.Name
-	case *sql.Literal:
-		if t.Suffix != "" { // Spark names 10L "10": the suffix types the value, it is not part of its name
-			return t.Value
+	return sql.SparkName(it.ast, sparkRefs(sc))
+}
+
+// sparkRefs names column references in generated names as Spark does:
+// the column and its fields, without the table; a bare name that is no
+// column is a function written without parentheses (current_date).
+func sparkRefs(sc *scope) sql.ColumnNamer {
+	return func(c *sql.ColumnRef) ([]string, bool) {
+		parts := c.Parts
+		if len(parts) >= 2 && sc.hasTable(parts[0]) {
+			if col, err := sc.find(parts[0], parts[1]); err == nil && col != nil {
+				return parts[1:], true
+			}
 		}
+		if len(parts) == 1 && niladic[strings.ToLower(parts[0])] {
+			if col, err := sc.find("", parts[0]); err == nil && col == nil {
+				return parts, false
+			}
+		}
+		return parts, true
 	}
-	return it.ast.String()
 }
 
 // bindSelect binds one SELECT block with the ORDER BY of its query.
@@ -209,7 +219,7 @@ func (b *Binder) bindSelect(sel *sql.Select, orderBy []*sql.OrderItem) (Node, er
 			return nil, err
 		}
 		exprs = append(exprs, e)
-		names = append(names, it.name())
+		names = append(names, it.name(sc))
 	}
 
 	visible := len(exprs)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"sluice/internal/expr"
 	"sluice/internal/sql"
 )
 
@@ -14,6 +15,13 @@ type View struct {
 	Name    string
 	Query   *sql.Query
 	Columns []string
+	// Comments are the COMMENTs of Columns ("" for none), or nil.
+	Comments []string
+	// Output is the names the query's columns had when the view was
+	// made. They stand when Columns is empty: a stored view keeps its
+	// column names though the names a later binary generates for its
+	// unaliased expressions differ (Spark's "View Query Output Columns").
+	Output []string
 	// Tables, when set, resolves the names inside Query: a stored view's
 	// names are those of the database it was made in, not the reader's.
 	Tables Tables
@@ -66,10 +74,34 @@ func (b *Binder) bindView(te *sql.TableName, alias string) (Node, *scope, bool, 
 	if err != nil {
 		return nil, nil, true, fmt.Errorf("view %s: %w", v.Name, err)
 	}
+	if len(v.Columns) == 0 {
+		n = keepNames(n, v.Output)
+	}
 	if len(v.Columns) > 0 {
 		if n, err = renameColumns(n, v.Columns); err != nil {
 			return nil, nil, true, errAt(te, "view %s: %v", v.Name, err)
 		}
+		n.(*Project).Comments = v.Comments
 	}
 	return n, scopeFor(alias, n.Schema(), nil), true, nil
+}
+
+// keepNames gives n's columns the names a view's query gave them when
+// it was made, where they differ now; names of another count (the
+// view reads * of a table that changed) are not applied.
+func keepNames(n Node, names []string) Node {
+	sch := n.Schema()
+	if len(names) != sch.NumFields() {
+		return n
+	}
+	same := true
+	exprs := make([]expr.Expr, len(names))
+	for i, f := range sch.Fields() {
+		same = same && f.Name == names[i]
+		exprs[i] = expr.Col(i, f.Name, f.Type)
+	}
+	if same {
+		return n
+	}
+	return &Project{Input: n, Exprs: exprs, Names: append([]string{}, names...)}
 }

@@ -92,7 +92,7 @@ TopN 3 [n DESC]
     Aggregate keys=[status] aggs=[count(*)]
       Scan logs columns=[status]`},
 		{"SELECT u.name, count(*) FROM logs l JOIN users u ON l.user_id = u.user_id WHERE l.status = 500 AND u.name <> 'bot' GROUP BY u.name", `
-Project [name, BQcount(*)BQ]
+Project [name, BQcount(*)BQ AS BQcount(1)BQ]
   Aggregate keys=[name] aggs=[count(*)]
     HashJoin Inner on=[user_id = user_id]
       Filter (status = 500)

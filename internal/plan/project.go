@@ -18,6 +18,9 @@ type Project struct {
 	// subquery's value to its input's columns: a Project or Filter above
 	// reads through it (rule_decorrelate_inline.go).
 	Inline bool
+	// Comments, when set, are per output column the COMMENTs a view's
+	// column list gave ("" for none); only ColumnSources reads them.
+	Comments []string
 }
 
 // Schema has one column per expression.

@@ -496,6 +496,9 @@ type Join struct {
 	L, R  TableExpr
 	On    Expr     // nil when absent
 	Using []string // nil when absent
+	// Natural is NATURAL JOIN: USING the columns both sides have (no ON
+	// or USING then).
+	Natural bool
 }
 
 func (q *Query) Pos() Pos         { return q.At }
@@ -710,7 +713,8 @@ type Explain struct {
 // (s3.endpoint); Value kinds are as for Option.
 type Set struct {
 	StmtBase
-	Key   string
+	Key string
+	// Value is nil for SET key, which shows the setting.
 	Value *Literal
 }
 

@@ -1,5 +1,7 @@
 package sql
 
+import "strings"
+
 // CreateView is CREATE [OR REPLACE] [TEMPORARY] VIEW [IF NOT EXISTS]
 // name [(col [COMMENT '...'], ...)] [COMMENT '...'] AS query: a logical
 // view, expanded where a query names it.
@@ -8,8 +10,11 @@ type CreateView struct {
 	OrReplace, Temporary, IfNotExists bool
 	Name                              string
 	Columns                           []string
-	Comment                           string
-	Query                             *Query
+	// ColumnComments are the COMMENTs of Columns, "" for none; nil when
+	// no column has one.
+	ColumnComments []string
+	Comment        string
+	Query          *Query
 }
 
 // DropView is DROP VIEW [IF EXISTS] name.
@@ -46,7 +51,14 @@ func (s *CreateView) String() string {
 	}
 	out += "VIEW " + ifNotExists(s.IfNotExists) + QuoteName(s.Name)
 	if len(s.Columns) > 0 {
-		out += " (" + identList(s.Columns) + ")"
+		cols := make([]string, len(s.Columns))
+		for i, c := range s.Columns {
+			cols[i] = QuoteIdent(c)
+			if i < len(s.ColumnComments) && s.ColumnComments[i] != "" {
+				cols[i] += " COMMENT " + QuoteString(s.ColumnComments[i])
+			}
+		}
+		out += " (" + strings.Join(cols, ", ") + ")"
 	}
 	if s.Comment != "" {
 		out += " COMMENT " + QuoteString(s.Comment)

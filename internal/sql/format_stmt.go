@@ -208,6 +208,9 @@ func (j *Join) String() string {
 		b.WriteString(j.L.String())
 	}
 	b.WriteByte(' ')
+	if j.Natural {
+		b.WriteString("NATURAL ")
+	}
 	b.WriteString(j.Kind.String())
 	b.WriteByte(' ')
 	// Joins are left-associative; a join on the right needs parentheses.
@@ -486,6 +489,9 @@ func (s *Explain) String() string {
 }
 
 func (s *Set) String() string {
+	if s.Value == nil {
+		return "SET " + optionKey(s.Key)
+	}
 	return "SET " + (&Option{Key: s.Key, Value: s.Value}).String()
 }
 func (s *Reset) String() string {

@@ -64,7 +64,11 @@ func (p *parser) query() (*Query, error) {
 	if err := p.organization(q); err != nil {
 		return nil, err
 	}
-	if p.acceptKw("LIMIT") {
+	if p.atKw("LIMIT") && isKw(p.peek(1), "ALL") {
+		// Spark's LIMIT ALL: every row, as without LIMIT.
+		p.advance()
+		p.advance()
+	} else if p.acceptKw("LIMIT") {
 		if q.Limit, err = p.expr(); err != nil {
 			return nil, err
 		}
@@ -432,19 +436,29 @@ func (p *parser) joinChain() (TableExpr, error) {
 	}
 	for {
 		at := p.tok().pos
+		natural := isKw(p.tok(), "NATURAL") && !p.tok().quoted
+		if natural {
+			p.advance()
+		}
 		kind, ok, err := p.joinKind()
 		if err != nil {
 			return nil, err
 		}
 		if !ok {
+			if natural {
+				return nil, p.errExpected("JOIN after NATURAL")
+			}
 			return left, nil
+		}
+		if natural && (kind == JoinCross || kind == JoinSemi || kind == JoinAnti) {
+			return nil, errAt(at, "NATURAL %s is not supported", kind)
 		}
 		right, err := p.tablePrimary()
 		if err != nil {
 			return nil, err
 		}
-		j := &Join{At: at, Kind: kind, L: left, R: right}
-		if kind != JoinCross {
+		j := &Join{At: at, Kind: kind, L: left, R: right, Natural: natural}
+		if kind != JoinCross && !natural {
 			if p.acceptKw("ON") {
 				if j.On, err = p.expr(); err != nil {
 					return nil, err

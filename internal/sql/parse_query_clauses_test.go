@@ -23,6 +23,8 @@ var queryClauses = []struct{ in, want string }{
 	{"SELECT * FROM a LEFT ANTI JOIN b USING (id)", ""},
 	{"SELECT * FROM a SEMI JOIN b ON a.id = b.id ANTI JOIN c ON a.id = c.id", "SELECT * FROM a LEFT SEMI JOIN b ON a.id = b.id LEFT ANTI JOIN c ON a.id = c.id"},
 	{"SELECT * FROM a LEFT SEMI JOIN b", ""},
+	{"SELECT * FROM a NATURAL JOIN b NATURAL LEFT OUTER JOIN c", "SELECT * FROM a NATURAL INNER JOIN b NATURAL LEFT JOIN c"},
+	{"SELECT a FROM t ORDER BY a LIMIT ALL", "SELECT a FROM t ORDER BY a"},
 	{"SELECT semi, anti, lateral FROM t", ""},
 	{"WITH c(x, y) AS (SELECT 1, 2) SELECT * FROM c", ""},
 	{"WITH c (x) AS (SELECT 1), d AS (SELECT x FROM c) SELECT * FROM d", "WITH c(x) AS (SELECT 1), d AS (SELECT x FROM c) SELECT * FROM d"},

@@ -182,6 +182,9 @@ func (p *parser) statementBody() (Statement, error) {
 		if err != nil {
 			return nil, err
 		}
+		if p.tok().kind == tkEOF || p.atOp(";") {
+			return &Set{Key: key}, nil // Spark's SET key: show its value
+		}
 		p.acceptOp("=")
 		v, err := p.optionValue()
 		return &Set{Key: key, Value: v}, err

@@ -161,6 +161,7 @@ var roundTrips = []struct {
 	{"SET s3.endpoint = 'http://127.0.0.1:9000'", ""},
 	{"SET batch_size 1024", "SET batch_size = 1024"},
 	{"SET `a b` = x", ""},
+	{"SET spark.sql.shuffle.partitions", ""},
 	{"RESET s3.endpoint", ""},
 	{"RESET", ""},
 	{"SHOW SETTINGS", ""},

@@ -37,7 +37,7 @@ func (p *parser) createView() (s Statement, ok bool, err error) {
 		return nil, true, err
 	}
 	if p.atOp("(") && !p.queryAt(parenRun(p)) {
-		if v.Columns, err = p.viewColumns(); err != nil {
+		if v.Columns, v.ColumnComments, err = p.viewColumns(); err != nil {
 			return nil, true, err
 		}
 	}
@@ -53,27 +53,32 @@ func (p *parser) createView() (s Statement, ok bool, err error) {
 	return v, true, err
 }
 
-// viewColumns reads (name [COMMENT '...'], ...); the comments are
-// accepted and not kept.
-func (p *parser) viewColumns() ([]string, error) {
+// viewColumns reads (name [COMMENT '...'], ...); comments is nil when
+// no column has one.
+func (p *parser) viewColumns() (names, comments []string, err error) {
 	p.advance()
-	var out []string
+	any := false
 	for {
 		name, _, err := p.ident("column name")
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+		comment := ""
 		if p.acceptKw("COMMENT") {
-			if _, err := p.stringLit("comment string"); err != nil {
-				return nil, err
+			if comment, err = p.stringLit("comment string"); err != nil {
+				return nil, nil, err
 			}
+			any = true
 		}
-		out = append(out, name)
+		names, comments = append(names, name), append(comments, comment)
 		if !p.acceptOp(",") {
 			break
 		}
 	}
-	return out, p.expectOp(")")
+	if !any {
+		comments = nil
+	}
+	return names, comments, p.expectOp(")")
 }
 
 // dropView parses, after DROP, VIEW [IF EXISTS] name.

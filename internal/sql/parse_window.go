@@ -15,6 +15,9 @@ func (p *parser) clauseAhead() bool {
 		return true
 	case "SEMI", "ANTI":
 		return isKw(p.peek(1), "JOIN")
+	case "NATURAL":
+		k := p.peek(1)
+		return isKw(k, "JOIN") || isKw(k, "INNER") || isKw(k, "LEFT") || isKw(k, "RIGHT") || isKw(k, "FULL")
 	case "LATERAL":
 		return isKw(p.peek(1), "VIEW")
 	case "CLUSTER", "DISTRIBUTE", "SORT":

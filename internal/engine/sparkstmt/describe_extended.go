@@ -82,7 +82,7 @@ func (e *Runner) tableDetail(t *catalog.Table) [][2]string {
 		detail = append(detail, [2]string{"Statistics", statsText(t.Stats)})
 	}
 	if t.Spec.Location != "" {
-		detail = append(detail, [2]string{"Location", sql.RedactText(t.Spec.Location)})
+		detail = append(detail, [2]string{"Location", sparkLocation(t.Spec.Location)})
 	}
 	opts := map[string]string{}
 	for k, v := range t.Spec.Options {

@@ -31,8 +31,9 @@ func (e *Runner) DescribeQuery(ctx context.Context, s *sql.DescribeQuery) (*Resu
 		return nil, fmt.Errorf("DESCRIBE QUERY: %w", err)
 	}
 	var rows [][]string
-	for _, f := range n.Schema().Fields() {
-		rows = append(rows, []string{f.Name, types.CatalogString(f.Type), nullCell})
+	comments := e.sourceComments(n)
+	for i, f := range n.Schema().Fields() {
+		rows = append(rows, []string{f.Name, types.CatalogString(f.Type), comments[i]})
 	}
 	return stringRows([]string{"col_name", "data_type", "comment"}, rows), nil
 }

@@ -17,10 +17,11 @@ import (
 // DescribeView lists a view's columns as its query binds now; EXTENDED
 // adds Spark's "# Detailed Table Information" rows of a view.
 func (e *Runner) DescribeView(ctx context.Context, v *View, s *sql.DescribeTable) (*Result, error) {
-	fields, err := e.viewFields(ctx, v)
+	n, err := e.viewNode(ctx, v)
 	if err != nil {
 		return nil, fmt.Errorf("DESCRIBE %s: %w", v.Name, err)
 	}
+	fields, comments := n.Schema().Fields(), e.sourceComments(n)
 	if s.Column != "" {
 		for _, f := range fields {
 			if strings.EqualFold(f.Name, s.Column) {
@@ -30,10 +31,10 @@ func (e *Runner) DescribeView(ctx context.Context, v *View, s *sql.DescribeTable
 		return nil, usererr.Errorf(usererr.NotFound, "DESCRIBE %s: no column %s", v.Name, s.Column)
 	}
 	var rows [][]string
-	for _, f := range fields {
-		rows = append(rows, []string{f.Name, types.CatalogString(f.Type), nullCell})
+	for i, f := range fields {
+		rows = append(rows, []string{f.Name, types.CatalogString(f.Type), comments[i]})
 	}
-	if s.Extended {
+	if s.Extended && !v.Temporary { // Spark lists a temporary view's columns only
 		rows = append(rows, []string{"", "", ""}, []string{"# Detailed Table Information", "", ""})
 		for _, d := range viewDetail(v) {
 			rows = append(rows, []string{d[0], d[1], ""})
@@ -44,16 +45,21 @@ func (e *Runner) DescribeView(ctx context.Context, v *View, s *sql.DescribeTable
 
 // viewFields are a view's columns as its query binds now.
 func (e *Runner) viewFields(ctx context.Context, v *View) ([]arrow.Field, error) {
+	n, err := e.viewNode(ctx, v)
+	if err != nil {
+		return nil, err
+	}
+	return n.Schema().Fields(), nil
+}
+
+// viewNode is a view's query bound as it would be read now.
+func (e *Runner) viewNode(ctx context.Context, v *View) (plan.Node, error) {
 	name := v.Name
 	if !v.Temporary {
 		db, own := catalog.SplitStored(v.Name)
 		name = db + "." + own
 	}
-	n, err := plan.NewBinder(ctx, e.h.Tables()).BindQuery(viewQuery(name))
-	if err != nil {
-		return nil, err
-	}
-	return n.Schema().Fields(), nil
+	return plan.NewBinder(ctx, e.h.Tables()).BindQuery(viewQuery(name))
 }
 
 // viewDetail are Spark's "# Detailed Table Information" rows of a view.
@@ -62,10 +68,6 @@ func viewDetail(v *View) [][2]string {
 	if !v.Temporary {
 		db, own = catalog.SplitStored(v.Name)
 	}
-	kind := "VIEW"
-	if v.Temporary {
-		kind = "TEMPORARY VIEW"
-	}
 	detail := [][2]string{
 		{"Catalog", catalog.CatalogNames[0]},
 		{"Database", db},
@@ -73,15 +75,17 @@ func viewDetail(v *View) [][2]string {
 		{"Created Time", sparkTime(v.Created)},
 		{"Last Access", "UNKNOWN"},
 		{"Created By", createdBy},
-		{"Type", kind},
+		{"Type", "VIEW"}, // a temporary one too, as in Spark
 	}
 	if v.Stmt.Comment != "" {
 		detail = append(detail, [2]string{"Comment", v.Stmt.Comment})
 	}
 	text := v.Stmt.Query.String()
+	detail = append(detail, [2]string{"View Text", text})
+	if !v.Temporary { // Spark keeps no original text of a temporary view
+		detail = append(detail, [2]string{"View Original Text", text})
+	}
 	return append(detail,
-		[2]string{"View Text", text},
-		[2]string{"View Original Text", text},
 		[2]string{"View Catalog and Namespace", catalog.CatalogNames[0] + "." + v.Database},
 		[2]string{"View Query Output Columns", "[" + strings.Join(v.Output, ", ") + "]"})
 }

@@ -17,8 +17,15 @@ import (
 const MemoryLimitKey = "memory_limit"
 
 // Set runs SET key = value in the session: memory_limit must be a size
-// and the time zone UTC (SetTimeZone).
+// and the time zone UTC (SetTimeZone); SET key shows the value.
 func (e *Runner) Set(ctx context.Context, s *sql.Set) (*Result, error) {
+	if s.Value == nil { // Spark's SET key: the setting's value
+		v, ok := e.h.Settings(ctx)[strings.ToLower(s.Key)]
+		if !ok {
+			v = "<undefined>" // Spark's answer for a key never set
+		}
+		return stringRows([]string{"key", "value"}, [][]string{{s.Key, redact(s.Key, v)}}), nil
+	}
 	if strings.EqualFold(s.Key, MemoryLimitKey) {
 		if _, err := exec.ParseByteSize(s.Value.Value); err != nil {
 			return nil, fmt.Errorf("SET %s: %w", s.Key, err)

@@ -1,0 +1,142 @@
+"""Writes sample.slt: statements.sql run in pyspark 3.5.3, each record
+expecting what Spark answered (rows, or any error where Spark failed).
+TestSparkReferenceSample (internal/slt) runs it in Sluice and reports the
+share of records that give Spark's result.
+
+    python3 -m venv /tmp/pavenv && /tmp/pavenv/bin/pip install pyspark==3.5.3
+    /tmp/pavenv/bin/python testdata/spark_reference/gen.py
+    go test ./internal/slt -run TestSparkReferenceSample -v
+"""
+import datetime, decimal, json, math, os, re, shutil, tempfile
+
+from pyspark.sql import Row, SparkSession
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TESTDATA = os.path.dirname(HERE)
+
+
+def paragraphs(text):
+    out, cur = [], []
+    for line in text.split("\n"):
+        if line.startswith("--"):
+            continue
+        if line.strip() == "":
+            if cur:
+                out.append(" ".join(cur))
+            cur = []
+        else:
+            cur.append(line.strip())
+    if cur:
+        out.append(" ".join(cur))
+    return out
+
+
+def java_double(x):
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "Infinity" if x > 0 else "-Infinity"
+    x = float("%.12g" % x)
+    if x == 0:
+        return "0.0"
+    if 1e-3 <= abs(x) < 1e7:
+        s = repr(x)
+        return s if "." in s else s + ".0"
+    m, e = ("%.16e" % x).split("e")
+    m = repr(float(m))
+    return "%sE%d" % (m, int(e))
+
+
+def plain(v):
+    """A nested value as JSON sees it: the .slt runner prints arrays,
+    structs and maps as JSON (Sluice's shell does too)."""
+    if isinstance(v, Row):
+        return {k: plain(x) for k, x in v.asDict().items()}
+    if isinstance(v, (list, tuple)):
+        return [plain(x) for x in v]
+    if isinstance(v, dict):
+        return {str(k): plain(x) for k, x in v.items()}
+    if isinstance(v, (datetime.date, decimal.Decimal)):
+        return text(v, False)
+    return v
+
+
+def text(v, top=True):
+    """A value as Spark's CAST(v AS STRING) prints it, in .slt spelling;
+    nested values as JSON."""
+    if top and isinstance(v, (Row, list, tuple, dict)):
+        return json.dumps(plain(v), separators=(",", ":"), ensure_ascii=False)
+    if v is None:
+        return "NULL" if top else "null"
+    if isinstance(v, bool):
+        s = "true" if v else "false"
+    elif isinstance(v, float):
+        s = java_double(v)
+    elif isinstance(v, decimal.Decimal):
+        s = str(v)
+    elif isinstance(v, datetime.datetime):
+        s = v.strftime("%Y-%m-%d %H:%M:%S")
+        if v.microsecond:
+            s += ("." + "%06d" % v.microsecond).rstrip("0")
+    elif isinstance(v, datetime.date):
+        s = v.isoformat()
+    elif isinstance(v, Row):
+        s = "{" + ", ".join(text(x, False) for x in v) + "}"
+    elif isinstance(v, (list, tuple)):
+        s = "[" + ", ".join(text(x, False) for x in v) + "]"
+    elif isinstance(v, dict):
+        s = "{" + ", ".join(text(k, False) + " -> " + text(x, False) for k, x in v.items()) + "}"
+    elif isinstance(v, (bytes, bytearray)):
+        s = "[" + " ".join("%02X" % b for b in v) + "]"
+    else:
+        s = str(v)
+    if top and s == "":
+        return "(empty)"
+    return s.replace("\n", "\\n").replace("\t", "\\t").replace("\r", "\\r")
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="spark-ref-")
+    wh = os.path.join(tmp, "warehouse")
+    spark = (SparkSession.builder.master("local[1]")
+             .config("spark.ui.enabled", "false")
+             .config("spark.sql.session.timeZone", "UTC")
+             .config("spark.sql.warehouse.dir", wh)
+             .config("spark.sql.shuffle.partitions", "1")
+             .getOrCreate())
+    spark.sparkContext.setLogLevel("OFF")
+    data = os.path.join(tmp, "data")
+    os.makedirs(data)
+    records = []
+    for stmt in paragraphs(open(os.path.join(HERE, "statements.sql")).read()):
+        real = stmt.replace("${TESTDATA}", TESTDATA).replace("${TMPDIR}", data)
+        try:
+            df = spark.sql(real)
+            cols = df.columns
+            rows = df.collect() if cols else []
+        except Exception as e:  # Spark refuses: Sluice must refuse too
+            records.append("statement error\n" + stmt)
+            continue
+        if not cols or stmt.upper().startswith("EXPLAIN"):
+            records.append("statement ok\n" + stmt)
+            continue
+        lines = []
+        for r in rows:
+            vals = [text(v).replace(data, "${TMPDIR}").replace(TESTDATA, "${TESTDATA}") for v in r]
+            lines.append(" | ".join(vals).rstrip(" "))
+        ordered = re.search(r"\bORDER BY\b", stmt, re.I) and not re.search(r"\b(SORT|CLUSTER) BY\b", stmt, re.I)
+        if not ordered:
+            lines.sort()
+        mode = "nosort" if ordered else "rowsort"
+        records.append("query %s %s\n%s\n----\n%s" % ("?" * len(cols), mode, stmt, "\n".join(lines)))
+    spark.stop()
+    shutil.rmtree(tmp, ignore_errors=True)
+    head = ("# Generated by gen.py from statements.sql: pyspark 3.5.3's answers.\n"
+            "# Do not edit: change statements.sql and regenerate.\n")
+    with open(os.path.join(HERE, "sample.slt"), "w") as f:
+        f.write(head + "\n" + "\n\n".join(r.rstrip("\n") for r in records) + "\n")
+    print(len(records), "records")
+
+
+if __name__ == "__main__":
+    main()

@@ -35,6 +35,9 @@
 // after epoch 0 started the trigger fires; with nothing new (and no
 // watermark move that closes a window) no epoch runs. Once c.json is
 // listed, epoch 1 records offsets/1 = {c.json} and runs the same way.
+// With the default trigger (no interval) and a source that is told of
+// new data (connector.ArrivalWaiter: S3 events on a queue), the wait
+// between epochs ends when an event arrives, not at the next 100 ms poll.
 //
 // Now the process is killed after offsets/1 but before commits/1. On
 // restart Run finds commits/0, restores state/0, repeats the source's

@@ -187,6 +187,12 @@ func (p *parser) predicate(x Expr) (Expr, error) {
 	}
 	op := likeOps[strings.ToUpper(p.tok().text)]
 	p.advance()
+	if q := p.tok(); op != OpRLike && q.kind == tkIdent && !q.quoted && p.peek(1).text == "(" {
+		if join := quantifiedLike[strings.ToUpper(q.text)]; join != "" {
+			p.advance()
+			return p.quantifiedLike(at, op, x, not, join)
+		}
+	}
 	pat, err := p.exprPrec(precBitOr)
 	if err != nil {
 		return nil, err
@@ -202,6 +208,37 @@ func (p *parser) predicate(x Expr) (Expr, error) {
 		}
 	}
 	return l, nil
+}
+
+// quantifiedLike maps LIKE's ANY / SOME / ALL to how the per-pattern
+// tests join.
+var quantifiedLike = map[string]string{"ANY": OpOr, "SOME": OpOr, "ALL": OpAnd}
+
+// quantifiedLike reads the pattern list of x [NOT] LIKE ANY|SOME|ALL
+// (p, ...), Spark's form, as the OR (ANY, SOME) or AND (ALL) of one
+// [NOT] LIKE per pattern: three-valued logic then gives Spark's NULLs
+// (a match wins over a NULL pattern for ANY; for ALL a miss does).
+func (p *parser) quantifiedLike(at Pos, op string, x Expr, not bool, join string) (Expr, error) {
+	if err := p.expectOp("("); err != nil {
+		return nil, err
+	}
+	pats, err := p.exprList()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.expectOp(")"); err != nil {
+		return nil, err
+	}
+	var e Expr
+	for _, pat := range pats {
+		var l Expr = &Like{At: at, Op: op, X: x, Not: not, Pattern: pat}
+		if e == nil {
+			e = l
+		} else {
+			e = &Binary{At: at, Op: join, L: e, R: l}
+		}
+	}
+	return e, nil
 }
 
 // exprList reads one or more comma-separated expressions.

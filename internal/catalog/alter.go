@@ -74,3 +74,35 @@ func copyTable(t *Table) *Table {
 	}
 	return &c
 }
+
+// RenameObject gives an object of kind a new name, refused when a table
+// or another object has it.
+func (c *Catalog) RenameObject(kind, from, to string, rewrite func(*Object)) error {
+	if err := checkName(to); err != nil {
+		return fmt.Errorf("%s: %w", kind, err)
+	}
+	return c.update(func() error {
+		fk, tk := key(from), key(to)
+		old, ok := c.objects[fk]
+		if !ok || old.Kind != kind {
+			return fmt.Errorf("%s %q %w", kind, from, ErrNotFound)
+		}
+		if _, ok := c.tables[tk]; ok {
+			return fmt.Errorf("table %q %w", to, ErrExists)
+		}
+		if o, ok := c.objects[tk]; ok && tk != fk {
+			return fmt.Errorf("%s %q %w", o.Kind, o.Name, ErrExists)
+		}
+		o := *old
+		o.Name = to
+		rewrite(&o)
+		delete(c.objects, fk)
+		c.objects[tk] = &o
+		if err := c.saveLocked(); err != nil {
+			delete(c.objects, tk)
+			c.objects[fk] = old
+			return err
+		}
+		return nil
+	})
+}

@@ -40,59 +40,7 @@ func (e *Engine) qualifyStatement(ctx context.Context, st sql.Statement) (sql.St
 		*name = s
 		return nil
 	}
-	switch s := st.(type) {
-	case *sql.CreateTable:
-		c := *s
-		return &c, q(&c.Name)
-	case *sql.DropTable:
-		c := *s
-		return &c, q(&c.Name)
-	case *sql.DescribeTable:
-		c := *s
-		return &c, q(&c.Name)
-	case *sql.ShowCreateTable:
-		c := *s
-		return &c, q(&c.Name)
-	case *sql.ShowTblProperties:
-		c := *s
-		return &c, q(&c.Name)
-	case *sql.AlterTable:
-		c := *s
-		return &c, q(&c.Name)
-	case *sql.Insert:
-		c := *s
-		return &c, q(&c.Table)
-	case *sql.InsertStream:
-		c := *s
-		return &c, q(&c.Table)
-	case *sql.CreateMaterializedView:
-		c := *s
-		return &c, q(&c.Name)
-	case *sql.RefreshMaterializedView:
-		c := *s
-		return &c, q(&c.Name)
-	case *sql.DropMaterializedView:
-		c := *s
-		return &c, q(&c.Name)
-	case *sql.AlterMaterializedView:
-		c := *s
-		return &c, q(&c.Name)
-	case *sql.DescribeMaterializedView:
-		c := *s
-		return &c, q(&c.Name)
-	case *sql.VacuumMaterializedView:
-		c := *s
-		return &c, q(&c.Name)
-	case *sql.Explain:
-		inner, err := e.qualifyStatement(ctx, s.Stmt)
-		if err != nil {
-			return nil, err
-		}
-		c := *s
-		c.Stmt = inner
-		return &c, nil
-	}
-	return st, nil
+	return sql.QualifyNames(st, q)
 }
 
 // suggestTable adds a did-you-mean to a table-not-found error, from the

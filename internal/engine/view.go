@@ -51,6 +51,9 @@ func (e *Engine) viewStatement(ctx context.Context, st sql.Statement) (*Result, 
 	case *sql.DropView:
 		r, err := e.dropView(ctx, s)
 		return r, true, err
+	case *sql.AlterView:
+		r, err := e.alterView(ctx, s)
+		return r, true, err
 	case *sql.ShowViews:
 		r, err := sparkResult(e.spark().ShowViews(ctx, s))
 		return r, true, err

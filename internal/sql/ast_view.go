@@ -17,6 +17,14 @@ type CreateView struct {
 	Query          *Query
 }
 
+// AlterView is ALTER VIEW name RENAME TO new_name (NewName set) or
+// ALTER VIEW name AS query (Query set), Spark's two forms.
+type AlterView struct {
+	StmtBase
+	Name, NewName string
+	Query         *Query
+}
+
 // DropView is DROP VIEW [IF EXISTS] name.
 type DropView struct {
 	StmtBase
@@ -33,6 +41,7 @@ type ShowViews struct {
 
 func (*CreateView) stmtNode() {}
 func (*DropView) stmtNode()   {}
+func (*AlterView) stmtNode()  {}
 func (*ShowViews) stmtNode()  {}
 
 var (
@@ -64,6 +73,13 @@ func (s *CreateView) String() string {
 		out += " COMMENT " + QuoteString(s.Comment)
 	}
 	return out + " AS " + s.Query.String()
+}
+
+func (s *AlterView) String() string {
+	if s.Query != nil {
+		return "ALTER VIEW " + QuoteName(s.Name) + " AS " + s.Query.String()
+	}
+	return "ALTER VIEW " + QuoteName(s.Name) + " RENAME TO " + QuoteName(s.NewName)
 }
 
 func (s *DropView) String() string { return "DROP VIEW " + ifExists(s.IfExists) + QuoteName(s.Name) }

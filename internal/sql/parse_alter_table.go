@@ -59,6 +59,27 @@ func (p *parser) alterTable() (Statement, error) {
 	return a, err
 }
 
+// alterView parses, after ALTER VIEW, name RENAME TO new_name | AS query.
+func (p *parser) alterView() (Statement, error) {
+	name, _, err := p.qualifiedName("view name")
+	if err != nil {
+		return nil, err
+	}
+	a := &AlterView{Name: name}
+	switch {
+	case p.acceptKw("RENAME"):
+		if err := p.expectKw("TO"); err != nil {
+			return nil, err
+		}
+		a.NewName, _, err = p.qualifiedName("new view name")
+	case p.acceptKw("AS"):
+		a.Query, err = p.query()
+	default:
+		return nil, p.errExpected("RENAME TO or AS")
+	}
+	return a, err
+}
+
 // propertyKeys reads ('key', ...).
 func (p *parser) propertyKeys() ([]string, error) {
 	if err := p.expectOp("("); err != nil {

@@ -139,6 +139,9 @@ func (p *parser) statementBody() (Statement, error) {
 		if p.acceptKw("TABLE") {
 			return p.alterTable()
 		}
+		if p.acceptKw("VIEW") {
+			return p.alterView()
+		}
 		if err := p.materializedView(); err != nil {
 			return nil, err
 		}

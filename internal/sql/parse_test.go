@@ -149,6 +149,8 @@ var roundTrips = []struct {
 	{"REFRESH MATERIALIZED VIEW v", ""},
 	{"DROP MATERIALIZED VIEW IF EXISTS v", ""},
 	{"ALTER MATERIALIZED VIEW v WITH (auto_refresh = false)", "ALTER MATERIALIZED VIEW v WITH (auto_refresh = FALSE)"},
+	{"ALTER VIEW db.v RENAME TO db.w", "ALTER VIEW db.v RENAME TO db.w"},
+	{"alter view v as select a from t", "ALTER VIEW v AS SELECT a FROM t"},
 	{"SHOW MATERIALIZED VIEWS", ""},
 	{"DESCRIBE MATERIALIZED VIEW v", ""},
 	{"SHOW STREAMS", ""},

@@ -20,7 +20,7 @@ func TestCreateTableSQLParses(t *testing.T) {
 		if _, err := sql.Parse(ddl); err != nil {
 			t.Errorf("%s: %v", ddl, err)
 		}
-		if !strings.Contains(ddl, "'/data/it''s/"+l+"/'") {
+		if !strings.Contains(ddl, `'/data/it\'s/`+l+"/'") {
 			t.Errorf("%s: location not quoted", ddl)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"sluice/bench/gen"
+	"sluice/internal/sql"
 )
 
 // nestedColumns is the NDJSON and Parquet column list; declaring it keeps
@@ -22,15 +23,15 @@ func TableName(layout string) string { return "logs_" + layout }
 
 // CreateTableSQL is the DDL for a layout stored under dir (an absolute path).
 func CreateTableSQL(layout, dir string) (string, error) {
-	loc := strings.ReplaceAll(strings.TrimSuffix(dir, "/")+"/"+layout+"/", "'", "''")
+	loc := sql.QuoteString(strings.TrimSuffix(dir, "/") + "/" + layout + "/")
 	name := TableName(layout)
 	switch layout {
 	case "ndjson", "ndjson_gz":
-		return fmt.Sprintf("CREATE TABLE %s (%s) USING json LOCATION '%s'", name, nestedColumns, loc), nil
+		return fmt.Sprintf("CREATE TABLE %s (%s) USING json LOCATION %s", name, nestedColumns, loc), nil
 	case "csv":
-		return fmt.Sprintf("CREATE TABLE %s (%s) USING csv LOCATION '%s' OPTIONS (header 'true')", name, flatColumns, loc), nil
+		return fmt.Sprintf("CREATE TABLE %s (%s) USING csv LOCATION %s OPTIONS (header 'true')", name, flatColumns, loc), nil
 	case "parquet":
-		return fmt.Sprintf("CREATE TABLE %s (%s) USING parquet LOCATION '%s'", name, nestedColumns, loc), nil
+		return fmt.Sprintf("CREATE TABLE %s (%s) USING parquet LOCATION %s", name, nestedColumns, loc), nil
 	}
 	return "", fmt.Errorf("unknown layout %q (known: %s)", layout, strings.Join(gen.Layouts, ", "))
 }

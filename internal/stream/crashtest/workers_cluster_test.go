@@ -89,9 +89,10 @@ func TestWorkersClusterQuorumLoss(t *testing.T) {
 	o.compare(t)
 }
 
-// quorumLoss is how long the quorum-loss test keeps two nodes down: long
-// enough for every JetStream request to fail several times over.
-const quorumLoss = 8 * time.Second
+// quorumLoss is how long the quorum-loss test keeps two nodes down: the
+// 20 s a user measured, long enough for every JetStream request to fail
+// several times over.
+const quorumLoss = 20 * time.Second
 
 // waitLeader waits until the events stream has a leader. The gateway
 // publishes without acknowledgement: events sent while the stream has

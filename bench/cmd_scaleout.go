@@ -217,6 +217,70 @@ func (w *sinkWatch) at(id int) (time.Time, bool) {
 	return t, ok
 }
 
+// seenAt is a sink watcher: when it first saw each id.
+type seenAt interface {
+	at(id int) (time.Time, bool)
+}
+
+// warmID is the id of the warm-up object; the timed objects follow it.
+const warmID = 1_000_000_000
+
+// warmUp PUTs one object (id warmID) and waits until every watcher saw
+// it: the streams are up and caught up. A stream that exits meanwhile
+// fails it at once.
+func warmUp(ctx context.Context, r *soRig, bucket, key string, ws []seenAt, ps []*proc, names []string, within time.Duration) error {
+	if err := r.put(ctx, bucket, key, ndjson(warmID, 1)); err != nil {
+		return err
+	}
+	for deadline := time.Now().Add(within); ; time.Sleep(20 * time.Millisecond) {
+		var seen []bool
+		all := true
+		for _, w := range ws {
+			_, ok := w.at(warmID)
+			seen, all = append(seen, ok), all && ok
+		}
+		if all {
+			return nil
+		}
+		for i, p := range ps {
+			select {
+			case err := <-p.done:
+				return fmt.Errorf("%s stream exited: %v: %s", names[i], err, p.stderr.String())
+			default:
+			}
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the warm-up object did not reach every sink (%v)", seen)
+		}
+	}
+}
+
+// putSpaced PUTs objects one by one, gap apart, object i (id warmID+1+i)
+// under key(i), and returns when each PUT started.
+func putSpaced(ctx context.Context, r *soRig, bucket string, key func(int) string, objects int, gap time.Duration) ([]time.Time, error) {
+	put := make([]time.Time, objects)
+	for i := range put {
+		put[i] = time.Now()
+		if err := r.put(ctx, bucket, key(i), ndjson(warmID+1+i, 1)); err != nil {
+			return nil, err
+		}
+		time.Sleep(gap)
+	}
+	return put, nil
+}
+
+// seenLatencies is, sorted, each PUT-to-seen time of the objects w saw.
+func seenLatencies(w seenAt, put []time.Time) []time.Duration {
+	var lat []time.Duration
+	for i := range put {
+		if at, ok := w.at(warmID + 1 + i); ok {
+			lat = append(lat, at.Sub(put[i]))
+		}
+	}
+	sort.Slice(lat, func(a, b int) bool { return lat[a] < lat[b] })
+	return lat
+}
+
 // pct is the p-th percentile (nearest rank) of sorted ds.
 func pct(ds []time.Duration, p float64) time.Duration {
 	if len(ds) == 0 {
@@ -256,54 +320,22 @@ func fresh(ctx context.Context, r *soRig, stdout io.Writer, bucket, prefix strin
 		ps = append(ps, p)
 		ws = append(ws, watchSink(wctx, out))
 	}
-	// A first object both must show: the streams are up and caught up.
-	warm := 1_000_000_000
-	if err := r.put(ctx, bucket, prefix+"warm.new.json", ndjson(warm, 1)); err != nil {
+	names := []string{modes[0].name, modes[1].name}
+	if err := warmUp(ctx, r, bucket, prefix+"warm.new.json", []seenAt{ws[0], ws[1]}, ps, names, 10*time.Minute); err != nil {
 		return err
-	}
-	for deadline := time.Now().Add(10 * time.Minute); ; time.Sleep(20 * time.Millisecond) {
-		_, a := ws[0].at(warm)
-		_, b := ws[1].at(warm)
-		if a && b {
-			break
-		}
-		for i, p := range ps {
-			select {
-			case err := <-p.done:
-				return fmt.Errorf("%s stream exited: %v: %s", modes[i].name, err, p.stderr.String())
-			default:
-			}
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("the warm-up object did not reach both sinks (%v %v)", a, b)
-		}
 	}
 	cpu0 := []float64{procCPU(ps[0]), procCPU(ps[1])}
 	vs0 := childCPU("versitygw")
 	before := loadavg()
 	t0 := time.Now()
-	put := make([]time.Time, objects)
-	for i := 0; i < objects; i++ {
-		put[i] = time.Now()
-		if err := r.put(ctx, bucket, fmt.Sprintf("%so%05d.new.json", prefix, i), ndjson(warm+1+i, 1)); err != nil {
-			return err
-		}
-		time.Sleep(gap)
+	put, err := putSpaced(ctx, r, bucket, func(i int) string { return fmt.Sprintf("%so%05d.new.json", prefix, i) }, objects, gap)
+	if err != nil {
+		return err
 	}
 	lat := make([][]time.Duration, len(modes))
 	for deadline := time.Now().Add(5 * time.Minute); ; time.Sleep(50 * time.Millisecond) {
-		done := true
-		for mi := range modes {
-			lat[mi] = lat[mi][:0]
-			for i := 0; i < objects; i++ {
-				if at, ok := ws[mi].at(warm + 1 + i); ok {
-					lat[mi] = append(lat[mi], at.Sub(put[i]))
-				} else {
-					done = false
-				}
-			}
-		}
-		if done {
+		lat[0], lat[1] = seenLatencies(ws[0], put), seenLatencies(ws[1], put)
+		if len(lat[0]) == objects && len(lat[1]) == objects {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -313,7 +345,6 @@ func fresh(ctx context.Context, r *soRig, stdout io.Writer, bucket, prefix strin
 	wall := time.Since(t0).Seconds()
 	vs := childCPU("versitygw") - vs0
 	for mi, m := range modes {
-		sort.Slice(lat[mi], func(a, b int) bool { return lat[mi][a] < lat[mi][b] })
 		l := lat[mi]
 		fmt.Fprintf(stdout, "| %s | %s | %d | %.0f | %.0f | %.0f | %.0f | %.2f | %.1f | %s / %s |\n", label, m.name, objects,
 			ms(pct(l, 0.5)), ms(pct(l, 0.99)), ms(l[0]), ms(l[len(l)-1]), procCPU(ps[mi])-cpu0[mi], wall, before, loadavg())

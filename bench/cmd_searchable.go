@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"sort"
 	"sync"
 	"time"
 
@@ -49,6 +48,7 @@ func cmdSearchable(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	modes := []struct{ name, trigger string }{{"on arrival (default trigger)", ""}, {"trigger 100 ms", "trigger = '100 milliseconds', "}}
 	var ws []*searchWatch
+	var ps []*proc
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	for i, m := range modes {
@@ -64,46 +64,27 @@ func cmdSearchable(ctx context.Context, args []string, stdout, stderr io.Writer)
 			return err
 		}
 		defer p.kill()
+		ps = append(ps, p)
 		ws = append(ws, watchSearch(wctx, node.URL+"/"+index))
 	}
-	warm := 1_000_000_000
-	if err := r.put(ctx, "fresh", "in/warm.json", ndjson(warm, 1)); err != nil {
+	names := []string{modes[0].name, modes[1].name}
+	if err := warmUp(ctx, r, "fresh", "in/warm.json", []seenAt{ws[0], ws[1]}, ps, names, 5*time.Minute); err != nil {
 		return err
 	}
-	for deadline := time.Now().Add(5 * time.Minute); ; time.Sleep(20 * time.Millisecond) {
-		_, a := ws[0].at(warm)
-		_, b := ws[1].at(warm)
-		if a && b {
-			break
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("the warm-up object was not searchable in both indexes (%v %v)", a, b)
-		}
-	}
 	before := loadavg()
-	put := make([]time.Time, *objects)
-	for i := range put {
-		put[i] = time.Now()
-		if err := r.put(ctx, "fresh", fmt.Sprintf("in/o%05d.json", i), ndjson(warm+1+i, 1)); err != nil {
-			return err
-		}
-		time.Sleep(*gap)
+	put, err := putSpaced(ctx, r, "fresh", func(i int) string { return fmt.Sprintf("in/o%05d.json", i) }, *objects, *gap)
+	if err != nil {
+		return err
 	}
 	fmt.Fprintln(stdout, "| stream | objects | p50 ms | p99 ms | min ms | max ms | documents | load avg before / after |\n|---|---:|---:|---:|---:|---:|---:|---|")
 	for mi, m := range modes {
-		var lat []time.Duration
+		lat := seenLatencies(ws[mi], put)
 		for deadline := time.Now().Add(time.Minute); len(lat) < len(put); time.Sleep(50 * time.Millisecond) {
-			lat = lat[:0]
-			for i := range put {
-				if at, ok := ws[mi].at(warm + 1 + i); ok {
-					lat = append(lat, at.Sub(put[i]))
-				}
-			}
 			if time.Now().After(deadline) {
 				return fmt.Errorf("%s: %d of %d objects searchable after a minute", m.name, len(lat), len(put))
 			}
+			lat = seenLatencies(ws[mi], put)
 		}
-		sort.Slice(lat, func(a, b int) bool { return lat[a] < lat[b] })
 		n, err := ws[mi].count()
 		if err != nil {
 			return err

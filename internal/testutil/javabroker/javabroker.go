@@ -60,7 +60,7 @@ func StartElasticMQ(queues ...string) (*Broker, error) {
 	if err != nil {
 		return nil, err
 	}
-	port, err := freePort()
+	port, err := integration.FreePort()
 	if err != nil {
 		return nil, err
 	}
@@ -121,15 +121,15 @@ func startKafka(tls *KafkaTLS) (*Broker, error) {
 	if err != nil {
 		return nil, err
 	}
-	bp, err := freePort()
+	bp, err := integration.FreePort()
 	if err != nil {
 		return nil, err
 	}
-	cp, err := freePort()
+	cp, err := integration.FreePort()
 	if err != nil {
 		return nil, err
 	}
-	sp, err := freePort()
+	sp, err := integration.FreePort()
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +141,7 @@ func startKafka(tls *KafkaTLS) (*Broker, error) {
 	protocols := "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT"
 	var sslProps, sslAddr string
 	if tls != nil {
-		tp, err := freePort()
+		tp, err := integration.FreePort()
 		if err != nil {
 			return nil, err
 		}
@@ -299,15 +299,6 @@ func install(name string) (string, error) {
 }
 
 func findScript() (string, error) { return integration.Script("javabroker.sh") }
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
 
 func lastLines(b []byte, n int) string {
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")

@@ -3,7 +3,6 @@ package natsserver
 import (
 	"context"
 	"fmt"
-	"net"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -12,6 +11,8 @@ import (
 
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"sluice/internal/testutil/integration"
 )
 
 // Cluster is a JetStream cluster of embedded servers routed to each
@@ -43,7 +44,7 @@ func StartCluster(tb testing.TB, n int) *Cluster {
 func StartClusterIn(dir string, n int) (*Cluster, error) {
 	ports := make([]int, n)
 	for i := range ports {
-		p, err := freePort()
+		p, err := integration.FreePort()
 		if err != nil {
 			return nil, err
 		}
@@ -106,15 +107,6 @@ func (c *Cluster) AddStream(name string, replicas int, subjects ...string) error
 		_, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: name, Subjects: subjects, Storage: jetstream.FileStorage, Replicas: replicas})
 		return err
 	})
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 // StreamLeader is the index in Servers of the node leading stream name.

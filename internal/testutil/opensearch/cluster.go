@@ -3,7 +3,6 @@ package opensearch
 import (
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"strconv"
 	"strings"
@@ -36,7 +35,8 @@ func StartCluster(n int) (*Cluster, error) {
 	c := &Cluster{}
 	var seeds, managers []string
 	for i := 0; i < n; i++ {
-		port, err := freePort()
+		p, err := integration.FreePort()
+		port := strconv.Itoa(p)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
 		}
@@ -118,15 +118,4 @@ func (n *Node) Kill() error {
 		time.Sleep(10 * time.Millisecond)
 	}
 	return os.Remove(n.Dir + "/pid")
-}
-
-// freePort is a loopback TCP port nothing listens on now.
-func freePort() (string, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	defer l.Close()
-	_, port, _ := net.SplitHostPort(l.Addr().String())
-	return port, nil
 }

@@ -20,7 +20,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -151,7 +150,7 @@ func goEnv(name string) string {
 }
 
 func start(bin string, extra []string) (*Server, error) {
-	port, err := freePort()
+	port, err := integration.FreePort()
 	if err != nil {
 		return nil, err
 	}
@@ -212,15 +211,6 @@ func start(bin string, extra []string) (*Server, error) {
 	}
 	s.exited = exited
 	return s, nil
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 func lastLines(b []byte, n int) string {

@@ -25,12 +25,7 @@ func (s *StreamSource) WaitArrival(ctx context.Context, d time.Duration) bool {
 		return false
 	}
 	n.mu.Lock()
-	batch := receiveBatch
-	if s.shared {
-		// One of several workers: take no more than its next epoch
-		// reads, as discoverNotified does, so the others get the rest.
-		batch = s.sopts.MaxFilesPerTrigger - len(n.pending) - len(n.arrived)
-	}
+	batch := s.receiveMaxLocked()
 	ready := len(n.pending) > 0 || len(n.arrived) > 0
 	n.mu.Unlock()
 	if ready || batch <= 0 {

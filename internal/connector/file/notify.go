@@ -175,10 +175,8 @@ func (s *StreamSource) discoverNotified(ctx context.Context) ([]fileEntry, error
 	batch := receiveBatch
 	for got < maxPerLatest {
 		if s.shared {
-			// One of several workers: take only what the next epoch
-			// reads (max_files_per_trigger), so the others get the rest.
 			n.mu.Lock()
-			batch = s.sopts.MaxFilesPerTrigger - len(n.pending)
+			batch = s.receiveMaxLocked()
 			n.mu.Unlock()
 			if batch <= 0 {
 				break
@@ -250,6 +248,18 @@ func (s *StreamSource) discoverNotified(ctx context.Context) ([]fileEntry, error
 		out = append(out, f)
 	}
 	return out, nil
+}
+
+// receiveMaxLocked is how many messages a receive may ask for (n.mu
+// held): one of several workers takes only what its next epoch reads
+// (max_files_per_trigger, less the files it holds), so the others get
+// the rest.
+func (s *StreamSource) receiveMaxLocked() int {
+	n := s.notify
+	if !s.shared {
+		return receiveBatch
+	}
+	return s.sopts.MaxFilesPerTrigger - len(n.pending) - len(n.arrived)
 }
 
 // drained: the queue holds nothing beyond the messages this source holds.
